@@ -1,0 +1,136 @@
+import { apiKeyRepository } from '@shared/auth/api-key-repository';
+import { generateApiKey, hashApiKey } from '@shared/auth/api-keys';
+import type { KeyKind, PublishableRestrictions } from '@shared/auth/credential';
+import { appRepository } from '@shared/tenancy/app-repository';
+import { domainRepository } from '@shared/tenancy/domain-repository';
+import type { DeepLinkAppRecord, DomainRecord } from '@shared/tenancy/tenancy-types';
+import { workspaceRepository } from '@shared/tenancy/workspace-repository';
+import { prefixedId, randomBase62 } from '@shared/util/ids';
+
+export interface BootstrapOptions {
+  baseUrl: string;
+  edgeUrl: string;
+  name?: string;
+  /** Short-link domain; default `links-<random>.localhost` (browsers resolve *.localhost to loopback). */
+  domain?: string;
+  appDomain?: string;
+  appDefaultUrl?: string;
+  browserOrigin?: string;
+}
+
+/** The JSON `admin bootstrap --json` prints (issue 2). */
+export interface BootstrapResult {
+  baseUrl: string;
+  edgeUrl: string;
+  workspaceId: string;
+  serverKey: string;
+  mobileKey: string;
+  domain: string;
+  domainId: string;
+  deepLinkApp: { id: string; appKey: string; domain: string; defaultUrl: string };
+  publishableKeys: {
+    browser: { key: string; environment: string; origin: string };
+    android: { key: string; environment: string; package: string; sha256Cert: string };
+    ios: { key: string; environment: string; bundleId: string };
+  };
+}
+
+const ENVIRONMENT = 'production';
+
+const newDomain = (workspaceId: string, domain: string, usage: DomainRecord['usage'], appId: string | null, now: string): DomainRecord => ({
+  id: prefixedId('dom'),
+  workspaceId,
+  domain: domain.toLowerCase(),
+  verified: true,
+  placeholder: null,
+  expiredUrl: null,
+  notFoundUrl: null,
+  primary: usage === 'SHORTLINK',
+  archived: false,
+  usage,
+  appId,
+  createdAt: now,
+  updatedAt: now,
+});
+
+const storeKey = async (
+  kind: KeyKind,
+  workspaceId: string,
+  appId: string | null,
+  publishable: PublishableRestrictions | null,
+  now: string,
+): Promise<string> => {
+  const plain = generateApiKey(kind);
+  await apiKeyRepository.put({ keyHash: hashApiKey(plain), kind, workspaceId, appId, revoked: false, createdAt: now, publishable });
+  return plain;
+};
+
+/**
+ * Provisions a complete tenant (outside the HTTP API, DESIGN.md section 2): workspace, primary
+ * short-link domain, deep-link app with its own domain, and one key of every kind.
+ */
+export const bootstrapTenant = async (options: BootstrapOptions): Promise<BootstrapResult> => {
+  const now = new Date().toISOString();
+  const suffix = randomBase62(8).toLowerCase();
+  const workspaceId = prefixedId('ws');
+  await workspaceRepository.put({ id: workspaceId, name: options.name ?? `Demo ${suffix}`, createdAt: now });
+
+  const shortDomain = newDomain(workspaceId, options.domain ?? `links-${suffix}.localhost`, 'SHORTLINK', null, now);
+  await domainRepository.create(shortDomain);
+
+  const appId = prefixedId('app');
+  const appDomain = newDomain(workspaceId, options.appDomain ?? `app-${suffix}.localhost`, 'DEEPLINK', appId, now);
+  await domainRepository.create(appDomain);
+  const sha256Cert = Array.from({ length: 32 }, (_, i) => ((i * 37 + suffix.charCodeAt(i % suffix.length)) % 256).toString(16).padStart(2, '0').toUpperCase()).join(':');
+  const bundleId = `com.example.demo${suffix}`;
+  const androidPackage = `com.example.demo${suffix}`;
+  const app: DeepLinkAppRecord = {
+    id: appId,
+    workspaceId,
+    name: 'Demo app',
+    domainId: appDomain.id,
+    domain: appDomain.domain,
+    defaultUrl: options.appDefaultUrl ?? 'https://www.example.com/app',
+    ios: { teamId: 'ABCDE12345', bundleId, appStoreUrl: 'https://apps.apple.com/app/id000000000' },
+    android: { packageName: androidPackage, sha256CertFingerprints: [sha256Cert], playStoreUrl: `https://play.google.com/store/apps/details?id=${androidPackage}` },
+    createdAt: now,
+    updatedAt: now,
+  };
+  await appRepository.put(app);
+
+  const origin = options.browserOrigin ?? 'https://www.example.com';
+  const restrictions = (platform: PublishableRestrictions['platform'], extra: Partial<PublishableRestrictions>): PublishableRestrictions => ({
+    environment: ENVIRONMENT,
+    platform,
+    origins: [],
+    androidPackage: null,
+    androidSha256Certs: [],
+    iosBundleId: null,
+    ...extra,
+  });
+
+  const [serverKey, mobileKey, appKey, browserKey, androidKey, iosKey] = await Promise.all([
+    storeKey('server', workspaceId, null, null, now),
+    storeKey('mobile', workspaceId, null, null, now),
+    storeKey('app', workspaceId, appId, null, now),
+    storeKey('publishable', workspaceId, null, restrictions('browser', { origins: [origin] }), now),
+    storeKey('publishable', workspaceId, null, restrictions('android', { androidPackage, androidSha256Certs: [sha256Cert] }), now),
+    storeKey('publishable', workspaceId, null, restrictions('ios', { iosBundleId: bundleId }), now),
+  ]);
+
+  return {
+    baseUrl: options.baseUrl,
+    edgeUrl: options.edgeUrl,
+    workspaceId,
+    serverKey,
+    mobileKey,
+    domain: shortDomain.domain,
+    domainId: shortDomain.id,
+    deepLinkApp: { id: appId, appKey, domain: appDomain.domain, defaultUrl: app.defaultUrl },
+    publishableKeys: {
+      browser: { key: browserKey, environment: ENVIRONMENT, origin },
+      android: { key: androidKey, environment: ENVIRONMENT, package: androidPackage, sha256Cert },
+      ios: { key: iosKey, environment: ENVIRONMENT, bundleId },
+    },
+  };
+};

@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import { safeEqual, sha256Hex } from '@shared/util/hash';
+import { AppError } from '@shared/errors/app-error';
+import { apiKeyRepository } from './api-key-repository';
+import { keyPrefix, type ApiKeyRecord, type KeyKind } from './credential';
+
+/** A new random key (256 bits) with its kind's prefix. Shown once; only its hash is stored. */
+export const generateApiKey = (kind: KeyKind): string => keyPrefix[kind] + randomBytes(32).toString('base64url');
+
+export const hashApiKey = (plain: string): string => sha256Hex(plain);
+
+/**
+ * Looks a presented key up by hash. Unknown and revoked keys take the same path (the lookup,
+ * then a constant-time comparison of the hashes) and fail with the same 401.
+ */
+export const authenticateKeyOrThrow = async (presented: string | undefined): Promise<ApiKeyRecord> => {
+  if (!presented || presented.length > 512) throw unauthorized();
+  const hash = hashApiKey(presented);
+  const record = await apiKeyRepository.findByHash(hash);
+  const storedHash = record?.keyHash ?? '0'.repeat(64);
+  const matches = safeEqual(storedHash, hash);
+  if (!record || !matches || record.revoked) throw unauthorized();
+  return record;
+};
+
+export const unauthorized = () => new AppError('unauthorized', 'A valid API key is required');
+export const forbidden = () => new AppError('forbidden', 'This key cannot be used for this route');

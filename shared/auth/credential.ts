@@ -1,0 +1,43 @@
+/** Kinds of stored keys (DESIGN.md section 2) and their visible prefixes. */
+export const keyKinds = ['server', 'mobile', 'app', 'publishable'] as const;
+export type KeyKind = (typeof keyKinds)[number];
+
+export const keyPrefix: Record<KeyKind, string> = {
+  server: 'sk_',
+  mobile: 'mk_',
+  app: 'ak_',
+  publishable: 'pk_',
+};
+
+/**
+ * What a route accepts. `none`: public (OpenAPI document, edge). The legacy kinds read the
+ * `api-key` header too but answer in the legacy error shape (spec 7.3).
+ */
+export type CredentialKind = 'server' | 'app' | 'publishable' | 'legacy-mobile' | 'legacy-app' | 'none';
+
+export interface PublishableRestrictions {
+  environment: string;
+  platform: 'browser' | 'android' | 'ios';
+  origins: string[];
+  androidPackage: string | null;
+  androidSha256Certs: string[];
+  iosBundleId: string | null;
+}
+
+export interface ApiKeyRecord {
+  keyHash: string;
+  kind: KeyKind;
+  workspaceId: string;
+  appId: string | null;
+  revoked: boolean;
+  createdAt: string;
+  publishable: PublishableRestrictions | null;
+}
+
+/** The authenticated caller, as handlers see it. The workspace always comes from the key. */
+export interface AuthContext {
+  kind: KeyKind;
+  workspaceId: string;
+  appId: string | null;
+  publishable: PublishableRestrictions | null;
+}

@@ -1,0 +1,35 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { AuthContext } from '@shared/auth/credential';
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResult = APIGatewayProxyStructuredResultV2;
+
+/** Lambda context plus what the middleware chain learns about the request. */
+export interface ApiContext extends Context {
+  requestId: string;
+  auth?: AuthContext;
+  /** Parsed JSON body (undefined when none was sent). */
+  jsonBody?: unknown;
+}
+
+export interface Pagination {
+  limit: number;
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/** What a v1 handler returns; the envelope middleware turns it into the HTTP response. */
+export interface ApiReply {
+  status: number;
+  data?: unknown;
+  pagination?: Pagination;
+  headers?: Record<string, string>;
+}
+
+export const header = (event: ApiEvent, name: string): string | undefined => {
+  const headers = event.headers ?? {};
+  const direct = headers[name.toLowerCase()];
+  if (direct !== undefined) return direct;
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name.toLowerCase()) return v;
+  return undefined;
+};

@@ -1,0 +1,31 @@
+import type { MiddlewareObj } from '@middy/core';
+import { isAppError } from '@shared/errors/app-error';
+import type { ApiContext, ApiEvent, ApiReply, ApiResult } from '@shared/http/api-types';
+import { errorResult, internalError, successResult } from '@shared/http/responses';
+import { log } from '@shared/util/logger';
+
+/**
+ * The v1 envelope: handler replies become `{success:true,data,pagination?,requestId}`; typed
+ * errors become `{success:false,error:{code,message,details?},requestId}`. Anything else is a
+ * bug: logged with the request id, answered with a generic 500.
+ */
+export const v1EnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
+  after: (request) => {
+    request.response = successResult(request.response as unknown as ApiReply, request.context.requestId);
+  },
+  onError: (request) => {
+    const { error } = request;
+    const requestId = request.context.requestId ?? 'unknown';
+    if (isAppError(error)) {
+      if (error.status >= 500) log('error', error.message, { requestId, code: error.code });
+      request.response = errorResult(error, requestId);
+      return;
+    }
+    log('error', 'Unhandled error', {
+      requestId,
+      route: request.event?.routeKey,
+      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+    });
+    request.response = errorResult(internalError(), requestId);
+  },
+});

@@ -1,0 +1,75 @@
+import middy from '@middy/core';
+import type { z } from 'zod';
+import type { AuthContext } from '@shared/auth/credential';
+import { withIdempotency } from '@shared/idempotency/idempotency';
+import type { ApiContext, ApiEvent, ApiReply, ApiResult } from './api-types';
+import { header } from './api-types';
+import { authMiddlewareFor, type V1Credential } from './middleware/auth';
+import { jsonBodyMiddleware } from './middleware/json-body';
+import { requestIdMiddleware } from './middleware/request-id';
+import { v1EnvelopeMiddleware } from './middleware/v1-envelope';
+import { parseOrThrow } from './validation';
+import { routeByHandler } from '@shared/routes/route-table';
+
+export interface V1HandlerSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  /** The route's handler name in the route table; its credential kind comes from there. */
+  route: string;
+  body?: B;
+  query?: Q;
+  path?: P;
+  /** Honour `Idempotency-Key` (POST creates); scoped per workspace and route. */
+  idempotent?: boolean;
+}
+
+export interface V1Input<B, Q, P> {
+  body: B;
+  query: Q;
+  path: P;
+  auth: AuthContext;
+  requestId: string;
+  event: ApiEvent;
+}
+
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+/**
+ * Builds a v1 Lambda handler: request id, envelope and error mapping, auth, JSON body, zod
+ * validation of body / query / path, then the route's function. Handlers stay thin.
+ */
+export const v1Handler = <
+  B extends z.ZodType = z.ZodType<undefined>,
+  Q extends z.ZodType = z.ZodType<undefined>,
+  P extends z.ZodType = z.ZodType<undefined>,
+>(
+  spec: V1HandlerSpec<B, Q, P>,
+  fn: (input: V1Input<Infer<B>, Infer<Q>, Infer<P>>) => Promise<ApiReply>,
+) => {
+  const core = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
+    const input = {
+      body: spec.body ? parseOrThrow(spec.body, context.jsonBody, 'body') : undefined,
+      query: spec.query ? parseOrThrow(spec.query, event.queryStringParameters ?? {}, 'query') : undefined,
+      path: spec.path ? parseOrThrow(spec.path, event.pathParameters ?? {}, 'path') : undefined,
+      auth: context.auth as AuthContext,
+      requestId: context.requestId,
+      event,
+    } as V1Input<Infer<B>, Infer<Q>, Infer<P>>;
+    const run = () => fn(input);
+    const idempotencyKey = header(event, 'idempotency-key');
+    const reply =
+      spec.idempotent && idempotencyKey !== undefined
+        ? await withIdempotency(
+            { workspaceId: input.auth.workspaceId, scope: spec.route, key: idempotencyKey, body: context.jsonBody },
+            run,
+          )
+        : await run();
+    return reply as unknown as ApiResult;
+  };
+
+  const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(core)
+    .use(requestIdMiddleware())
+    .use(v1EnvelopeMiddleware());
+  const auth = authMiddlewareFor(routeByHandler(spec.route).credential as V1Credential);
+  if (auth) chain.use(auth);
+  if (spec.body) chain.use(jsonBodyMiddleware());
+  return chain;
+};

@@ -1,0 +1,122 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
+import { keys } from '@shared/db/keys';
+import { AppError } from '@shared/errors/app-error';
+import type { ApiReply } from '@shared/http/api-types';
+import { canonicalJson } from '@shared/util/canonical-json';
+import { sha256Hex } from '@shared/util/hash';
+
+/** DESIGN.md section 5. */
+export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
+/** A claim older than this is taken to be from a request that died; the key may be claimed again. */
+export const IDEMPOTENCY_LEASE_MS = 30_000;
+export const IDEMPOTENCY_KEY_MAX = 255;
+
+interface IdempotencyRequest {
+  workspaceId: string;
+  scope: string;
+  key: string;
+  body: unknown;
+}
+
+interface StoredRecord {
+  state: 'in_progress' | 'done';
+  bodyHash: string;
+  leaseUntil: number;
+  status?: number;
+  responseJson?: string;
+}
+
+/**
+ * Runs `run` at most once per (workspace, route, Idempotency-Key). The claim is a conditional
+ * put, so of two concurrent requests exactly one runs; the other gets 409
+ * `idempotency_request_in_progress`. Success replies are stored for 24 h and replayed for the
+ * same body; a different body is 409 `idempotency_key_reused`. Failures release the claim.
+ */
+export const withIdempotency = async (request: IdempotencyRequest, run: () => Promise<ApiReply>): Promise<ApiReply> => {
+  if (request.key.length < 1 || request.key.length > IDEMPOTENCY_KEY_MAX) {
+    throw new AppError('invalid_request', 'The Idempotency-Key header is invalid', [
+      { path: 'Idempotency-Key', message: `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters` },
+    ]);
+  }
+  const key = keys.idempotency(request.workspaceId, request.scope, sha256Hex(request.key));
+  const bodyHash = sha256Hex(canonicalJson(request.body ?? null));
+  const now = Date.now();
+  const client = getDocumentClient();
+
+  try {
+    await client.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...key,
+          type: 'IDEMPOTENCY',
+          state: 'in_progress',
+          bodyHash,
+          leaseUntil: now + IDEMPOTENCY_LEASE_MS,
+          ttl: Math.floor(now / 1000) + IDEMPOTENCY_WINDOW_SECONDS,
+        },
+        ConditionExpression:
+          'attribute_not_exists(pk) OR #ttl < :nowSec OR (#state = :inProgress AND leaseUntil < :now AND bodyHash = :hash)',
+        ExpressionAttributeNames: { '#ttl': 'ttl', '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':nowSec': Math.floor(now / 1000),
+          ':now': now,
+          ':inProgress': 'in_progress',
+          ':hash': bodyHash,
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    const existing = (error.Item ? unmarshall(error.Item) : undefined) as StoredRecord | undefined;
+    if (!existing) throw new AppError('idempotency_request_in_progress', 'A request with this Idempotency-Key is in progress');
+    if (existing.bodyHash !== bodyHash) {
+      throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with a different body');
+    }
+    if (existing.state !== 'done') {
+      throw new AppError('idempotency_request_in_progress', 'A request with this Idempotency-Key is in progress');
+    }
+    return {
+      status: existing.status ?? 200,
+      data: existing.responseJson ? JSON.parse(existing.responseJson) : undefined,
+      headers: { 'Idempotent-Replayed': 'true' },
+    };
+  }
+
+  let reply: ApiReply;
+  try {
+    reply = await run();
+  } catch (error) {
+    await release(key).catch(() => undefined);
+    throw error;
+  }
+  if (reply.status >= 400) {
+    await release(key);
+    return reply;
+  }
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'SET #state = :done, #status = :status, responseJson = :json',
+      ExpressionAttributeNames: { '#state': 'state', '#status': 'status' },
+      ExpressionAttributeValues: { ':done': 'done', ':status': reply.status, ':json': JSON.stringify(reply.data ?? null) },
+    }),
+  );
+  return reply;
+};
+
+const release = (key: { pk: string; sk: string }) =>
+  getDocumentClient().send(
+    new DeleteCommand({
+      TableName: tableName(),
+      Key: key,
+      ConditionExpression: '#state = :inProgress',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':inProgress': 'in_progress' },
+    }),
+  );

@@ -1,0 +1,105 @@
+import { AppError } from '@shared/errors/app-error';
+import type { CreateLinkBody } from '@shared/schemas/link-schemas';
+import { tagRepository } from '@shared/tags/tag-repository';
+import { domainRepository } from '@shared/tenancy/domain-repository';
+import type { DomainRecord } from '@shared/tenancy/tenancy-types';
+import { prefixedId, randomBase62 } from '@shared/util/ids';
+import { hashPassword } from '@shared/util/password';
+import { destinationOf, keyOf, normalizeObjects, overridesOf, type EditableLinkInput } from './link-input';
+import type { LinkRecord, LinkType } from './link-record';
+import { shortLinkOf } from './link-record';
+import { linkRepository, SlugTakenError } from './link-repository';
+import { toLinkResource, type LinkResource } from './link-view';
+
+export const GENERATED_KEY_LENGTH = 7;
+const GENERATED_KEY_ATTEMPTS = 5;
+
+/** The workspace's usable short-link domain with this name, or 400 naming `domain`. */
+export const getShortLinkDomainOrThrow = async (workspaceId: string, hostname: string): Promise<DomainRecord> => {
+  const domain = await domainRepository.findByHostname(workspaceId, hostname);
+  if (!domain || domain.archived || domain.usage !== 'SHORTLINK') {
+    throw new AppError('invalid_request', 'The domain is not a short-link domain of this workspace', [
+      { path: 'domain', message: 'is not a short-link domain of this workspace' },
+    ]);
+  }
+  if (!domain.verified) {
+    throw new AppError('invalid_request', 'The domain is not verified yet', [{ path: 'domain', message: 'is not verified' }]);
+  }
+  return domain;
+};
+
+export interface NewLinkPlacement {
+  workspaceId: string;
+  linkType: LinkType;
+  domain: DomainRecord;
+  deepLinkAppId: string | null;
+  url: string;
+}
+
+/**
+ * Builds and stores a new link. With a caller's key a clash is 409 `slug_taken`; a generated
+ * key (`generatedKeyLength` base62 characters) is retried on clash.
+ */
+export const insertLink = async (
+  placement: NewLinkPlacement,
+  body: EditableLinkInput,
+  generatedKeyLength = GENERATED_KEY_LENGTH,
+): Promise<LinkRecord> => {
+  const [tags, passwordHash] = await Promise.all([
+    tagRepository.ensureTags(placement.workspaceId, body.tags ?? []),
+    body.password ? hashPassword(body.password) : Promise.resolve(null),
+  ]);
+  const overrides = overridesOf(body);
+  const now = new Date().toISOString();
+  const customKey = keyOf(body);
+
+  for (let attempt = 0; ; attempt++) {
+    const key = customKey ?? randomBase62(generatedKeyLength);
+    const link: LinkRecord = {
+      id: prefixedId('lnk'),
+      workspaceId: placement.workspaceId,
+      linkType: placement.linkType,
+      domainId: placement.domain.id,
+      domain: placement.domain.domain,
+      key,
+      url: placement.url,
+      title: body.title ?? shortLinkOf(placement.domain.domain, key),
+      desktopOverrideUrl: overrides.desktopOverrideUrl ?? null,
+      androidOverrideUrl: overrides.androidOverrideUrl ?? null,
+      iosOverrideUrl: overrides.iosOverrideUrl ?? null,
+      expiresAt: body.expiresAt ? new Date(body.expiresAt).toISOString() : null,
+      expiredUrl: body.expiredUrl ?? null,
+      passwordHash,
+      comments: body.comments ?? null,
+      objects: normalizeObjects(body.objects) ?? null,
+      tags,
+      tracking: body.tracking ?? null,
+      socialPreview: body.socialPreview ?? null,
+      deepLinkAppId: placement.deepLinkAppId,
+      archived: false,
+      clicks: 0,
+      botClicks: 0,
+      lastClicked: null,
+      lastBotClickedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await linkRepository.createWithSlug(link);
+      return link;
+    } catch (error) {
+      const retry = error instanceof SlugTakenError && customKey === undefined && attempt + 1 < GENERATED_KEY_ATTEMPTS;
+      if (!retry) throw error;
+    }
+  }
+};
+
+/** POST /v1/links. */
+export const createShortLink = async (workspaceId: string, body: CreateLinkBody): Promise<LinkResource> => {
+  const domain = await getShortLinkDomainOrThrow(workspaceId, body.domain);
+  const link = await insertLink(
+    { workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: destinationOf(body)! },
+    body,
+  );
+  return toLinkResource(link);
+};

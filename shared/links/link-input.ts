@@ -1,0 +1,30 @@
+import type { z } from 'zod';
+import type { editableLinkFields, platformOverridesSchema } from '@shared/schemas/link-schemas';
+
+type Editable = { [K in keyof typeof editableLinkFields]?: z.infer<(typeof editableLinkFields)[K]> };
+type PlatformOverrides = z.infer<typeof platformOverridesSchema>;
+
+/** Resolves aliases (destinationUrl, slug) once, so domain code sees one name per field. */
+export const destinationOf = (body: Editable): string | undefined => body.url ?? body.destinationUrl;
+export const keyOf = (body: Editable): string | undefined => body.key ?? body.slug;
+
+/**
+ * Override URLs from the top-level fields and `platformOverrides` (both key styles of spec 2.6).
+ * A top-level field wins over the nested one; `undefined` means "not given".
+ */
+export const overridesOf = (body: Editable) => {
+  const nested: PlatformOverrides = body.platformOverrides ?? {};
+  const pick = (top: string | null | undefined, long: string | null | undefined, short: string | null | undefined) =>
+    top !== undefined ? top : long !== undefined ? long : short;
+  return {
+    desktopOverrideUrl: pick(body.desktopOverrideUrl, nested.desktopOverrideUrl, nested.desktop),
+    androidOverrideUrl: pick(body.androidOverrideUrl, nested.androidOverrideUrl, nested.android),
+    iosOverrideUrl: pick(body.iosOverrideUrl, nested.iosOverrideUrl, nested.ios),
+  };
+};
+
+/** An empty `objects` is stored as null (spec 4.2). */
+export const normalizeObjects = (objects: Record<string, unknown> | null | undefined) =>
+  objects === undefined ? undefined : objects === null || Object.keys(objects).length === 0 ? null : objects;
+
+export type EditableLinkInput = Editable;

@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import type { socialPreviewSchema, trackingSchema } from '@shared/schemas/link-schemas';
+
+export type LinkType = 'SHORTLINK' | 'DEEPLINK';
+export type Tracking = z.infer<typeof trackingSchema>;
+export type SocialPreview = z.infer<typeof socialPreviewSchema>;
+
+export interface TagRef {
+  id: string;
+  name: string;
+  color: string;
+}
+
+/** A link as stored (pk LINK#id). Counters live on this item; lists never index them. */
+export interface LinkRecord {
+  id: string;
+  workspaceId: string;
+  linkType: LinkType;
+  domainId: string;
+  domain: string;
+  key: string;
+  url: string;
+  title: string;
+  desktopOverrideUrl: string | null;
+  androidOverrideUrl: string | null;
+  iosOverrideUrl: string | null;
+  expiresAt: string | null;
+  expiredUrl: string | null;
+  passwordHash: string | null;
+  comments: string | null;
+  objects: Record<string, unknown> | null;
+  tags: TagRef[];
+  tracking: Tracking | null;
+  socialPreview: SocialPreview | null;
+  deepLinkAppId: string | null;
+  archived: boolean;
+  clicks: number;
+  botClicks: number;
+  lastClicked: string | null;
+  lastBotClickedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const shortLinkOf = (domain: string, key: string) => `https://${domain}/${key}`;

@@ -1,0 +1,26 @@
+import type { LinkRecord } from './link-record';
+
+/**
+ * What the edge needs to answer a click, denormalized onto the slug item (pk SLUG#domain#key)
+ * and written in the same transaction as every change to the link: one GetItem per redirect.
+ */
+export const toRedirectRecord = (link: LinkRecord) => ({
+  workspaceId: link.workspaceId,
+  linkId: link.id,
+  linkType: link.linkType,
+  deepLinkAppId: link.deepLinkAppId,
+  domainId: link.domainId,
+  url: link.url,
+  desktopOverrideUrl: link.desktopOverrideUrl,
+  androidOverrideUrl: link.androidOverrideUrl,
+  iosOverrideUrl: link.iosOverrideUrl,
+  expiresAt: link.expiresAt,
+  expiredUrl: link.expiredUrl,
+  passwordHash: link.passwordHash,
+  archived: link.archived,
+  tracking: link.tracking,
+  socialPreview: link.socialPreview,
+  title: link.title,
+});
+
+export type RedirectRecord = ReturnType<typeof toRedirectRecord>;

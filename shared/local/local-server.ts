@@ -1,0 +1,202 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'aws-lambda';
+import type { ApiEvent, ApiResult } from '@shared/http/api-types';
+import type { ApiName, RouteDef } from '@shared/routes/route-types';
+import { pickRequestId } from '@shared/http/middleware/request-id';
+
+export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult | undefined>;
+export type HandlerLoader = (route: RouteDef) => Promise<LambdaHandler>;
+
+/** API Gateway refuses payloads over 10 MB with 413; so does the local server. */
+const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+
+interface CompiledRoute {
+  route: RouteDef;
+  pattern: RegExp;
+  params: string[];
+}
+
+const compile = (route: RouteDef): CompiledRoute => {
+  const params: string[] = [];
+  const source = route.path
+    .split('/')
+    .map((segment) => {
+      const greedy = /^\{(\w+)\+\}$/.exec(segment);
+      if (greedy) {
+        params.push(greedy[1]!);
+        return '(.+)';
+      }
+      const param = /^\{(\w+)\}$/.exec(segment);
+      if (param) {
+        params.push(param[1]!);
+        return '([^/]+)';
+      }
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return { route, pattern: new RegExp(`^${source}$`), params };
+};
+
+/** Literal paths win over parameterised ones, as in API Gateway. */
+const specificity = (r: RouteDef) => (r.path.includes('{') ? (r.path.includes('+}') ? 2 : 1) : 0);
+
+/**
+ * The local stand-in for an API Gateway HTTP API: turns each request into a payload-2.0 event
+ * and invokes the same handler Lambda runs.
+ */
+export const createLocalApiServer = (options: {
+  api: ApiName;
+  routes: readonly RouteDef[];
+  loadHandler: HandlerLoader;
+}): Server => {
+  const fallback = options.routes.find((r) => r.api === options.api && r.path === '$default');
+  const compiled = options.routes
+    .filter((r) => r.api === options.api && r.path !== '$default')
+    .sort((a, b) => specificity(a) - specificity(b))
+    .map(compile);
+
+  return createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error(JSON.stringify({ level: 'error', message: 'local server failure', error: String(error) }));
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'Internal Server Error' }));
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > GATEWAY_MAX_BODY) {
+        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ message: 'Request Entity Too Large' }));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    }
+    const body = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', 'http://local');
+    const method = (req.method ?? 'GET').toUpperCase();
+    let rawPath: string;
+    try {
+      rawPath = decodeURIComponent(url.pathname);
+    } catch {
+      rawPath = url.pathname;
+    }
+
+    let match: { route: RouteDef; pathParameters: Record<string, string> } | undefined;
+    for (const c of compiled) {
+      if (c.route.method !== method && c.route.method !== 'ANY') continue;
+      const m = c.pattern.exec(url.pathname);
+      if (!m) continue;
+      const pathParameters: Record<string, string> = {};
+      c.params.forEach((name, i) => {
+        const value = m[i + 1]!;
+        try {
+          pathParameters[name] = decodeURIComponent(value);
+        } catch {
+          pathParameters[name] = value;
+        }
+      });
+      match = { route: c.route, pathParameters };
+      break;
+    }
+
+    if (!match && fallback) match = { route: fallback, pathParameters: {} };
+    const event = toEvent(req, url, rawPath, method, body, match);
+    let result: ApiResult | undefined;
+    if (!match) {
+      result = { statusCode: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Not Found' }) };
+    } else {
+      const handler = await options.loadHandler(match.route);
+      result = await handler(event, lambdaContext(match.route));
+    }
+    writeResult(res, result ?? { statusCode: 204 }, method);
+  }
+};
+
+const toEvent = (
+  req: IncomingMessage,
+  url: URL,
+  rawPath: string,
+  method: string,
+  body: Buffer,
+  match: { route: RouteDef; pathParameters: Record<string, string> } | undefined,
+): ApiEvent => {
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    if (lower === 'cookie') {
+      cookies.push(...String(value).split(/;\s*/).filter(Boolean));
+      continue;
+    }
+    headers[lower] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const now = Date.now();
+  return {
+    version: '2.0',
+    routeKey: routeKeyOf(match?.route),
+    rawPath: url.pathname,
+    rawQueryString: url.search.replace(/^\?/, ''),
+    cookies: cookies.length ? cookies : undefined,
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: match && Object.keys(match.pathParameters).length ? match.pathParameters : undefined,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
+      http: {
+        method,
+        path: rawPath,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: pickRequestId(undefined),
+      routeKey: routeKeyOf(match?.route),
+      stage: '$default',
+      time: new Date(now).toUTCString(),
+      timeEpoch: now,
+    },
+    body: body.length ? body.toString('base64') : undefined,
+    isBase64Encoded: body.length > 0,
+  };
+};
+
+const routeKeyOf = (route: RouteDef | undefined) =>
+  !route || route.path === '$default' ? '$default' : `${route.method} ${route.path}`;
+
+const lambdaContext = (route: RouteDef): Context =>
+  ({
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: route.handler,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.handler}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${route.handler}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  }) as Context;
+
+const writeResult = (res: ServerResponse, result: ApiResult, method: string) => {
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+  if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  headers['content-length'] = String(body.length);
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.end(method === 'HEAD' ? undefined : body);
+};

@@ -1,0 +1,104 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { routeTable } from '@shared/routes/route-table';
+import { handlerEntry, type RouteDef } from '@shared/routes/route-types';
+import { createTableIfMissing } from './create-table';
+import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { createLocalApiServer, type LambdaHandler } from './local-server';
+import { localDir, projectRoot } from './paths';
+
+export interface LocalStackOptions {
+  /** Service API port (0: any free port). */
+  port?: number;
+  /** Edge (short-link) port (0: any free port). */
+  edgePort?: number;
+  host?: string;
+  /** Use a running DynamoDB (tests share one); otherwise DynamoDB Local is started. */
+  dynamoEndpoint?: string;
+  /** Persistent DynamoDB Local data folder; in-memory when omitted. */
+  dbPath?: string;
+  tableName?: string;
+  lakeDir?: string;
+}
+
+export interface LocalStack {
+  baseUrl: string;
+  edgeUrl: string;
+  tableName: string;
+  dynamoEndpoint: string;
+  lakeDir: string;
+  dynamo?: DynamoDbLocal;
+  stop(): Promise<void>;
+}
+
+const handlers = new Map<string, Promise<LambdaHandler>>();
+
+/** Imports the same handler module the Lambda bundle is built from. */
+export const loadHandler = (route: RouteDef): Promise<LambdaHandler> => {
+  let loaded = handlers.get(route.handler);
+  if (!loaded) {
+    const file = pathToFileURL(path.join(projectRoot, handlerEntry(route))).href;
+    loaded = import(file).then((m: { handler: LambdaHandler }) => m.handler);
+    handlers.set(route.handler, loaded);
+  }
+  return loaded;
+};
+
+const listen = (server: Server, port: number, host: string) =>
+  new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+
+const close = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections?.();
+    server.close(() => resolve());
+  });
+
+/**
+ * The whole product on one machine: DynamoDB Local, the table, the local event lake, and the
+ * service and edge HTTP APIs invoking the real handlers. Sets the process environment the
+ * handlers read their configuration from.
+ */
+export const startLocalStack = async (options: LocalStackOptions = {}): Promise<LocalStack> => {
+  const host = options.host ?? '127.0.0.1';
+  const dynamo = options.dynamoEndpoint ? undefined : await startDynamoDbLocal({ dbPath: options.dbPath });
+  const dynamoEndpoint = options.dynamoEndpoint ?? dynamo!.endpoint;
+  const tableName = options.tableName ?? 'linkservice-local';
+  const lakeDir = options.lakeDir ?? path.join(localDir, 'lake');
+
+  process.env.TABLE_NAME = tableName;
+  process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
+  process.env.LOCAL_LAKE_DIR = lakeDir;
+  process.env.AWS_REGION ??= 'us-east-1';
+
+  const admin = new DynamoDBClient({
+    endpoint: dynamoEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await createTableIfMissing(admin, tableName);
+  admin.destroy();
+
+  const service = createLocalApiServer({ api: 'service', routes: routeTable, loadHandler });
+  const edge = createLocalApiServer({ api: 'edge', routes: routeTable, loadHandler });
+  const servicePort = await listen(service, options.port ?? 0, host);
+  const edgePort = await listen(edge, options.edgePort ?? 0, host);
+
+  return {
+    baseUrl: `http://${host}:${servicePort}`,
+    edgeUrl: `http://${host}:${edgePort}`,
+    tableName,
+    dynamoEndpoint,
+    lakeDir,
+    dynamo,
+    stop: async () => {
+      await Promise.all([close(service), close(edge)]);
+      await dynamo?.stop();
+    },
+  };
+};

@@ -1,0 +1,3 @@
+import type { RouteDef } from './route-types';
+
+export const clientRoutes: RouteDef[] = [];

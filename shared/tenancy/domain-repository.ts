@@ -1,0 +1,83 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
+import { keys } from '@shared/db/keys';
+import { notFound } from '@shared/errors/app-error';
+import type { DomainRecord, HostRecord } from './tenancy-types';
+import { strip } from './workspace-repository';
+
+export const domainRepository = {
+  /** Writes the domain and its host record together; a hostname belongs to one workspace. */
+  async create(domain: DomainRecord): Promise<void> {
+    const host: HostRecord = {
+      hostname: domain.domain,
+      workspaceId: domain.workspaceId,
+      domainId: domain.id,
+      appId: domain.appId,
+    };
+    await getDocumentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.domain(domain.workspaceId, domain.id), type: 'DOMAIN', ...domain },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.host(domain.domain), type: 'HOST', ...host },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  },
+
+  async findById(workspaceId: string, domainId: string): Promise<DomainRecord | undefined> {
+    const out = await getDocumentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.domain(workspaceId, domainId) }),
+    );
+    return out.Item ? strip<DomainRecord>(out.Item) : undefined;
+  },
+
+  async getByIdOrThrow(workspaceId: string, domainId: string): Promise<DomainRecord> {
+    const domain = await this.findById(workspaceId, domainId);
+    if (!domain) throw notFound('Domain');
+    return domain;
+  },
+
+  /** All domains of a workspace (one Query; workspaces have few domains). */
+  async listByWorkspace(workspaceId: string): Promise<DomainRecord[]> {
+    const { pk, skPrefix } = keys.domainsOfWorkspace(workspaceId);
+    const items: DomainRecord[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await getDocumentClient().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of out.Items ?? []) items.push(strip<DomainRecord>(item));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  },
+
+  /** The workspace's domain with this hostname, if it has one. */
+  async findByHostname(workspaceId: string, hostname: string): Promise<DomainRecord | undefined> {
+    const host = await this.findHost(hostname);
+    if (!host || host.workspaceId !== workspaceId) return undefined;
+    return this.findById(workspaceId, host.domainId);
+  },
+
+  async findHost(hostname: string): Promise<HostRecord | undefined> {
+    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.host(hostname) }));
+    return out.Item ? strip<HostRecord>(out.Item) : undefined;
+  },
+};

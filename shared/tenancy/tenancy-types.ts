@@ -1,0 +1,44 @@
+/** Stored shapes of the provisioning entities (written by the admin CLI, read by the API). */
+export interface WorkspaceRecord {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface DomainRecord {
+  id: string;
+  workspaceId: string;
+  domain: string;
+  verified: boolean;
+  placeholder: string | null;
+  expiredUrl: string | null;
+  notFoundUrl: string | null;
+  primary: boolean;
+  archived: boolean;
+  /** SHORTLINK domains take short links; DEEPLINK domains belong to one deep-link app. */
+  usage: 'SHORTLINK' | 'DEEPLINK';
+  appId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeepLinkAppRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  domainId: string;
+  domain: string;
+  defaultUrl: string;
+  ios: { teamId: string; bundleId: string; appStoreUrl: string | null } | null;
+  android: { packageName: string; sha256CertFingerprints: string[]; playStoreUrl: string | null } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Host lookup record: which workspace and domain a hostname belongs to (edge hot path). */
+export interface HostRecord {
+  hostname: string;
+  workspaceId: string;
+  domainId: string;
+  appId: string | null;
+}

@@ -1,0 +1,13 @@
+/** Nesting depth of a parsed JSON value, computed without recursion (safe on hostile input). */
+export const jsonDepthExceeds = (value: unknown, limit: number): boolean => {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+};
+
+export const MAX_JSON_DEPTH = 32;

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { Match } from 'aws-cdk-lib/assertions';
+import { routeTable } from '@shared/routes/route-table';
+import { tableDefinition } from '@shared/db/table-definition';
+import { synthStack } from '@test/support/synth-stack';
+
+const { template, stack } = synthStack();
+
+const resourcesOf = (type: string) => Object.entries(template.findResources(type)) as Array<[string, any]>;
+
+describe('CDK stack', () => {
+  it('has an HTTP API route for every row of the route table (and only those)', () => {
+    const routeKeys = resourcesOf('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
+    const expected = routeTable.map((r) => (r.path === '$default' ? '$default' : `${r.method} ${r.path}`));
+    expect(routeKeys.sort()).toEqual(expected.sort());
+  });
+
+  it('runs every handler on Node.js 22, arm64, with TABLE_NAME when it touches the table', () => {
+    for (const route of routeTable) {
+      const fn = stack.functions.get(route.handler)!;
+      const logicalId = stack.getLogicalId(fn.node.defaultChild as never);
+      const props = template.toJSON().Resources[logicalId].Properties;
+      expect(props.Runtime).toBe('nodejs22.x');
+      expect(props.Architectures).toEqual(['arm64']);
+      const env = props.Environment?.Variables ?? {};
+      if (route.grants.table === 'none') expect(env.TABLE_NAME).toBeUndefined();
+      else expect(env.TABLE_NAME).toEqual({ Ref: expect.stringMatching(/^Table/) });
+    }
+  });
+
+  it('grants read-only routes no write actions on the table, and write routes only data actions', () => {
+    const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+    for (const route of routeTable) {
+      const fn = stack.functions.get(route.handler)!;
+      const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
+      const policies = resourcesOf('AWS::IAM::Policy').filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId));
+      const actions = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat()));
+      if (route.grants.table === 'none') expect(actions.filter((a: string) => a.startsWith('dynamodb:'))).toEqual([]);
+      if (route.grants.table === 'read') {
+        expect(actions).toContain('dynamodb:GetItem');
+        for (const a of writeActions) expect(actions).not.toContain(a);
+      }
+      if (route.grants.table === 'readWrite') expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:GetItem']));
+      expect(actions.some((a: string) => a === '*' || a === 'dynamodb:*')).toBe(false);
+    }
+  });
+
+  it('defines the table from the shared definition: on-demand, PITR, TTL, deletion protection, KEYS_ONLY indexes', () => {
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      KeySchema: [
+        { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+      Replicas: [Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+      GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((i) =>
+        Match.objectLike({ IndexName: i.indexName, Projection: { ProjectionType: 'KEYS_ONLY' } }),
+      ),
+    });
+  });
+});

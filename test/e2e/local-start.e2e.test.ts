@@ -1,0 +1,97 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '@shared/local/dynamodb-local';
+import { projectRoot } from '@shared/local/paths';
+import { http } from '@test/support/http-client';
+
+const run = promisify(execFile);
+const stateDir = mkdtempSync(path.join(tmpdir(), 'linkservice-start-'));
+const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
+
+/** The environment of a new user's shell: none of the test's own table settings. */
+const userEnv = (extra: Record<string, string>) => {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), LOCAL_STATE_DIR: stateDir, LOG_LEVEL: 'silent', ...extra };
+  for (const k of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'LOCAL_LAKE_DIR', 'BASE_URL', 'EDGE_URL']) delete env[k];
+  return env;
+};
+
+const startService = async (port: number) => {
+  const child = spawn(tsx, ['scripts/start.ts'], { cwd: projectRoot, env: userEnv({ PORT: String(port), EDGE_PORT: String(port + 1) }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not come up: ${output}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ctrl-C stops everything')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  return { child, output };
+};
+
+const stop = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGINT');
+  });
+
+let running: ChildProcess | undefined;
+afterAll(() => {
+  running?.kill('SIGKILL');
+});
+
+describe('npm start, admin bootstrap, restart', () => {
+  it('starts the stack with a demo tenant, bootstraps another tenant into it, stops cleanly and keeps data', async () => {
+    const port = await freePort();
+    const first = await startService(port);
+    running = first.child;
+    expect(first.output).toContain(`http://127.0.0.1:${port}`);
+
+    const credentials = JSON.parse(readFileSync(path.join(stateDir, 'credentials.json'), 'utf8'));
+    expect(Object.keys(credentials).sort()).toEqual(
+      ['baseUrl', 'edgeUrl', 'workspaceId', 'serverKey', 'mobileKey', 'domain', 'domainId', 'deepLinkApp', 'publishableKeys'].sort(),
+    );
+    expect(Object.keys(credentials.deepLinkApp).sort()).toEqual(['appKey', 'defaultUrl', 'domain', 'id']);
+    expect(credentials.publishableKeys.browser).toEqual({ key: expect.stringMatching(/^pk_/), environment: expect.any(String), origin: expect.any(String) });
+    expect(Object.keys(credentials.publishableKeys.android).sort()).toEqual(['environment', 'key', 'package', 'sha256Cert']);
+    expect(Object.keys(credentials.publishableKeys.ios).sort()).toEqual(['bundleId', 'environment', 'key']);
+    expect(credentials.baseUrl).toBe(`http://127.0.0.1:${port}`);
+
+    const created = await http(credentials.baseUrl, 'POST', '/v1/links', {
+      headers: { 'api-key': credentials.serverKey },
+      json: { url: 'https://example.com/persist', domain: credentials.domain },
+    });
+    expect(created.status).toBe(201);
+
+    const { stdout } = await run(tsx, ['scripts/admin.ts', 'bootstrap', '--json'], { cwd: projectRoot, env: userEnv({}) });
+    const second = JSON.parse(stdout);
+    expect(second.workspaceId).not.toBe(credentials.workspaceId);
+    expect(second.baseUrl).toBe(credentials.baseUrl);
+    const other = await http(credentials.baseUrl, 'POST', '/v1/links', {
+      headers: { 'api-key': second.serverKey },
+      json: { url: 'https://example.com/second', domain: second.domain },
+    });
+    expect(other.status).toBe(201);
+
+    expect(await stop(first.child)).toBe(0);
+    expect(existsSync(path.join(stateDir, 'stack.json'))).toBe(false);
+    await expect(fetch(`${credentials.baseUrl}/v1/links/x`)).rejects.toThrow();
+
+    const again = await startService(port);
+    running = again.child;
+    const got = await http(credentials.baseUrl, 'GET', `/v1/links/${created.body.data.id}`, { headers: { 'api-key': credentials.serverKey } });
+    expect(got.status).toBe(200);
+    expect(got.body.data.url).toBe('https://example.com/persist');
+    expect(await stop(again.child)).toBe(0);
+    running = undefined;
+  }, 180_000);
+});
