@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import { AppError } from '@shared/errors/app-error';
 import { errorStatus } from '@shared/errors/error-code';
-import type { ApiEvent } from '@shared/http/api-types';
+import type { ApiContext, ApiEvent } from '@shared/http/api-types';
 import { pickRequestId } from '@shared/http/middleware/request-id';
 import { v1Handler } from '@shared/http/v1-handler';
 
@@ -19,7 +18,7 @@ const event = (over: Partial<ApiEvent> = {}): ApiEvent =>
     ...over,
   }) as ApiEvent;
 
-const context = {} as Context;
+const context = {} as ApiContext;
 const parse = (result: any) => ({ status: result.statusCode, headers: result.headers, body: JSON.parse(result.body) });
 
 // The not-found route needs no key, so it exercises the chain without DynamoDB.
