@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/** Event types of spec section 6, plus nothing else. */
+export const eventTypes = [
+  'click',
+  'launch_view_impression',
+  'launch_view_auto_open_attempt',
+  'launch_view_primary_click',
+  'launch_view_secondary_click',
+  'install',
+  'first_open',
+  'customer_event',
+] as const;
+export type EventType = (typeof eventTypes)[number];
+
+const s = z.string().nullable();
+
+/**
+ * One stored event: the fields of RawAnalyticsEvent (spec 2.8) plus tenant, link and app ids,
+ * a unique `eventId` (consumers drop duplicates by it) and what analytics breaks down by. This
+ * is the line format of the lake (JSON per line) and the schema of the Glue table.
+ */
+export const eventRecordSchema = z.object({
+  eventId: z.string(),
+  timestamp: z.string(),
+  eventType: z.enum(eventTypes),
+  workspaceId: z.string(),
+  linkId: s,
+  deepLinkAppId: s,
+  domain: s,
+  linkKey: s,
+  linkType: s,
+  trafficType: z.enum(['human', 'bot']),
+  /** Salted hash of IP + user agent, salt rotated daily: unique visitors without raw IPs. */
+  visitorId: s,
+  country: s,
+  deviceType: s,
+  platform: s,
+  browser: s,
+  os: s,
+  referrerHost: s,
+  resolvedDestinationUrl: s,
+  /** How the edge answered: redirect, launch_view, preview, password, expired, not_found; `api` for client calls. */
+  responseKind: s,
+  sdkEventName: s,
+  sessionId: s,
+  clickId: s,
+  attributionId: s,
+  installId: s,
+  utmSource: s,
+  utmMedium: s,
+  utmCampaign: s,
+  /** Customer event properties, JSON text. */
+  properties: s,
+});
+
+export type EventRecord = z.infer<typeof eventRecordSchema>;
+
+/** Lake partition of an event: by workspace, UTC date and hour of the event's own timestamp. */
+export const partitionOf = (event: Pick<EventRecord, 'workspaceId' | 'timestamp'>) => ({
+  workspace_id: event.workspaceId,
+  dt: event.timestamp.slice(0, 10),
+  hour: event.timestamp.slice(11, 13),
+});
+
+/** The S3 / local folder of a partition (Firehose's dynamic partitioning prefix, same text). */
+export const partitionPath = (p: ReturnType<typeof partitionOf>) => `events/workspace_id=${p.workspace_id}/dt=${p.dt}/hour=${p.hour}`;
+
+/** An event with every optional field null: builders fill in what they know. */
+export const blankEvent = (
+  required: Pick<EventRecord, 'eventId' | 'timestamp' | 'eventType' | 'workspaceId' | 'trafficType'>,
+): EventRecord => ({
+  linkId: null,
+  deepLinkAppId: null,
+  domain: null,
+  linkKey: null,
+  linkType: null,
+  visitorId: null,
+  country: null,
+  deviceType: null,
+  platform: null,
+  browser: null,
+  os: null,
+  referrerHost: null,
+  resolvedDestinationUrl: null,
+  responseKind: null,
+  sdkEventName: null,
+  sessionId: null,
+  clickId: null,
+  attributionId: null,
+  installId: null,
+  utmSource: null,
+  utmMedium: null,
+  utmCampaign: null,
+  properties: null,
+  ...required,
+});

@@ -1,0 +1,24 @@
+import { getConfig } from '@shared/config/config';
+import type { EventRecord } from './event-record';
+import { createLocalLakeSink } from './local-lake-sink';
+
+/** Where every recorded event goes: Firehose when deployed, the local lake on one machine. */
+export interface EventSink {
+  send(events: EventRecord[]): Promise<void>;
+}
+
+let sink: EventSink | undefined;
+
+export const getEventSink = (): EventSink => {
+  if (!sink) {
+    const config = getConfig();
+    if (config.LOCAL_LAKE_DIR) sink = createLocalLakeSink(config.LOCAL_LAKE_DIR);
+    else throw new Error('No event sink configured (EVENTS_STREAM_NAME or LOCAL_LAKE_DIR)');
+  }
+  return sink;
+};
+
+/** For tests: route events elsewhere (e.g. a Firehose sink over a stubbed client). */
+export const setEventSink = (next: EventSink | undefined) => {
+  sink = next;
+};
