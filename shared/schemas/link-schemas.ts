@@ -95,3 +95,13 @@ export const createLinkBodySchema = z
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
 
 export const linkIdPathSchema = z.object({ linkId: z.string().min(1).max(64) });
+
+/** POST /v1/deep-links (spec 4.3): app id (alias appId) required; url defaults to the app's default URL. */
+export const createDeepLinkBodySchema = z
+  .object({ ...editableLinkFields, deepLinkAppId: z.string().min(1).max(64).optional(), appId: z.string().min(1).max(64).optional() })
+  .refine((b) => b.deepLinkAppId !== undefined || b.appId !== undefined, { path: ['deepLinkAppId'], message: 'deepLinkAppId or appId is required' })
+  .refine((b) => aliasesAgree(b.deepLinkAppId, b.appId), { path: ['appId'], message: 'differs from deepLinkAppId' })
+  .refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' })
+  .refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' });
+
+export type CreateDeepLinkBody = z.infer<typeof createDeepLinkBodySchema>;
