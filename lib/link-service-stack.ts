@@ -4,6 +4,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Construct } from 'constructs';
 import { routeTable } from '@shared/routes/route-table';
 import type { ApiName, RouteDef } from '@shared/routes/route-types';
+import { EventLake } from './event-lake';
 import { LinkTable } from './link-table';
 import { ServiceFunction } from './service-function';
 
@@ -12,6 +13,7 @@ const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, __, c: string) =
 /** Composes the service: the table, the two HTTP APIs, and one function per route-table row. */
 export class LinkServiceStack extends Stack {
   readonly table: LinkTable;
+  readonly eventLake: EventLake;
   readonly serviceApi: HttpApi;
   readonly edgeApi: HttpApi;
   readonly functions = new Map<string, ServiceFunction>();
@@ -19,6 +21,7 @@ export class LinkServiceStack extends Stack {
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
     this.table = new LinkTable(this, 'Table');
+    this.eventLake = new EventLake(this, 'EventLake');
 
     const integrations = new Map<string, HttpRouteIntegration>();
     const integrationFor = (route: RouteDef) => {

@@ -63,6 +63,13 @@ export const linkRepository = {
     return out.Item ? strip<LinkRecord>(out.Item) : undefined;
   },
 
+  /** The link holding this domain+key (archived links keep their slug), via the slug item. */
+  async findBySlug(domain: string, key: string): Promise<LinkRecord | undefined> {
+    const slug = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.slug(domain, key) }));
+    const linkId = slug.Item?.linkId as string | undefined;
+    return linkId ? this.findById(linkId) : undefined;
+  },
+
   /** The workspace's link of this type; another workspace's id (or the other type) is 404. */
   async getByIdOrThrow(workspaceId: string, linkId: string, linkType: LinkType): Promise<LinkRecord> {
     const link = await this.findById(linkId);
