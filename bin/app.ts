@@ -1,7 +1,10 @@
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { LinkServiceStack } from '@lib/link-service-stack';
 
 const app = new App();
 new LinkServiceStack(app, app.node.tryGetContext('stackName') ?? 'LinkService', {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
+// cdk-nag AwsSolutions checks: synth fails on any finding not acknowledged (with a reason) in code.
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

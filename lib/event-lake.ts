@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { BlockPublicAccess, Bucket, BucketEncryption, StorageClass } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
@@ -9,10 +9,24 @@ import { Construct } from 'constructs';
  */
 export class EventLake extends Construct {
   readonly bucket: Bucket;
+  readonly accessLogs: Bucket;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
+    this.accessLogs = new Bucket(this, 'AccessLogs', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(90) }],
+    });
+    Validations.of(this.accessLogs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This bucket receives the server access logs of the event lake; logging it into itself would loop.',
+    });
     this.bucket = new Bucket(this, 'Bucket', {
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'event-lake/',
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,

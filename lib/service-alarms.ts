@@ -1,0 +1,62 @@
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Alias } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+
+/**
+ * Alarms that page someone (through `topic`, KMS-encrypted, TLS only): any Lambda error,
+ * any DynamoDB throttle, and whatever other constructs add with `alarmOn` (e.g. Firehose
+ * delivery failures).
+ */
+export class ServiceAlarms extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.topic = new Topic(this, 'Topic', {
+      enforceSSL: true,
+      masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
+    });
+  }
+
+  alarmOn(id: string, metric: IMetric, description: string, threshold = 1): Alarm {
+    const alarm = new Alarm(this, id, {
+      metric,
+      threshold,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: description,
+    });
+    alarm.addAlarmAction(new SnsAction(this.topic));
+    this.alarms.push(alarm);
+    return alarm;
+  }
+
+  watchFunction(name: string, fn: IFunction): void {
+    this.alarmOn(`${name}Errors`, fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }), `${name}: Lambda errors`);
+  }
+
+  watchTable(table: ITableV2): void {
+    // The operations this service uses (a CloudWatch math alarm takes at most 10 metrics).
+    const operations = [
+      Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM, Operation.QUERY,
+      Operation.BATCH_GET_ITEM, Operation.BATCH_WRITE_ITEM, Operation.TRANSACT_WRITE_ITEMS,
+    ];
+    this.alarmOn(
+      'TableThrottles',
+      table.metricThrottledRequestsForOperations({ operations, period: Duration.minutes(5) }),
+      'DynamoDB: throttled requests',
+    );
+    this.alarmOn(
+      'TableSystemErrors',
+      table.metricSystemErrorsForOperations({ operations, period: Duration.minutes(5) }),
+      'DynamoDB: system errors',
+    );
+  }
+}
