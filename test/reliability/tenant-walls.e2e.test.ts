@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeTable } from '@shared/routes/route-table';
+import { http } from '@test/support/http-client';
+import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { allKeyHeaders, credentialHeaders, makeTenantFixture, routeCases, secretsOf, type TenantFixture } from './route-cases';
+
+let t: TestStack;
+let a: TenantFixture;
+let b: TenantFixture;
+
+beforeAll(async () => {
+  t = await startTestStack();
+  [a, b] = await Promise.all([makeTenantFixture(t.tenantA), makeTenantFixture(t.tenantB)]);
+});
+afterAll(async () => t?.stop());
+
+const send = (route: (typeof routeTable)[number], request: ReturnType<(typeof routeCases)[string]>, headers: Record<string, string>) =>
+  http(route.api === 'edge' ? t.edgeUrl : t.baseUrl, request.method, request.path, {
+    headers: { ...headers, ...request.headers, ...(request.host ? { host: request.host } : {}) },
+    json: request.json,
+  });
+
+describe('tenant walls', () => {
+  it('has a case for every route in the route table', () => {
+    const missing = routeTable.map((r) => r.handler).filter((h) => !routeCases[h]);
+    expect(missing, `routes without a tenant-wall case: ${missing.join(', ')}`).toEqual([]);
+  });
+
+  for (const route of routeTable) {
+    const label = `${route.method} ${route.path} (${route.handler})`;
+
+    it(`${label}: tenant B's key on tenant A's ids never returns A's data`, async () => {
+      const request = routeCases[route.handler]!(a, route);
+      const res = await send(route, request, credentialHeaders(route.credential, b.tenant));
+      expect(res.status).toBeLessThan(500);
+      for (const secret of secretsOf(a)) expect(res.text, `${label} leaked ${secret}`).not.toContain(secret);
+      if (/\{(linkId|domainId)\}/.test(route.path)) expect(res.status).toBe(404);
+    });
+
+    if (route.credential !== 'none') {
+      it(`${label}: every key of another kind is refused without data`, async () => {
+        const request = routeCases[route.handler]!(a, route);
+        const wanted = credentialHeaders(route.credential, a.tenant);
+        for (const { kind, headers } of allKeyHeaders(a.tenant)) {
+          if (JSON.stringify(headers) === JSON.stringify(wanted)) continue;
+          const res = await send(route, request, headers);
+          expect([400, 401, 403, 404], `${label} with ${kind}: ${res.status}`).toContain(res.status);
+          for (const secret of secretsOf(a)) expect(res.text, `${label} with ${kind} leaked ${secret}`).not.toContain(secret);
+        }
+        const none = await send(route, request, {});
+        expect([400, 401, 404], `${label} without a key`).toContain(none.status);
+      });
+    }
+  }
+});
