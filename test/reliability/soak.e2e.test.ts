@@ -1,0 +1,63 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '@shared/local/paths';
+import { http } from '@test/support/http-client';
+import { startTestStack, type TestStack } from '@test/support/test-stack';
+
+/** Resident memory may grow at most this much between the warm-up and the end of the soak. */
+const RSS_GROWTH_BOUND_MB = 150;
+const SOAK_SECONDS = 12;
+
+let t: TestStack;
+beforeAll(async () => {
+  t = await startTestStack();
+});
+afterAll(async () => t?.stop());
+
+const run = (opts: autocannon.Options) => new Promise<autocannon.Result>((resolve, reject) => autocannon(opts, (err, res) => (err ? reject(err) : resolve(res))));
+
+describe('soak', () => {
+  it('serves a mixed workload for a fixed time with zero 5xx and bounded memory growth', async () => {
+    const headers = { 'api-key': t.tenantA.serverKey, 'content-type': 'application/json' };
+    const link = await http(t.baseUrl, 'POST', '/v1/links', { headers, json: { url: 'https://example.com/soak', domain: t.tenantA.domain } });
+    let n = 0;
+    const requests: autocannon.Request[] = [
+      { method: 'GET', path: `/v1/links/${link.body.data.id}`, headers },
+      { method: 'GET', path: '/v1/links/lnk_missing', headers },
+      { method: 'POST', path: '/v1/links', headers, setupRequest: (req) => ({ ...req, body: JSON.stringify({ url: `https://example.com/${n++}`, domain: t.tenantA.domain }) }) },
+      { method: 'POST', path: '/v1/links', headers, body: '{"url":' },
+      { method: 'GET', path: '/v1/nothing', headers },
+    ];
+    const options = { url: t.baseUrl, connections: 8, requests };
+    await run({ ...options, duration: 2 });
+    global.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    const result = await run({ ...options, duration: SOAK_SECONDS });
+    global.gc?.();
+    const rssAfter = process.memoryUsage().rss;
+    const growthMb = (rssAfter - rssBefore) / 1024 / 1024;
+    const figures = {
+      seconds: SOAK_SECONDS,
+      connections: options.connections,
+      requests: result.requests.total,
+      requestsPerSecond: result.requests.average,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      statusCodes: result.statusCodeStats,
+      rssBeforeMb: Math.round(rssBefore / 1024 / 1024),
+      rssAfterMb: Math.round(rssAfter / 1024 / 1024),
+      rssGrowthMb: Math.round(growthMb),
+      rssGrowthBoundMb: RSS_GROWTH_BOUND_MB,
+    };
+    const dir = path.join(projectRoot, 'test', 'artifacts');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'soak-report.json'), JSON.stringify(figures, null, 2));
+
+    expect(result.requests.total).toBeGreaterThan(100);
+    expect(result.errors).toBe(0);
+    expect(result['5xx']).toBe(0);
+    expect(growthMb).toBeLessThan(RSS_GROWTH_BOUND_MB);
+  }, 60_000);
+});
