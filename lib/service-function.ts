@@ -8,6 +8,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
 import { projectRoot } from '@shared/local/paths';
+import { bundleSettings } from './bundle-settings';
 import { handlerEntry, type RouteDef } from '@shared/routes/route-types';
 
 export interface ServiceFunctionProps {
@@ -39,14 +40,13 @@ export class ServiceFunction extends NodejsFunction {
       environment: { NODE_OPTIONS: '--enable-source-maps' },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        // Bundle the SDK too: pinned versions, and smaller cold starts than the runtime's copy.
-        externalModules: [],
-        mainFields: ['module', 'main'],
+        target: bundleSettings.target,
+        minify: bundleSettings.minify,
+        sourceMap: bundleSettings.sourcemap,
+        mainFields: [...bundleSettings.mainFields],
         tsconfig: path.join(projectRoot, 'tsconfig.json'),
-        banner: "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
+        banner: bundleSettings.banner,
+        externalModules: [...bundleSettings.external],
       },
     });
     Validations.of(this).acknowledge({

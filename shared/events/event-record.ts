@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Event types of spec section 6, plus nothing else. */
 export const eventTypes = [

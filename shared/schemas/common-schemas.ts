@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** DESIGN.md section 4 limits. */
 export const limits = {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '@shared/errors/app-error';
 import { errorStatus } from '@shared/errors/error-code';
 import type { ApiContext, ApiEvent } from '@shared/http/api-types';

@@ -1,0 +1,50 @@
+/**
+ * `npm run build`: bundles every route's handler exactly as the CDK stack does (same settings,
+ * lib/bundle-settings.ts) into dist/<handler>/index.mjs and prints the sizes.
+ */
+import path from 'node:path';
+import { build } from 'esbuild';
+import { bundleSettings } from '@lib/bundle-settings';
+import { projectRoot } from '@shared/local/paths';
+import { routeTable } from '@shared/routes/route-table';
+import { handlerEntry } from '@shared/routes/route-types';
+
+export const distDir = path.join(projectRoot, 'dist');
+
+export const bundleEntry = async (entry: string, outfile: string) => {
+  const result = await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: bundleSettings.target,
+    format: bundleSettings.format,
+    minify: bundleSettings.minify,
+    sourcemap: bundleSettings.sourcemap,
+    mainFields: [...bundleSettings.mainFields],
+    banner: { js: bundleSettings.banner },
+    external: [...bundleSettings.external],
+    tsconfig: path.join(projectRoot, 'tsconfig.json'),
+    metafile: true,
+    logLevel: 'error',
+  });
+  const output = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('.mjs'))!;
+  return { outfile, bytes: output[1].bytes, metafile: result.metafile };
+};
+
+export const buildAll = async () => {
+  const handlers = [...new Set(routeTable.map((r) => r.handler))];
+  return Promise.all(
+    handlers.map(async (handler) => ({
+      handler,
+      ...(await bundleEntry(path.join(projectRoot, handlerEntry({ handler })), path.join(distDir, handler, 'index.mjs'))),
+    })),
+  );
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const built = await buildAll();
+  for (const b of built.sort((x, y) => x.handler.localeCompare(y.handler))) {
+    console.log(`${b.handler.padEnd(32)} ${(b.bytes / 1024).toFixed(1).padStart(8)} KiB  ${path.relative(projectRoot, b.outfile)}`);
+  }
+}
