@@ -1,0 +1,21 @@
+/**
+ * AWS list prices used for cost per million operations: us-east-1, on-demand, no free tier.
+ * Taken on 2026-11-21 from the AWS pricing pages as the team knows them; update the date when
+ * you change a number.
+ */
+export const pricesTakenOn = '2026-11-21';
+export const prices = {
+  region: 'us-east-1',
+  /** Lambda, arm64: per GB-second and per request. */
+  lambdaArmGbSecond: 0.0000133334,
+  lambdaRequest: 0.2 / 1_000_000,
+  /** API Gateway HTTP API: per request (first 300 million a month), counted per 512 KB. */
+  httpApiRequest: 1.0 / 1_000_000,
+  /** DynamoDB on-demand: per write and read request unit. */
+  dynamoWriteUnit: 0.625 / 1_000_000,
+  dynamoReadUnit: 0.125 / 1_000_000,
+  /** Firehose Direct PUT ingestion per GB, each record rounded up to 5 KB; dynamic partitioning per GB. */
+  firehoseIngestGb: 0.029,
+  firehoseRecordRoundingBytes: 5 * 1024,
+  firehoseDynamicPartitioningGb: 0.02,
+} as const;
