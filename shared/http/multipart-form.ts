@@ -57,7 +57,8 @@ export const parseMultipartForm = (
   try {
     parser = busboy({
       headers: { 'content-type': contentType },
-      limits: { parts: limits.maxParts, fields: limits.maxParts, fieldSize: limits.maxFieldBytes, fieldNameSize: 100 },
+      // busboy signals a limit when it is reached, not exceeded: one unit of headroom, then our own checks.
+      limits: { parts: limits.maxParts + 1, fields: limits.maxParts, fieldSize: limits.maxFieldBytes + 1 },
       defCharset: 'utf8',
       defParamCharset: 'utf8',
     });
@@ -72,8 +73,7 @@ export const parseMultipartForm = (
       failure ??= new MultipartFormError(message);
     };
     parser.on('field', (name, value, info) => {
-      if (info.nameTruncated) return fail('A form field name is too long');
-      if (info.valueTruncated) return fail(`The form field ${name} is longer than ${limits.maxFieldBytes} bytes`);
+      if (info.valueTruncated || Buffer.byteLength(value) > limits.maxFieldBytes) return fail(`The form field ${name} is longer than ${limits.maxFieldBytes} bytes`);
       if (fields.has(name)) return fail(`The form field ${name} is sent more than once`);
       fields.set(name, value);
     });
