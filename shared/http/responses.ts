@@ -1,7 +1,7 @@
 import { AppError } from '@shared/errors/app-error';
 import type { ApiReply, ApiResult } from './api-types';
 
-const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
+export const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
 
 export const successResult = (reply: ApiReply, requestId: string): ApiResult => ({
   statusCode: reply.status,

@@ -1,3 +1,45 @@
 import type { RouteDef } from './route-types';
 
-export const legacyRoutes: RouteDef[] = [];
+/**
+ * The legacy multipart endpoints of spec 4.7 (`{app_base_url}` is the service API). They answer
+ * in the legacy shapes of spec 7.3 (`{success, data}` / `{success:false, msg|error}`), not in
+ * the v1 envelope. `GET /api/mobile/link` is the legacy `GET /link?shortLink=` of spec 9.
+ */
+export const legacyRoutes: RouteDef[] = [
+  {
+    handler: 'legacy-link-create',
+    method: 'POST',
+    path: '/api/mobile/link/create',
+    credential: 'legacy-mobile',
+    api: 'service',
+    grants: { table: 'readWrite' },
+    summary: 'Legacy: create a short link (multipart form, workspace mobile key)',
+  },
+  {
+    handler: 'legacy-link-get',
+    method: 'GET',
+    path: '/api/mobile/link',
+    credential: 'legacy-mobile',
+    api: 'service',
+    grants: { table: 'read' },
+    summary: 'Legacy: retrieve a short link by its full shortLink URL (workspace mobile key)',
+  },
+  {
+    handler: 'legacy-deeplink-create',
+    method: 'POST',
+    path: '/api/mobile/deeplink',
+    credential: 'legacy-app',
+    api: 'service',
+    grants: { table: 'readWrite' },
+    summary: 'Legacy: create a deep link of the key\'s app (multipart form, deep-link app key)',
+  },
+  {
+    handler: 'legacy-deeplink-get',
+    method: 'GET',
+    path: '/api/mobile/deeplink',
+    credential: 'legacy-app',
+    api: 'service',
+    grants: { table: 'read' },
+    summary: 'Legacy: retrieve a deep link of the key\'s app by its full shortLink URL (deep-link app key)',
+  },
+];

@@ -1,0 +1,7 @@
+import { legacyHandler } from '@shared/http/legacy-handler';
+import { decodeLegacyLinkForm } from '@shared/legacy/legacy-form';
+import { createLegacyShortLink } from '@shared/legacy/legacy-links';
+
+export const handler = legacyHandler({ route: 'legacy-link-create', form: decodeLegacyLinkForm }, ({ auth, form }) =>
+  createLegacyShortLink(auth.workspaceId, form),
+);

@@ -1,0 +1,49 @@
+import type { MiddlewareObj } from '@middy/core';
+import { isAppError } from '@shared/errors/app-error';
+import type { ApiContext, ApiEvent, ApiResult } from '@shared/http/api-types';
+import { MultipartFormError } from '@shared/http/multipart-form';
+import { JSON_HEADERS } from '@shared/http/responses';
+import { isLegacyError, legacyErrors, LegacyError } from '@shared/legacy/legacy-error';
+import { log } from '@shared/util/logger';
+
+const legacyResult = (status: number, body: Record<string, unknown>): ApiResult => ({
+  statusCode: status,
+  headers: { ...JSON_HEADERS },
+  body: JSON.stringify(body),
+});
+
+/** Any thrown error as the legacy error it answers with (unknown ones: null, a bug). */
+const asLegacyError = (error: unknown): LegacyError | null => {
+  if (isLegacyError(error)) return error;
+  if (error instanceof MultipartFormError) return new LegacyError(error.status, error.message);
+  if (isAppError(error) && error.status < 500) {
+    return error.code === 'slug_taken' ? legacyErrors.slugExists() : new LegacyError(error.status, error.message);
+  }
+  return null;
+};
+
+/**
+ * The legacy shapes (spec 4.7, 7.3), no v1 envelope: a handler's data becomes 200
+ * `{success:true, data}`; errors `{success:false, msg}` or `{success:false, error}` with their
+ * status. Anything unexpected is logged with the request id and answered 500
+ * `{success:false, msg:"Internal server error"}`.
+ */
+export const legacyEnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
+  after: (request) => {
+    request.response = legacyResult(200, { success: true, data: request.response });
+  },
+  onError: (request) => {
+    const requestId = request.context.requestId ?? 'unknown';
+    let legacy = asLegacyError(request.error);
+    if (!legacy) {
+      const { error } = request;
+      log('error', 'Unhandled error', {
+        requestId,
+        route: request.event?.routeKey,
+        error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+      });
+      legacy = legacyErrors.internal();
+    }
+    request.response = legacyResult(legacy.status, { success: false, [legacy.field]: legacy.message });
+  },
+});
