@@ -10,7 +10,7 @@ import { projectRoot } from '@shared/local/paths';
 import { routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
-import { credentialHeaders, makeTenantFixture, routeCases, type TenantFixture } from './route-cases';
+import { credentialHeaders, makeTenantFixture, multipartBody, routeCases, type TenantFixture } from './route-cases';
 
 /** Cases per route; bounded so the suite stays fast. */
 const RUNS_PER_ROUTE = 40;
@@ -72,8 +72,18 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(hostileStrings, fc.integer(
 
 type BodyKind = { kind: string; body?: Buffer; contentType?: string };
 const deep = (depth: number) => Buffer.from('['.repeat(depth) + ']'.repeat(depth));
-const bodies = (validJson: unknown): fc.Arbitrary<BodyKind> =>
+const formBodies = (validForm: Record<string, string>): fc.Arbitrary<BodyKind> =>
   fc.oneof(
+    fc.record({ field: fc.constantFrom(...Object.keys(validForm), 'url', 'slug', 'title', 'objects', 'tags', 'comments', 'password', 'x'), value: hostileValue }).map(({ field, value }) => ({
+      kind: 'mutated-form-field',
+      ...multipartBody({ ...validForm, [field]: value }),
+    })),
+    fc.string({ maxLength: 300 }).map((text) => ({ kind: 'broken-multipart', body: Buffer.from(`--b\r\n${text}`), contentType: 'multipart/form-data; boundary=b' })),
+  );
+
+const bodies = (validJson: unknown, validForm?: Record<string, string>): fc.Arbitrary<BodyKind> =>
+  fc.oneof(
+    ...(validForm ? [formBodies(validForm), formBodies(validForm)] : []),
     fc.record({ field: fc.constantFrom(...Object.keys((validJson as object) ?? { x: 1 }), 'url', 'key', 'slug', 'domain', 'tags', 'objects', 'linkId', 'events', 'shortLink'), value: hostileValue }).map(({ field, value }) => ({
       kind: 'mutated-field',
       body: Buffer.from(JSON.stringify({ ...(validJson as object), [field]: value })),
@@ -116,7 +126,7 @@ describe('hostile input over every route', () => {
       const stats = (report[route.handler] = { cases: 0, statuses: {} as Record<string, number> });
       const mutates = ['POST', 'PATCH', 'DELETE', 'PUT'].includes(base.method);
       await fc.assert(
-        fc.asyncProperty(bodies(base.json), queries, asciiHeader, fc.nat(4).map((n) => n > 0), fc.option(hostileStrings, { nil: undefined }), async (body, query, requestId, withKey, pathParam) => {
+        fc.asyncProperty(bodies(base.json, base.form), queries, asciiHeader, fc.nat(4).map((n) => n > 0), fc.option(hostileStrings, { nil: undefined }), async (body, query, requestId, withKey, pathParam) => {
           stats.cases++;
           let target = base.path;
           if (pathParam !== undefined && /\{\w+\}/.test(route.path)) {

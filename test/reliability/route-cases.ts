@@ -35,6 +35,8 @@ export interface CaseRequest {
   path: string;
   headers?: Record<string, string>;
   json?: unknown;
+  /** Legacy routes: multipart/form-data fields. */
+  form?: Record<string, string>;
   /** Edge routes: the Host header. */
   host?: string;
 }
@@ -77,4 +79,18 @@ export const routeCases: Record<string, RouteCase> = {
   'links-create': (t) => ({ method: 'POST', path: '/v1/links', json: { url: 'https://example.com/x', domain: t.tenant.domain } }),
   'links-get': (t) => ({ method: 'GET', path: `/v1/links/${t.shortLink.id}` }),
   'not-found': () => ({ method: 'GET', path: '/v1/no-such-route' }),
+  'legacy-link-create': () => ({ method: 'POST', path: '/api/mobile/link/create', form: { url: 'https://example.com/legacy', title: 'legacy' } }),
+  'legacy-link-get': (t) => ({ method: 'GET', path: `/api/mobile/link?shortLink=${encodeURIComponent(`https://${t.shortLink.domain}/${t.shortLink.key}`)}` }),
+  'legacy-deeplink-create': () => ({ method: 'POST', path: '/api/mobile/deeplink', form: { title: 'legacy deep' } }),
+  'legacy-deeplink-get': (t) => ({ method: 'GET', path: `/api/mobile/deeplink?shortLink=${encodeURIComponent(`https://${t.deepLink.domain}/${t.deepLink.key}`)}` }),
 };
+
+/** A multipart/form-data body (CRLF line breaks) and its content type. */
+export const multipartBody = (fields: Record<string, unknown>, boundary = 'reliability-boundary') => ({
+  contentType: `multipart/form-data; boundary=${boundary}`,
+  body: Buffer.from(
+    Object.entries(fields)
+      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${typeof value === 'string' ? value : JSON.stringify(value)}\r\n`)
+      .join('') + `--${boundary}--\r\n`,
+  ),
+});

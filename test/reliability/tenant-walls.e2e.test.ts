@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '@shared/routes/route-table';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
-import { allKeyHeaders, credentialHeaders, makeTenantFixture, routeCases, secretsOf, type TenantFixture } from './route-cases';
+import { allKeyHeaders, credentialHeaders, makeTenantFixture, multipartBody, routeCases, secretsOf, type TenantFixture } from './route-cases';
 
 let t: TestStack;
 let a: TenantFixture;
@@ -14,11 +14,14 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.stop());
 
-const send = (route: (typeof routeTable)[number], request: ReturnType<(typeof routeCases)[string]>, headers: Record<string, string>) =>
-  http(route.api === 'edge' ? t.edgeUrl : t.baseUrl, request.method, request.path, {
-    headers: { ...headers, ...request.headers, ...(request.host ? { host: request.host } : {}) },
+const send = (route: (typeof routeTable)[number], request: ReturnType<(typeof routeCases)[string]>, headers: Record<string, string>) => {
+  const form = request.form ? multipartBody(request.form) : undefined;
+  return http(route.api === 'edge' ? t.edgeUrl : t.baseUrl, request.method, request.path, {
+    headers: { ...headers, ...request.headers, ...(request.host ? { host: request.host } : {}), ...(form ? { 'content-type': form.contentType } : {}) },
     json: request.json,
+    body: form?.body,
   });
+};
 
 describe('tenant walls', () => {
   it('has a case for every route in the route table', () => {
