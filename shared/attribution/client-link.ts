@@ -35,7 +35,13 @@ const missingReference = () =>
 /** domain + key of a short-link URL: the host and the first path segment. */
 const parseShortLink = (shortLink: string): { domain: string; key: string } => {
   const url = new URL(shortLink);
-  const key = decodeURIComponent(url.pathname.replace(/^\/+/, '').split('/')[0] ?? '');
+  const segment = url.pathname.replace(/^\/+/, '').split('/')[0] ?? '';
+  let key = '';
+  try {
+    key = decodeURIComponent(segment);
+  } catch {
+    key = '';
+  }
   if (!key) throw new AppError('invalid_request', 'The short link has no key', [{ path: 'shortLink', message: 'must be https://{domain}/{key}' }]);
   return { domain: url.hostname.toLowerCase(), key };
 };

@@ -153,7 +153,7 @@ describe('POST /v1/client/resolve', () => {
   });
 
   it('answers 400 without a usable reference, 404 for unknown links and other workspaces\' links', async () => {
-    for (const body of [{}, { domain: link.domain }, { key: link.key }, { shortLink: 'not a url' }]) {
+    for (const body of [{}, { domain: link.domain }, { key: link.key }, { shortLink: 'not a url' }, { url: `https://${link.domain}/` }, { shortLink: `https://${link.domain}/%E0%A4%A` }]) {
       const res = await post('/v1/client/resolve', ios(), body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('invalid_request');
