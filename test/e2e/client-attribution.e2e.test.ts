@@ -64,7 +64,7 @@ describe('publishable-key auth on /v1/client/*', () => {
   });
 
   it('answers 403 forbidden for secret keys on client routes, and publishable keys get 403 on server routes', async () => {
-    for (const headers of [
+    for (const headers of <Array<Record<string, string>>>[
       { 'x-publishable-key': t.tenantA.serverKey },
       { authorization: `Bearer ${t.tenantA.mobileKey}` },
       { 'api-key': t.tenantA.serverKey },
