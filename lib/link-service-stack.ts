@@ -5,6 +5,7 @@ import { Construct } from 'constructs';
 import { routeTable } from '@shared/routes/route-table';
 import type { ApiName, RouteDef } from '@shared/routes/route-types';
 import { EventLake } from './event-lake';
+import { EventPipeline } from './event-pipeline';
 import { LinkTable } from './link-table';
 import { ServiceAlarms } from './service-alarms';
 import { ServiceFunction } from './service-function';
@@ -17,6 +18,7 @@ export class LinkServiceStack extends Stack {
   readonly table: LinkTable;
   readonly eventLake: EventLake;
   readonly alarms: ServiceAlarms;
+  readonly eventPipeline: EventPipeline;
   readonly serviceApi: HttpApi;
   readonly edgeApi: HttpApi;
   readonly functions = new Map<string, ServiceFunction>();
@@ -27,12 +29,15 @@ export class LinkServiceStack extends Stack {
     this.eventLake = new EventLake(this, 'EventLake');
     this.alarms = new ServiceAlarms(this, 'Alarms');
     this.alarms.watchTable(this.table);
+    this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
+    this.alarms.watchEventStream(this.eventPipeline.stream.ref);
 
     const integrations = new Map<string, HttpRouteIntegration>();
     const integrationFor = (route: RouteDef) => {
       let integration = integrations.get(route.handler);
       if (!integration) {
         const fn = new ServiceFunction(this, pascal(route.handler), { route }).bindTable(this.table, route.grants.table);
+        if (route.grants.events) fn.bindEvents(this.eventPipeline.stream);
         this.functions.set(route.handler, fn);
         this.alarms.watchFunction(pascal(route.handler), fn);
         integration = new HttpLambdaIntegration(`${pascal(route.handler)}Integration`, fn);

@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Alias } from 'aws-cdk-lib/aws-kms';
@@ -57,6 +57,21 @@ export class ServiceAlarms extends Construct {
       'TableSystemErrors',
       table.metricSystemErrorsForOperations({ operations, period: Duration.minutes(5) }),
       'DynamoDB: system errors',
+    );
+  }
+
+  /** Firehose: events our sink gave up on (EMF metric) and delivery to S3 falling behind. */
+  watchEventStream(streamName: string): void {
+    this.alarmOn(
+      'UndeliveredEvents',
+      new Metric({ namespace: 'LinkService', metricName: 'UndeliveredEvents', dimensionsMap: { StreamName: streamName }, statistic: 'Sum', period: Duration.minutes(5) }),
+      'Events the Lambdas could not put to Firehose after retries (logged with the records)',
+    );
+    this.alarmOn(
+      'EventDeliveryFreshness',
+      new Metric({ namespace: 'AWS/Firehose', metricName: 'DeliveryToS3.DataFreshness', dimensionsMap: { DeliveryStreamName: streamName }, statistic: 'Maximum', period: Duration.minutes(5) }),
+      'Firehose delivery to S3 is more than 15 minutes behind (failing or throttled)',
+      900,
     );
   }
 }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { CfnDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -66,6 +67,13 @@ export class ServiceFunction extends NodejsFunction {
       reason: "Lists Query the table's own global secondary indexes; the wildcard covers only this table's indexes.",
     });
     this.addEnvironment(envNames.tableName, table.tableName);
+    return this;
+  }
+
+  /** Grants only `firehose:PutRecordBatch` on the event stream, and sets EVENTS_STREAM_NAME. */
+  bindEvents(stream: CfnDeliveryStream): this {
+    this.addToRolePolicy(new PolicyStatement({ actions: ['firehose:PutRecordBatch'], resources: [stream.attrArn] }));
+    this.addEnvironment(envNames.eventsStreamName, stream.ref);
     return this;
   }
 }

@@ -22,4 +22,20 @@ export const keys = {
     sk: 'IDEM',
   }),
   secret: (name: string): ItemKey => ({ pk: 'SECRET', sk: name }),
+  /** Browser origins some publishable key allows (CORS preflight carries no key). */
+  browserOrigin: (origin: string, keyHash: string): ItemKey => ({ pk: `ORIGIN#${origin}`, sk: `APIKEY#${keyHash}` }),
+  browserOriginsOf: (origin: string) => ({ pk: `ORIGIN#${origin}` }),
+  /** Client attribution: one click's record, found by attribution id or by click id (TTL 7 days). */
+  attribution: (attributionId: string): ItemKey => ({ pk: `ATTR#${attributionId}`, sk: 'ATTR' }),
+  attributionByClick: (clickId: string): ItemKey => ({ pk: `CLICKID#${clickId}`, sk: 'ATTR' }),
+  /** Probabilistic matching: clicks of a workspace by device fingerprint, sorted by time. */
+  fingerprintClick: (workspaceId: string, fingerprint: string, clickedAt: string, clickId: string): ItemKey => ({
+    pk: `FP#${workspaceId}#${fingerprint}`,
+    sk: `${clickedAt}#${clickId}`,
+  }),
+  fingerprintClicksOf: (workspaceId: string, fingerprint: string) => ({ pk: `FP#${workspaceId}#${fingerprint}` }),
+  /** First open / install, once per install id. */
+  firstOpen: (workspaceId: string, installId: string): ItemKey => ({ pk: `OPEN#${workspaceId}#${installId}`, sk: 'OPEN' }),
+  /** Customer event dedup by event id (TTL 7 days). */
+  customerEvent: (workspaceId: string, eventId: string): ItemKey => ({ pk: `CEVT#${workspaceId}#${eventId}`, sk: 'CEVT' }),
 };

@@ -5,6 +5,7 @@ import { withIdempotency } from '@shared/idempotency/idempotency';
 import type { ApiContext, ApiEvent, ApiReply, ApiResult } from './api-types';
 import { header } from './api-types';
 import { authMiddlewareFor, type V1Credential } from './middleware/auth';
+import { clientCorsMiddleware } from './middleware/client-cors';
 import { jsonBodyMiddleware } from './middleware/json-body';
 import { requestIdMiddleware } from './middleware/request-id';
 import { v1EnvelopeMiddleware } from './middleware/v1-envelope';
@@ -65,10 +66,12 @@ export const v1Handler = <
     return reply as unknown as ApiResult;
   };
 
-  const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(core)
-    .use(requestIdMiddleware())
-    .use(v1EnvelopeMiddleware());
-  const auth = authMiddlewareFor(routeByHandler(spec.route).credential as V1Credential);
+  const credential = routeByHandler(spec.route).credential as V1Credential;
+  const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(core).use(requestIdMiddleware());
+  // Client routes: CORS headers go onto the enveloped response, errors included.
+  if (credential === 'publishable') chain.use(clientCorsMiddleware());
+  chain.use(v1EnvelopeMiddleware());
+  const auth = authMiddlewareFor(credential);
   if (auth) chain.use(auth);
   if (spec.body) chain.use(jsonBodyMiddleware());
   return chain;

@@ -1,3 +1,60 @@
 import type { RouteDef } from './route-types';
 
-export const clientRoutes: RouteDef[] = [];
+/** Client attribution (spec 4.6): publishable keys only; CORS for browser keys (docs/client-attribution.md). */
+export const clientRoutes: RouteDef[] = [
+  {
+    handler: 'client-resolve',
+    method: 'POST',
+    path: '/v1/client/resolve',
+    credential: 'publishable',
+    api: 'service',
+    grants: { table: 'read' },
+    summary: 'Resolve a link reference to its client payload',
+  },
+  {
+    handler: 'client-click',
+    method: 'POST',
+    path: '/v1/client/attribution/click',
+    credential: 'publishable',
+    api: 'service',
+    grants: { table: 'readWrite', events: true },
+    summary: 'Record a client click and its attribution record',
+  },
+  {
+    handler: 'client-deferred-deep-link',
+    method: 'POST',
+    path: '/v1/client/deferred-deep-link',
+    credential: 'publishable',
+    api: 'service',
+    // Write: the fingerprint salt is created on first use.
+    grants: { table: 'readWrite' },
+    summary: 'Find the deferred deep link of a fresh install (records nothing)',
+  },
+  {
+    handler: 'client-first-open',
+    method: 'POST',
+    path: '/v1/client/first-open',
+    credential: 'publishable',
+    api: 'service',
+    grants: { table: 'readWrite', events: true },
+    summary: 'Record a first open or install, matched to a click',
+  },
+  {
+    handler: 'client-events',
+    method: 'POST',
+    path: '/v1/client/events',
+    credential: 'publishable',
+    api: 'service',
+    grants: { table: 'readWrite', events: true },
+    summary: 'Queue customer events (deduplicated by eventId)',
+  },
+  {
+    handler: 'client-preflight',
+    method: 'OPTIONS',
+    path: '/v1/client/{proxy+}',
+    credential: 'none',
+    api: 'service',
+    grants: { table: 'read' },
+    summary: 'CORS preflight for browser publishable keys (origins from the origin index)',
+  },
+];

@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { recordClick } from '@shared/clicks/record-click';
@@ -8,6 +6,7 @@ import { eventRecordSchema } from '@shared/events/event-record';
 import { createShortLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { decodeCursor, encodeCursor } from '@shared/pagination/cursor';
+import { readLake } from '@test/support/lake-reader';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
 const SLACKBOT = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
@@ -16,20 +15,6 @@ let tenant: BootstrapResult;
 beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: 'http://x', edgeUrl: 'http://y' });
 });
-
-const readLake = () => {
-  const root = process.env.LOCAL_LAKE_DIR!;
-  const out: Array<{ dir: string; line: Record<string, unknown> }> = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else for (const line of readFileSync(full, 'utf8').split('\n').filter(Boolean)) out.push({ dir: path.relative(root, dir), line: JSON.parse(line) });
-    }
-  };
-  walk(root);
-  return out;
-};
 
 describe('recordClick', () => {
   it('moves human and bot counters atomically and writes events in the Firehose partition layout', async () => {

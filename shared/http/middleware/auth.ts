@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { CredentialKind } from '@shared/auth/credential';
 import type { ApiContext, ApiEvent, ApiResult } from '@shared/http/api-types';
+import { publishableKeyAuthMiddleware } from './publishable-auth';
 import { secretKeyAuthMiddleware } from './server-auth';
 
 type V1Credential = Extract<CredentialKind, 'server' | 'app' | 'publishable' | 'none'>;
@@ -15,8 +16,7 @@ export const authMiddlewareFor = (
     case 'app':
       return secretKeyAuthMiddleware('app');
     case 'publishable':
-      // Replaced by the publishable-key middleware (x-publishable-key / Bearer, restrictions).
-      return secretKeyAuthMiddleware('publishable');
+      return publishableKeyAuthMiddleware();
     case 'none':
       return undefined;
   }

@@ -1,0 +1,83 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
+import { keys } from '@shared/db/keys';
+import { strip } from '@shared/tenancy/workspace-repository';
+import type { ClientLinkPayload } from './client-link';
+
+export const ATTRIBUTION_TTL_MS = 7 * 24 * 3600 * 1000;
+export const PROBABILISTIC_WINDOW_MS = 2 * 3600 * 1000;
+
+/** One eligible client click, kept 7 days (DynamoDB TTL) for first-open / deferred matching. */
+export interface AttributionRecord {
+  attributionId: string;
+  clickId: string;
+  workspaceId: string;
+  linkId: string;
+  sessionId: string;
+  installId: string | null;
+  clickedAt: string;
+  expiresAt: string;
+  /** Salted hash (see fingerprint.ts), or null when the click had no client IP. */
+  fingerprint: string | null;
+  link: ClientLinkPayload;
+}
+
+const ttlOf = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
+const live = (record: AttributionRecord | undefined, at: Date) =>
+  record && Date.parse(record.expiresAt) > at.getTime() ? record : undefined;
+
+export const attributionRepository = {
+  /** The record under its attribution id and its click id, and its fingerprint entry, at once. */
+  async save(record: AttributionRecord): Promise<void> {
+    const item = { type: 'ATTR', ...record, ttl: ttlOf(record.expiresAt) };
+    const puts: Array<Record<string, unknown>> = [
+      { ...keys.attribution(record.attributionId), ...item },
+      { ...keys.attributionByClick(record.clickId), ...item },
+    ];
+    if (record.fingerprint) {
+      puts.push({
+        ...keys.fingerprintClick(record.workspaceId, record.fingerprint, record.clickedAt, record.clickId),
+        ...item,
+        // Only useful inside the 2-hour window; a day of margin before TTL removes it.
+        ttl: ttlOf(new Date(Date.parse(record.clickedAt) + 24 * 3600 * 1000).toISOString()),
+      });
+    }
+    await getDocumentClient().send(
+      new TransactWriteCommand({
+        TransactItems: puts.map((Item) => ({ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
+      }),
+    );
+  },
+
+  async findByAttributionId(attributionId: string, at: Date): Promise<AttributionRecord | undefined> {
+    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.attribution(attributionId) }));
+    return live(out.Item ? strip<AttributionRecord>(out.Item) : undefined, at);
+  },
+
+  async findByClickId(clickId: string, at: Date): Promise<AttributionRecord | undefined> {
+    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.attributionByClick(clickId) }));
+    return live(out.Item ? strip<AttributionRecord>(out.Item) : undefined, at);
+  },
+
+  /**
+   * Clicks of the workspace with this fingerprint made in [at - 2 h, at], newest first (the
+   * sort key starts with the click time). Both window edges are included.
+   */
+  async recentByFingerprint(workspaceId: string, fingerprint: string, at: Date, limit = 25): Promise<AttributionRecord[]> {
+    const from = new Date(at.getTime() - PROBABILISTIC_WINDOW_MS).toISOString();
+    const out = await getDocumentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': keys.fingerprintClicksOf(workspaceId, fingerprint).pk,
+          ':from': `${from}#`,
+          ':to': `${at.toISOString()}#~`,
+        },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return (out.Items ?? []).map((item) => strip<AttributionRecord>(item));
+  },
+};

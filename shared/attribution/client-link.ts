@@ -1,0 +1,75 @@
+import { AppError, notFound } from '@shared/errors/app-error';
+import { shortLinkOf, type LinkRecord, type LinkType } from '@shared/links/link-record';
+import { linkRepository } from '@shared/links/link-repository';
+import type { ClientLinkReference } from './client-schemas';
+
+/** ClientLinkPayload (spec 2.9). */
+export interface ClientLinkPayload {
+  linkId: string;
+  linkType: LinkType;
+  deepLinkAppId: string | null;
+  shortLink: string;
+  domain: string;
+  key: string;
+  url: string;
+}
+
+export const toClientLinkPayload = (link: LinkRecord): ClientLinkPayload => ({
+  linkId: link.id,
+  linkType: link.linkType,
+  deepLinkAppId: link.deepLinkAppId,
+  shortLink: shortLinkOf(link.domain, link.key),
+  domain: link.domain,
+  key: link.key,
+  url: link.url,
+});
+
+export const hasLinkReference = (ref: ClientLinkReference): boolean =>
+  Boolean(ref.linkId ?? ref.shortLink ?? ref.url ?? ref.domain ?? ref.key ?? ref.slug);
+
+const missingReference = () =>
+  new AppError('invalid_request', 'The body must name a link', [
+    { path: '', message: 'give linkId, or shortLink (or url), or domain and key (or slug)' },
+  ]);
+
+/** domain + key of a short-link URL: the host and the first path segment. */
+const parseShortLink = (shortLink: string): { domain: string; key: string } => {
+  const url = new URL(shortLink);
+  const segment = url.pathname.replace(/^\/+/, '').split('/')[0] ?? '';
+  let key = '';
+  try {
+    key = decodeURIComponent(segment);
+  } catch {
+    key = '';
+  }
+  if (!key) throw new AppError('invalid_request', 'The short link has no key', [{ path: 'shortLink', message: 'must be https://{domain}/{key}' }]);
+  return { domain: url.hostname.toLowerCase(), key };
+};
+
+/**
+ * Resolves a ClientLinkReference (DESIGN.md section 7): `linkId`; else `shortLink` (or its
+ * alias `url`) parsed into domain + key; else `domain` + `key` (or alias `slug`). Nothing usable
+ * is 400; a link of another workspace is 404, like an unknown one.
+ */
+export const resolveClientLinkOrThrow = async (workspaceId: string, ref: ClientLinkReference): Promise<LinkRecord> => {
+  let link: LinkRecord | undefined;
+  if (ref.linkId !== undefined) link = await linkRepository.findById(ref.linkId);
+  else if (ref.shortLink !== undefined || ref.url !== undefined) {
+    const { domain, key } = parseShortLink((ref.shortLink ?? ref.url)!);
+    link = await linkRepository.findBySlug(domain, key);
+  } else if (ref.domain !== undefined || ref.key !== undefined || ref.slug !== undefined) {
+    const key = ref.key ?? ref.slug;
+    if (ref.domain === undefined || key === undefined) {
+      throw new AppError('invalid_request', 'domain and key go together', [
+        { path: ref.domain === undefined ? 'domain' : 'key', message: 'is required with ' + (ref.domain === undefined ? 'key' : 'domain') },
+      ]);
+    }
+    link = await linkRepository.findBySlug(ref.domain, key);
+  } else throw missingReference();
+  if (!link || link.workspaceId !== workspaceId) throw notFound('Link');
+  return link;
+};
+
+/** Eligible for attribution (DESIGN.md 7): not archived, not expired, not a bot. */
+export const isEligible = (link: LinkRecord, isBot: boolean, at: Date): boolean =>
+  !link.archived && !isBot && (link.expiresAt === null || Date.parse(link.expiresAt) > at.getTime());

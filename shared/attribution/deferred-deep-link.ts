@@ -1,0 +1,30 @@
+import type { AuthContext } from '@shared/auth/credential';
+import type { ClientLinkPayload } from './client-link';
+import type { ClientRequestInfo } from './client-request';
+import type { FirstOpenBody } from './client-schemas';
+import { firstOpenRepository } from './first-open-repository';
+import { matchOpen } from './first-open';
+import type { MatchType } from './match-attribution';
+
+/** DeferredDeepLinkResponse (spec 2.9) plus `matchType`. */
+export interface DeferredDeepLinkResponse {
+  matched: boolean;
+  matchType: MatchType | null;
+  deferredDeepLink: ClientLinkPayload | null;
+}
+
+/**
+ * The link a fresh install should open, by the same matching as first-open. Records nothing.
+ * An install that already had its first open gets that open's match, so both agree.
+ */
+export const findDeferredDeepLink = async (
+  auth: AuthContext,
+  body: FirstOpenBody,
+  request: ClientRequestInfo,
+  at = new Date(),
+): Promise<DeferredDeepLinkResponse> => {
+  const opened = body.installId !== undefined ? await firstOpenRepository.find(auth.workspaceId, body.installId) : undefined;
+  if (opened) return { matched: opened.matched, matchType: opened.matchType, deferredDeepLink: opened.deferredDeepLink };
+  const { match } = await matchOpen(auth, body, request, at);
+  return { matched: match !== null, matchType: match?.matchType ?? null, deferredDeepLink: match?.record.link ?? null };
+};

@@ -1,0 +1,154 @@
+import { FirehoseClient, PutRecordBatchCommand } from '@aws-sdk/client-firehose';
+import { log } from '@shared/util/logger';
+import type { EventRecord } from './event-record';
+import type { EventSink } from './event-sink';
+
+/** PutRecordBatch limits (Firehose quotas): per call and per record. */
+export const firehoseLimits = {
+  recordsPerCall: 500,
+  bytesPerCall: 4 * 1024 * 1024,
+  bytesPerRecord: 1000 * 1024,
+} as const;
+
+/** Errors retrying cannot fix: the whole batch is reported at once. */
+const PERMANENT_ERRORS = new Set([
+  'ResourceNotFoundException',
+  'InvalidArgumentException',
+  'AccessDeniedException',
+  'InvalidKMSResourceException',
+  'InvalidSourceException',
+  'ValidationException',
+]);
+
+export interface UndeliveredEvents {
+  streamName: string;
+  reason: string;
+  events: EventRecord[];
+}
+
+export interface FirehoseSinkOptions {
+  client: FirehoseClient;
+  streamName: string;
+  /** Attempts per record, the first included. */
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** What happens to events that still fail after the retries; default: error log + EMF metric. */
+  onUndelivered?: (undelivered: UndeliveredEvents) => void;
+}
+
+interface Pending {
+  event: EventRecord;
+  data: Uint8Array;
+  error?: string;
+}
+
+/** One record = one JSON line, newline-terminated (the lake is newline-delimited JSON). */
+export const encodeEventRecord = (event: EventRecord): Uint8Array => Buffer.from(`${JSON.stringify(event)}\n`, 'utf8');
+
+/** Splits records into PutRecordBatch calls of at most 500 records and 4 MiB, in order. */
+export const batchRecords = <T extends { data: Uint8Array }>(records: T[]): T[][] => {
+  const batches: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const record of records) {
+    if (current.length === firehoseLimits.recordsPerCall || bytes + record.data.length > firehoseLimits.bytesPerCall) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(record);
+    bytes += record.data.length;
+  }
+  if (current.length) batches.push(current);
+  return batches;
+};
+
+/** Exponential backoff with equal jitter: half the capped exponential delay, plus a random half. */
+export const backoffDelay = (attempt: number, baseMs: number, maxMs: number, random: () => number): number => {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** (attempt - 1));
+  return ceiling / 2 + random() * (ceiling / 2);
+};
+
+/**
+ * Never silent: the events go to the error log in full (event lines carry no secrets and no
+ * raw IPs, so they can be replayed from there) and a CloudWatch Embedded Metric Format line
+ * counts them (metric `UndeliveredEvents`, namespace `LinkService`). The EMF line is written to
+ * stdout directly, so Lambda's JSON log format leaves it as is.
+ */
+export const reportUndelivered = ({ streamName, reason, events }: UndeliveredEvents): void => {
+  log('error', 'Events could not be delivered to Firehose', { streamName, reason, count: events.length, events });
+  process.stdout.write(
+    `${JSON.stringify({
+      _aws: {
+        Timestamp: Date.now(),
+        CloudWatchMetrics: [{ Namespace: 'LinkService', Dimensions: [['StreamName']], Metrics: [{ Name: 'UndeliveredEvents', Unit: 'Count' }] }],
+      },
+      StreamName: streamName,
+      UndeliveredEvents: events.length,
+    })}\n`,
+  );
+};
+
+/**
+ * The deployed event sink: Firehose PutRecordBatch. Batches respect the per-call limits; records
+ * that fail (FailedPutCount > 0 with a per-record ErrorCode) and whole calls that are throttled
+ * or fail transiently are retried with exponential backoff and jitter; whatever still fails
+ * after `maxAttempts` (or cannot be sent at all: too large, permanent errors) is reported.
+ */
+export const createFirehoseSink = (options: FirehoseSinkOptions): EventSink => {
+  const maxAttempts = options.maxAttempts ?? 5;
+  const baseDelayMs = options.baseDelayMs ?? 100;
+  const maxDelayMs = options.maxDelayMs ?? 3000;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const random = options.random ?? Math.random;
+  const onUndelivered = options.onUndelivered ?? reportUndelivered;
+  const report = (reason: string, records: Pending[]) => {
+    if (records.length) onUndelivered({ streamName: options.streamName, reason, events: records.map((r) => r.event) });
+  };
+
+  /** Sends one batch; returns the records worth another attempt. */
+  const putBatch = async (batch: Pending[]): Promise<Pending[]> => {
+    try {
+      const out = await options.client.send(
+        new PutRecordBatchCommand({ DeliveryStreamName: options.streamName, Records: batch.map((r) => ({ Data: r.data })) }),
+      );
+      if (!out.FailedPutCount) return [];
+      const responses = out.RequestResponses ?? [];
+      return batch.flatMap((record, i) => {
+        const response = responses[i];
+        // No answer for a record counts as a failure: it is retried rather than assumed delivered.
+        return !response || response.ErrorCode ? [{ ...record, error: response?.ErrorCode ?? 'MissingResponse' }] : [];
+      });
+    } catch (error) {
+      const name = (error as Error).name ?? 'Error';
+      if (PERMANENT_ERRORS.has(name)) {
+        report(name, batch);
+        return [];
+      }
+      return batch.map((record) => ({ ...record, error: name }));
+    }
+  };
+
+  return {
+    async send(events: EventRecord[]) {
+      const encoded = events.map((event) => ({ event, data: encodeEventRecord(event) }));
+      report('RecordTooLarge', encoded.filter((r) => r.data.length > firehoseLimits.bytesPerRecord));
+      let pending: Pending[] = encoded.filter((r) => r.data.length <= firehoseLimits.bytesPerRecord);
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        const failed = (await Promise.all(batchRecords(pending).map(putBatch))).flat();
+        if (failed.length === 0) return;
+        if (attempt >= maxAttempts) {
+          const reasons = [...new Set(failed.map((r) => r.error))].join(',');
+          report(`RetriesExhausted:${reasons}`, failed);
+          return;
+        }
+        log('warn', 'Firehose: retrying failed records', { streamName: options.streamName, attempt, failed: failed.length });
+        await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs, random));
+        pending = failed;
+      }
+    },
+  };
+};

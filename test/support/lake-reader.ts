@@ -1,0 +1,23 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface LakeLine {
+  /** Partition folder relative to the lake root. */
+  dir: string;
+  line: Record<string, any>;
+}
+
+/** Every event line in this test file's local lake, with the folder it was written to. */
+export const readLake = (root = process.env.LOCAL_LAKE_DIR!): LakeLine[] => {
+  const out: LakeLine[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else for (const line of readFileSync(full, 'utf8').split('\n').filter(Boolean)) out.push({ dir: path.relative(root, dir), line: JSON.parse(line) });
+    }
+  };
+  walk(root);
+  return out;
+};

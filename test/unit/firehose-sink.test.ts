@@ -1,0 +1,181 @@
+import { Readable } from 'node:stream';
+import { FirehoseClient } from '@aws-sdk/client-firehose';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { blankEvent, type EventRecord } from '@shared/events/event-record';
+import { backoffDelay, createFirehoseSink, firehoseLimits, reportUndelivered, type UndeliveredEvents } from '@shared/events/firehose-sink';
+
+/** What the SDK put on the wire for one PutRecordBatch call, decoded. */
+interface CapturedCall {
+  target: string;
+  stream: string;
+  lines: string[];
+  bytes: number;
+}
+
+type Reply = { status: number; json: unknown; errorType?: string };
+
+/**
+ * A real FirehoseClient whose HTTP handler is replaced: each call's serialized request is
+ * captured and answered by `reply` (no network). Serialization and deserialization are the SDK's.
+ */
+const stubbedClient = (reply: (call: CapturedCall, index: number) => Reply) => {
+  const calls: CapturedCall[] = [];
+  const client = new FirehoseClient({
+    region: 'eu-west-1',
+    credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+    maxAttempts: 1,
+    requestHandler: {
+      handle: async (request: { headers: Record<string, string>; body: string | Uint8Array }) => {
+        const text = typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body);
+        const parsed = JSON.parse(text) as { DeliveryStreamName: string; Records: Array<{ Data: string }> };
+        const lines = parsed.Records.map((r) => Buffer.from(r.Data, 'base64').toString('utf8'));
+        const call: CapturedCall = {
+          target: request.headers['x-amz-target']!,
+          stream: parsed.DeliveryStreamName,
+          lines,
+          bytes: lines.reduce((n, l) => n + Buffer.byteLength(l), 0),
+        };
+        calls.push(call);
+        const r = reply(call, calls.length - 1);
+        const headers: Record<string, string> = { 'content-type': 'application/x-amz-json-1.1' };
+        if (r.errorType) headers['x-amzn-errortype'] = r.errorType;
+        return { response: { statusCode: r.status, headers, body: Readable.from([Buffer.from(JSON.stringify(r.json))]) } };
+      },
+    } as never,
+  });
+  return { client, calls };
+};
+
+const ok = (call: CapturedCall): Reply => ({
+  status: 200,
+  json: { FailedPutCount: 0, Encrypted: true, RequestResponses: call.lines.map((_, i) => ({ RecordId: `r${i}` })) },
+});
+
+const event = (n: number, pad = 0): EventRecord => ({
+  ...blankEvent({ eventId: `evt-${n}`, timestamp: '2026-01-02T03:04:05.000Z', eventType: 'customer_event', workspaceId: 'ws_1', trafficType: 'human' }),
+  properties: pad ? JSON.stringify({ pad: 'x'.repeat(pad) }) : null,
+});
+
+const collect = () => {
+  const undelivered: UndeliveredEvents[] = [];
+  const sleeps: number[] = [];
+  return { undelivered, sleeps, options: { onUndelivered: (u: UndeliveredEvents) => undelivered.push(u), sleep: async (ms: number) => void sleeps.push(ms), random: () => 0.5 } };
+};
+
+const delivered = (calls: CapturedCall[], accepted: (call: CapturedCall, i: number) => boolean[]) =>
+  calls.flatMap((call, i) => call.lines.filter((_, j) => accepted(call, i)[j])).map((l) => JSON.parse(l).eventId as string);
+
+describe('Firehose sink (real SDK request shapes, no network)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('sends each event as one JSON line ending in a newline, in PutRecordBatch calls to the stream', async () => {
+    const { client, calls } = stubbedClient(ok);
+    const c = collect();
+    await createFirehoseSink({ client, streamName: 'events-stream', ...c.options }).send([event(1), event(2)]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.target).toBe('Firehose_20150804.PutRecordBatch');
+    expect(calls[0]!.stream).toBe('events-stream');
+    expect(calls[0]!.lines.map((l) => l.endsWith('\n') && l.indexOf('\n') === l.length - 1)).toEqual([true, true]);
+    expect(JSON.parse(calls[0]!.lines[0]!)).toEqual(event(1));
+    expect(c.undelivered).toEqual([]);
+  });
+
+  it('splits 1,234 events into calls of at most 500 records, and large events into calls under 4 MiB', async () => {
+    const small = stubbedClient(ok);
+    await createFirehoseSink({ client: small.client, streamName: 's', ...collect().options }).send(Array.from({ length: 1234 }, (_, i) => event(i)));
+    expect(small.calls.map((c) => c.lines.length)).toEqual([500, 500, 234]);
+    expect(small.calls.flatMap((c) => c.lines.map((l) => JSON.parse(l).eventId))).toEqual(Array.from({ length: 1234 }, (_, i) => `evt-${i}`));
+
+    const large = stubbedClient(ok);
+    await createFirehoseSink({ client: large.client, streamName: 's', ...collect().options }).send(Array.from({ length: 30 }, (_, i) => event(i, 300 * 1024)));
+    expect(large.calls.length).toBeGreaterThan(1);
+    for (const call of large.calls) expect(call.bytes).toBeLessThanOrEqual(firehoseLimits.bytesPerCall);
+    expect(large.calls.reduce((n, c) => n + c.lines.length, 0)).toBe(30);
+  });
+
+  it('retries only the records a partial failure names, with growing backoff, until all are in', async () => {
+    // Attempt 1: every third record fails; attempt 2: the first of the retried fails again; attempt 3: all in.
+    const failures = (call: CapturedCall, i: number) => call.lines.map((_, j) => (i === 0 ? j % 3 === 0 : i === 1 ? j === 0 : false));
+    const { client, calls } = stubbedClient((call, i) => {
+      const failed = failures(call, i);
+      return {
+        status: 200,
+        json: {
+          FailedPutCount: failed.filter(Boolean).length,
+          RequestResponses: failed.map((f, j) => (f ? { ErrorCode: 'ServiceUnavailableException', ErrorMessage: 'Slow down.' } : { RecordId: `r${j}` })),
+        },
+      };
+    });
+    const c = collect();
+    const events = Array.from({ length: 10 }, (_, i) => event(i));
+    await createFirehoseSink({ client, streamName: 's', ...c.options }).send(events);
+    expect(calls.map((call) => call.lines.length)).toEqual([10, 4, 1]);
+    const accepted = delivered(calls, (call, i) => failures(call, i).map((f) => !f));
+    expect(accepted.sort()).toEqual(events.map((e) => e.eventId).sort());
+    expect(new Set(accepted).size).toBe(10);
+    expect(c.sleeps).toHaveLength(2);
+    expect(c.sleeps[1]!).toBeGreaterThan(c.sleeps[0]!);
+    expect(c.undelivered).toEqual([]);
+  });
+
+  it('retries a throttled call (ServiceUnavailableException) as a whole', async () => {
+    const { client, calls } = stubbedClient((call, i) =>
+      i < 2 ? { status: 400, errorType: 'ServiceUnavailableException', json: { __type: 'ServiceUnavailableException', message: 'Slow down.' } } : ok(call),
+    );
+    const c = collect();
+    await createFirehoseSink({ client, streamName: 's', ...c.options }).send([event(1), event(2), event(3)]);
+    expect(calls.map((call) => call.lines.length)).toEqual([3, 3, 3]);
+    expect(c.sleeps).toHaveLength(2);
+    expect(c.undelivered).toEqual([]);
+  });
+
+  it('reports, never drops, what still fails after the last attempt, and what is permanently refused', async () => {
+    const { client, calls } = stubbedClient((call) => ({
+      status: 200,
+      json: { FailedPutCount: 1, RequestResponses: call.lines.map((l, j) => (JSON.parse(l).eventId === 'evt-2' ? { ErrorCode: 'InternalFailure' } : { RecordId: `r${j}` })) },
+    }));
+    const c = collect();
+    await createFirehoseSink({ client, streamName: 's', maxAttempts: 3, ...c.options }).send([event(1), event(2), event(3)]);
+    expect(calls).toHaveLength(3);
+    expect(c.undelivered).toEqual([{ streamName: 's', reason: 'RetriesExhausted:InternalFailure', events: [event(2)] }]);
+
+    const missing = stubbedClient(() => ({ status: 400, errorType: 'ResourceNotFoundException', json: { __type: 'ResourceNotFoundException', message: 'no stream' } }));
+    const m = collect();
+    await createFirehoseSink({ client: missing.client, streamName: 's', ...m.options }).send([event(4)]);
+    expect(missing.calls).toHaveLength(1);
+    expect(m.undelivered).toEqual([{ streamName: 's', reason: 'ResourceNotFoundException', events: [event(4)] }]);
+
+    const huge = stubbedClient(ok);
+    const h = collect();
+    await createFirehoseSink({ client: huge.client, streamName: 's', ...h.options }).send([event(5), event(6, firehoseLimits.bytesPerRecord)]);
+    expect(huge.calls.map((call) => call.lines.length)).toEqual([1]);
+    expect(h.undelivered.map((u) => [u.reason, u.events.map((e) => e.eventId)])).toEqual([['RecordTooLarge', ['evt-6']]]);
+  });
+
+  it('by default logs the undelivered events in full and emits an EMF metric line counting them', () => {
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = 'error';
+    try {
+      reportUndelivered({ streamName: 'events-stream', reason: 'RetriesExhausted:InternalFailure', events: [event(7), event(8)] });
+    } finally {
+      process.env.LOG_LEVEL = level;
+    }
+    const metric = JSON.parse(String(stdout.mock.calls.at(-1)![0]));
+    expect(metric).toMatchObject({
+      _aws: { CloudWatchMetrics: [{ Namespace: 'LinkService', Dimensions: [['StreamName']], Metrics: [{ Name: 'UndeliveredEvents', Unit: 'Count' }] }] },
+      StreamName: 'events-stream',
+      UndeliveredEvents: 2,
+    });
+    const logged = JSON.parse(String(stderr.mock.calls.at(-1)![0]));
+    expect(logged).toMatchObject({ level: 'error', count: 2, reason: 'RetriesExhausted:InternalFailure', events: [event(7), event(8)] });
+  });
+
+  it('backs off exponentially with jitter, capped', () => {
+    expect(backoffDelay(1, 100, 3000, () => 0)).toBe(50);
+    expect(backoffDelay(1, 100, 3000, () => 1)).toBe(100);
+    expect(backoffDelay(4, 100, 3000, () => 0)).toBe(400);
+    expect(backoffDelay(10, 100, 3000, () => 1)).toBe(3000);
+  });
+});
