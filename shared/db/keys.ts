@@ -12,6 +12,8 @@ export const keys = {
   host: (hostname: string): ItemKey => ({ pk: `HOST#${hostname.toLowerCase()}`, sk: 'HOST' }),
   app: (workspaceId: string, appId: string): ItemKey => ({ pk: `WS#${workspaceId}`, sk: `APP#${appId}` }),
   link: (linkId: string): ItemKey => ({ pk: `LINK#${linkId}`, sk: 'LINK' }),
+  /** A link's list entry for one filter (domain, tag): carries the list index keys; see link-index.ts. */
+  linkListEntry: (linkId: string, entry: string): ItemKey => ({ pk: `LINK#${linkId}`, sk: `ENTRY#${entry}` }),
   slug: (domain: string, key: string): ItemKey => ({ pk: `SLUG#${domain.toLowerCase()}#${key}`, sk: 'SLUG' }),
   tag: (workspaceId: string, tagName: string): ItemKey => ({
     pk: `WS#${workspaceId}`,

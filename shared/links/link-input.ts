@@ -5,14 +5,16 @@ type Editable = { [K in keyof typeof editableLinkFields]?: z.infer<(typeof edita
 type PlatformOverrides = z.infer<typeof platformOverridesSchema>;
 
 /** Resolves aliases (destinationUrl, slug) once, so domain code sees one name per field. */
-export const destinationOf = (body: Editable): string | undefined => body.url ?? body.destinationUrl;
-export const keyOf = (body: Editable): string | undefined => body.key ?? body.slug;
+export const destinationOf = (body: Pick<Editable, 'url' | 'destinationUrl'>): string | undefined => body.url ?? body.destinationUrl;
+export const keyOf = (body: Pick<Editable, 'key' | 'slug'>): string | undefined => body.key ?? body.slug;
 
 /**
  * Override URLs from the top-level fields and `platformOverrides` (both key styles of spec 2.6).
  * A top-level field wins over the nested one; `undefined` means "not given".
  */
-export const overridesOf = (body: Editable) => {
+export const overridesOf = (
+  body: Pick<Editable, 'desktopOverrideUrl' | 'androidOverrideUrl' | 'iosOverrideUrl' | 'platformOverrides'>,
+) => {
   const nested: PlatformOverrides = body.platformOverrides ?? {};
   const pick = (top: string | null | undefined, long: string | null | undefined, short: string | null | undefined) =>
     top !== undefined ? top : long !== undefined ? long : short;

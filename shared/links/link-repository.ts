@@ -1,9 +1,10 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { AppError, notFound } from '@shared/errors/app-error';
 import { strip } from '@shared/tenancy/workspace-repository';
+import { linkItemIndexKeys, linkListEntryItems, staleTagEntryKeys } from './link-index';
 import type { LinkRecord, LinkType } from './link-record';
 import { toRedirectRecord } from './redirect-record';
 
@@ -13,16 +14,25 @@ export class SlugTakenError extends AppError {
   }
 }
 
-/** Index keys of a link item (lists query these; see the list module for what each serves). */
-export const linkIndexKeys = (link: LinkRecord) => {
-  const base = `${link.workspaceId}#${link.linkType}#${link.archived ? 1 : 0}`;
-  return {
-    gsi1pk: base,
-    gsi1sk: `${link.createdAt}#${link.id}`,
-    gsi2pk: base,
-    gsi2sk: `${link.updatedAt}#${link.id}`,
-  };
-};
+/** Index keys of a link item (lists query these; link-index.ts says what each serves). */
+export const linkIndexKeys = linkItemIndexKeys;
+
+/** Thrown when the link changed between read and write (optimistic concurrency); callers retry. */
+export class LinkChangedError extends Error {
+  constructor() {
+    super('The link changed concurrently');
+    this.name = 'LinkChangedError';
+  }
+}
+
+/** Attributes a link change rewrites; counters (clicks, botClicks, last*) are never touched. */
+const EDITABLE_ATTRIBUTES = [
+  'domainId', 'domain', 'key', 'url', 'title', 'desktopOverrideUrl', 'androidOverrideUrl', 'iosOverrideUrl', 'expiresAt',
+  'expiredUrl', 'passwordHash', 'comments', 'objects', 'tags', 'tracking', 'socialPreview', 'archived', 'updatedAt',
+  'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk',
+] as const;
+
+const BATCH_GET_MAX = 100;
 
 export const linkItem = (link: LinkRecord) => ({ ...keys.link(link.id), type: 'LINK', ...linkIndexKeys(link), ...link });
 export const slugItem = (link: LinkRecord) => ({
@@ -47,6 +57,7 @@ export const linkRepository = {
           TransactItems: [
             { Put: { TableName: tableName(), Item: linkItem(link), ConditionExpression: 'attribute_not_exists(pk)' } },
             { Put: { TableName: tableName(), Item: slugItem(link), ConditionExpression: 'attribute_not_exists(pk)' } },
+            ...linkListEntryItems(link).map((Item) => ({ Put: { TableName: tableName(), Item } })),
           ],
         }),
       );
@@ -54,6 +65,77 @@ export const linkRepository = {
       if (isSlugConflict(error, [1])) throw new SlugTakenError();
       throw error;
     }
+  },
+
+  /**
+   * Writes a change of a link (PATCH, archive, restore) in ONE transaction:
+   * - the link item, only if its `updatedAt` is still the one that was read (else
+   *   `LinkChangedError`: two patches can never interleave); counters are left alone;
+   * - the slug item with the fresh redirect record: in place (only if it still points at this
+   *   link), or moved: the old one deleted (same condition) and the new one put only if free
+   *   (else `SlugTakenError`);
+   * - the list entries (domain, tags) with the new index keys; removed tags' entries deleted.
+   * At most 1 + 2 + 1 + 20 + 20 items, within the 100-item transaction limit.
+   */
+  async saveChange(previous: LinkRecord, next: LinkRecord): Promise<void> {
+    const item = linkItem(next) as Record<string, unknown>;
+    const moved = keys.slug(previous.domain, previous.key).pk !== keys.slug(next.domain, next.key).pk;
+    const stillOurs = { ConditionExpression: 'linkId = :id', ExpressionAttributeValues: { ':id': previous.id } };
+    const slugWrites = moved
+      ? [
+          { Delete: { TableName: tableName(), Key: keys.slug(previous.domain, previous.key), ...stillOurs } },
+          { Put: { TableName: tableName(), Item: slugItem(next), ConditionExpression: 'attribute_not_exists(pk)' } },
+        ]
+      : [{ Put: { TableName: tableName(), Item: slugItem(next), ...stillOurs } }];
+    const newSlugIndex = moved ? 2 : -1;
+    const names = Object.fromEntries(EDITABLE_ATTRIBUTES.map((a, i) => [`#a${i}`, a]));
+    const values = Object.fromEntries(EDITABLE_ATTRIBUTES.map((a, i) => [`:a${i}`, item[a]]));
+    try {
+      await getDocumentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.link(previous.id),
+                UpdateExpression: `SET ${EDITABLE_ATTRIBUTES.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
+                ConditionExpression: 'attribute_exists(pk) AND #ws = :ws AND #prevUpdated = :prevUpdated',
+                ExpressionAttributeNames: { ...names, '#ws': 'workspaceId', '#prevUpdated': 'updatedAt' },
+                ExpressionAttributeValues: { ...values, ':ws': previous.workspaceId, ':prevUpdated': previous.updatedAt },
+              },
+            },
+            ...slugWrites,
+            ...linkListEntryItems(next).map((Item) => ({ Put: { TableName: tableName(), Item } })),
+            ...staleTagEntryKeys(previous, next).map((Key) => ({ Delete: { TableName: tableName(), Key } })),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (newSlugIndex >= 0 && isSlugConflict(error, [newSlugIndex])) throw new SlugTakenError();
+      if (error instanceof TransactionCanceledException) throw new LinkChangedError();
+      throw error;
+    }
+  },
+
+  /** The link items for these ids (missing ones are absent from the map); BatchGet of 100. */
+  async findByIds(linkIds: string[]): Promise<Map<string, LinkRecord>> {
+    const found = new Map<string, LinkRecord>();
+    const unique = [...new Set(linkIds)];
+    for (let i = 0; i < unique.length; i += BATCH_GET_MAX) {
+      let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
+        [tableName()]: { Keys: unique.slice(i, i + BATCH_GET_MAX).map((id) => ({ ...keys.link(id) })) },
+      };
+      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+        const out = await getDocumentClient().send(new BatchGetCommand({ RequestItems: request }));
+        for (const raw of out.Responses?.[tableName()] ?? []) {
+          const link = strip<LinkRecord>(raw);
+          found.set(link.id, link);
+        }
+        request = out.UnprocessedKeys as typeof request;
+      }
+    }
+    return found;
   },
 
   async findById(linkId: string, consistent = false): Promise<LinkRecord | undefined> {
@@ -71,8 +153,8 @@ export const linkRepository = {
   },
 
   /** The workspace's link of this type; another workspace's id (or the other type) is 404. */
-  async getByIdOrThrow(workspaceId: string, linkId: string, linkType: LinkType): Promise<LinkRecord> {
-    const link = await this.findById(linkId);
+  async getByIdOrThrow(workspaceId: string, linkId: string, linkType: LinkType, consistent = false): Promise<LinkRecord> {
+    const link = await this.findById(linkId, consistent);
     if (!link || link.workspaceId !== workspaceId || link.linkType !== linkType) {
       throw notFound(linkType === 'DEEPLINK' ? 'Deep link' : 'Link');
     }

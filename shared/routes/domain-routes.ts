@@ -1,3 +1,22 @@
 import type { RouteDef } from './route-types';
 
-export const domainRoutes: RouteDef[] = [];
+export const domainRoutes: RouteDef[] = [
+  {
+    handler: 'domains-list',
+    method: 'GET',
+    path: '/v1/domains',
+    credential: 'server',
+    api: 'service',
+    grants: { table: 'read' },
+    summary: 'List the domains of the workspace',
+  },
+  {
+    handler: 'domains-get',
+    method: 'GET',
+    path: '/v1/domains/{domainId}',
+    credential: 'server',
+    api: 'service',
+    grants: { table: 'read' },
+    summary: 'Get a domain',
+  },
+];

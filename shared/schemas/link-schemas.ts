@@ -105,3 +105,22 @@ export const createDeepLinkBodySchema = z
   .refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' });
 
 export type CreateDeepLinkBody = z.infer<typeof createDeepLinkBodySchema>;
+
+/**
+ * PATCH /v1/links/{id} and /v1/deep-links/{id} (spec 4.2 LinkPatchRequest, DESIGN.md section 4):
+ * every field optional, same rules as create; `null` clears (a null `title` goes back to the
+ * short link, null `tags` removes all); `archived: false` restores. Unknown properties are
+ * tolerated (kept by the schema, ignored by the service).
+ */
+export const patchLinkBodySchema = z
+  .looseObject({
+    ...editableLinkFields,
+    title: editableLinkFields.title.unwrap().nullable().optional(),
+    tags: editableLinkFields.tags.unwrap().nullable().optional(),
+    domain: hostnameSchema.optional(),
+    archived: z.boolean().optional(),
+  })
+  .refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' })
+  .refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' });
+
+export type PatchLinkBody = z.infer<typeof patchLinkBodySchema>;

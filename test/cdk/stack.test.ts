@@ -59,4 +59,32 @@ describe('CDK stack', () => {
       ),
     });
   });
+
+  it('serves the management API routes with least-privilege table access, and the OpenAPI document with none', () => {
+    const routeKeys = resourcesOf('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
+    for (const key of [
+      'GET /v1/links', 'PATCH /v1/links/{linkId}', 'DELETE /v1/links/{linkId}', 'GET /v1/deep-links', 'POST /v1/deep-links',
+      'GET /v1/deep-links/{linkId}', 'PATCH /v1/deep-links/{linkId}', 'DELETE /v1/deep-links/{linkId}', 'GET /v1/domains',
+      'GET /v1/domains/{domainId}', 'GET /v1/openapi.json',
+    ]) expect(routeKeys).toContain(key);
+    const grants = Object.fromEntries(routeTable.map((r) => [r.handler, r.grants.table]));
+    expect(grants).toMatchObject({
+      'links-list': 'read', 'deep-links-list': 'read', 'domains-list': 'read', 'domains-get': 'read',
+      'links-patch': 'readWrite', 'links-archive': 'readWrite', 'deep-links-patch': 'readWrite', 'openapi-get': 'none',
+    });
+    const openapiRoute = resourcesOf('AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties.RouteKey === 'GET /v1/openapi.json')!;
+    expect(openapiRoute[1].Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+  });
+
+  it('lists read link ids from the GSIs: list roles may Query the indexes and BatchGet items', () => {
+    const fn = stack.functions.get('links-list')!;
+    const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
+    const statements = resourcesOf('AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+    const actions = statements.flatMap((s: any) => [s.Action].flat());
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:BatchGetItem']));
+    const resources = JSON.stringify(statements.flatMap((s: any) => [s.Resource].flat()));
+    expect(resources).toContain('/index/*');
+  });
 });

@@ -1,0 +1,8 @@
+import { v1Handler } from '@shared/http/v1-handler';
+import { archiveLink } from '@shared/links/patch-link';
+import { linkIdPathSchema } from '@shared/schemas/link-schemas';
+
+export const handler = v1Handler({ route: 'links-archive', path: linkIdPathSchema }, async ({ auth, path }) => ({
+  status: 200,
+  data: await archiveLink(auth.workspaceId, 'SHORTLINK', path.linkId),
+}));

@@ -1,0 +1,8 @@
+import { v1Handler } from '@shared/http/v1-handler';
+import { patchLink } from '@shared/links/patch-link';
+import { linkIdPathSchema, patchLinkBodySchema } from '@shared/schemas/link-schemas';
+
+export const handler = v1Handler(
+  { route: 'links-patch', path: linkIdPathSchema, body: patchLinkBodySchema },
+  async ({ auth, path, body }) => ({ status: 200, data: await patchLink(auth.workspaceId, 'SHORTLINK', path.linkId, body) }),
+);

@@ -1,0 +1,125 @@
+import { walkIndex } from '@shared/db/index-walk';
+import type { Pagination } from '@shared/http/api-types';
+import { compareSortKeys, positionFromCursor, toPage } from '@shared/pagination/page';
+import type { LinkSort, ListLinksQuery } from '@shared/schemas/list-schemas';
+import {
+  linkIdOfIndexRow,
+  linkListPartition,
+  linkSortIndex,
+  linkSortKey,
+  type LinkListFilter,
+  type LinkTimeSort,
+} from './link-index';
+import { shortLinkOf, type LinkRecord, type LinkType } from './link-record';
+import { linkRepository } from './link-repository';
+import { toLinkResource, type LinkResource } from './link-view';
+
+/**
+ * GET /v1/links and GET /v1/deep-links (spec 4.1, DESIGN.md section 6).
+ *
+ * What is indexed (link-index.ts): per workspace, type and archived flag, the creation and
+ * update order (gsi1, gsi2), each also narrowed to one domain or one tag. So these lists are
+ * one Query per page plus one BatchGet of the page's items:
+ *   sort created_at_* / updated_at_*, with or without `domain` or `tag` (not both).
+ * What is filtered in memory, over the index partition in order until `limit + 1` matches:
+ *   `search` (substring match needs the item), and `domain` when `tag` is also given (the tag
+ *   partition is walked, the domain checked on each item).
+ * What is sorted in memory: `clicks_*` reads the whole partition (counters are deliberately
+ * not index keys: a click must not write an index), sorts by clicks, then creation order.
+ *
+ * Cost per page (eventually consistent reads, link items of 1-4 KB, index rows ~120 B):
+ *   indexed:  index Query ~0.5 RCU per 34 rows + 0.5 RCU per item read: limit 25 ~ 14 RCU,
+ *             limit 100 ~ 52 RCU.
+ *   filtered: 0.5 RCU per item examined, in chunks of 100, until limit + 1 match.
+ *   clicks:   0.5 RCU per link in the partition, every page.
+ *
+ * Every item read is re-checked against the query (workspace, type, archived, domain, tag,
+ * and its index sort key), so a lagging index never shows a wrong or a duplicated record.
+ */
+const FILTERED_CHUNK = 100;
+const FULL_PARTITION_CHUNK = 1000;
+
+type ClicksPosition = { clicks: number; key: string };
+
+const timeSortOf = (sort: LinkSort): LinkTimeSort | 'clicks' =>
+  sort.startsWith('created') ? 'created' : sort.startsWith('updated') ? 'updated' : 'clicks';
+
+/** Case-insensitive substring of title, destination URL, short link, key, domain or a tag name. */
+export const linkMatchesSearch = (link: LinkRecord, search: string): boolean => {
+  const needle = search.toLowerCase();
+  const haystack = [link.title, link.url, shortLinkOf(link.domain, link.key), link.key, link.domain, ...link.tags.map((t) => t.name)];
+  return haystack.some((field) => field.toLowerCase().includes(needle));
+};
+
+export const listLinks = async (
+  workspaceId: string,
+  linkType: LinkType,
+  query: ListLinksQuery,
+): Promise<{ data: LinkResource[]; pagination: Pagination }> => {
+  const tag = query.tag?.toLowerCase();
+  const cursorQuery = {
+    list: linkType,
+    workspaceId,
+    search: query.search?.toLowerCase() ?? null,
+    tag: tag ?? null,
+    domain: query.domain ?? null,
+    archived: query.archived,
+    sort: query.sort,
+  };
+  const filter: LinkListFilter = tag
+    ? { kind: 'tag', tagName: tag }
+    : query.domain
+      ? { kind: 'domain', domain: query.domain }
+      : { kind: 'all' };
+  const partition = linkListPartition(workspaceId, linkType, query.archived, filter);
+  const matches = (link: LinkRecord) =>
+    link.workspaceId === workspaceId &&
+    link.linkType === linkType &&
+    link.archived === query.archived &&
+    (query.domain === undefined || link.domain === query.domain) &&
+    (tag === undefined || link.tags.some((t) => t.name.toLowerCase() === tag)) &&
+    (query.search === undefined || linkMatchesSearch(link, query.search));
+  const descending = query.sort.endsWith('_desc');
+  const sort = timeSortOf(query.sort);
+  const want = query.limit + 1;
+
+  if (sort === 'clicks') {
+    const position = await positionFromCursor<ClicksPosition>(query.cursor, cursorQuery);
+    const order = (a: ClicksPosition, b: ClicksPosition) =>
+      a.clicks !== b.clicks ? (descending ? b.clicks - a.clicks : a.clicks - b.clicks) : compareSortKeys(a.key, b.key, descending);
+    const positionOf = (link: LinkRecord): ClicksPosition => ({ clicks: link.clicks, key: linkSortKey(link, 'created') });
+    const all: LinkRecord[] = [];
+    for await (const rows of walkIndex({ index: linkSortIndex.created, partition, descending, chunkSize: FULL_PARTITION_CHUNK })) {
+      const items = await linkRepository.findByIds(rows.map((r) => linkIdOfIndexRow(r.pk)));
+      for (const link of items.values()) if (matches(link)) all.push(link);
+    }
+    const sorted = all
+      .sort((a, b) => order(positionOf(a), positionOf(b)))
+      .filter((link) => position === undefined || order(positionOf(link), position) > 0);
+    const page = await toPage(sorted.slice(0, want), query.limit, positionOf, cursorQuery);
+    return { data: page.items.map(toLinkResource), pagination: page.pagination };
+  }
+
+  const after = await positionFromCursor<string>(query.cursor, cursorQuery);
+  const inMemoryFilter = query.search !== undefined || (tag !== undefined && query.domain !== undefined);
+  const found: LinkRecord[] = [];
+  const walk = walkIndex({
+    index: linkSortIndex[sort],
+    partition,
+    descending,
+    after,
+    chunkSize: inMemoryFilter ? FILTERED_CHUNK : want,
+  });
+  for await (const rows of walk) {
+    const items = await linkRepository.findByIds(rows.map((r) => linkIdOfIndexRow(r.pk)));
+    for (const row of rows) {
+      const link = items.get(linkIdOfIndexRow(row.pk));
+      // A row whose sort key is not the item's is a stale index row (the link moved since).
+      if (link && matches(link) && linkSortKey(link, sort) === row.sortKey) found.push(link);
+      if (found.length === want) break;
+    }
+    if (found.length === want) break;
+  }
+  const page = await toPage(found, query.limit, (link) => linkSortKey(link, sort), cursorQuery);
+  return { data: page.items.map(toLinkResource), pagination: page.pagination };
+};

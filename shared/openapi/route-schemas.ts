@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+import { domainIdPathSchema } from '@shared/schemas/domain-schemas';
+import { createDeepLinkBodySchema, createLinkBodySchema, linkIdPathSchema, patchLinkBodySchema } from '@shared/schemas/link-schemas';
+import { listDomainsQuerySchema, listLinksQuerySchema } from '@shared/schemas/list-schemas';
+import { domainResourceSchema, linkResourceSchema } from '@shared/schemas/resource-schemas';
+
+/** What the OpenAPI document says about one route: the very schemas its handler validates with. */
+export interface RouteSchemas {
+  /** Success status. */
+  status: number;
+  body?: { id: string; schema: z.ZodType };
+  query?: { id: string; schema: z.ZodObject };
+  path?: z.ZodObject;
+  /** `data` of the success envelope; `list` makes it an array with `pagination`. */
+  response?: { id: string; schema: z.ZodType; list?: boolean };
+  /** Accepts `Idempotency-Key`. */
+  idempotent?: boolean;
+  description?: string;
+}
+
+const link = { id: 'Link', schema: linkResourceSchema };
+const linkList = { ...link, list: true };
+const domain = { id: 'Domain', schema: domainResourceSchema };
+const linkQuery = { id: 'LinkListQuery', schema: listLinksQuerySchema };
+const patchBody = { id: 'LinkPatchRequest', schema: patchLinkBodySchema };
+
+/**
+ * Handler name -> schemas. A route of the route table without an entry here still appears in
+ * the document, with its summary and a generic description (features add their entries here).
+ */
+export const routeSchemas: Record<string, RouteSchemas> = {
+  'links-list': { status: 200, query: linkQuery, response: linkList },
+  'links-create': { status: 201, body: { id: 'LinkCreateRequest', schema: createLinkBodySchema }, response: link, idempotent: true },
+  'links-get': { status: 200, path: linkIdPathSchema, response: link },
+  'links-patch': { status: 200, path: linkIdPathSchema, body: patchBody, response: link },
+  'links-archive': { status: 200, path: linkIdPathSchema, response: link, description: 'Archives the link and answers it; archived links keep their slug and analytics and stop redirecting.' },
+  'deep-links-list': { status: 200, query: linkQuery, response: linkList },
+  'deep-links-create': {
+    status: 201,
+    body: { id: 'DeepLinkCreateRequest', schema: createDeepLinkBodySchema },
+    response: link,
+    idempotent: true,
+  },
+  'deep-links-get': { status: 200, path: linkIdPathSchema, response: link },
+  'deep-links-patch': { status: 200, path: linkIdPathSchema, body: patchBody, response: link },
+  'deep-links-archive': { status: 200, path: linkIdPathSchema, response: link },
+  'domains-list': { status: 200, query: { id: 'DomainListQuery', schema: listDomainsQuerySchema }, response: { ...domain, list: true } },
+  'domains-get': { status: 200, path: domainIdPathSchema, response: domain },
+  'openapi-get': { status: 200, description: 'This document (OpenAPI 3.1), generated from the route table and the zod schemas.' },
+};

@@ -1,0 +1,33 @@
+import type { Pagination } from '@shared/http/api-types';
+import { decodeCursor, encodeCursor } from './cursor';
+
+/**
+ * A list request's cursor binding: everything that shapes the result (collection, workspace,
+ * filters, sort). `limit` is not part of it: the page size may change between pages.
+ */
+export type CursorQuery = Record<string, unknown>;
+
+export const positionFromCursor = async <P>(cursor: string | undefined, query: CursorQuery): Promise<P | undefined> =>
+  cursor === undefined ? undefined : decodeCursor<P>(cursor, query);
+
+/**
+ * Turns up to `limit + 1` matches (in order) into a page: the first `limit`, and a cursor at the
+ * last of them when a further match exists (so `nextCursor` is null exactly on the last page).
+ */
+export const toPage = async <T, P>(
+  matches: readonly T[],
+  limit: number,
+  positionOf: (item: T) => P,
+  query: CursorQuery,
+): Promise<{ items: T[]; pagination: Pagination }> => {
+  const items = matches.slice(0, limit);
+  const hasMore = matches.length > limit;
+  const last = items[items.length - 1];
+  return {
+    items,
+    pagination: { limit, hasMore, nextCursor: hasMore && last !== undefined ? await encodeCursor(positionOf(last), query) : null },
+  };
+};
+
+/** Compares sort keys of the `${time}#${id}` kind: `<0` when `a` comes first in this direction. */
+export const compareSortKeys = (a: string, b: string, descending: boolean) => (a === b ? 0 : (a < b) !== descending ? -1 : 1);
