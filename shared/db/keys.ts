@@ -21,5 +21,7 @@ export const keys = {
     pk: `IDEM#${workspaceId}#${route}#${keyHash}`,
     sk: 'IDEM',
   }),
+  /** Password tries of one client (salted IP hash) on one link; expires by TTL. */
+  passwordAttempts: (linkId: string, clientHash: string): ItemKey => ({ pk: `PWTRY#${linkId}#${clientHash}`, sk: 'PWTRY' }),
   secret: (name: string): ItemKey => ({ pk: 'SECRET', sk: name }),
 };
