@@ -36,7 +36,8 @@ export const decideOutcome = ({ host, record, client, unlocked, now }: OutcomeIn
   if (isExpired(record, now)) return { kind: 'expired', location: record.expiredUrl ?? host.expiredUrl ?? null };
   if (record.passwordHash && !unlocked) return { kind: 'password' };
   const destination = destinationFor(record, client.platform);
-  if (client.isBot) return { kind: 'preview', destination };
+  // A crawler that got past the password form is sent on like anyone else (still counted as a bot).
+  if (client.isBot && !unlocked) return { kind: 'preview', destination };
   if (record.linkType === 'DEEPLINK' && (client.platform === 'ios' || client.platform === 'android')) {
     return { kind: 'launch_view', destination };
   }

@@ -13,7 +13,7 @@ const SCRIPT = `(function(){var d=document.getElementById('lv').dataset;
 function send(e){try{navigator.sendBeacon(d.beacon,new URLSearchParams({k:d.key,e:e,c:d.click}))}catch(x){}}
 document.getElementById('open').addEventListener('click',function(){send('primary_click')});
 document.getElementById('web').addEventListener('click',function(){send('secondary_click')});
-if(d.auto){send('auto_open_attempt');setTimeout(function(){location.replace(d.auto)},150)}})();`;
+if(d.auto){send('auto_open_attempt');setTimeout(function(){location.replace(d.auto);document.documentElement.setAttribute('data-auto-opened','')},150)}})();`;
 
 export interface LaunchViewInput {
   title: string;
