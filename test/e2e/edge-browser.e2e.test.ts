@@ -81,7 +81,7 @@ const browser = async (userAgent = DESKTOP, isMobile = false): Promise<Page> => 
 };
 
 /** Waits (bounded) until the lake holds the expected event types for a link. */
-const eventsOf = async (linkId: string, expected: string[]): Promise<EventRecord[]> => {
+const eventsOf = async (linkId: string, expected: EventRecord['eventType'][]): Promise<EventRecord[]> => {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const events = (await readLakeEvents()).filter((e) => e.linkId === linkId);
@@ -164,7 +164,7 @@ describe('the edge in a real browser (headless Chromium)', () => {
     await Promise.all([page.waitForURL(`${landingUrl}/in-app-content`), page.click('#web')]);
     await expect(page.locator('h1').textContent()).resolves.toBe('Landing page');
 
-    const expected = ['click', 'launch_view_impression', 'launch_view_auto_open_attempt', 'launch_view_primary_click', 'launch_view_secondary_click'];
+    const expected: EventRecord['eventType'][] = ['click', 'launch_view_impression', 'launch_view_auto_open_attempt', 'launch_view_primary_click', 'launch_view_secondary_click'];
     const events = await eventsOf(link.id, expected);
     expect(events.map((e) => e.eventType).sort()).toEqual([...expected].sort());
     expect(new Set(events.map((e) => e.clickId)).size).toBe(1);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Context } from 'aws-lambda';
 import { parseUserAgent } from '@shared/clicks/user-agent';
 import { alternateOrigin, appleAppSiteAssociation, assetLinks, openInAppUrl } from '@shared/edge/app-links';
 import { destinationFor, withTracking } from '@shared/edge/destination';
@@ -8,7 +7,7 @@ import { decideOutcome } from '@shared/edge/edge-outcome';
 import { parseEdgeRequest } from '@shared/edge/edge-request';
 import { escapeHtml } from '@shared/edge/html/escape';
 import { edgeHandler } from '@shared/http/edge-handler';
-import type { ApiEvent } from '@shared/http/api-types';
+import type { ApiContext, ApiEvent } from '@shared/http/api-types';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import type { DeepLinkAppRecord } from '@shared/tenancy/tenancy-types';
 
@@ -34,7 +33,7 @@ const record = (over: Partial<RedirectRecord> = {}): RedirectRecord => ({
 const human = parseUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36');
 const iphone = parseUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1');
 const bot = parseUserAgent('Twitterbot/1.0');
-const noFallbacks = { expiredUrl: null, notFoundUrl: null };
+const noFallbacks: { expiredUrl: string | null; notFoundUrl: string | null } = { expiredUrl: null, notFoundUrl: null };
 const now = new Date('2026-01-01T00:00:00Z');
 
 describe('edge outcome rules', () => {
@@ -147,7 +146,7 @@ describe('edge request parsing and the handler factory', () => {
     const handler = edgeHandler(async () => {
       throw new Error('secret internals at /var/task/x.js');
     });
-    const res = await handler(event({ host: 'a.localhost', 'x-request-id': 'rid-1' }), {} as Context);
+    const res = await handler(event({ host: 'a.localhost', 'x-request-id': 'rid-1' }), {} as ApiContext);
     expect(res.statusCode).toBe(500);
     expect(res.headers?.['Content-Type']).toMatch(/^text\/html/);
     expect(res.headers?.['X-Request-Id']).toBe('rid-1');
