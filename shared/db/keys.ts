@@ -23,6 +23,8 @@ export const keys = {
     pk: `IDEM#${workspaceId}#${route}#${keyHash}`,
     sk: 'IDEM',
   }),
+  /** Password tries of one client (salted IP hash) on one link; expires by TTL. */
+  passwordAttempts: (linkId: string, clientHash: string): ItemKey => ({ pk: `PWTRY#${linkId}#${clientHash}`, sk: 'PWTRY' }),
   secret: (name: string): ItemKey => ({ pk: 'SECRET', sk: name }),
   /** Browser origins some publishable key allows (CORS preflight carries no key). */
   browserOrigin: (origin: string, keyHash: string): ItemKey => ({ pk: `ORIGIN#${origin}`, sk: `APIKEY#${keyHash}` }),

@@ -13,6 +13,8 @@ export const domainRepository = {
       workspaceId: domain.workspaceId,
       domainId: domain.id,
       appId: domain.appId,
+      expiredUrl: domain.expiredUrl,
+      notFoundUrl: domain.notFoundUrl,
     };
     await getDocumentClient().send(
       new TransactWriteCommand({

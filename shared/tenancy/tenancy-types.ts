@@ -41,4 +41,7 @@ export interface HostRecord {
   workspaceId: string;
   domainId: string;
   appId: string | null;
+  /** The domain's fallbacks, copied here so the edge needs only host + slug lookups. */
+  expiredUrl?: string | null;
+  notFoundUrl?: string | null;
 }

@@ -1,0 +1,69 @@
+import { parseUserAgent } from '@shared/clicks/user-agent';
+import type { ApiEvent, ApiResult } from '@shared/http/api-types';
+import { getAppCached } from './app-links';
+import { answerClick, redirectTo } from './answer-click';
+import { destinationFor } from './destination';
+import { decideOutcome } from './edge-outcome';
+import { parseEdgeRequest, type EdgeRequest } from './edge-request';
+import { ALTERNATE_LABEL, resolveHost, type ResolvedHost } from './host-resolver';
+import { plainNotFound, statusPage } from './html/status-page';
+import { findRedirectRecord } from './redirect-lookup';
+
+/** DESIGN.md section 4 key syntax; anything else cannot be a link (no table read). */
+export const LINK_KEY = /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9_-])?$/;
+const CLICK_ID = /^[0-9a-f-]{36}$/;
+
+export interface KnownHostRequest {
+  request: EdgeRequest;
+  host: ResolvedHost;
+}
+
+/** Parses the request and resolves its host (null: not a domain of any workspace -> plain 404). */
+export const knownHostOf = async (event: ApiEvent): Promise<KnownHostRequest | null> => {
+  const request = parseEdgeRequest(event);
+  const host = await resolveHost(request.hostname);
+  return host ? { request, host } : null;
+};
+
+/**
+ * The alternate host `open.<app domain>` is reached only when "Open in app" did not open the
+ * app (not installed, or the OS did not hand the link over): the auto attempt goes back to the
+ * launch view; the button goes to the platform's store, else the destination.
+ */
+const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: string): Promise<ApiResult> => {
+  const record = await findRedirectRecord(host.hostname, key);
+  const clickId = request.query.get('c') ?? '';
+  if (request.query.get('lv') === 'auto' && record && CLICK_ID.test(clickId)) {
+    return redirectTo(`${request.origin.replace(`://${ALTERNATE_LABEL}`, '://')}/${encodeURIComponent(key)}?lv=stay&c=${clickId}`);
+  }
+  const client = parseUserAgent(request.userAgent);
+  const outcome = decideOutcome({ host, record, client: { ...client, isBot: false }, unlocked: true, now: new Date() });
+  if (outcome.kind === 'not_found' || outcome.kind === 'expired') {
+    if (outcome.location) return redirectTo(outcome.location);
+    return statusPage(outcome.kind === 'expired' ? 410 : 404);
+  }
+  const app = host.appId ? await getAppCached(host.workspaceId, host.appId) : undefined;
+  const store = client.platform === 'ios' ? app?.ios?.appStoreUrl : client.platform === 'android' ? app?.android?.playStoreUrl : null;
+  return redirectTo(store ?? destinationFor(record!, client.platform));
+};
+
+/** GET / HEAD `/{key}` on the edge. */
+export const handleLinkRequest = async (event: ApiEvent, requestId: string): Promise<ApiResult> => {
+  const known = await knownHostOf(event);
+  if (!known) return plainNotFound();
+  const { request, host } = known;
+  const key = request.key ?? '';
+  if (!LINK_KEY.test(key)) return answerClick({ request, host, key, record: undefined, unlocked: false, requestId });
+  if (host.alternate) return answerOnAlternateHost(known, key);
+  const record = await findRedirectRecord(host.hostname, key);
+  const clickId = request.query.get('c');
+  const resumeClickId = request.query.get('lv') === 'stay' && clickId && CLICK_ID.test(clickId) ? clickId : null;
+  return answerClick({ request, host, key, record, unlocked: false, requestId, resumeClickId });
+};
+
+/** Any other edge path: plain 404 for unknown hosts, the domain's not-found answer otherwise. */
+export const handleOtherPath = async (event: ApiEvent, requestId: string): Promise<ApiResult> => {
+  const known = await knownHostOf(event);
+  if (!known) return plainNotFound();
+  return answerClick({ ...known, key: '', record: undefined, unlocked: false, requestId });
+};

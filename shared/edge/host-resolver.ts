@@ -1,0 +1,49 @@
+import { domainRepository } from '@shared/tenancy/domain-repository';
+import type { HostRecord } from '@shared/tenancy/tenancy-types';
+
+/**
+ * How long a host lookup (hit or miss) is reused by one Lambda instance. Domains change rarely
+ * and only through the admin CLI; a change reaches every instance within this time.
+ */
+export const HOST_CACHE_TTL_MS = 60_000;
+const HOST_CACHE_MAX = 1_000;
+
+/**
+ * The label that marks a deep-link app's alternate host: `open.<app domain>` serves the same
+ * app so that "Open in app" on the launch view crosses domains (iOS opens universal links only
+ * across domains). See docs/edge.md.
+ */
+export const ALTERNATE_LABEL = 'open.';
+
+export interface ResolvedHost extends HostRecord {
+  /** True when the request came in on `open.<app domain>`. */
+  alternate: boolean;
+}
+
+const cache = new Map<string, { value: ResolvedHost | null; expires: number }>();
+
+const remember = (hostname: string, value: ResolvedHost | null, now: number) => {
+  if (cache.size >= HOST_CACHE_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(hostname, { value, expires: now + HOST_CACHE_TTL_MS });
+};
+
+const lookup = async (hostname: string): Promise<ResolvedHost | null> => {
+  const direct = await domainRepository.findHost(hostname);
+  if (direct) return { ...direct, alternate: false };
+  if (!hostname.startsWith(ALTERNATE_LABEL)) return null;
+  const base = await domainRepository.findHost(hostname.slice(ALTERNATE_LABEL.length));
+  return base?.appId ? { ...base, alternate: true } : null;
+};
+
+/** The host record of a hostname (null: not a domain of any workspace), cached in memory. */
+export const resolveHost = async (hostname: string, now = Date.now()): Promise<ResolvedHost | null> => {
+  if (!hostname) return null;
+  const hit = cache.get(hostname);
+  if (hit && hit.expires > now) return hit.value;
+  const value = await lookup(hostname);
+  remember(hostname, value, now);
+  return value;
+};
+
+/** For tests: forget every cached host. */
+export const clearHostCache = () => cache.clear();

@@ -1,0 +1,192 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { EventRecord } from '@shared/events/event-record';
+import { createDeepLink } from '@shared/links/create-deep-link';
+import { createShortLink } from '@shared/links/create-link';
+import { linkRepository } from '@shared/links/link-repository';
+import type { CreateDeepLinkBody, CreateLinkBody } from '@shared/schemas/link-schemas';
+import { readLakeEvents } from '@test/support/edge-client';
+import { startTestStack, type TestStack } from '@test/support/test-stack';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = path.resolve('test/artifacts');
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  // Nothing leaves the machine: every name but loopback fails to resolve (stores, example.com).
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.1',
+];
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
+
+let t: TestStack;
+let landing: Server;
+let landingUrl: string;
+const userDataDirs: string[] = [];
+/** Console messages of every page: a CSP violation would show here. */
+const consoleMessages: string[] = [];
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  t = await startTestStack();
+  // The links' destination: a local page, so the browser really lands somewhere.
+  landing = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><title>Landing</title><h1>Landing page</h1><p id="path">${(req.url ?? '').replace(/[<>&"]/g, '')}</p>`);
+  });
+  await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
+  landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}`;
+  await mkdir(ARTIFACTS, { recursive: true });
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => undefined);
+  for (const dir of userDataDirs) rmSync(dir, { recursive: true, force: true });
+  await new Promise<void>((resolve) => (landing ? landing.close(() => resolve()) : resolve()));
+  await t?.stop();
+});
+
+/** A fresh browser profile per context, emulating the given user agent. */
+const browser = async (userAgent = DESKTOP, isMobile = false): Promise<Page> => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'edge-chromium-'));
+  userDataDirs.push(dir);
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    userAgent,
+    viewport: isMobile ? { width: 390, height: 844 } : { width: 1000, height: 700 },
+    isMobile,
+    hasTouch: isMobile,
+    timeout: 30_000,
+  });
+  contexts.push(context);
+  context.setDefaultTimeout(15_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => consoleMessages.push(message.text()));
+  return page;
+};
+
+/** Waits (bounded) until the lake holds the expected event types for a link. */
+const eventsOf = async (linkId: string, expected: EventRecord['eventType'][]): Promise<EventRecord[]> => {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const events = (await readLakeEvents()).filter((e) => e.linkId === linkId);
+    const types = events.map((e) => e.eventType);
+    if (expected.every((type) => types.includes(type)) || Date.now() > deadline) return events;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+const edgePort = () => new URL(t.edgeUrl).port;
+
+describe('the edge in a real browser (headless Chromium)', () => {
+  it('follows a redirect to the destination and records the click', async () => {
+    const link = await createShortLink(t.tenantA.workspaceId, {
+      url: `${landingUrl}/from-redirect`,
+      domain: t.tenantA.domain,
+      tracking: { utmSource: 'browser' },
+    } as CreateLinkBody);
+    const page = await browser();
+    const response = await page.goto(`http://${t.tenantA.domain}:${edgePort()}/${link.key}`);
+    expect(response?.status()).toBe(200);
+    expect(page.url()).toBe(`${landingUrl}/from-redirect?utm_source=browser`);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Landing page');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'edge-redirect.png') });
+    const events = await eventsOf(link.id, ['click']);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ eventType: 'click', trafficType: 'human', responseKind: 'redirect', platform: 'desktop' });
+  });
+
+  it('unlocks a password-protected link through the form', async () => {
+    const link = await createShortLink(t.tenantA.workspaceId, {
+      url: `${landingUrl}/secret`,
+      domain: t.tenantA.domain,
+      password: 'correct horse',
+    } as CreateLinkBody);
+    const page = await browser();
+    const first = await page.goto(`http://${t.tenantA.domain}:${edgePort()}/${link.key}`);
+    expect(first?.status()).toBe(200);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'edge-password.png') });
+
+    await page.fill('#password', 'wrong');
+    const [wrong] = await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    expect(wrong?.status()).toBe(401);
+    await expect(page.locator('.error').textContent()).resolves.toContain('Wrong password');
+
+    await page.fill('#password', 'correct horse');
+    await Promise.all([page.waitForURL(`${landingUrl}/secret`), page.click('button[type=submit]')]);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Landing page');
+    expect(page.url()).not.toContain('horse');
+    expect(await page.context().cookies()).toEqual([]);
+    const events = await eventsOf(link.id, ['click']);
+    expect(events.map((e) => e.eventType)).toEqual(['click']);
+    expect((await linkRepository.findById(link.id, true))?.clicks).toBe(1);
+  });
+
+  it('shows the launch view on iOS: auto-open attempt, Open in app, Continue to website, each recorded', async () => {
+    const link = await createDeepLink(t.tenantA.workspaceId, {
+      deepLinkAppId: t.tenantA.deepLinkApp.id,
+      url: `${landingUrl}/in-app-content`,
+      title: 'Spring <sale>',
+    } as CreateDeepLinkBody);
+    const page = await browser(IPHONE, true);
+    const appHost = `${t.tenantA.deepLinkApp.domain}:${edgePort()}`;
+    await page.goto(`http://${appHost}/${link.key}`);
+    // The auto-open attempt goes to the alternate host; without the app it comes back here.
+    await page.waitForURL(new RegExp(`^http://${appHost.replace(/\./g, '\\.')}/${link.key}\\?lv=stay&c=`));
+    await expect(page.locator('h1').textContent()).resolves.toBe('Spring <sale>');
+    await expect(page.locator('#open').textContent()).resolves.toBe('Open in app');
+    await expect(page.locator('#web').textContent()).resolves.toBe('Continue to website');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'edge-launch-view.png') });
+
+    // "Open in app": a cross-domain universal link; without the app the edge sends it to the App Store.
+    const stayUrl = page.url();
+    const storeRequest = page.waitForRequest((r) => r.url().startsWith('https://apps.apple.com/'));
+    await page.click('#open');
+    await storeRequest;
+
+    // Back on the launch view (as after returning from the store): no new click, no new attempt.
+    await page.goto(stayUrl);
+    await Promise.all([page.waitForURL(`${landingUrl}/in-app-content`), page.click('#web')]);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Landing page');
+
+    const expected: EventRecord['eventType'][] = ['click', 'launch_view_impression', 'launch_view_auto_open_attempt', 'launch_view_primary_click', 'launch_view_secondary_click'];
+    const events = await eventsOf(link.id, expected);
+    expect(events.map((e) => e.eventType).sort()).toEqual([...expected].sort());
+    expect(new Set(events.map((e) => e.clickId)).size).toBe(1);
+    expect(events.every((e) => e.platform === 'ios' && e.trafficType === 'human' && e.deepLinkAppId === t.tenantA.deepLinkApp.id)).toBe(true);
+    expect((await linkRepository.findById(link.id, true))?.clicks).toBe(1);
+    expect(consoleMessages.filter((m) => /Content Security Policy/i.test(m))).toEqual([]);
+  });
+
+  it('shows the launch view on Android and records the steps', async () => {
+    const link = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id, url: `${landingUrl}/android` } as CreateDeepLinkBody);
+    const page = await browser(ANDROID, true);
+    await page.goto(`http://${t.tenantA.deepLinkApp.domain}:${edgePort()}/${link.key}`);
+    await expect(page.locator('#open').getAttribute('href')).resolves.toMatch(/^intent:\/\//);
+    // The auto-open attempt (an intent: URL, which this Chromium cannot hand to an app) is done.
+    await page.waitForSelector('html[data-auto-opened]', { state: 'attached' });
+    // Headless Chromium keeps the (unanswerable) external-protocol prompt of the intent: attempt,
+    // which swallows input events: the button is clicked through the DOM instead.
+    await Promise.all([page.waitForURL(`${landingUrl}/android`), page.locator('#web').dispatchEvent('click')]);
+    const events = await eventsOf(link.id, ['launch_view_secondary_click']);
+    expect(events.map((e) => e.eventType).sort()).toEqual(
+      ['click', 'launch_view_auto_open_attempt', 'launch_view_impression', 'launch_view_secondary_click'].sort(),
+    );
+    expect(events.every((e) => e.platform === 'android')).toBe(true);
+  });
+});
