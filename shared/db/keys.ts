@@ -22,4 +22,9 @@ export const keys = {
     sk: 'IDEM',
   }),
   secret: (name: string): ItemKey => ({ pk: 'SECRET', sk: name }),
+  /** A cached analytics answer: one per workspace, route, subject (link / app), range and traffic. */
+  analyticsCache: (workspaceId: string, route: string, subjectId: string, range: string, traffic: string): ItemKey => ({
+    pk: `ANALYTICS#${workspaceId}#${route}#${subjectId}#${range}#${traffic}`,
+    sk: 'ANALYTICS',
+  }),
 };
