@@ -34,7 +34,7 @@ const trafficTypes: Record<TrafficFilter, [string, string]> = {
 /**
  * `scoped`: the events of one workspace (partition `workspace_id`), the days of the window
  * (partition `dt`, so Athena reads only those prefixes), the exact time span, the scope and
- * filters, with duplicate deliveries of an event (same eventId) dropped.
+ * filters, with duplicate deliveries of an event dropped.
  */
 const scopedCte = (filter: ScopeFilter): SqlQuery => {
   const where = ['workspace_id = ?', 'dt >= ?', 'dt <= ?', '"timestamp" >= ?', '"timestamp" < ?'];
@@ -54,14 +54,11 @@ const scopedCte = (filter: ScopeFilter): SqlQuery => {
     where.push('eventType = ?');
     params.push(filter.eventType);
   }
+  // A line delivered twice (Firehose is at-least-once) is the same row twice: DISTINCT drops it.
   const sql = `scoped AS (
-  SELECT *
-  FROM (
-    SELECT e.*, row_number() OVER (PARTITION BY eventId ORDER BY "timestamp") AS delivery
-    FROM events e
-    WHERE ${where.join('\n      AND ')}
-  ) d
-  WHERE delivery = 1
+  SELECT DISTINCT e.*
+  FROM events e
+  WHERE ${where.join('\n    AND ')}
 )`;
   return { sql, params };
 };

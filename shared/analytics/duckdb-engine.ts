@@ -10,9 +10,10 @@ import { AnalyticsUnavailableError, assertSafeId, type AnalyticsEngine, type Ana
  * same SQL text runs on both. (`date_trunc`, `count_if`, `grouping`, `row_number` exist in both.)
  */
 export const trinoCompatibilityMacros = [
-  // Trino: parse an ISO 8601 string into a timestamp with time zone.
-  `CREATE OR REPLACE MACRO from_iso8601_timestamp(s) AS CAST(s AS TIMESTAMPTZ)`,
-  // Trino: format a timestamp as ISO 8601 (UTC 'Z' form; the session time zone is UTC).
+  // Trino: parse an ISO 8601 string (with offset) into a timestamp with time zone. DuckDB's core
+  // cast to TIMESTAMP applies the offset and yields UTC (TIMESTAMPTZ would need the ICU extension).
+  `CREATE OR REPLACE MACRO from_iso8601_timestamp(s) AS CAST(s AS TIMESTAMP)`,
+  // Trino: format a timestamp as ISO 8601 (UTC, 'Z').
   `CREATE OR REPLACE MACRO to_iso8601(t) AS strftime(t, '%Y-%m-%dT%H:%M:%S.%gZ')`,
 ];
 
@@ -82,7 +83,7 @@ const getInstance = (): Promise<DuckDBInstance> => {
   if (!instance) {
     instance = (async () => {
       const duck = await loadDuckDb();
-      const created = await duck.DuckDBInstance.create(':memory:', { threads: '2', TimeZone: 'UTC' });
+      const created = await duck.DuckDBInstance.create(':memory:', { threads: '2' });
       const setup = await created.connect();
       try {
         for (const macro of trinoCompatibilityMacros) await setup.run(macro);
