@@ -4,6 +4,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Construct } from 'constructs';
 import { routeTable } from '@shared/routes/route-table';
 import type { ApiName, RouteDef } from '@shared/routes/route-types';
+import { Analytics } from './analytics';
 import { EventLake } from './event-lake';
 import { LinkTable } from './link-table';
 import { ServiceFunction } from './service-function';
@@ -14,6 +15,7 @@ const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, __, c: string) =
 export class LinkServiceStack extends Stack {
   readonly table: LinkTable;
   readonly eventLake: EventLake;
+  readonly analytics: Analytics;
   readonly serviceApi: HttpApi;
   readonly edgeApi: HttpApi;
   readonly functions = new Map<string, ServiceFunction>();
@@ -22,12 +24,14 @@ export class LinkServiceStack extends Stack {
     super(scope, id, props);
     this.table = new LinkTable(this, 'Table');
     this.eventLake = new EventLake(this, 'EventLake');
+    this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket });
 
     const integrations = new Map<string, HttpRouteIntegration>();
     const integrationFor = (route: RouteDef) => {
       let integration = integrations.get(route.handler);
       if (!integration) {
         const fn = new ServiceFunction(this, pascal(route.handler), { route }).bindTable(this.table, route.grants.table);
+        if (route.grants.analytics) fn.bindAnalytics(this.analytics);
         this.functions.set(route.handler, fn);
         integration = new HttpLambdaIntegration(`${pascal(route.handler)}Integration`, fn);
         integrations.set(route.handler, integration);

@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
 import { projectRoot } from '@shared/local/paths';
 import { handlerEntry, type RouteDef } from '@shared/routes/route-types';
+import type { Analytics } from './analytics';
 
 export interface ServiceFunctionProps {
   route: RouteDef;
@@ -28,7 +29,8 @@ export class ServiceFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
-      timeout: Duration.seconds(10),
+      // Analytics waits for Athena (it gives up after 25 s); API Gateway's limit is 30 s.
+      timeout: Duration.seconds(props.route.grants.analytics ? 29 : 10),
       loggingFormat: LoggingFormat.JSON,
       logGroup,
       environment: { NODE_OPTIONS: '--enable-source-maps' },
@@ -52,6 +54,14 @@ export class ServiceFunction extends NodejsFunction {
     if (access === 'read') table.grantReadData(this);
     else table.grantReadWriteData(this);
     this.addEnvironment(envNames.tableName, table.tableName);
+    return this;
+  }
+
+  /** Grants running analytics queries (Athena, Glue, lake read, results) and sets their env. */
+  bindAnalytics(analytics: Analytics): this {
+    analytics.grantQuery(this);
+    this.addEnvironment(envNames.athenaWorkgroup, analytics.workgroupName);
+    this.addEnvironment(envNames.athenaDatabase, analytics.databaseName);
     return this;
   }
 }

@@ -8,6 +8,9 @@ import type { AnalyticsWindow } from './analytics-window';
  * Glue table; a DuckDB view over the local lake). Every value arrives as a `?` parameter, in
  * order; the only text that varies is chosen from fixed fragments here, plus validated integers.
  */
+/** The relation every query reads: the Glue table's name, and the DuckDB view's. */
+export const ANALYTICS_TABLE = 'events';
+
 export interface SqlQuery {
   sql: string;
   params: string[];
@@ -57,7 +60,7 @@ const scopedCte = (filter: ScopeFilter): SqlQuery => {
   // A line delivered twice (Firehose is at-least-once) is the same row twice: DISTINCT drops it.
   const sql = `scoped AS (
   SELECT DISTINCT e.*
-  FROM events e
+  FROM ${ANALYTICS_TABLE} e
   WHERE ${where.join('\n    AND ')}
 )`;
   return { sql, params };
