@@ -10,7 +10,7 @@ export interface AthenaCall {
 export type AthenaResponder = (call: AthenaCall, calls: AthenaCall[]) => { status?: number; body: unknown };
 
 const bodyText = (body: unknown): string =>
-  body === undefined ? '{}' : body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : String(body);
+  body === undefined ? '{}' : body instanceof Uint8Array ? new TextDecoder().decode(Uint8Array.prototype.slice.call(body)) : String(body);
 
 /**
  * A real AthenaClient whose HTTP handler is replaced: requests go through the SDK's own
