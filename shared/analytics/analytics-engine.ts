@@ -4,7 +4,7 @@ import type { SqlQuery } from './analytics-sql';
 /** A result row: column name (lower case) -> text value or null, whatever the engine. */
 export type AnalyticsRow = Record<string, string | null>;
 
-/** Facts about the query a engine needs to read only what the query may touch. */
+/** Facts about the query an engine needs to read only what the query may touch. */
 export interface QueryScope {
   workspaceId: string;
   firstDay: string;
