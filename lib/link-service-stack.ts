@@ -4,6 +4,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Construct } from 'constructs';
 import { routeTable } from '@shared/routes/route-table';
 import type { ApiName, RouteDef } from '@shared/routes/route-types';
+import { Analytics } from './analytics';
 import { EventLake } from './event-lake';
 import { EventPipeline } from './event-pipeline';
 import { LinkTable } from './link-table';
@@ -19,6 +20,7 @@ export class LinkServiceStack extends Stack {
   readonly eventLake: EventLake;
   readonly alarms: ServiceAlarms;
   readonly eventPipeline: EventPipeline;
+  readonly analytics: Analytics;
   readonly serviceApi: HttpApi;
   readonly edgeApi: HttpApi;
   readonly functions = new Map<string, ServiceFunction>();
@@ -31,6 +33,7 @@ export class LinkServiceStack extends Stack {
     this.alarms.watchTable(this.table);
     this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
     this.alarms.watchEventStream(this.eventPipeline.stream.ref);
+    this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket });
 
     const integrations = new Map<string, HttpRouteIntegration>();
     const integrationFor = (route: RouteDef) => {
@@ -38,6 +41,7 @@ export class LinkServiceStack extends Stack {
       if (!integration) {
         const fn = new ServiceFunction(this, pascal(route.handler), { route }).bindTable(this.table, route.grants.table);
         if (route.grants.events) fn.bindEvents(this.eventPipeline.stream);
+        if (route.grants.analytics) fn.bindAnalytics(this.analytics);
         this.functions.set(route.handler, fn);
         this.alarms.watchFunction(pascal(route.handler), fn);
         integration = new HttpLambdaIntegration(`${pascal(route.handler)}Integration`, fn);

@@ -11,6 +11,7 @@ import { envNames } from '@shared/config/config';
 import { projectRoot } from '@shared/local/paths';
 import { bundleSettings } from './bundle-settings';
 import { handlerEntry, type RouteDef } from '@shared/routes/route-types';
+import type { Analytics } from './analytics';
 
 export interface ServiceFunctionProps {
   route: RouteDef;
@@ -35,7 +36,8 @@ export class ServiceFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
-      timeout: Duration.seconds(10),
+      // Analytics waits for Athena (it gives up after 25 s); API Gateway's limit is 30 s.
+      timeout: Duration.seconds(props.route.grants.analytics ? 29 : 10),
       loggingFormat: LoggingFormat.JSON,
       logGroup,
       environment: { NODE_OPTIONS: '--enable-source-maps' },
@@ -74,6 +76,14 @@ export class ServiceFunction extends NodejsFunction {
   bindEvents(stream: CfnDeliveryStream): this {
     this.addToRolePolicy(new PolicyStatement({ actions: ['firehose:PutRecordBatch'], resources: [stream.attrArn] }));
     this.addEnvironment(envNames.eventsStreamName, stream.ref);
+    return this;
+  }
+
+  /** Grants running analytics queries (Athena, Glue, lake read, results) and sets their env. */
+  bindAnalytics(analytics: Analytics): this {
+    analytics.grantQuery(this);
+    this.addEnvironment(envNames.athenaWorkgroup, analytics.workgroupName);
+    this.addEnvironment(envNames.athenaDatabase, analytics.databaseName);
     return this;
   }
 }

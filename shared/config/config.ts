@@ -13,6 +13,9 @@ const configSchema = z.object({
   EVENTS_STREAM_NAME: z.string().min(1).optional(),
   /** Local stand-in for the Firehose -> S3 lake: a directory. */
   LOCAL_LAKE_DIR: z.string().min(1).optional(),
+  /** Athena workgroup and Glue database of the event lake (deployed analytics). */
+  ATHENA_WORKGROUP: z.string().min(1).optional(),
+  ATHENA_DATABASE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -31,8 +34,15 @@ export const getConfig = (): Config => {
   return cached;
 };
 
+/** For tests: read the environment again on next use. */
+export const resetConfig = () => {
+  cached = undefined;
+};
+
 /** Env variable names the deployed functions get; the CDK construct sets them from here. */
 export const envNames = {
   tableName: 'TABLE_NAME',
   eventsStreamName: 'EVENTS_STREAM_NAME',
+  athenaWorkgroup: 'ATHENA_WORKGROUP',
+  athenaDatabase: 'ATHENA_DATABASE',
 } as const;

@@ -42,4 +42,9 @@ export const keys = {
   firstOpen: (workspaceId: string, installId: string): ItemKey => ({ pk: `OPEN#${workspaceId}#${installId}`, sk: 'OPEN' }),
   /** Customer event dedup by event id (TTL 7 days). */
   customerEvent: (workspaceId: string, eventId: string): ItemKey => ({ pk: `CEVT#${workspaceId}#${eventId}`, sk: 'CEVT' }),
+  /** A cached analytics answer: one per workspace, route, subject (link / app), range and traffic. */
+  analyticsCache: (workspaceId: string, route: string, subjectId: string, range: string, traffic: string): ItemKey => ({
+    pk: `ANALYTICS#${workspaceId}#${route}#${subjectId}#${range}#${traffic}`,
+    sk: 'ANALYTICS',
+  }),
 };

@@ -1,0 +1,144 @@
+import { Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
+import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
+import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { ANALYTICS_TABLE } from '@shared/analytics/analytics-sql';
+import { eventRecordSchema } from '@shared/events/event-record';
+
+export interface AnalyticsProps {
+  /** The event lake Firehose writes to (`events/workspace_id=/dt=/hour=/`). */
+  lakeBucket: IBucket;
+  /** Athena refuses (and bills no more than) queries scanning more than this. Default 10 GiB. */
+  bytesScannedCutoffPerQuery?: number;
+}
+
+/** Lake prefix and partition keys: the Firehose prefix, the local lake layout and partitionPath(). */
+export const LAKE_PREFIX = 'events/';
+export const partitionKeys = ['workspace_id', 'dt', 'hour'] as const;
+
+/**
+ * Glue columns straight from the event line schema (every field is text in the JSON lines),
+ * lower-cased as Athena wants; the OpenX JSON SerDe matches them to the camelCase keys.
+ */
+export const eventTableColumns = () => Object.keys(eventRecordSchema.shape).map((name) => ({ name: name.toLowerCase(), type: 'string' }));
+
+/**
+ * Athena over the event lake: a Glue database and table (JSON SerDe, partition projection, so
+ * no crawler and no partition maintenance), an Athena workgroup (engine v3, enforced settings,
+ * bytes-scanned cutoff, encrypted results) and its results bucket. `grantQuery` gives a function
+ * exactly what running analytics queries needs.
+ */
+export class Analytics extends Construct {
+  readonly databaseName: string;
+  readonly tableName = ANALYTICS_TABLE;
+  readonly workgroupName: string;
+  readonly resultsBucket: Bucket;
+  readonly lakeBucket: IBucket;
+
+  constructor(scope: Construct, id: string, props: AnalyticsProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    this.lakeBucket = props.lakeBucket;
+    this.databaseName = `${stack.stackName.toLowerCase().replace(/[^a-z0-9_]/g, '_')}_analytics`;
+    this.workgroupName = `${stack.stackName}-analytics`;
+
+    this.resultsBucket = new Bucket(this, 'ResultsBucket', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lifecycleRules: [
+        { id: 'expire-query-results', expiration: Duration.days(7) },
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+    });
+
+    const database = new CfnDatabase(this, 'Database', {
+      catalogId: Aws.ACCOUNT_ID,
+      databaseInput: { name: this.databaseName, description: 'Link service event lake' },
+    });
+
+    const lakeRoot = `s3://${props.lakeBucket.bucketName}/${LAKE_PREFIX}`;
+    const table = new CfnTable(this, 'EventsTable', {
+      catalogId: Aws.ACCOUNT_ID,
+      databaseName: this.databaseName,
+      tableInput: {
+        name: this.tableName,
+        tableType: 'EXTERNAL_TABLE',
+        partitionKeys: partitionKeys.map((name) => ({ name, type: 'string' })),
+        parameters: {
+          classification: 'json',
+          'projection.enabled': 'true',
+          // Injected: any workspace id works, and every query must name one (ours always do).
+          'projection.workspace_id.type': 'injected',
+          'projection.dt.type': 'date',
+          'projection.dt.format': 'yyyy-MM-dd',
+          'projection.dt.range': '2024-01-01,NOW',
+          'projection.dt.interval': '1',
+          'projection.dt.interval.unit': 'DAYS',
+          'projection.hour.type': 'integer',
+          'projection.hour.range': '0,23',
+          'projection.hour.digits': '2',
+          'storage.location.template': `${lakeRoot}workspace_id=\${workspace_id}/dt=\${dt}/hour=\${hour}/`,
+        },
+        storageDescriptor: {
+          location: lakeRoot,
+          columns: eventTableColumns(),
+          inputFormat: 'org.apache.hadoop.mapred.TextInputFormat',
+          outputFormat: 'org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat',
+          serdeInfo: {
+            serializationLibrary: 'org.openx.data.jsonserde.JsonSerDe',
+            parameters: { 'ignore.malformed.json': 'true', 'case.insensitive': 'true' },
+          },
+        },
+      },
+    });
+    table.addResourceDependency(database);
+
+    new CfnWorkGroup(this, 'WorkGroup', {
+      name: this.workgroupName,
+      description: 'Link service analytics queries',
+      state: 'ENABLED',
+      recursiveDeleteOption: true,
+      workGroupConfiguration: {
+        enforceWorkGroupConfiguration: true,
+        bytesScannedCutoffPerQuery: props.bytesScannedCutoffPerQuery ?? 10 * 1024 ** 3,
+        publishCloudWatchMetricsEnabled: true,
+        engineVersion: { selectedEngineVersion: 'Athena engine version 3' },
+        resultConfiguration: {
+          outputLocation: `s3://${this.resultsBucket.bucketName}/athena/`,
+          encryptionConfiguration: { encryptionOption: 'SSE_S3' },
+        },
+      },
+    });
+  }
+
+  get workgroupArn(): string {
+    return Stack.of(this).formatArn({ service: 'athena', resource: 'workgroup', resourceName: this.workgroupName });
+  }
+
+  /** Run queries in the workgroup, read the table's metadata and the lake, read/write results. */
+  grantQuery(grantee: IGrantable): void {
+    const stack = Stack.of(this);
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StopQueryExecution'],
+        resources: [this.workgroupArn],
+      }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetPartitions'],
+        resources: [
+          stack.formatArn({ service: 'glue', resource: 'catalog' }),
+          stack.formatArn({ service: 'glue', resource: 'database', resourceName: this.databaseName }),
+          stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${this.databaseName}/${this.tableName}` }),
+        ],
+      }),
+    );
+    this.lakeBucket.grantRead(grantee, `${LAKE_PREFIX}*`);
+    this.resultsBucket.grantReadWrite(grantee);
+  }
+}

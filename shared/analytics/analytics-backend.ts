@@ -1,0 +1,37 @@
+import { AthenaClient } from '@aws-sdk/client-athena';
+import { getConfig, type Config } from '@shared/config/config';
+import { AnalyticsUnavailableError, type AnalyticsEngine } from './analytics-engine';
+import { createAthenaEngine } from './athena-engine';
+import { createDuckDbEngine } from './duckdb-engine';
+
+/**
+ * The engine the configuration names: Athena when ATHENA_WORKGROUP and ATHENA_DATABASE are set
+ * (deployed), else DuckDB over LOCAL_LAKE_DIR; neither is 503 analytics_unavailable.
+ */
+export const engineFromConfig = (config: Pick<Config, 'ATHENA_WORKGROUP' | 'ATHENA_DATABASE' | 'LOCAL_LAKE_DIR' | 'AWS_REGION'>): AnalyticsEngine => {
+  if (config.ATHENA_WORKGROUP && config.ATHENA_DATABASE) {
+    return createAthenaEngine({
+      client: new AthenaClient({ region: config.AWS_REGION, maxAttempts: 3 }),
+      workgroup: config.ATHENA_WORKGROUP,
+      database: config.ATHENA_DATABASE,
+    });
+  }
+  if (config.LOCAL_LAKE_DIR) return createDuckDbEngine(config.LOCAL_LAKE_DIR);
+  throw new AnalyticsUnavailableError('Analytics are not configured for this deployment');
+};
+
+let cached: { config: Config; engine: AnalyticsEngine } | undefined;
+let override: AnalyticsEngine | undefined;
+
+/** One engine per process and configuration. */
+export const getAnalyticsEngine = (): AnalyticsEngine => {
+  if (override) return override;
+  const config = getConfig();
+  if (cached?.config !== config) cached = { config, engine: engineFromConfig(config) };
+  return cached.engine;
+};
+
+/** For tests: run analytics on another engine (e.g. Athena over an intercepted client). */
+export const setAnalyticsEngine = (engine: AnalyticsEngine | undefined) => {
+  override = engine;
+};

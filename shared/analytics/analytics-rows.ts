@@ -1,0 +1,161 @@
+import type { EventType } from '@shared/events/event-record';
+import { shortLinkOf } from '@shared/links/link-record';
+import type { AnalyticsRow } from './analytics-engine';
+import type {
+  AnalyticsSummary,
+  BreakdownRow,
+  LaunchViewMetrics,
+  RawAnalyticsEvent,
+  RecentAnalyticsEvent,
+  TimeseriesPoint,
+  TopDeepLink,
+} from './analytics-types';
+import { breakdownDimensions, groupingColumns, type BreakdownName } from './analytics-sql';
+import { bucketLabel, type AnalyticsWindow } from './analytics-window';
+
+/** Rows of each breakdown kept (the largest); percentages are still of the whole. */
+export const BREAKDOWN_ROWS_MAX = 50;
+
+const int = (value: string | null | undefined): number => (value ? Number.parseInt(value, 10) : 0);
+const iso = (value: string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
+
+/** `percentage` = count / total * 100, rounded to 2 decimals (DESIGN.md section 8). */
+export const percentageOf = (count: number, total: number): number => (total === 0 ? 0 : Math.round((count * 10_000) / total) / 100);
+
+const allGrouped = (1 << groupingColumns.length) - 1;
+/** grouping_id of the set that groups by column `i` alone (bit set = column not grouped). */
+const groupingIdOf = (column: (typeof groupingColumns)[number]) => allGrouped - (1 << (groupingColumns.length - 1 - groupingColumns.indexOf(column)));
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+const countryLabel = (code: string): string => {
+  try {
+    return regionNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+};
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Key and label of a breakdown value; a missing value gets a named key of its own. */
+const keyAndLabel: Record<BreakdownName, (value: string | null) => { key: string; label: string }> = {
+  device: (v) => ({ key: v ?? 'unknown', label: capitalize(v ?? 'unknown') }),
+  browser: (v) => ({ key: v ?? 'unknown', label: v ?? 'Unknown' }),
+  os: (v) => ({ key: v ?? 'unknown', label: v ?? 'Unknown' }),
+  geo: (v) => ({ key: v ?? 'unknown', label: v ? countryLabel(v) : 'Unknown' }),
+  referrer: (v) => ({ key: v ?? 'direct', label: v ?? 'Direct' }),
+  campaign: (v) => ({ key: v ?? 'none', label: v ?? 'No campaign' }),
+  destination: (v) => ({ key: v ?? 'unknown', label: v ?? 'Unknown' }),
+  customerEvent: (v) => ({ key: v ?? 'unnamed', label: v ?? 'Unnamed' }),
+};
+
+const clicksOf = (row: AnalyticsRow) => int(row.human_clicks) + int(row.bot_clicks);
+
+/** Breakdowns count click events; `customerEvent` counts customer_event events by name. */
+export const breakdownFrom = (rows: AnalyticsRow[], name: BreakdownName): BreakdownRow[] => {
+  const dimension = breakdownDimensions.find((d) => d.name === name)!;
+  const id = groupingIdOf(dimension.column);
+  const counts = new Map<string, { label: string; count: number }>();
+  for (const row of rows) {
+    if (int(row.grouping_id) !== id) continue;
+    const count = name === 'customerEvent' ? int(row.customer_events) : clicksOf(row);
+    if (count === 0) continue;
+    const { key, label } = keyAndLabel[name](row[dimension.alias] ?? null);
+    const entry = counts.get(key) ?? { label, count: 0 };
+    entry.count += count;
+    counts.set(key, entry);
+  }
+  const total = [...counts.values()].reduce((sum, e) => sum + e.count, 0);
+  return [...counts]
+    .map(([key, e]) => ({ key, label: e.label, count: e.count, percentage: percentageOf(e.count, total) }))
+    .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, BREAKDOWN_ROWS_MAX);
+};
+
+export const summaryFrom = (rows: AnalyticsRow[]): AnalyticsSummary => {
+  const total = rows.find((r) => int(r.grouping_id) === allGrouped) ?? {};
+  const humanClicks = int(total.human_clicks);
+  const botClicks = int(total.bot_clicks);
+  return {
+    humanClicks,
+    uniqueVisitors: int(total.unique_visitors),
+    botClicks,
+    totalClicks: humanClicks + botClicks,
+    lastActivityAt: iso(total.last_activity_at),
+    launchViewImpressions: int(total.launch_view_impressions),
+    launchViewAutoOpenAttempts: int(total.launch_view_auto_open_attempts),
+    launchViewPrimaryClicks: int(total.launch_view_primary_clicks),
+    launchViewSecondaryClicks: int(total.launch_view_secondary_clicks),
+    installs: int(total.installs),
+    firstOpens: int(total.first_opens),
+    customerEvents: int(total.customer_events),
+  };
+};
+
+export const launchViewMetricsOf = (summary: AnalyticsSummary): LaunchViewMetrics => ({
+  impressions: summary.launchViewImpressions,
+  autoOpenAttempts: summary.launchViewAutoOpenAttempts,
+  primaryClicks: summary.launchViewPrimaryClicks,
+  secondaryClicks: summary.launchViewSecondaryClicks,
+});
+
+/** Every bucket of the window, oldest first, zero where no event fell. */
+export const timeseriesFrom = (rows: AnalyticsRow[], window: AnalyticsWindow): TimeseriesPoint[] => {
+  const id = groupingIdOf('bucket');
+  const byBucket = new Map<string, AnalyticsRow>();
+  for (const row of rows) if (int(row.grouping_id) === id && row.bucket_start) byBucket.set(iso(row.bucket_start)!, row);
+  return window.buckets.map((bucketStart) => {
+    const row = byBucket.get(bucketStart) ?? {};
+    const humanClicks = int(row.human_clicks);
+    const botClicks = int(row.bot_clicks);
+    return {
+      bucketStart,
+      label: bucketLabel(bucketStart, window.unit),
+      humanClicks,
+      botClicks,
+      totalClicks: humanClicks + botClicks,
+      uniqueVisitors: int(row.unique_visitors),
+    };
+  });
+};
+
+export const recentEventFrom = (row: AnalyticsRow): RecentAnalyticsEvent => ({
+  eventId: row.event_id!,
+  eventType: row.event_type as EventType,
+  responseKind: row.response_kind ?? null,
+  country: row.country ?? null,
+  deviceType: row.device_type ?? null,
+  platform: row.platform ?? null,
+  sdkEventName: row.sdk_event_name ?? null,
+  occurredAt: iso(row.occurred_at)!,
+  isBot: row.traffic_type === 'bot',
+});
+
+export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent => ({
+  eventId: row.event_id!,
+  timestamp: row.occurred_at!,
+  eventType: row.event_type as EventType,
+  trafficType: row.traffic_type === 'bot' ? 'bot' : 'human',
+  country: row.country ?? null,
+  deviceType: row.device_type ?? null,
+  platform: row.platform ?? null,
+  referrerHost: row.referrer_host ?? null,
+  resolvedDestinationUrl: row.destination ?? null,
+  sdkEventName: row.sdk_event_name ?? null,
+  sessionId: row.session_id ?? null,
+  clickId: row.click_id ?? null,
+  attributionId: row.attribution_id ?? null,
+  installId: row.install_id ?? null,
+  linkId: row.link_id ?? null,
+  deepLinkAppId: row.deep_link_app_id ?? null,
+});
+
+export const topLinkFrom = (row: AnalyticsRow): TopDeepLink => ({
+  linkId: row.link_id!,
+  domain: row.domain ?? '',
+  linkKey: row.link_key ?? '',
+  shortLink: shortLinkOf(row.domain ?? '', row.link_key ?? ''),
+  humanClicks: int(row.human_clicks),
+  uniqueVisitors: int(row.unique_visitors),
+  launchViewImpressions: int(row.launch_view_impressions),
+  lastActivityAt: iso(row.last_activity_at),
+});

@@ -1,0 +1,198 @@
+import type { EventType } from '@shared/events/event-record';
+import type { TrafficFilter } from './analytics-schemas';
+import type { AnalyticsWindow } from './analytics-window';
+
+/**
+ * The analytics SQL: one text for both engines (Athena / Trino and DuckDB, which gets a few
+ * macros for the Trino function names, see duckdb-engine.ts). The relation is `events` (the
+ * Glue table; a DuckDB view over the local lake). Every value arrives as a `?` parameter, in
+ * order; the only text that varies is chosen from fixed fragments here, plus validated integers.
+ */
+/** The relation every query reads: the Glue table's name, and the DuckDB view's. */
+export const ANALYTICS_TABLE = 'events';
+
+export interface SqlQuery {
+  sql: string;
+  params: string[];
+}
+
+/** Which events a query is about: one link, one app's links, or the whole workspace. */
+export type AnalyticsScope = { kind: 'link'; linkId: string } | { kind: 'app'; appId: string } | { kind: 'workspace' };
+
+export interface ScopeFilter {
+  workspaceId: string;
+  scope: AnalyticsScope;
+  window: Pick<AnalyticsWindow, 'start' | 'end' | 'firstDay' | 'lastDay'>;
+  /** Omitted: every event (raw export). */
+  traffic?: TrafficFilter;
+  eventType?: EventType;
+}
+
+const trafficTypes: Record<TrafficFilter, [string, string]> = {
+  human: ['human', 'human'],
+  bots: ['bot', 'bot'],
+  all: ['human', 'bot'],
+};
+
+/**
+ * `scoped`: the events of one workspace (partition `workspace_id`), the days of the window
+ * (partition `dt`, so Athena reads only those prefixes), the exact time span, the scope and
+ * filters, with duplicate deliveries of an event dropped.
+ */
+const scopedCte = (filter: ScopeFilter): SqlQuery => {
+  const where = ['workspace_id = ?', 'dt >= ?', 'dt <= ?', '"timestamp" >= ?', '"timestamp" < ?'];
+  const params = [filter.workspaceId, filter.window.firstDay, filter.window.lastDay, filter.window.start, filter.window.end];
+  if (filter.scope.kind === 'link') {
+    where.push('linkId = ?');
+    params.push(filter.scope.linkId);
+  } else if (filter.scope.kind === 'app') {
+    where.push('deepLinkAppId = ?');
+    params.push(filter.scope.appId);
+  }
+  if (filter.traffic) {
+    where.push('trafficType IN (?, ?)');
+    params.push(...trafficTypes[filter.traffic]);
+  }
+  if (filter.eventType) {
+    where.push('eventType = ?');
+    params.push(filter.eventType);
+  }
+  // A line delivered twice (Firehose is at-least-once) is the same row twice: DISTINCT drops it.
+  const sql = `scoped AS (
+  SELECT DISTINCT e.*
+  FROM ${ANALYTICS_TABLE} e
+  WHERE ${where.join('\n    AND ')}
+)`;
+  return { sql, params };
+};
+
+/** The breakdown dimensions of the aggregate query, in GROUPING SETS order. */
+export const breakdownDimensions = [
+  { name: 'device', column: 'deviceType', alias: 'device_type' },
+  { name: 'browser', column: 'browser', alias: 'browser' },
+  { name: 'os', column: 'os', alias: 'os' },
+  { name: 'geo', column: 'country', alias: 'country' },
+  { name: 'referrer', column: 'referrerHost', alias: 'referrer_host' },
+  { name: 'campaign', column: 'utmCampaign', alias: 'utm_campaign' },
+  { name: 'destination', column: 'resolvedDestinationUrl', alias: 'destination' },
+  { name: 'customerEvent', column: 'sdkEventName', alias: 'sdk_event_name' },
+] as const;
+export type BreakdownName = (typeof breakdownDimensions)[number]['name'];
+
+/** The grouping columns in `grouping(...)` order: the bucket first, then the breakdowns. */
+export const groupingColumns = ['bucket', ...breakdownDimensions.map((d) => d.column)] as const;
+
+/**
+ * One scan for the summary, the timeseries and every breakdown: GROUPING SETS of () (the
+ * summary), (bucket) and each dimension. `grouping_id` tells the sets apart (a bit per column,
+ * 1 = not grouped, first column most significant; same in Trino and DuckDB).
+ */
+export const aggregateQuery = (filter: ScopeFilter & { unit: 'hour' | 'day' }): SqlQuery => {
+  const cte = scopedCte(filter);
+  const dims = breakdownDimensions.map((d) => `${d.column} AS ${d.alias}`).join(',\n  ');
+  const sets = ['()', '(bucket)', ...breakdownDimensions.map((d) => `(${d.column})`)].join(', ');
+  const sql = `WITH ${cte.sql},
+bucketed AS (
+  SELECT scoped.*, to_iso8601(date_trunc(?, from_iso8601_timestamp("timestamp"))) AS bucket
+  FROM scoped
+)
+SELECT
+  grouping(${groupingColumns.join(', ')}) AS grouping_id,
+  bucket AS bucket_start,
+  ${dims},
+  count_if(eventType = 'click' AND trafficType = 'human') AS human_clicks,
+  count_if(eventType = 'click' AND trafficType = 'bot') AS bot_clicks,
+  count(DISTINCT CASE WHEN eventType = 'click' THEN visitorId END) AS unique_visitors,
+  count_if(eventType = 'launch_view_impression') AS launch_view_impressions,
+  count_if(eventType = 'launch_view_auto_open_attempt') AS launch_view_auto_open_attempts,
+  count_if(eventType = 'launch_view_primary_click') AS launch_view_primary_clicks,
+  count_if(eventType = 'launch_view_secondary_click') AS launch_view_secondary_clicks,
+  count_if(eventType = 'install') AS installs,
+  count_if(eventType = 'first_open') AS first_opens,
+  count_if(eventType = 'customer_event') AS customer_events,
+  max("timestamp") AS last_activity_at
+FROM bucketed
+GROUP BY GROUPING SETS (${sets})`;
+  return { sql, params: [...cte.params, filter.unit] };
+};
+
+/** Columns of RawAnalyticsEvent / RecentAnalyticsEvent, lower-case aliases (Athena lower-cases names). */
+const eventColumns = `eventId AS event_id,
+  "timestamp" AS occurred_at,
+  eventType AS event_type,
+  trafficType AS traffic_type,
+  responseKind AS response_kind,
+  country AS country,
+  deviceType AS device_type,
+  platform AS platform,
+  referrerHost AS referrer_host,
+  resolvedDestinationUrl AS destination,
+  sdkEventName AS sdk_event_name,
+  sessionId AS session_id,
+  clickId AS click_id,
+  attributionId AS attribution_id,
+  installId AS install_id,
+  linkId AS link_id,
+  deepLinkAppId AS deep_link_app_id`;
+
+const positiveInt = (n: number, max: number): number => {
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`Invalid SQL limit ${n}`);
+  return n;
+};
+
+/** The newest events, newest first (eventId breaks ties so the order is total). */
+export const recentEventsQuery = (filter: ScopeFilter, limit: number): SqlQuery => {
+  const cte = scopedCte(filter);
+  return {
+    sql: `WITH ${cte.sql}
+SELECT
+  ${eventColumns}
+FROM scoped
+ORDER BY "timestamp" DESC, eventId DESC
+LIMIT ${positiveInt(limit, 1000)}`,
+    params: cte.params,
+  };
+};
+
+/** Position of the last event of a page: the next page starts strictly after it (in desc order). */
+export interface ExportPosition {
+  timestamp: string;
+  eventId: string;
+}
+
+/** A page of the raw export: `limit` events after `after` in (timestamp desc, eventId desc) order. */
+export const exportPageQuery = (filter: ScopeFilter, limit: number, after: ExportPosition | null): SqlQuery => {
+  const cte = scopedCte(filter);
+  const seek = after ? `WHERE "timestamp" < ? OR ("timestamp" = ? AND eventId < ?)\n` : '';
+  return {
+    sql: `WITH ${cte.sql}
+SELECT
+  ${eventColumns}
+FROM scoped
+${seek}ORDER BY "timestamp" DESC, eventId DESC
+LIMIT ${positiveInt(limit, 1001)}`,
+    params: after ? [...cte.params, after.timestamp, after.timestamp, after.eventId] : cte.params,
+  };
+};
+
+/** The app's links by human clicks (then launch view impressions, then id). */
+export const topLinksQuery = (filter: ScopeFilter, limit: number): SqlQuery => {
+  const cte = scopedCte(filter);
+  return {
+    sql: `WITH ${cte.sql}
+SELECT
+  linkId AS link_id,
+  max(domain) AS domain,
+  max(linkKey) AS link_key,
+  count_if(eventType = 'click' AND trafficType = 'human') AS human_clicks,
+  count(DISTINCT CASE WHEN eventType = 'click' THEN visitorId END) AS unique_visitors,
+  count_if(eventType = 'launch_view_impression') AS launch_view_impressions,
+  max("timestamp") AS last_activity_at
+FROM scoped
+WHERE linkId IS NOT NULL
+GROUP BY linkId
+ORDER BY human_clicks DESC, launch_view_impressions DESC, link_id ASC
+LIMIT ${positiveInt(limit, 1000)}`,
+    params: cte.params,
+  };
+};

@@ -1,0 +1,53 @@
+import type { AnalyticsEngine, QueryScope } from './analytics-engine';
+import type { AnalyticsData, TopDeepLink } from './analytics-types';
+import { aggregateQuery, recentEventsQuery, topLinksQuery, type AnalyticsScope } from './analytics-sql';
+import type { AnalyticsQuery } from './analytics-schemas';
+import { analyticsWindow } from './analytics-window';
+import { breakdownFrom, launchViewMetricsOf, recentEventFrom, summaryFrom, timeseriesFrom, topLinkFrom } from './analytics-rows';
+
+export const RECENT_EVENTS_LIMIT = 20;
+export const TOP_LINKS_LIMIT = 10;
+
+export interface AnalyticsRequest {
+  workspaceId: string;
+  scope: AnalyticsScope;
+  query: AnalyticsQuery;
+  now: Date;
+}
+
+const filterOf = (request: AnalyticsRequest) => {
+  const window = analyticsWindow(request.query.range, request.now);
+  const filter = { workspaceId: request.workspaceId, scope: request.scope, window, traffic: request.query.traffic };
+  const queryScope: QueryScope = { workspaceId: request.workspaceId, firstDay: window.firstDay, lastDay: window.lastDay };
+  return { window, filter, queryScope };
+};
+
+/** AnalyticsData of one scope: two queries (aggregates in one scan, recent events), run together. */
+export const computeAnalyticsData = async (engine: AnalyticsEngine, request: AnalyticsRequest): Promise<AnalyticsData> => {
+  const { window, filter, queryScope } = filterOf(request);
+  const [aggregates, recent] = await Promise.all([
+    engine.query(aggregateQuery({ ...filter, unit: window.unit }), queryScope),
+    engine.query(recentEventsQuery(filter, RECENT_EVENTS_LIMIT), queryScope),
+  ]);
+  const summary = summaryFrom(aggregates);
+  return {
+    summary,
+    timeseries: timeseriesFrom(aggregates, window),
+    recentEvents: recent.map(recentEventFrom),
+    launchViewMetrics: launchViewMetricsOf(summary),
+    customerEvents: breakdownFrom(aggregates, 'customerEvent'),
+    deviceBreakdown: breakdownFrom(aggregates, 'device'),
+    browserBreakdown: breakdownFrom(aggregates, 'browser'),
+    osBreakdown: breakdownFrom(aggregates, 'os'),
+    geoBreakdown: breakdownFrom(aggregates, 'geo'),
+    referrerBreakdown: breakdownFrom(aggregates, 'referrer'),
+    campaignBreakdown: breakdownFrom(aggregates, 'campaign'),
+    destinationBreakdown: breakdownFrom(aggregates, 'destination'),
+  };
+};
+
+/** The scope's links by human clicks (DeepLinkAppAnalyticsData.topLinks). */
+export const computeTopLinks = async (engine: AnalyticsEngine, request: AnalyticsRequest): Promise<TopDeepLink[]> => {
+  const { filter, queryScope } = filterOf(request);
+  return (await engine.query(topLinksQuery(filter, TOP_LINKS_LIMIT), queryScope)).map(topLinkFrom);
+};

@@ -1,0 +1,49 @@
+import type { Pagination } from '@shared/http/api-types';
+import { decodeCursor, encodeCursor } from '@shared/pagination/cursor';
+import { getAnalyticsEngine } from './analytics-backend';
+import { rawEventFrom } from './analytics-rows';
+import type { AnalyticsEventsQuery } from './analytics-schemas';
+import type { RawAnalyticsEvent } from './analytics-types';
+import { exportPageQuery, type ExportPosition } from './analytics-sql';
+import { analyticsWindow, type AnalyticsWindow } from './analytics-window';
+
+/** Cursor position: the window of the first page (so later pages see the same span) and the last event. */
+interface ExportCursor {
+  window: Pick<AnalyticsWindow, 'start' | 'end' | 'firstDay' | 'lastDay'>;
+  after: ExportPosition;
+}
+
+export interface ExportPage {
+  data: RawAnalyticsEvent[];
+  pagination: Pagination;
+}
+
+/**
+ * GET /v1/analytics/events: the workspace's raw events, newest first (timestamp desc, eventId
+ * desc: a total order), `limit` per page. The signed cursor carries the first page's window and
+ * the last event returned, so walking every page yields each event exactly once.
+ */
+export const exportAnalyticsEvents = async (workspaceId: string, query: AnalyticsEventsQuery, now = new Date()): Promise<ExportPage> => {
+  const cursorQuery = { route: 'analytics-events', workspaceId, range: query.range, eventType: query.eventType };
+  const position = query.cursor ? await decodeCursor<ExportCursor>(query.cursor, cursorQuery) : null;
+  const window = position?.window ?? analyticsWindow(query.range, now);
+  const filter = {
+    workspaceId,
+    scope: { kind: 'workspace' } as const,
+    window,
+    eventType: query.eventType === 'all' ? undefined : query.eventType,
+  };
+  const rows = await getAnalyticsEngine().query(exportPageQuery(filter, query.limit + 1, position?.after ?? null), {
+    workspaceId,
+    firstDay: window.firstDay,
+    lastDay: window.lastDay,
+  });
+  const hasMore = rows.length > query.limit;
+  const data = rows.slice(0, query.limit).map(rawEventFrom);
+  const last = data.at(-1);
+  const nextCursor =
+    hasMore && last
+      ? await encodeCursor({ window: { start: window.start, end: window.end, firstDay: window.firstDay, lastDay: window.lastDay }, after: { timestamp: last.timestamp, eventId: last.eventId } } satisfies ExportCursor, cursorQuery)
+      : null;
+  return { data, pagination: { limit: query.limit, nextCursor, hasMore } };
+};
