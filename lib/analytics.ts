@@ -1,4 +1,4 @@
-import { Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Aws, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { CfnWorkGroup } from 'aws-cdk-lib/aws-athena';
 import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
@@ -8,6 +8,8 @@ import { ANALYTICS_TABLE } from '@shared/analytics/analytics-sql';
 import { eventRecordSchema } from '@shared/events/event-record';
 
 export interface AnalyticsProps {
+  /** Where the results bucket's server access logs go. */
+  accessLogsBucket: IBucket;
   /** The event lake Firehose writes to (`events/workspace_id=/dt=/hour=/`). */
   lakeBucket: IBucket;
   /** Athena refuses (and bills no more than) queries scanning more than this. Default 10 GiB. */
@@ -49,6 +51,8 @@ export class Analytics extends Construct {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       removalPolicy: RemovalPolicy.RETAIN,
+      serverAccessLogsBucket: props.accessLogsBucket,
+      serverAccessLogsPrefix: 'analytics-results/',
       lifecycleRules: [
         { id: 'expire-query-results', expiration: Duration.days(7) },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
@@ -138,7 +142,33 @@ export class Analytics extends Construct {
         ],
       }),
     );
-    this.lakeBucket.grantRead(grantee, `${LAKE_PREFIX}*`);
-    this.resultsBucket.grantReadWrite(grantee);
+    // Exact S3 actions (no grantRead/grantReadWrite action wildcards): Athena reads the lake's
+    // event objects and writes its results.
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetBucketLocation', 's3:ListBucket'],
+        resources: [this.lakeBucket.bucketArn, this.resultsBucket.bucketArn],
+      }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.lakeBucket.arnForObjects(`${LAKE_PREFIX}*`)] }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'],
+        resources: [this.resultsBucket.arnForObjects('*')],
+      }),
+    );
+    const id = (bucket: IBucket) => stack.getLogicalId(bucket.node.defaultChild as never);
+    if (grantee.grantPrincipal instanceof Construct) {
+      Validations.of(grantee.grantPrincipal).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${id(this.lakeBucket)}.Arn>/${LAKE_PREFIX}*]`,
+        reason: 'Athena reads every event object of the lake (partitions are created by Firehose at run time); read-only, events prefix only.',
+      });
+      Validations.of(grantee.grantPrincipal).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${id(this.resultsBucket)}.Arn>/*]`,
+        reason: 'Athena writes query results under generated object names in the dedicated results bucket.',
+      });
+    }
   }
 }

@@ -33,7 +33,7 @@ export class LinkServiceStack extends Stack {
     this.alarms.watchTable(this.table);
     this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
     this.alarms.watchEventStream(this.eventPipeline.stream.ref);
-    this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket });
+    this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
 
     const integrations = new Map<string, HttpRouteIntegration>();
     const integrationFor = (route: RouteDef) => {
