@@ -37,6 +37,8 @@ export interface CaseRequest {
   json?: unknown;
   /** Legacy routes: multipart/form-data fields. */
   form?: Record<string, string>;
+  /** Any other body, sent as is (with its content type in `headers`). */
+  body?: string;
   /** Edge routes: the Host header. */
   host?: string;
 }
@@ -75,14 +77,66 @@ export const allKeyHeaders = (tenant: BootstrapResult): Array<{ kind: string; he
  */
 export type RouteCase = (target: TenantFixture, route: RouteDef) => CaseRequest;
 
+const shortUrl = (l: TenantFixture['shortLink']) => `https://${l.domain}/${l.key}`;
+const client = (path: string, json: unknown): CaseRequest => ({ method: 'POST', path, json, headers: { 'user-agent': IPHONE_UA } });
+export const IPHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
+
 export const routeCases: Record<string, RouteCase> = {
+  // v1 management
+  'links-list': (t) => ({ method: 'GET', path: `/v1/links?search=fixture&domain=${t.shortLink.domain}` }),
   'links-create': (t) => ({ method: 'POST', path: '/v1/links', json: { url: 'https://example.com/x', domain: t.tenant.domain } }),
   'links-get': (t) => ({ method: 'GET', path: `/v1/links/${t.shortLink.id}` }),
-  'not-found': () => ({ method: 'GET', path: '/v1/no-such-route' }),
+  'links-patch': (t) => ({ method: 'PATCH', path: `/v1/links/${t.shortLink.id}`, json: { title: 'changed', tags: ['x'] } }),
+  'links-archive': (t) => ({ method: 'DELETE', path: `/v1/links/${t.shortLink.id}` }),
+  'deep-links-list': () => ({ method: 'GET', path: '/v1/deep-links?search=fixture' }),
+  'deep-links-create': (t) => ({ method: 'POST', path: '/v1/deep-links', json: { deepLinkAppId: t.tenant.deepLinkApp.id } }),
+  'deep-links-get': (t) => ({ method: 'GET', path: `/v1/deep-links/${t.deepLink.id}` }),
+  'deep-links-patch': (t) => ({ method: 'PATCH', path: `/v1/deep-links/${t.deepLink.id}`, json: { title: 'changed' } }),
+  'deep-links-archive': (t) => ({ method: 'DELETE', path: `/v1/deep-links/${t.deepLink.id}` }),
+  'domains-list': (t) => ({ method: 'GET', path: `/v1/domains?search=${t.tenant.domain.slice(0, 10)}` }),
+  'domains-get': (t) => ({ method: 'GET', path: `/v1/domains/${t.tenant.domainId}` }),
+  // client attribution
+  'client-resolve': (t) => client('/v1/client/resolve', { linkId: t.shortLink.id }),
+  'client-click': (t) => client('/v1/client/attribution/click', { shortLink: shortUrl(t.shortLink) }),
+  'client-deferred-deep-link': (t) => client('/v1/client/deferred-deep-link', { domain: t.deepLink.domain, key: t.deepLink.key }),
+  'client-first-open': (t) => client('/v1/client/first-open', { linkId: t.deepLink.id, installId: `install-${t.tenant.workspaceId}` }),
+  'client-events': (t) => client('/v1/client/events', { events: [{ name: 'purchase', linkId: t.shortLink.id, properties: { amount: 3 } }] }),
+  'client-preflight': (t) => ({
+    method: 'OPTIONS',
+    path: '/v1/client/resolve',
+    headers: { origin: t.tenant.publishableKeys.browser.origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-publishable-key,content-type' },
+  }),
+  // analytics
+  'analytics-link': (t) => ({ method: 'GET', path: `/v1/analytics/links/${t.shortLink.id}?range=24h&traffic=all` }),
+  'analytics-deep-link-app': () => ({ method: 'GET', path: '/v1/analytics/deep-link-app?range=7d' }),
+  'analytics-events': () => ({ method: 'GET', path: '/v1/analytics/events?range=24h&limit=5' }),
+  // legacy
   'legacy-link-create': () => ({ method: 'POST', path: '/api/mobile/link/create', form: { url: 'https://example.com/legacy', title: 'legacy' } }),
-  'legacy-link-get': (t) => ({ method: 'GET', path: `/api/mobile/link?shortLink=${encodeURIComponent(`https://${t.shortLink.domain}/${t.shortLink.key}`)}` }),
+  'legacy-link-get': (t) => ({ method: 'GET', path: `/api/mobile/link?shortLink=${encodeURIComponent(shortUrl(t.shortLink))}` }),
   'legacy-deeplink-create': () => ({ method: 'POST', path: '/api/mobile/deeplink', form: { title: 'legacy deep' } }),
-  'legacy-deeplink-get': (t) => ({ method: 'GET', path: `/api/mobile/deeplink?shortLink=${encodeURIComponent(`https://${t.deepLink.domain}/${t.deepLink.key}`)}` }),
+  'legacy-deeplink-get': (t) => ({ method: 'GET', path: `/api/mobile/deeplink?shortLink=${encodeURIComponent(shortUrl(t.deepLink))}` }),
+  // meta
+  'openapi-get': () => ({ method: 'GET', path: '/v1/openapi.json' }),
+  'not-found': () => ({ method: 'GET', path: '/v1/no-such-route' }),
+  // edge (public; the Host header names the link's domain)
+  'edge-redirect': (t, route) => ({ method: route.method, path: `/${t.shortLink.key}`, host: t.shortLink.domain, headers: { 'user-agent': IPHONE_UA } }),
+  'edge-password': (t) => ({
+    method: 'POST',
+    path: `/${t.shortLink.key}`,
+    host: t.shortLink.domain,
+    body: 'password=wrong',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': IPHONE_UA },
+  }),
+  'edge-launch-events': (t) => ({
+    method: 'POST',
+    path: '/api/launch-view-events',
+    host: t.deepLink.domain,
+    body: `k=${t.deepLink.key}&e=primary_click`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': IPHONE_UA },
+  }),
+  'edge-well-known': (t, route) => ({ method: 'GET', path: route.path, host: t.deepLink.domain }),
+  'edge-fallback': (t) => ({ method: 'GET', path: '/a/b/c', host: t.shortLink.domain }),
 };
 
 /** A multipart/form-data body (CRLF line breaks) and its content type. */
