@@ -72,7 +72,16 @@ const successEnvelope = (schemas: RouteSchemas): JsonSchema => {
 };
 
 const v1ErrorResponses = (route: RouteDef) => {
-  const statuses = ['400', ...(route.credential === 'none' ? [] : ['401', '403']), '404', '409', '415', '500'];
+  const statuses = [
+    '400',
+    ...(route.credential === 'none' ? [] : ['401', '403']),
+    '404',
+    '409',
+    '415',
+    '500',
+    // Spec 7.2: analytics_unavailable on the three analytics routes only.
+    ...(route.grants.analytics ? ['503'] : []),
+  ];
   return Object.fromEntries(
     statuses.map((s) => [s, { description: 'Error (v1 envelope; error.code per DESIGN.md section 3)', content: { 'application/json': { schema: ref('ErrorEnvelope') } } }]),
   );

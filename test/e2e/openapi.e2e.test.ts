@@ -68,3 +68,15 @@ describe('GET /v1/openapi.json', () => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
   });
 });
+
+describe('OpenAPI error statuses', () => {
+  it('documents 503 analytics_unavailable on the analytics routes only', async () => {
+    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    for (const route of routeTable.filter((r) => r.path.startsWith('/v1/') && r.method !== 'OPTIONS')) {
+      const path = route.path;
+      const op = doc.paths[path]?.[route.method.toLowerCase()];
+      expect(op, `${route.method} ${path}`).toBeDefined();
+      expect('503' in op!.responses, `${route.method} ${path}`).toBe(Boolean(route.grants.analytics));
+    }
+  });
+});
