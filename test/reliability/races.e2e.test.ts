@@ -1,8 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { getDocumentClient } from '@shared/db/dynamo-client';
+import { linkRepository } from '@shared/links/link-repository';
 import { projectRoot } from '@shared/local/paths';
+import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
+import { IPHONE_UA } from './route-cases';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
 let t: TestStack;
@@ -56,4 +61,68 @@ describe('races through the HTTP API', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.data.id).toBe(ok[0]!.body.data.id);
   });
+
+  it('1,000 concurrent clicks on one link (client API and edge redirects together) leave clicks exactly 1,000', async () => {
+    const created = await http(t.baseUrl, 'POST', '/v1/links', { headers: { 'api-key': t.tenantA.serverKey }, json: { url: 'https://example.com/hot', domain: t.tenantA.domain } });
+    const { id, key } = created.body.data;
+    const browser = t.tenantA.publishableKeys.browser;
+    const apiClicks = Array.from({ length: 600 }, () =>
+      http(t.baseUrl, 'POST', '/v1/client/attribution/click', {
+        headers: { 'x-publishable-key': browser.key, origin: browser.origin, 'user-agent': IPHONE_UA },
+        json: { linkId: id },
+      }).then((r) => r.status),
+    );
+    const edgeClicks = Array.from({ length: 400 }, () =>
+      edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } }).then((r) => r.status),
+    );
+    const statuses = await Promise.all([...apiClicks, ...edgeClicks]);
+    figures.concurrentClicks = countBy(statuses);
+    expect(statuses.slice(0, 600).every((s) => s === 201)).toBe(true);
+    expect(statuses.slice(600).every((s) => s === 302)).toBe(true);
+    const link = await linkRepository.findById(id, true);
+    expect(link?.clicks).toBe(1000);
+    expect(link?.botClicks).toBe(0);
+  }, 120_000);
+
+  it('moving slugs by PATCH while others take the old slugs never leaves two links on a slug or a slug pointing nowhere', async () => {
+    const headers = { 'api-key': t.tenantA.serverKey };
+    const rounds = 25;
+    const links = await Promise.all(
+      Array.from({ length: rounds }, (_, i) =>
+        http(t.baseUrl, 'POST', '/v1/links', { headers, json: { url: `https://example.com/m${i}`, domain: t.tenantA.domain, key: `move-old-${i}` } }).then((r) => r.body.data),
+      ),
+    );
+    const outcomes = await Promise.all(
+      links.flatMap((link, i) => [
+        http(t.baseUrl, 'PATCH', `/v1/links/${link.id}`, { headers, json: { key: `move-new-${i}` } }).then((r) => `patch:${r.status}`),
+        http(t.baseUrl, 'POST', '/v1/links', { headers, json: { url: `https://example.com/t${i}`, domain: t.tenantA.domain, key: `move-old-${i}` } }).then((r) => `take:${r.status}`),
+        http(t.baseUrl, 'PATCH', `/v1/links/${link.id}`, { headers, json: { key: `move-other-${i}` } }).then((r) => `patch2:${r.status}`),
+      ]),
+    );
+    figures.slugMoves = outcomes.reduce<Record<string, number>>((m, o) => ({ ...m, [o]: (m[o] ?? 0) + 1 }), {});
+    for (const o of outcomes) expect(o, o).toMatch(/^(patch:200|patch2:200|take:201|take:409)$/);
+
+    const items: Record<string, any>[] = [];
+    let start: Record<string, any> | undefined;
+    do {
+      const out = await getDocumentClient().send(new ScanCommand({ TableName: process.env.TABLE_NAME!, ConsistentRead: true, ExclusiveStartKey: start }));
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    const linkItems = items.filter((i) => i.type === 'LINK');
+    const slugItems = items.filter((i) => i.type === 'SLUG');
+    const bySlug = new Map<string, number>();
+    for (const l of linkItems) bySlug.set(`${l.domain}#${l.key}`, (bySlug.get(`${l.domain}#${l.key}`) ?? 0) + 1);
+    for (const [slug, count] of bySlug) expect(count, `links on ${slug}`).toBe(1);
+    for (const slug of slugItems) {
+      const owner = linkItems.find((l) => l.id === slug.linkId);
+      expect(owner, `slug ${slug.pk} points nowhere`).toBeDefined();
+      expect(slug.pk).toBe(`SLUG#${owner!.domain}#${owner!.key}`);
+    }
+    for (const l of linkItems) expect(slugItems.some((s) => s.linkId === l.id), `link ${l.id} without its slug`).toBe(true);
+    for (const [i, link] of links.entries()) {
+      const now = await linkRepository.findById(link.id, true);
+      expect([`move-new-${i}`, `move-other-${i}`]).toContain(now!.key);
+    }
+  }, 120_000);
 });
