@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '@shared/local/paths';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { IPHONE_UA } from './route-cases';
 
 /** Resident memory may grow at most this much between the warm-up and the end of the soak. */
 const RSS_GROWTH_BOUND_MB = 150;
@@ -29,23 +30,41 @@ describe('soak', () => {
       { method: 'POST', path: '/v1/links', headers, setupRequest: (req) => ({ ...req, body: JSON.stringify({ url: `https://example.com/${n++}`, domain: t.tenantA.domain }) }) },
       { method: 'POST', path: '/v1/links', headers, body: '{"url":' },
       { method: 'GET', path: '/v1/nothing', headers },
+      {
+        method: 'POST',
+        path: '/v1/client/attribution/click',
+        headers: { 'x-publishable-key': t.tenantA.publishableKeys.browser.key, origin: t.tenantA.publishableKeys.browser.origin, 'user-agent': IPHONE_UA, 'content-type': 'application/json' },
+        body: JSON.stringify({ linkId: link.body.data.id }),
+      },
     ];
-    const options = { url: t.baseUrl, connections: 8, requests };
-    await run({ ...options, duration: 2 });
+    const options = { url: t.baseUrl, connections: 6, requests };
+    // The short-link edge at the same time: redirects with the link's domain as Host.
+    const edge = {
+      url: t.edgeUrl,
+      connections: 4,
+      requests: [
+        { method: 'GET' as const, path: `/${link.body.data.key}`, headers: { host: t.tenantA.domain, 'user-agent': IPHONE_UA } },
+        { method: 'GET' as const, path: '/no-such-key', headers: { host: t.tenantA.domain, 'user-agent': IPHONE_UA } },
+      ],
+    };
+    await Promise.all([run({ ...options, duration: 2 }), run({ ...edge, duration: 2 })]);
     global.gc?.();
     const rssBefore = process.memoryUsage().rss;
-    const result = await run({ ...options, duration: SOAK_SECONDS });
+    const [result, edgeResult] = await Promise.all([run({ ...options, duration: SOAK_SECONDS }), run({ ...edge, duration: SOAK_SECONDS })]);
     global.gc?.();
     const rssAfter = process.memoryUsage().rss;
     const growthMb = (rssAfter - rssBefore) / 1024 / 1024;
     const figures = {
       seconds: SOAK_SECONDS,
-      connections: options.connections,
+      connections: options.connections + edge.connections,
       requests: result.requests.total,
       requestsPerSecond: result.requests.average,
       errors: result.errors,
       timeouts: result.timeouts,
       statusCodes: result.statusCodeStats,
+      edgeRequests: edgeResult.requests.total,
+      edgeErrors: edgeResult.errors,
+      edgeStatusCodes: edgeResult.statusCodeStats,
       rssBeforeMb: Math.round(rssBefore / 1024 / 1024),
       rssAfterMb: Math.round(rssAfter / 1024 / 1024),
       rssGrowthMb: Math.round(growthMb),
@@ -58,6 +77,10 @@ describe('soak', () => {
     expect(result.requests.total).toBeGreaterThan(100);
     expect(result.errors).toBe(0);
     expect(result['5xx']).toBe(0);
+    expect(edgeResult.requests.total).toBeGreaterThan(50);
+    expect(edgeResult.errors).toBe(0);
+    expect(edgeResult['5xx']).toBe(0);
+    expect(Object.keys(edgeResult.statusCodeStats ?? {}).sort()).toEqual(['302', '404']);
     expect(growthMb).toBeLessThan(RSS_GROWTH_BOUND_MB);
   }, 60_000);
 });
