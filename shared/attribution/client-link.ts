@@ -2,6 +2,7 @@ import { AppError, notFound } from '@shared/errors/app-error';
 import { shortLinkOf, type LinkRecord, type LinkType } from '@shared/links/link-record';
 import { linkRepository } from '@shared/links/link-repository';
 import type { ClientLinkReference } from './client-schemas';
+import { slugOfShortLink } from '@shared/links/short-link';
 
 /** ClientLinkPayload (spec 2.9). */
 export interface ClientLinkPayload {
@@ -32,18 +33,11 @@ const missingReference = () =>
     { path: '', message: 'give linkId, or shortLink (or url), or domain and key (or slug)' },
   ]);
 
-/** domain + key of a short-link URL: the host and the first path segment. */
-const parseShortLink = (shortLink: string): { domain: string; key: string } => {
-  const url = new URL(shortLink);
-  const segment = url.pathname.replace(/^\/+/, '').split('/')[0] ?? '';
-  let key = '';
-  try {
-    key = decodeURIComponent(segment);
-  } catch {
-    key = '';
-  }
-  if (!key) throw new AppError('invalid_request', 'The short link has no key', [{ path: 'shortLink', message: 'must be https://{domain}/{key}' }]);
-  return { domain: url.hostname.toLowerCase(), key };
+/** domain + key of a short-link URL (`https://{domain}/{key}`), or 400 naming `shortLink`. */
+const parseShortLinkOrThrow = (shortLink: string): { domain: string; key: string } => {
+  const slug = slugOfShortLink(shortLink);
+  if (!slug) throw new AppError('invalid_request', 'The short link names no link', [{ path: 'shortLink', message: 'must be https://{domain}/{key}' }]);
+  return slug;
 };
 
 /**
@@ -55,7 +49,7 @@ export const resolveClientLinkOrThrow = async (workspaceId: string, ref: ClientL
   let link: LinkRecord | undefined;
   if (ref.linkId !== undefined) link = await linkRepository.findById(ref.linkId);
   else if (ref.shortLink !== undefined || ref.url !== undefined) {
-    const { domain, key } = parseShortLink((ref.shortLink ?? ref.url)!);
+    const { domain, key } = parseShortLinkOrThrow((ref.shortLink ?? ref.url)!);
     link = await linkRepository.findBySlug(domain, key);
   } else if (ref.domain !== undefined || ref.key !== undefined || ref.slug !== undefined) {
     const key = ref.key ?? ref.slug;

@@ -7,6 +7,7 @@ import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { DomainRecord } from '@shared/tenancy/tenancy-types';
 import { legacyErrors } from './legacy-error';
 import { toLegacyDeepLink, toLegacyShortLink, type LegacyDeepLink, type LegacyShortLink } from './legacy-link-view';
+import { isHttpUrl, slugOfShortLink } from '@shared/links/short-link';
 
 /** Spec 4.7 / 8: legacy creates generate 6-character slugs. */
 export const LEGACY_GENERATED_KEY_LENGTH = 6;
@@ -56,21 +57,8 @@ export const createLegacyDeepLink = async (
  */
 export const parseShortLinkOrThrow = (shortLink: string | undefined): { domain: string; key: string } | undefined => {
   if (shortLink === undefined || shortLink.trim() === '') throw legacyErrors.shortLinkRequired();
-  let url: URL;
-  try {
-    url = new URL(shortLink.trim());
-  } catch {
-    throw legacyErrors.shortLinkInvalid();
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) throw legacyErrors.shortLinkInvalid();
-  let key: string;
-  try {
-    key = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  } catch {
-    return undefined;
-  }
-  if (key === '' || key.includes('/')) return undefined;
-  return { domain: url.hostname.toLowerCase(), key };
+  if (!isHttpUrl(shortLink)) throw legacyErrors.shortLinkInvalid();
+  return slugOfShortLink(shortLink);
 };
 
 /** The link a shortLink names, when `belongs` accepts it; otherwise 404 "requested link could not be found". */

@@ -1,0 +1,31 @@
+/**
+ * The domain + key a short-link URL names: `http(s)://{domain}/{key}` with exactly one path
+ * segment (percent-decoded). Anything else names no link: undefined. Query and fragment are
+ * ignored. Shared by the client API and the legacy retrieve routes.
+ */
+export const slugOfShortLink = (shortLink: string): { domain: string; key: string } | undefined => {
+  let url: URL;
+  try {
+    url = new URL(shortLink.trim());
+  } catch {
+    return undefined;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return undefined;
+  let key: string;
+  try {
+    key = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  } catch {
+    return undefined;
+  }
+  if (key === '' || key.includes('/')) return undefined;
+  return { domain: url.hostname.toLowerCase(), key };
+};
+
+export const isHttpUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value.trim());
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+};
