@@ -4,6 +4,7 @@ import type { KeyKind, PublishableRestrictions } from '@shared/auth/credential';
 import { appRepository } from '@shared/tenancy/app-repository';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { DeepLinkAppRecord, DomainRecord } from '@shared/tenancy/tenancy-types';
+import { ensureSecrets } from '@shared/secrets/signing-secret';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { prefixedId, randomBase62 } from '@shared/util/ids';
 
@@ -70,6 +71,7 @@ const storeKey = async (
  * short-link domain, deep-link app with its own domain, and one key of every kind.
  */
 export const bootstrapTenant = async (options: BootstrapOptions): Promise<BootstrapResult> => {
+  await ensureSecrets();
   const now = new Date().toISOString();
   const suffix = randomBase62(8).toLowerCase();
   const workspaceId = prefixedId('ws');

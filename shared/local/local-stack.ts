@@ -7,6 +7,9 @@ import { routeTable } from '@shared/routes/route-table';
 import { handlerEntry, type RouteDef } from '@shared/routes/route-types';
 import { createTableIfMissing } from './create-table';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { getDocumentClient } from '@shared/db/dynamo-client';
+import { getEventSink, setEventSink } from '@shared/events/event-sink';
+import { guardEventSink, installTableGrantGuard, routeContext } from './grant-guard';
 import { createLocalApiServer, type LambdaHandler } from './local-server';
 import { localDir, projectRoot } from './paths';
 
@@ -41,7 +44,11 @@ export const loadHandler = (route: RouteDef): Promise<LambdaHandler> => {
   let loaded = handlers.get(route.handler);
   if (!loaded) {
     const file = pathToFileURL(path.join(projectRoot, handlerEntry(route))).href;
-    loaded = import(file).then((m: { handler: LambdaHandler }) => m.handler);
+    // Each invocation runs in its route's context, so the local grant guards apply its IAM grants.
+    loaded = import(file).then(
+      (m: { handler: LambdaHandler }): LambdaHandler =>
+        (event, context) => routeContext.run(route, () => m.handler(event, context)),
+    );
     handlers.set(route.handler, loaded);
   }
   return loaded;
@@ -83,6 +90,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   });
   await createTableIfMissing(admin, tableName);
   admin.destroy();
+  installTableGrantGuard(getDocumentClient());
+  setEventSink(guardEventSink(getEventSink()));
 
   const service = createLocalApiServer({ api: 'service', routes: routeTable, loadHandler });
   const edge = createLocalApiServer({ api: 'edge', routes: routeTable, loadHandler });

@@ -5,7 +5,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 
-export type SecretName = 'cursor-signing' | 'visitor-salt' | 'ip-salt';
+export const secretNames = ['cursor-signing', 'visitor-salt', 'ip-salt'] as const;
+export type SecretName = (typeof secretNames)[number];
 
 const cache = new Map<SecretName, Promise<string>>();
 
@@ -43,4 +44,13 @@ const loadOrCreate = async (name: SecretName): Promise<string> => {
     if (error instanceof ConditionalCheckFailedException && error.Item) return String(unmarshall(error.Item).value);
     throw error;
   }
+};
+
+/**
+ * Creates every secret that does not exist yet. Provisioning (admin bootstrap) calls this, so
+ * routes granted only table reads (lists signing cursors, the edge hashing visitors) find
+ * their secrets and never need to write them.
+ */
+export const ensureSecrets = async (): Promise<void> => {
+  await Promise.all(secretNames.map((name) => getSecret(name)));
 };

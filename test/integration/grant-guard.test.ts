@@ -1,0 +1,42 @@
+import { PutCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
+import { blankEvent } from '@shared/events/event-record';
+import { guardEventSink, installTableGrantGuard, routeContext } from '@shared/local/grant-guard';
+import type { RouteDef } from '@shared/routes/route-types';
+
+const route = (grants: RouteDef['grants']): RouteDef => ({ handler: 'x', method: 'GET', path: '/x', credential: 'none', api: 'service', grants, summary: 'x' });
+
+describe('local grant guards (IAM on one machine)', () => {
+  installTableGrantGuard(getDocumentClient());
+  const put = () => getDocumentClient().send(new PutCommand({ TableName: tableName(), Item: { pk: 'GUARD', sk: 'x' } }));
+  const get = () => getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: { pk: 'GUARD', sk: 'x' } }));
+
+  it('lets a read route read and refuses its writes with AccessDeniedException', async () => {
+    await routeContext.run(route({ table: 'read' }), async () => {
+      await expect(get()).resolves.toBeDefined();
+      await expect(put()).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    });
+  });
+
+  it('refuses every table call on a route without table access, and allows writes on readWrite routes', async () => {
+    await routeContext.run(route({ table: 'none' }), async () => {
+      await expect(get()).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    });
+    await routeContext.run(route({ table: 'readWrite' }), async () => {
+      await expect(put()).resolves.toBeDefined();
+    });
+    await expect(put()).resolves.toBeDefined();
+  });
+
+  it('refuses event sends on routes without grants.events', async () => {
+    const sent: unknown[] = [];
+    const sink = guardEventSink({ send: async (events) => void sent.push(...events) });
+    const event = blankEvent({ eventId: 'e', timestamp: new Date().toISOString(), eventType: 'click', workspaceId: 'w', trafficType: 'human' });
+    await routeContext.run(route({ table: 'read' }), async () => {
+      await expect(sink.send([event])).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    });
+    await routeContext.run(route({ table: 'read', events: true }), () => sink.send([event]));
+    expect(sent).toHaveLength(1);
+  });
+});
