@@ -118,7 +118,11 @@ export const timeseriesFrom = (rows: AnalyticsRow[], window: AnalyticsWindow): T
   });
 };
 
-export const recentEventFrom = (row: AnalyticsRow): RecentAnalyticsEvent => ({
+/** Drops the null and undefined fields of an object (string fields the spec does not let be null). */
+const withoutNulls = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T;
+
+export const recentEventFrom = (row: AnalyticsRow): RecentAnalyticsEvent => withoutNulls({
   eventId: row.event_id!,
   eventType: row.event_type as EventType,
   responseKind: row.response_kind ?? null,
@@ -128,9 +132,9 @@ export const recentEventFrom = (row: AnalyticsRow): RecentAnalyticsEvent => ({
   sdkEventName: row.sdk_event_name ?? null,
   occurredAt: iso(row.occurred_at)!,
   isBot: row.traffic_type === 'bot',
-});
+} as RecentAnalyticsEvent);
 
-export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent => ({
+export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent => withoutNulls({
   eventId: row.event_id!,
   timestamp: row.occurred_at!,
   eventType: row.event_type as EventType,
@@ -147,7 +151,7 @@ export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent => ({
   installId: row.install_id ?? null,
   linkId: row.link_id ?? null,
   deepLinkAppId: row.deep_link_app_id ?? null,
-});
+} as RawAnalyticsEvent);
 
 export const topLinkFrom = (row: AnalyticsRow): TopDeepLink => ({
   linkId: row.link_id!,

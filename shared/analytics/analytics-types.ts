@@ -33,14 +33,18 @@ export interface BreakdownRow {
   percentage: number;
 }
 
+/**
+ * Spec 2.8 types these event fields as strings (not "or null"): a field the event does not
+ * have is left out rather than sent as null.
+ */
 export interface RecentAnalyticsEvent {
   eventId: string;
   eventType: EventType;
-  responseKind: string | null;
-  country: string | null;
-  deviceType: string | null;
-  platform: string | null;
-  sdkEventName: string | null;
+  responseKind?: string;
+  country?: string;
+  deviceType?: string;
+  platform?: string;
+  sdkEventName?: string;
   occurredAt: string;
   isBot: boolean;
 }
@@ -88,17 +92,17 @@ export interface RawAnalyticsEvent {
   timestamp: string;
   eventType: EventType;
   trafficType: 'human' | 'bot';
-  country: string | null;
-  deviceType: string | null;
-  platform: string | null;
-  referrerHost: string | null;
-  resolvedDestinationUrl: string | null;
-  sdkEventName: string | null;
-  sessionId: string | null;
-  clickId: string | null;
-  attributionId: string | null;
-  installId: string | null;
+  country?: string;
+  deviceType?: string;
+  platform?: string;
+  referrerHost?: string;
+  resolvedDestinationUrl?: string;
+  sdkEventName?: string;
+  sessionId?: string;
+  clickId?: string;
+  attributionId?: string;
+  installId?: string;
   /** Extra keys: which link / app the event belongs to. */
-  linkId: string | null;
-  deepLinkAppId: string | null;
+  linkId?: string;
+  deepLinkAppId?: string;
 }

@@ -54,7 +54,7 @@ describe('analytics answers computed by Athena are cached in the table', () => {
       { key: 'bot', label: 'Bot', count: 2, percentage: 22.22 },
       { key: 'unknown', label: 'Unknown', count: 1, percentage: 11.11 },
     ]);
-    expect(first.recentEvents).toEqual([{ eventId: 'evt-1', eventType: 'click', occurredAt: '2026-03-15T09:00:00.000Z', isBot: false, responseKind: null, country: null, deviceType: null, platform: null, sdkEventName: null }]);
+    expect(first.recentEvents).toEqual([{ eventId: 'evt-1', eventType: 'click', occurredAt: '2026-03-15T09:00:00.000Z', isBot: false }]);
     const queriesAfterFirst = calls.filter((c) => c.operation === 'StartQueryExecution').length;
     expect(queriesAfterFirst).toBe(2);
 

@@ -188,8 +188,11 @@ export const expectedBreakdowns = (selected: EventRecord[]) => {
 export const newestFirst = (a: EventRecord, b: EventRecord) =>
   a.timestamp !== b.timestamp ? (a.timestamp < b.timestamp ? 1 : -1) : a.eventId < b.eventId ? 1 : a.eventId > b.eventId ? -1 : 0;
 
+/** Spec 2.8 types these fields as strings: an event without one leaves it out (never null). */
+const dropNulls = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+
 export const expectedRecent = (selected: EventRecord[], limit: number) =>
-  [...selected].sort(newestFirst).slice(0, limit).map((e) => ({
+  [...selected].sort(newestFirst).slice(0, limit).map((e) => dropNulls({
     eventId: e.eventId,
     eventType: e.eventType,
     responseKind: e.responseKind,
@@ -200,6 +203,8 @@ export const expectedRecent = (selected: EventRecord[], limit: number) =>
     occurredAt: e.timestamp,
     isBot: e.trafficType === 'bot',
   }));
+
+export { dropNulls };
 
 export const expectedTopLinks = (selected: EventRecord[], limit: number) => {
   const byLink = new Map<string, EventRecord[]>();
