@@ -46,6 +46,12 @@ const parseShortLinkOrThrow = (shortLink: string): { domain: string; key: string
  * is 400; a link of another workspace is 404, like an unknown one.
  */
 export const resolveClientLinkOrThrow = async (workspaceId: string, ref: ClientLinkReference): Promise<LinkRecord> => {
+  // Aliases must agree when both are sent, as on the v1 link routes (url/destinationUrl, key/slug).
+  const conflicts = [
+    ...(ref.shortLink !== undefined && ref.url !== undefined && ref.shortLink !== ref.url ? [{ path: 'url', message: 'differs from shortLink' }] : []),
+    ...(ref.key !== undefined && ref.slug !== undefined && ref.key !== ref.slug ? [{ path: 'slug', message: 'differs from key' }] : []),
+  ];
+  if (conflicts.length) throw new AppError('invalid_request', 'The link reference is invalid', conflicts);
   let link: LinkRecord | undefined;
   if (ref.linkId !== undefined) link = await linkRepository.findById(ref.linkId);
   else if (ref.shortLink !== undefined || ref.url !== undefined) {

@@ -21,7 +21,8 @@ const linksOf = async (workspaceId: string, events: CustomerEvent[]): Promise<Ma
   const links = new Map<string, LinkRecord>();
   found.forEach((link) => link && link.workspaceId === workspaceId && links.set(link.id, link));
   const unknown = events.flatMap((e, i) => (e.linkId !== undefined && !links.has(e.linkId) ? [{ path: `events.${i}.linkId`, message: 'no such link' }] : []));
-  if (unknown.length) throw new AppError('invalid_request', 'Some events name unknown links', unknown);
+  // DESIGN.md section 3: an unknown (or another workspace's) id is 404; details name the events.
+  if (unknown.length) throw new AppError('not_found', 'Some events name links that do not exist', unknown);
   return links;
 };
 

@@ -186,7 +186,7 @@ describe('customer events', () => {
   it('refuses links of another workspace, and gives claims back when the sink fails', async () => {
     const foreign = await newLink(other.workspaceId, other.domain);
     await expect(recordCustomerEvents(tenant.workspaceId, { events: [{ name: 'a' }, { name: 'b', linkId: foreign.id }] }, device(newIp()))).rejects.toMatchObject({
-      code: 'invalid_request',
+      code: 'not_found',
       details: [{ path: 'events.1.linkId', message: 'no such link' }],
     });
     const id = `evt-fail-${newIp()}`;

@@ -7,9 +7,10 @@ import { header, type ApiContext, type ApiEvent, type ApiResult } from '@shared/
 /** The publishable key of a request: `x-publishable-key`, else `Authorization: Bearer <key>`. */
 export const presentedPublishableKey = (event: ApiEvent): string | undefined => {
   const direct = header(event, 'x-publishable-key')?.trim();
-  if (direct) return direct;
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header(event, 'authorization') ?? '');
-  return bearer?.[1];
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header(event, 'authorization') ?? '')?.[1];
+  // Two different keys in one request: neither is taken (401), rather than silently picking one.
+  if (direct && bearer && direct !== bearer) return undefined;
+  return direct || bearer;
 };
 
 export const clientHeadersOf = (event: ApiEvent): ClientHeaders => ({
