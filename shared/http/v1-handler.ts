@@ -10,7 +10,7 @@ import { jsonBodyMiddleware } from './middleware/json-body';
 import { requestIdMiddleware } from './middleware/request-id';
 import { v1EnvelopeMiddleware } from './middleware/v1-envelope';
 import { parseOrThrow } from './validation';
-import { routeByHandler } from '@shared/routes/route-table';
+import { ownRoute } from '@shared/routes/own-route';
 
 export interface V1HandlerSpec<B extends $ZodType, Q extends $ZodType, P extends $ZodType> {
   /** The route's handler name in the route table; its credential kind comes from there. */
@@ -66,7 +66,7 @@ export const v1Handler = <
     return reply as unknown as ApiResult;
   };
 
-  const credential = routeByHandler(spec.route).credential as V1Credential;
+  const credential = ownRoute(spec.route).credential as V1Credential;
   const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(core).use(requestIdMiddleware());
   // Client routes: CORS headers go onto the enveloped response, errors included.
   if (credential === 'publishable') chain.use(clientCorsMiddleware());

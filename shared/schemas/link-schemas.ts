@@ -104,7 +104,7 @@ export const createLinkBodySchema = z
 
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
 
-export const linkIdPathSchema = z.object({ linkId: z.string().check(z.minLength(1), z.maxLength(64)) });
+export { linkIdPathSchema } from './link-id-path-schema';
 
 /** POST /v1/deep-links (spec 4.3): app id (alias appId) required; url defaults to the app's default URL. */
 const appIdSchema = z.optional(z.string().check(z.minLength(1), z.maxLength(64)));
