@@ -81,7 +81,8 @@ export const measureWarmLatency = async (world: World, dynamoEndpoint: string, r
       const replay = bareReplay(bare, run);
       const ours: number[] = [];
       const raw: number[] = [];
-      const warmup = Math.max(20, Math.round(samples / 10));
+      // Long enough for DynamoDB Local's JIT and ours to settle (the first hundreds of calls are slower).
+      const warmup = Math.max(100, Math.round(samples / 3));
       for (let n = -warmup; n < samples; n++) {
         const request = op.request(world, 10_000 + n);
         const a = performance.now();
