@@ -43,7 +43,8 @@ export const measureColdStart = async (samples: number) => {
   const floorInit = median(times.get('_floor')!);
   const rows: ColdStartRow[] = built.map((b) => {
     const initMs = median(times.get(b.handler)!);
-    return { handler: b.handler, bytes: b.bytes, initMs: round(initMs), sizeRatio: round(b.bytes / floor.bytes), initRatio: round(initMs / floorInit) };
+    // Ratios keep 3 decimals and are judged as measured (no rounding up to the limit).
+    return { handler: b.handler, bytes: b.bytes, initMs: round(initMs), sizeRatio: round(b.bytes / floor.bytes, 3), initRatio: round(initMs / floorInit, 3) };
   });
   return { floor: { bytes: floor.bytes, initMs: round(floorInit) }, samples, rows: rows.sort((a, b) => a.handler.localeCompare(b.handler)) };
 };

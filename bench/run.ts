@@ -22,7 +22,7 @@ const quick = args.has('--quick');
 const check = args.has('--check');
 const settings = quick
   ? { coldSamples: 5, capacityRuns: 2, latencySamples: 200, durationSamples: 15, throughputSeconds: 3, analyticsLevels: [10_000, 100_000], analyticsRepeats: 2 }
-  : { coldSamples: 15, capacityRuns: 3, latencySamples: 1000, durationSamples: 50, throughputSeconds: 10, analyticsLevels: [10_000, 100_000, 1_000_000], analyticsRepeats: 3 };
+  : { coldSamples: 21, capacityRuns: 3, latencySamples: 1000, durationSamples: 50, throughputSeconds: 10, analyticsLevels: [10_000, 100_000, 1_000_000], analyticsRepeats: 3 };
 const CONNECTIONS = 10;
 
 const progress = (message: string) => process.stderr.write(`[bench ${Math.round(performance.now() / 1000)}s] ${message}\n`);
