@@ -10,6 +10,7 @@ export default defineConfig({
       '@lib': dir('./lib'),
       '@lambdas': dir('./lambdas'),
       '@test': dir('./test'),
+      '@bench': dir('./bench'),
     },
   },
   test: {

@@ -1,7 +1,7 @@
 import { analyticsQuerySchema } from '@shared/analytics/analytics-schemas';
 import { getLinkAnalyticsOrThrow } from '@shared/analytics/get-link-analytics';
 import { v1Handler } from '@shared/http/v1-handler';
-import { linkIdPathSchema } from '@shared/schemas/link-schemas';
+import { linkIdPathSchema } from '@shared/schemas/link-id-path-schema';
 
 export const handler = v1Handler({ route: 'analytics-link', path: linkIdPathSchema, query: analyticsQuerySchema }, async ({ auth, path, query }) => ({
   status: 200,

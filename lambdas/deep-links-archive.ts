@@ -1,6 +1,6 @@
 import { v1Handler } from '@shared/http/v1-handler';
 import { archiveLink } from '@shared/links/patch-link';
-import { linkIdPathSchema } from '@shared/schemas/link-schemas';
+import { linkIdPathSchema } from '@shared/schemas/link-id-path-schema';
 
 export const handler = v1Handler({ route: 'deep-links-archive', path: linkIdPathSchema }, async ({ auth, path }) => ({
   status: 200,

@@ -1,6 +1,7 @@
 import { v1Handler } from '@shared/http/v1-handler';
 import { patchLink } from '@shared/links/patch-link';
-import { linkIdPathSchema, patchLinkBodySchema } from '@shared/schemas/link-schemas';
+import { linkIdPathSchema } from '@shared/schemas/link-id-path-schema';
+import { patchLinkBodySchema } from '@shared/schemas/link-schemas';
 
 export const handler = v1Handler(
   { route: 'links-patch', path: linkIdPathSchema, body: patchLinkBodySchema },

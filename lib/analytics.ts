@@ -5,7 +5,7 @@ import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ANALYTICS_TABLE } from '@shared/analytics/analytics-sql';
-import { eventRecordSchema } from '@shared/events/event-record';
+import { eventRecordSchema } from '@shared/events/event-record-schema';
 
 export interface AnalyticsProps {
   /** Where the results bucket's server access logs go. */

@@ -9,7 +9,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
 import { projectRoot } from '@shared/local/paths';
-import { bundleSettings } from './bundle-settings';
+import { bundleDefinesFor, bundleSettings, runtimeNodeOptions } from './bundle-settings';
 import { handlerEntry, type RouteDef } from '@shared/routes/route-types';
 import type { Analytics } from './analytics';
 
@@ -40,7 +40,7 @@ export class ServiceFunction extends NodejsFunction {
       timeout: Duration.seconds(props.route.grants.analytics ? 29 : 10),
       loggingFormat: LoggingFormat.JSON,
       logGroup,
-      environment: { NODE_OPTIONS: '--enable-source-maps' },
+      environment: { NODE_OPTIONS: runtimeNodeOptions },
       bundling: {
         format: OutputFormat.ESM,
         target: bundleSettings.target,
@@ -50,6 +50,7 @@ export class ServiceFunction extends NodejsFunction {
         tsconfig: path.join(projectRoot, 'tsconfig.json'),
         banner: bundleSettings.banner,
         externalModules: [...bundleSettings.external],
+        define: bundleDefinesFor(props.route),
       },
     });
     Validations.of(this).acknowledge({

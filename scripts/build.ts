@@ -4,14 +4,14 @@
  */
 import path from 'node:path';
 import { build } from 'esbuild';
-import { bundleSettings } from '@lib/bundle-settings';
+import { bundleDefinesFor, bundleSettings } from '@lib/bundle-settings';
 import { projectRoot } from '@shared/local/paths';
 import { routeTable } from '@shared/routes/route-table';
 import { handlerEntry } from '@shared/routes/route-types';
 
 export const distDir = path.join(projectRoot, 'dist');
 
-export const bundleEntry = async (entry: string, outfile: string) => {
+export const bundleEntry = async (entry: string, outfile: string, define: Record<string, string> = {}) => {
   const result = await build({
     entryPoints: [entry],
     outfile,
@@ -24,6 +24,7 @@ export const bundleEntry = async (entry: string, outfile: string) => {
     mainFields: [...bundleSettings.mainFields],
     banner: { js: bundleSettings.banner },
     external: [...bundleSettings.external],
+    define,
     tsconfig: path.join(projectRoot, 'tsconfig.json'),
     metafile: true,
     logLevel: 'error',
@@ -33,11 +34,12 @@ export const bundleEntry = async (entry: string, outfile: string) => {
 };
 
 export const buildAll = async () => {
-  const handlers = [...new Set(routeTable.map((r) => r.handler))];
+  // One bundle per handler (a handler may serve several routes, e.g. GET and HEAD: the first row).
+  const routes = routeTable.filter((r, i) => routeTable.findIndex((x) => x.handler === r.handler) === i);
   return Promise.all(
-    handlers.map(async (handler) => ({
-      handler,
-      ...(await bundleEntry(path.join(projectRoot, handlerEntry({ handler })), path.join(distDir, handler, 'index.mjs'))),
+    routes.map(async (route) => ({
+      handler: route.handler,
+      ...(await bundleEntry(path.join(projectRoot, handlerEntry(route)), path.join(distDir, route.handler, 'index.mjs'), bundleDefinesFor(route))),
     })),
   );
 };

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { eventRecordSchema } from '@shared/events/event-record';
+import { eventRecordFields } from '@shared/events/event-record';
 import { ANALYTICS_TABLE } from './analytics-sql';
 import { log } from '@shared/util/logger';
 import { AnalyticsUnavailableError, assertSafeId, type AnalyticsEngine, type AnalyticsRow, type QueryScope } from './analytics-engine';
@@ -19,7 +19,7 @@ export const trinoCompatibilityMacros = [
 ];
 
 /** The columns of the lake's JSON lines, from the one event schema: every field is text. */
-const jsonColumns = () => `{${Object.keys(eventRecordSchema.shape).map((name) => `"${name}": 'VARCHAR'`).join(', ')}}`;
+const jsonColumns = () => `{${eventRecordFields.map((name) => `"${name}": 'VARCHAR'`).join(', ')}}`;
 
 const sqlString = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
@@ -61,7 +61,7 @@ export const lakeFilesFor = async (lakeDir: string, scope: QueryScope): Promise<
 const eventsViewSql = (files: string[]): string => {
   const hiveTypes = `{'workspace_id': 'VARCHAR', 'dt': 'VARCHAR', 'hour': 'VARCHAR'}`;
   if (files.length === 0) {
-    const columns = Object.keys(eventRecordSchema.shape).map((name) => `CAST(NULL AS VARCHAR) AS "${name}"`);
+    const columns = eventRecordFields.map((name) => `CAST(NULL AS VARCHAR) AS "${name}"`);
     return `CREATE TEMP VIEW ${ANALYTICS_TABLE} AS SELECT ${columns.join(', ')}, CAST(NULL AS VARCHAR) AS workspace_id, CAST(NULL AS VARCHAR) AS dt, CAST(NULL AS VARCHAR) AS hour WHERE false`;
   }
   return `CREATE TEMP VIEW ${ANALYTICS_TABLE} AS SELECT * FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', hive_partitioning = true, hive_types = ${hiveTypes}, columns = ${jsonColumns()}, ignore_errors = true)`;

@@ -1,17 +1,18 @@
-import * as z from 'zod';
 import { hostnameSchema, httpUrlSchema, linkKeySchema } from '@shared/schemas/common-schemas';
+import * as z from '@shared/schemas/zod-mini';
 
-const idSchema = z.string().min(1).max(128);
-const optionalId = idSchema.optional();
+const idSchema = z.string().check(z.minLength(1), z.maxLength(128));
+const optionalId = z.optional(idSchema);
+const optionalLinkId = z.optional(z.string().check(z.minLength(1), z.maxLength(64)));
 
 /** ClientLinkReference (spec 2.9): no field is required here; the resolver decides (DESIGN.md 7). */
 export const clientLinkReferenceFields = {
-  linkId: z.string().min(1).max(64).optional(),
-  shortLink: httpUrlSchema.optional(),
-  url: httpUrlSchema.optional(),
-  domain: hostnameSchema.optional(),
-  key: linkKeySchema.optional(),
-  slug: linkKeySchema.optional(),
+  linkId: optionalLinkId,
+  shortLink: z.optional(httpUrlSchema),
+  url: z.optional(httpUrlSchema),
+  domain: z.optional(hostnameSchema),
+  key: z.optional(linkKeySchema),
+  slug: z.optional(linkKeySchema),
 };
 export const clientLinkReferenceSchema = z.object(clientLinkReferenceFields);
 export type ClientLinkReference = z.infer<typeof clientLinkReferenceSchema>;
@@ -23,7 +24,7 @@ export type ClientClickBody = z.infer<typeof clientClickBodySchema>;
 /** FirstOpenRequest (spec 2.9); `eventType` defaults to `first_open`. */
 export const firstOpenBodySchema = z.object({
   ...clientLinkReferenceFields,
-  eventType: z.enum(['first_open', 'install']).default('first_open'),
+  eventType: z._default(z.enum(['first_open', 'install']), 'first_open'),
   attributionId: optionalId,
   clickId: optionalId,
   installId: optionalId,
@@ -37,29 +38,29 @@ export type FirstOpenBody = z.infer<typeof firstOpenBodySchema>;
 export const CUSTOMER_EVENT_NAME = /^[a-zA-Z][a-zA-Z0-9_.:-]{0,63}$/;
 export const customerEventLimits = { perRequest: 50, properties: 50, propertyKeyMax: 128, propertyStringMax: 1024 } as const;
 
-const propertyValueSchema = z.union([z.string().max(customerEventLimits.propertyStringMax), z.number().finite(), z.boolean()]);
+const propertyValueSchema = z.union([z.string().check(z.maxLength(customerEventLimits.propertyStringMax)), z.number(), z.boolean()]);
 
 /** CustomerEvent (spec 2.9): name by pattern, at most 50 properties of string, number or boolean. */
 export const customerEventSchema = z.object({
-  name: z.string().regex(CUSTOMER_EVENT_NAME, 'must match ^[a-zA-Z][a-zA-Z0-9_.:-]{0,63}$'),
+  name: z.string().check(z.regex(CUSTOMER_EVENT_NAME, 'must match ^[a-zA-Z][a-zA-Z0-9_.:-]{0,63}$')),
   eventId: optionalId,
-  linkId: z.string().min(1).max(64).optional(),
+  linkId: optionalLinkId,
   clickId: optionalId,
   attributionId: optionalId,
   sessionId: optionalId,
   installId: optionalId,
   externalUserId: optionalId,
-  properties: z
-    .record(z.string().min(1).max(customerEventLimits.propertyKeyMax), propertyValueSchema)
-    .refine((p) => Object.keys(p).length <= customerEventLimits.properties, `at most ${customerEventLimits.properties} properties`)
-    .optional(),
+  properties: z.optional(
+    z
+      .record(z.string().check(z.minLength(1), z.maxLength(customerEventLimits.propertyKeyMax)), propertyValueSchema)
+      .check(z.refine((p) => Object.keys(p).length <= customerEventLimits.properties, `at most ${customerEventLimits.properties} properties`)),
+  ),
 });
 export type CustomerEvent = z.infer<typeof customerEventSchema>;
 
 export const customerEventsBodySchema = z.object({
   events: z
     .array(customerEventSchema)
-    .min(1, 'at least 1 event')
-    .max(customerEventLimits.perRequest, `at most ${customerEventLimits.perRequest} events`),
+    .check(z.minLength(1, 'at least 1 event'), z.maxLength(customerEventLimits.perRequest, `at most ${customerEventLimits.perRequest} events`)),
 });
 export type CustomerEventsBody = z.infer<typeof customerEventsBodySchema>;

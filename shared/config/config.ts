@@ -1,36 +1,71 @@
-import * as z from 'zod';
-
 /**
  * Runtime configuration, read from the environment once (at cold start, on first use) and
  * validated. A Lambda with a broken environment fails at init, not on some later request.
+ *
+ * Plain checks rather than a zod schema: config is read on every Lambda, the redirect included,
+ * and zod would add about 80 KiB and several ms to every cold start (docs/benchmarks.md).
  */
-const configSchema = z.object({
-  TABLE_NAME: z.string().min(1),
-  AWS_REGION: z.string().min(1).default('us-east-1'),
-  /** Set only for the local stack (DynamoDB Local). */
-  DYNAMODB_ENDPOINT: z.url().optional(),
-  /** Firehose delivery stream for events (deployed). */
-  EVENTS_STREAM_NAME: z.string().min(1).optional(),
-  /** Local stand-in for the Firehose -> S3 lake: a directory. */
-  LOCAL_LAKE_DIR: z.string().min(1).optional(),
-  /** Athena workgroup and Glue database of the event lake (deployed analytics). */
-  ATHENA_WORKGROUP: z.string().min(1).optional(),
-  ATHENA_DATABASE: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-});
+export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
 
-export type Config = z.infer<typeof configSchema>;
+export interface Config {
+  TABLE_NAME: string;
+  AWS_REGION: string;
+  /** Set only for the local stack (DynamoDB Local). */
+  DYNAMODB_ENDPOINT?: string;
+  /** Firehose delivery stream for events (deployed). */
+  EVENTS_STREAM_NAME?: string;
+  /** Local stand-in for the Firehose -> S3 lake: a directory. */
+  LOCAL_LAKE_DIR?: string;
+  /** Athena workgroup and Glue database of the event lake (deployed analytics). */
+  ATHENA_WORKGROUP?: string;
+  ATHENA_DATABASE?: string;
+  LOG_LEVEL: LogLevel;
+}
+
+const isUrl = (value: string) => {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Reads and checks the configuration from an environment; throws naming every bad variable. */
+export const parseConfig = (env: Record<string, string | undefined>): Config => {
+  const problems: string[] = [];
+  /** Unset stays undefined; set but empty is a problem (same as a required one). */
+  const optional = (name: string) => {
+    const value = env[name];
+    if (value === '') problems.push(`${name}: must not be empty`);
+    return value || undefined;
+  };
+  const tableName = env.TABLE_NAME;
+  if (!tableName) problems.push(`TABLE_NAME: ${tableName === undefined ? 'is required' : 'must not be empty'}`);
+  const region = optional('AWS_REGION') ?? 'us-east-1';
+  const endpoint = env.DYNAMODB_ENDPOINT;
+  if (endpoint !== undefined && !isUrl(endpoint)) problems.push('DYNAMODB_ENDPOINT: must be a URL');
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!(logLevels as readonly string[]).includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${logLevels.join(', ')}`);
+  const config: Config = {
+    TABLE_NAME: tableName ?? '',
+    AWS_REGION: region,
+    DYNAMODB_ENDPOINT: endpoint,
+    EVENTS_STREAM_NAME: optional('EVENTS_STREAM_NAME'),
+    LOCAL_LAKE_DIR: optional('LOCAL_LAKE_DIR'),
+    ATHENA_WORKGROUP: optional('ATHENA_WORKGROUP'),
+    ATHENA_DATABASE: optional('ATHENA_DATABASE'),
+    LOG_LEVEL: logLevel as LogLevel,
+  };
+  if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  return config;
+};
 
 let cached: Config | undefined;
 
 export const getConfig = (): Config => {
-  if (!cached) {
-    const parsed = configSchema.safeParse(process.env);
-    if (!parsed.success) {
-      throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    }
-    cached = parsed.data;
-  }
+  cached ??= parseConfig(process.env);
   return cached;
 };
 

@@ -1,5 +1,3 @@
-import * as z from 'zod';
-
 /** Event types of spec section 6, plus nothing else. */
 export const eventTypes = [
   'click',
@@ -13,48 +11,54 @@ export const eventTypes = [
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
-const s = z.string().nullable();
-
 /**
  * One stored event: the fields of RawAnalyticsEvent (spec 2.8) plus tenant, link and app ids,
  * a unique `eventId` (consumers drop duplicates by it) and what analytics breaks down by. This
- * is the line format of the lake (JSON per line) and the schema of the Glue table.
+ * is the line format of the lake (JSON per line) and the schema of the Glue table
+ * (`eventRecordSchema` in event-record-schema.ts validates it in tests). Plain types, no zod:
+ * the redirect and click paths build events and must stay small (docs/benchmarks.md).
  */
-export const eventRecordSchema = z.object({
-  eventId: z.string(),
-  timestamp: z.string(),
-  eventType: z.enum(eventTypes),
-  workspaceId: z.string(),
-  linkId: s,
-  deepLinkAppId: s,
-  domain: s,
-  linkKey: s,
-  linkType: s,
-  trafficType: z.enum(['human', 'bot']),
+export interface EventRecord {
+  eventId: string;
+  timestamp: string;
+  eventType: EventType;
+  workspaceId: string;
+  linkId: string | null;
+  deepLinkAppId: string | null;
+  domain: string | null;
+  linkKey: string | null;
+  linkType: string | null;
+  trafficType: 'human' | 'bot';
   /** Salted hash of IP + user agent, salt rotated daily: unique visitors without raw IPs. */
-  visitorId: s,
-  country: s,
-  deviceType: s,
-  platform: s,
-  browser: s,
-  os: s,
-  referrerHost: s,
-  resolvedDestinationUrl: s,
+  visitorId: string | null;
+  country: string | null;
+  deviceType: string | null;
+  platform: string | null;
+  browser: string | null;
+  os: string | null;
+  referrerHost: string | null;
+  resolvedDestinationUrl: string | null;
   /** How the edge answered: redirect, launch_view, preview, password, expired, not_found; `api` for client calls. */
-  responseKind: s,
-  sdkEventName: s,
-  sessionId: s,
-  clickId: s,
-  attributionId: s,
-  installId: s,
-  utmSource: s,
-  utmMedium: s,
-  utmCampaign: s,
+  responseKind: string | null;
+  sdkEventName: string | null;
+  sessionId: string | null;
+  clickId: string | null;
+  attributionId: string | null;
+  installId: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
   /** Customer event properties, JSON text. */
-  properties: s,
-});
+  properties: string | null;
+}
 
-export type EventRecord = z.infer<typeof eventRecordSchema>;
+/** Every field of an event line, in column order (the DuckDB read columns, the Glue columns). */
+export const eventRecordFields = [
+  'eventId', 'timestamp', 'eventType', 'workspaceId', 'linkId', 'deepLinkAppId', 'domain', 'linkKey', 'linkType',
+  'trafficType', 'visitorId', 'country', 'deviceType', 'platform', 'browser', 'os', 'referrerHost',
+  'resolvedDestinationUrl', 'responseKind', 'sdkEventName', 'sessionId', 'clickId', 'attributionId', 'installId',
+  'utmSource', 'utmMedium', 'utmCampaign', 'properties',
+] as const satisfies ReadonlyArray<keyof EventRecord>;
 
 /** Lake partition of an event: by workspace, UTC date and hour of the event's own timestamp. */
 export const partitionOf = (event: Pick<EventRecord, 'workspaceId' | 'timestamp'>) => ({

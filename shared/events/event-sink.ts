@@ -1,6 +1,6 @@
-import { FirehoseClient } from '@aws-sdk/client-firehose';
 import { getConfig } from '@shared/config/config';
 import type { EventRecord } from './event-record';
+import { createFirehosePut } from './firehose-client';
 import { createFirehoseSink } from './firehose-sink';
 import { createLocalLakeSink } from './local-lake-sink';
 
@@ -15,9 +15,8 @@ export const getEventSink = (): EventSink => {
   if (!sink) {
     const config = getConfig();
     if (config.EVENTS_STREAM_NAME) {
-      // The sink retries itself (per record, with backoff); the SDK makes one attempt per call.
-      const client = new FirehoseClient({ region: config.AWS_REGION, maxAttempts: 1 });
-      sink = createFirehoseSink({ client, streamName: config.EVENTS_STREAM_NAME });
+      // The sink retries itself (per record, with backoff); the client makes one attempt per call.
+      sink = createFirehoseSink({ putRecordBatch: createFirehosePut({ region: config.AWS_REGION }), streamName: config.EVENTS_STREAM_NAME });
     } else if (config.LOCAL_LAKE_DIR) sink = createLocalLakeSink(config.LOCAL_LAKE_DIR);
     else throw new Error('No event sink configured (EVENTS_STREAM_NAME or LOCAL_LAKE_DIR)');
   }

@@ -1,5 +1,5 @@
-import { FirehoseClient, PutRecordBatchCommand } from '@aws-sdk/client-firehose';
 import { log } from '@shared/util/logger';
+import type { PutRecordBatch } from './firehose-client';
 import type { EventRecord } from './event-record';
 import type { EventSink } from './event-sink';
 
@@ -27,7 +27,8 @@ export interface UndeliveredEvents {
 }
 
 export interface FirehoseSinkOptions {
-  client: FirehoseClient;
+  /** The PutRecordBatch call (firehose-client.ts when deployed). */
+  putRecordBatch: PutRecordBatch;
   streamName: string;
   /** Attempts per record, the first included. */
   maxAttempts?: number;
@@ -112,9 +113,7 @@ export const createFirehoseSink = (options: FirehoseSinkOptions): EventSink => {
   /** Sends one batch; returns the records worth another attempt. */
   const putBatch = async (batch: Pending[]): Promise<Pending[]> => {
     try {
-      const out = await options.client.send(
-        new PutRecordBatchCommand({ DeliveryStreamName: options.streamName, Records: batch.map((r) => ({ Data: r.data })) }),
-      );
+      const out = await options.putRecordBatch({ DeliveryStreamName: options.streamName, Records: batch.map((r) => ({ Data: r.data })) });
       if (!out.FailedPutCount) return [];
       const responses = out.RequestResponses ?? [];
       return batch.flatMap((record, i) => {

@@ -11,6 +11,8 @@ import type { EventSink } from './event-sink';
  */
 export const createLocalLakeSink = (lakeDir: string): EventSink => {
   const fileId = `local-${process.pid}-${randomBytes(4).toString('hex')}.json`;
+  /** Folders this sink has made: one mkdir per partition, not one per send. */
+  const made = new Set<string>();
   return {
     async send(events: EventRecord[]) {
       const groups = new Map<string, EventRecord[]>();
@@ -21,7 +23,10 @@ export const createLocalLakeSink = (lakeDir: string): EventSink => {
       await Promise.all(
         [...groups].map(async ([dir, group]) => {
           const folder = path.join(lakeDir, dir);
-          await mkdir(folder, { recursive: true });
+          if (!made.has(folder)) {
+            await mkdir(folder, { recursive: true });
+            made.add(folder);
+          }
           await appendFile(path.join(folder, fileId), group.map((e) => JSON.stringify(e)).join('\n') + '\n');
         }),
       );

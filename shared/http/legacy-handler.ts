@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { AuthContext } from '@shared/auth/credential';
-import { routeByHandler } from '@shared/routes/route-table';
+import { ownRoute } from '@shared/routes/own-route';
 import type { ApiContext, ApiEvent, ApiResult } from './api-types';
 import { legacyAuthMiddleware, type LegacyCredential } from './middleware/legacy-auth';
 import { legacyEnvelopeMiddleware } from './middleware/legacy-envelope';
@@ -28,7 +28,7 @@ export interface LegacyInput<F> {
  * when `form` is given. The function returns the `data` of `{success:true, data}`.
  */
 export const legacyHandler = <F = undefined>(spec: LegacyHandlerSpec<F>, fn: (input: LegacyInput<F>) => Promise<unknown>) => {
-  const route = routeByHandler(spec.route);
+  const route = ownRoute(spec.route);
   const core = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
     const form = spec.form ? spec.form(await parseMultipartForm(event)) : (undefined as F);
     const data = await fn({

@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import type { z } from 'zod';
+import type { $ZodType, output } from 'zod/v4/core';
 import type { AuthContext } from '@shared/auth/credential';
 import { withIdempotency } from '@shared/idempotency/idempotency';
 import type { ApiContext, ApiEvent, ApiReply, ApiResult } from './api-types';
@@ -10,9 +10,9 @@ import { jsonBodyMiddleware } from './middleware/json-body';
 import { requestIdMiddleware } from './middleware/request-id';
 import { v1EnvelopeMiddleware } from './middleware/v1-envelope';
 import { parseOrThrow } from './validation';
-import { routeByHandler } from '@shared/routes/route-table';
+import { ownRoute } from '@shared/routes/own-route';
 
-export interface V1HandlerSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+export interface V1HandlerSpec<B extends $ZodType, Q extends $ZodType, P extends $ZodType> {
   /** The route's handler name in the route table; its credential kind comes from there. */
   route: string;
   body?: B;
@@ -31,16 +31,16 @@ export interface V1Input<B, Q, P> {
   event: ApiEvent;
 }
 
-type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+type Infer<S> = S extends $ZodType ? output<S> : undefined;
 
 /**
  * Builds a v1 Lambda handler: request id, envelope and error mapping, auth, JSON body, zod
  * validation of body / query / path, then the route's function. Handlers stay thin.
  */
 export const v1Handler = <
-  B extends z.ZodType = z.ZodType<undefined>,
-  Q extends z.ZodType = z.ZodType<undefined>,
-  P extends z.ZodType = z.ZodType<undefined>,
+  B extends $ZodType = $ZodType<undefined>,
+  Q extends $ZodType = $ZodType<undefined>,
+  P extends $ZodType = $ZodType<undefined>,
 >(
   spec: V1HandlerSpec<B, Q, P>,
   fn: (input: V1Input<Infer<B>, Infer<Q>, Infer<P>>) => Promise<ApiReply>,
@@ -66,7 +66,7 @@ export const v1Handler = <
     return reply as unknown as ApiResult;
   };
 
-  const credential = routeByHandler(spec.route).credential as V1Credential;
+  const credential = ownRoute(spec.route).credential as V1Credential;
   const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(core).use(requestIdMiddleware());
   // Client routes: CORS headers go onto the enveloped response, errors included.
   if (credential === 'publishable') chain.use(clientCorsMiddleware());

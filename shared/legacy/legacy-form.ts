@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import type { $ZodType, output } from 'zod/v4/core';
+import * as z from '@shared/schemas/zod-mini';
 import { legacyDeepLinkFormSchema, legacyLinkFormSchema, type LegacyDeepLinkForm, type LegacyLinkForm } from '@shared/schemas/legacy-schemas';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '@shared/util/json-depth';
 import { legacyErrors } from './legacy-error';
@@ -48,8 +49,8 @@ const knownFields = (fields: Map<string, string>) => {
   return raw;
 };
 
-const validate = <S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> => {
-  const result = schema.safeParse(raw);
+const validate = <S extends $ZodType>(schema: S, raw: unknown): output<S> => {
+  const result = z.safeParse(schema, raw);
   if (result.success) return result.data;
   const problems = result.error.issues.map((i) => `${i.path.map(String).join('.') || 'form'} ${i.message}`);
   throw legacyErrors.invalidForm(`Invalid form: ${problems.join('; ')}`);

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '@shared/schemas/zod-mini';
 import type { editableLinkFields, platformOverridesSchema } from '@shared/schemas/link-schemas';
 
 type Editable = { [K in keyof typeof editableLinkFields]?: z.infer<(typeof editableLinkFields)[K]> };

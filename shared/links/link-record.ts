@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '@shared/schemas/zod-mini';
 import type { socialPreviewSchema, trackingSchema } from '@shared/schemas/link-schemas';
 
 export type LinkType = 'SHORTLINK' | 'DEEPLINK';

@@ -1,8 +1,9 @@
-import * as z from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 import type { CredentialKind } from '@shared/auth/credential';
 import { routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { errorEnvelopeSchema, paginationSchema, tagResourceSchema } from '@shared/schemas/resource-schemas';
+import * as z from '@shared/schemas/zod-mini';
 import { routeSchemas, type RouteSchemas } from './route-schemas';
 
 type JsonSchema = Record<string, unknown>;
@@ -27,9 +28,9 @@ const securityOf: Record<CredentialKind, Array<Record<string, string[]>>> = {
 };
 
 /** Converts a registry in one go, so shared schemas become components referenced by `$ref`. */
-const toComponents = (entries: Array<[string, z.ZodType]>, io: 'input' | 'output'): Record<string, JsonSchema> => {
+const toComponents = (entries: Array<[string, $ZodType]>, io: 'input' | 'output'): Record<string, JsonSchema> => {
   const registry = z.registry<{ id: string }>();
-  const seen = new Set<z.ZodType>();
+  const seen = new Set<$ZodType>();
   for (const [id, schema] of entries) {
     if (seen.has(schema)) continue;
     seen.add(schema);
@@ -132,12 +133,12 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
 export const buildOpenApiDocument = (routes: readonly RouteDef[] = routeTable) => {
   const registered = Object.values(routeSchemas);
   const inputs = toComponents(
-    registered.flatMap((s) => [...(s.body ? [[s.body.id, s.body.schema] as [string, z.ZodType]] : []), ...(s.query ? [[s.query.id, s.query.schema] as [string, z.ZodType]] : [])]),
+    registered.flatMap((s) => [...(s.body ? [[s.body.id, s.body.schema] as [string, $ZodType]] : []), ...(s.query ? [[s.query.id, s.query.schema] as [string, $ZodType]] : [])]),
     'input',
   );
   const outputs = toComponents(
     [
-      ...registered.flatMap((s) => (s.response ? [[s.response.id, s.response.schema] as [string, z.ZodType]] : [])),
+      ...registered.flatMap((s) => (s.response ? [[s.response.id, s.response.schema] as [string, $ZodType]] : [])),
       ['Tag', tagResourceSchema],
       ['Pagination', paginationSchema],
       ['ErrorEnvelope', errorEnvelopeSchema],

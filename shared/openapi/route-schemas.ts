@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { $ZodObject, $ZodType } from 'zod/v4/core';
 import { analyticsEventsQuerySchema, analyticsQuerySchema } from '@shared/analytics/analytics-schemas';
 import { clientClickBodySchema, clientLinkReferenceSchema, customerEventsBodySchema, firstOpenBodySchema } from '@shared/attribution/client-schemas';
 import { domainIdPathSchema } from '@shared/schemas/domain-schemas';
@@ -10,11 +10,11 @@ import { domainResourceSchema, linkResourceSchema } from '@shared/schemas/resour
 export interface RouteSchemas {
   /** Success status. */
   status: number;
-  body?: { id: string; schema: z.ZodType };
-  query?: { id: string; schema: z.ZodObject };
-  path?: z.ZodObject;
+  body?: { id: string; schema: $ZodType };
+  query?: { id: string; schema: $ZodObject };
+  path?: $ZodObject;
   /** `data` of the success envelope; `list` makes it an array with `pagination`. */
-  response?: { id: string; schema: z.ZodType; list?: boolean };
+  response?: { id: string; schema: $ZodType; list?: boolean };
   /** Accepts `Idempotency-Key`. */
   idempotent?: boolean;
   description?: string;

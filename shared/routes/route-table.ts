@@ -12,7 +12,9 @@ import type { RouteDef } from './route-types';
  * The one route table. The CDK stack, the local server and the OpenAPI document all read it;
  * nothing else lists routes. Each feature keeps its rows in its own file.
  */
-export const routeTable: readonly RouteDef[] = [
+// Marked pure (array spread is not, for esbuild) so a Lambda bundle, which reads only its own row
+// (own-route.ts), drops the table.
+export const routeTable: readonly RouteDef[] = /* @__PURE__ */ (() => [
   ...linkRoutes,
   ...deepLinkRoutes,
   ...domainRoutes,
@@ -21,7 +23,7 @@ export const routeTable: readonly RouteDef[] = [
   ...legacyRoutes,
   ...metaRoutes,
   ...edgeRoutes,
-];
+])();
 
 export const routeByHandler = (handler: string): RouteDef => {
   const route = routeTable.find((r) => r.handler === handler);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod-mini';
 
 /** DESIGN.md section 4 limits. */
 export const limits = {
@@ -17,10 +17,9 @@ export const RESERVED_KEYS = ['api', 'v1', '.well-known', 'favicon.ico', 'robots
 const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
 
 /** Absolute http(s) URL, at most 2,048 characters; other schemes (javascript:, data:, file:) refused. */
-export const httpUrlSchema = z
-  .string()
-  .max(limits.urlMax, `must be at most ${limits.urlMax} characters`)
-  .refine((value) => {
+export const httpUrlSchema = z.string().check(
+  z.maxLength(limits.urlMax, `must be at most ${limits.urlMax} characters`),
+  z.refine((value) => {
     if (CONTROL_OR_SPACE.test(value)) return false;
     try {
       const url = new URL(value);
@@ -28,30 +27,28 @@ export const httpUrlSchema = z
     } catch {
       return false;
     }
-  }, 'must be an absolute http:// or https:// URL');
+  }, 'must be an absolute http:// or https:// URL'),
+);
 
-export const nullableHttpUrlSchema = httpUrlSchema.nullable();
+export const nullableHttpUrlSchema = z.nullable(httpUrlSchema);
 
 /** Slug: 1-100 of [A-Za-z0-9_-], '.' allowed inside but not at the ends; reserved words refused. */
-export const linkKeySchema = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(limits.keyMax, `must be at most ${limits.keyMax} characters`)
-  .regex(/^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?$/, 'may contain only A-Z, a-z, 0-9, _, - and . (not at the ends)')
-  .refine((value) => !(RESERVED_KEYS as readonly string[]).includes(value.toLowerCase()), 'is a reserved word');
+export const linkKeySchema = z.string().check(
+  z.minLength(1, 'must not be empty'),
+  z.maxLength(limits.keyMax, `must be at most ${limits.keyMax} characters`),
+  z.regex(/^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?$/, 'may contain only A-Z, a-z, 0-9, _, - and . (not at the ends)'),
+  z.refine((value) => !(RESERVED_KEYS as readonly string[]).includes(value.toLowerCase()), 'is a reserved word'),
+);
 
 /** A hostname as stored for domains: lower-cased on input. */
 export const hostnameSchema = z
-  .string()
-  .min(1)
-  .max(253)
-  .transform((v) => v.toLowerCase())
-  .refine((v) => /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/.test(v), 'must be a hostname');
+  .pipe(z.string().check(z.minLength(1), z.maxLength(253)), z.transform((v: string) => v.toLowerCase()))
+  .check(z.refine((v) => /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/.test(v), 'must be a hostname'));
 
 export const dateTimeSchema = z.iso.datetime({ offset: true });
 
-export const tagNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(limits.tagNameMax, `must be at most ${limits.tagNameMax} characters`);
+export const tagNameSchema = z.string().check(
+  z.trim(),
+  z.minLength(1, 'must not be empty'),
+  z.maxLength(limits.tagNameMax, `must be at most ${limits.tagNameMax} characters`),
+);

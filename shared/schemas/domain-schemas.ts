@@ -1,3 +1,3 @@
-import * as z from 'zod';
+import * as z from './zod-mini';
 
-export const domainIdPathSchema = z.object({ domainId: z.string().min(1).max(64) });
+export const domainIdPathSchema = z.object({ domainId: z.string().check(z.minLength(1), z.maxLength(64)) });

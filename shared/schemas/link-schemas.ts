@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod-mini';
 import {
   dateTimeSchema,
   hostnameSchema,
@@ -9,78 +9,86 @@ import {
   tagNameSchema,
 } from './common-schemas';
 
-const nullableString = z.string().max(1000).nullable();
+const nullableString = z.nullable(z.string().check(z.maxLength(1000)));
+const optionalNullableString = z.optional(nullableString);
 
 /** Tracking (spec 2.5): known keys are string or null, customParams a string map; extra keys kept. */
 export const trackingSchema = z
-  .looseObject({
-    utmSource: nullableString.optional(),
-    utmMedium: nullableString.optional(),
-    utmCampaign: nullableString.optional(),
-    utmTerm: nullableString.optional(),
-    utmContent: nullableString.optional(),
-    ref: nullableString.optional(),
-    campaignId: nullableString.optional(),
-    campaignName: nullableString.optional(),
-    channel: nullableString.optional(),
-    customParams: z.record(z.string().max(200), z.string().max(1000)).nullable().optional(),
-    adGroupId: nullableString.optional(),
-    adGroup: nullableString.optional(),
-    adId: nullableString.optional(),
-    creativeId: nullableString.optional(),
-    creative: nullableString.optional(),
-    keyword: nullableString.optional(),
-  })
-  .nullable()
-  .refine((v) => v === null || JSON.stringify(v).length <= 8 * 1024, 'must be at most 8 KiB serialized');
+  .nullable(
+    z.looseObject({
+      utmSource: optionalNullableString,
+      utmMedium: optionalNullableString,
+      utmCampaign: optionalNullableString,
+      utmTerm: optionalNullableString,
+      utmContent: optionalNullableString,
+      ref: optionalNullableString,
+      campaignId: optionalNullableString,
+      campaignName: optionalNullableString,
+      channel: optionalNullableString,
+      customParams: z.optional(z.nullable(z.record(z.string().check(z.maxLength(200)), z.string().check(z.maxLength(1000))))),
+      adGroupId: optionalNullableString,
+      adGroup: optionalNullableString,
+      adId: optionalNullableString,
+      creativeId: optionalNullableString,
+      creative: optionalNullableString,
+      keyword: optionalNullableString,
+    }),
+  )
+  .check(z.refine((v) => v === null || JSON.stringify(v).length <= 8 * 1024, 'must be at most 8 KiB serialized'));
 
 /** socialPreview (spec 2.6, inner fields "not shown"): Open Graph / card overrides. */
-export const socialPreviewSchema = z
-  .object({
-    title: z.string().max(limits.titleMax).nullable().optional(),
-    description: z.string().max(1000).nullable().optional(),
-    image: nullableHttpUrlSchema.optional(),
-    imageAlt: z.string().max(420).nullable().optional(),
-    twitterCard: z.enum(['summary', 'summary_large_image']).nullable().optional(),
-  })
-  .nullable();
+export const socialPreviewSchema = z.nullable(
+  z.object({
+    title: z.optional(z.nullable(z.string().check(z.maxLength(limits.titleMax)))),
+    description: z.optional(z.nullable(z.string().check(z.maxLength(1000)))),
+    image: z.optional(nullableHttpUrlSchema),
+    imageAlt: z.optional(z.nullable(z.string().check(z.maxLength(420)))),
+    twitterCard: z.optional(z.nullable(z.enum(['summary', 'summary_large_image']))),
+  }),
+);
 
 /** platformOverrides (spec 2.6): both key styles. */
+const optionalNullableUrl = z.optional(nullableHttpUrlSchema);
+
 export const platformOverridesSchema = z.object({
-  desktop: nullableHttpUrlSchema.optional(),
-  android: nullableHttpUrlSchema.optional(),
-  ios: nullableHttpUrlSchema.optional(),
-  desktopOverrideUrl: nullableHttpUrlSchema.optional(),
-  androidOverrideUrl: nullableHttpUrlSchema.optional(),
-  iosOverrideUrl: nullableHttpUrlSchema.optional(),
+  desktop: optionalNullableUrl,
+  android: optionalNullableUrl,
+  ios: optionalNullableUrl,
+  desktopOverrideUrl: optionalNullableUrl,
+  androidOverrideUrl: optionalNullableUrl,
+  iosOverrideUrl: optionalNullableUrl,
 });
 
-export const objectsSchema = z
-  .record(z.string(), z.json())
-  .nullable()
-  .refine((v) => v === null || Buffer.byteLength(JSON.stringify(v)) <= limits.objectsMaxBytes, {
+export const objectsSchema = z.nullable(z.record(z.string(), z.json())).check(
+  z.refine((v) => v === null || Buffer.byteLength(JSON.stringify(v)) <= limits.objectsMaxBytes, {
     message: `must be at most ${limits.objectsMaxBytes} bytes serialized`,
-  });
+  }),
+);
+
+const titleSchema = z.string().check(z.maxLength(limits.titleMax, `must be at most ${limits.titleMax} characters`));
+const tagsSchema = z.array(tagNameSchema).check(z.maxLength(limits.tagsPerLink, `at most ${limits.tagsPerLink} tags`));
 
 /** Fields shared by link and deep-link create and by PATCH (all optional here). */
 export const editableLinkFields = {
-  url: httpUrlSchema.optional(),
-  destinationUrl: httpUrlSchema.optional(),
-  key: linkKeySchema.optional(),
-  slug: linkKeySchema.optional(),
-  title: z.string().max(limits.titleMax, `must be at most ${limits.titleMax} characters`).optional(),
-  objects: objectsSchema.optional(),
-  tags: z.array(tagNameSchema).max(limits.tagsPerLink, `at most ${limits.tagsPerLink} tags`).optional(),
-  comments: z.string().max(limits.commentsMax, `must be at most ${limits.commentsMax} characters`).nullable().optional(),
-  password: z.string().min(1).max(limits.passwordMax, `must be at most ${limits.passwordMax} characters`).nullable().optional(),
-  expiresAt: dateTimeSchema.nullable().optional(),
-  expiredUrl: nullableHttpUrlSchema.optional(),
-  tracking: trackingSchema.optional(),
-  desktopOverrideUrl: nullableHttpUrlSchema.optional(),
-  androidOverrideUrl: nullableHttpUrlSchema.optional(),
-  iosOverrideUrl: nullableHttpUrlSchema.optional(),
-  platformOverrides: platformOverridesSchema.optional(),
-  socialPreview: socialPreviewSchema.optional(),
+  url: z.optional(httpUrlSchema),
+  destinationUrl: z.optional(httpUrlSchema),
+  key: z.optional(linkKeySchema),
+  slug: z.optional(linkKeySchema),
+  title: z.optional(titleSchema),
+  objects: z.optional(objectsSchema),
+  tags: z.optional(tagsSchema),
+  comments: z.optional(z.nullable(z.string().check(z.maxLength(limits.commentsMax, `must be at most ${limits.commentsMax} characters`)))),
+  password: z.optional(
+    z.nullable(z.string().check(z.minLength(1), z.maxLength(limits.passwordMax, `must be at most ${limits.passwordMax} characters`))),
+  ),
+  expiresAt: z.optional(z.nullable(dateTimeSchema)),
+  expiredUrl: optionalNullableUrl,
+  tracking: z.optional(trackingSchema),
+  desktopOverrideUrl: optionalNullableUrl,
+  androidOverrideUrl: optionalNullableUrl,
+  iosOverrideUrl: optionalNullableUrl,
+  platformOverrides: z.optional(platformOverridesSchema),
+  socialPreview: z.optional(socialPreviewSchema),
 };
 
 const aliasesAgree = (a: unknown, b: unknown) => a === undefined || b === undefined || a === b;
@@ -88,21 +96,27 @@ const aliasesAgree = (a: unknown, b: unknown) => a === undefined || b === undefi
 /** POST /v1/links (spec 4.2 LinkCreateRequest). */
 export const createLinkBodySchema = z
   .object({ ...editableLinkFields, domain: hostnameSchema })
-  .refine((b) => b.url !== undefined || b.destinationUrl !== undefined, { path: ['url'], message: 'is required' })
-  .refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' })
-  .refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' });
+  .check(
+    z.refine((b) => b.url !== undefined || b.destinationUrl !== undefined, { path: ['url'], message: 'is required' }),
+    z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
+    z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' }),
+  );
 
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
 
-export const linkIdPathSchema = z.object({ linkId: z.string().min(1).max(64) });
+export { linkIdPathSchema } from './link-id-path-schema';
 
 /** POST /v1/deep-links (spec 4.3): app id (alias appId) required; url defaults to the app's default URL. */
+const appIdSchema = z.optional(z.string().check(z.minLength(1), z.maxLength(64)));
+
 export const createDeepLinkBodySchema = z
-  .object({ ...editableLinkFields, deepLinkAppId: z.string().min(1).max(64).optional(), appId: z.string().min(1).max(64).optional() })
-  .refine((b) => b.deepLinkAppId !== undefined || b.appId !== undefined, { path: ['deepLinkAppId'], message: 'deepLinkAppId or appId is required' })
-  .refine((b) => aliasesAgree(b.deepLinkAppId, b.appId), { path: ['appId'], message: 'differs from deepLinkAppId' })
-  .refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' })
-  .refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' });
+  .object({ ...editableLinkFields, deepLinkAppId: appIdSchema, appId: appIdSchema })
+  .check(
+    z.refine((b) => b.deepLinkAppId !== undefined || b.appId !== undefined, { path: ['deepLinkAppId'], message: 'deepLinkAppId or appId is required' }),
+    z.refine((b) => aliasesAgree(b.deepLinkAppId, b.appId), { path: ['appId'], message: 'differs from deepLinkAppId' }),
+    z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
+    z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' }),
+  );
 
 export type CreateDeepLinkBody = z.infer<typeof createDeepLinkBodySchema>;
 
@@ -115,12 +129,14 @@ export type CreateDeepLinkBody = z.infer<typeof createDeepLinkBodySchema>;
 export const patchLinkBodySchema = z
   .looseObject({
     ...editableLinkFields,
-    title: editableLinkFields.title.unwrap().nullable().optional(),
-    tags: editableLinkFields.tags.unwrap().nullable().optional(),
-    domain: hostnameSchema.optional(),
-    archived: z.boolean().optional(),
+    title: z.optional(z.nullable(titleSchema)),
+    tags: z.optional(z.nullable(tagsSchema)),
+    domain: z.optional(hostnameSchema),
+    archived: z.optional(z.boolean()),
   })
-  .refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' })
-  .refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' });
+  .check(
+    z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
+    z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' }),
+  );
 
 export type PatchLinkBody = z.infer<typeof patchLinkBodySchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod-mini';
 import { socialPreviewSchema, trackingSchema } from './link-schemas';
 
 /**
@@ -6,7 +6,7 @@ import { socialPreviewSchema, trackingSchema } from './link-schemas';
  * `toLinkResource` / `toDomainResource`; test/unit/resource-schemas.test.ts checks both agree.
  */
 const dateTime = z.iso.datetime();
-const nullableUri = z.url().nullable();
+const nullableUri = z.nullable(z.url());
 
 export const tagResourceSchema = z.object({ id: z.string(), name: z.string(), color: z.string() });
 
@@ -21,20 +21,20 @@ export const linkResourceSchema = z
     domain: z.string(),
     key: z.string(),
     shortLink: z.url(),
-    expiresAt: dateTime.nullable(),
+    expiresAt: z.nullable(dateTime),
     expiredUrl: nullableUri,
     passwordProtected: z.boolean(),
     clicks: z.int(),
     botClicks: z.int(),
-    lastClicked: dateTime.nullable(),
-    lastBotClickedAt: dateTime.nullable(),
-    comments: z.string().nullable(),
+    lastClicked: z.nullable(dateTime),
+    lastBotClickedAt: z.nullable(dateTime),
+    comments: z.nullable(z.string()),
     createdAt: dateTime,
     updatedAt: dateTime,
     linkType: z.enum(['SHORTLINK', 'DEEPLINK']),
     archived: z.boolean(),
-    deepLinkAppId: z.string().nullable(),
-    objects: z.record(z.string(), z.json()).nullable(),
+    deepLinkAppId: z.nullable(z.string()),
+    objects: z.nullable(z.record(z.string(), z.json())),
     tags: z.array(tagResourceSchema),
     tracking: trackingSchema,
     socialPreview: socialPreviewSchema,
@@ -46,7 +46,7 @@ export const domainResourceSchema = z
     id: z.string(),
     domain: z.string(),
     verified: z.boolean(),
-    placeholder: z.string().nullable(),
+    placeholder: z.nullable(z.string()),
     expiredUrl: nullableUri,
     notFoundUrl: nullableUri,
     primary: z.boolean(),
@@ -57,13 +57,13 @@ export const domainResourceSchema = z
   ;
 
 export const paginationSchema = z
-  .object({ limit: z.int(), nextCursor: z.string().nullable(), hasMore: z.boolean() })
+  .object({ limit: z.int(), nextCursor: z.nullable(z.string()), hasMore: z.boolean() })
   ;
 
 export const errorEnvelopeSchema = z
   .object({
     success: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+    error: z.object({ code: z.string(), message: z.string(), details: z.optional(z.unknown()) }),
     requestId: z.string(),
   })
   ;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { eventRecordSchema, partitionPath } from '@shared/events/event-record';
+import { partitionPath } from '@shared/events/event-record';
+import { eventRecordSchema } from '@shared/events/event-record-schema';
 import { routeTable } from '@shared/routes/route-table';
 import { synthStack } from '@test/support/synth-stack';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
 import { bootstrapTenant } from '@shared/admin/bootstrap';
-import { eventRecordSchema } from '@shared/events/event-record';
+import { eventRecordSchema } from '@shared/events/event-record-schema';
 import { http } from '@test/support/http-client';
 import { readLake } from '@test/support/lake-reader';
 import { startTestStack, type TestStack } from '@test/support/test-stack';

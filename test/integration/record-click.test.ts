@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { recordClick } from '@shared/clicks/record-click';
 import { parseUserAgent } from '@shared/clicks/user-agent';
-import { eventRecordSchema } from '@shared/events/event-record';
+import { eventRecordSchema } from '@shared/events/event-record-schema';
 import { createShortLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { decodeCursor, encodeCursor } from '@shared/pagination/cursor';

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
-import { FirehoseClient } from '@aws-sdk/client-firehose';
+import { FirehoseClient, PutRecordBatchCommand } from '@aws-sdk/client-firehose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { blankEvent, type EventRecord } from '@shared/events/event-record';
+import type { PutRecordBatchInput } from '@shared/events/firehose-client';
 import { backoffDelay, createFirehoseSink, firehoseLimits, reportUndelivered, type UndeliveredEvents } from '@shared/events/firehose-sink';
 
 /** What the SDK put on the wire for one PutRecordBatch call, decoded. */
@@ -43,7 +44,8 @@ const stubbedClient = (reply: (call: CapturedCall, index: number) => Reply) => {
       },
     } as never,
   });
-  return { client, calls };
+  // The sink's transport over the SDK client: serialization and errors are the SDK's.
+  return { client: (input: PutRecordBatchInput) => client.send(new PutRecordBatchCommand(input)), calls };
 };
 
 const ok = (call: CapturedCall): Reply => ({
@@ -71,7 +73,7 @@ describe('Firehose sink (real SDK request shapes, no network)', () => {
   it('sends each event as one JSON line ending in a newline, in PutRecordBatch calls to the stream', async () => {
     const { client, calls } = stubbedClient(ok);
     const c = collect();
-    await createFirehoseSink({ client, streamName: 'events-stream', ...c.options }).send([event(1), event(2)]);
+    await createFirehoseSink({ putRecordBatch: client, streamName: 'events-stream', ...c.options }).send([event(1), event(2)]);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.target).toBe('Firehose_20150804.PutRecordBatch');
     expect(calls[0]!.stream).toBe('events-stream');
@@ -82,12 +84,12 @@ describe('Firehose sink (real SDK request shapes, no network)', () => {
 
   it('splits 1,234 events into calls of at most 500 records, and large events into calls under 4 MiB', async () => {
     const small = stubbedClient(ok);
-    await createFirehoseSink({ client: small.client, streamName: 's', ...collect().options }).send(Array.from({ length: 1234 }, (_, i) => event(i)));
+    await createFirehoseSink({ putRecordBatch: small.client, streamName: 's', ...collect().options }).send(Array.from({ length: 1234 }, (_, i) => event(i)));
     expect(small.calls.map((c) => c.lines.length)).toEqual([500, 500, 234]);
     expect(small.calls.flatMap((c) => c.lines.map((l) => JSON.parse(l).eventId))).toEqual(Array.from({ length: 1234 }, (_, i) => `evt-${i}`));
 
     const large = stubbedClient(ok);
-    await createFirehoseSink({ client: large.client, streamName: 's', ...collect().options }).send(Array.from({ length: 30 }, (_, i) => event(i, 300 * 1024)));
+    await createFirehoseSink({ putRecordBatch: large.client, streamName: 's', ...collect().options }).send(Array.from({ length: 30 }, (_, i) => event(i, 300 * 1024)));
     expect(large.calls.length).toBeGreaterThan(1);
     for (const call of large.calls) expect(call.bytes).toBeLessThanOrEqual(firehoseLimits.bytesPerCall);
     expect(large.calls.reduce((n, c) => n + c.lines.length, 0)).toBe(30);
@@ -108,7 +110,7 @@ describe('Firehose sink (real SDK request shapes, no network)', () => {
     });
     const c = collect();
     const events = Array.from({ length: 10 }, (_, i) => event(i));
-    await createFirehoseSink({ client, streamName: 's', ...c.options }).send(events);
+    await createFirehoseSink({ putRecordBatch: client, streamName: 's', ...c.options }).send(events);
     expect(calls.map((call) => call.lines.length)).toEqual([10, 4, 1]);
     const accepted = delivered(calls, (call, i) => failures(call, i).map((f) => !f));
     expect(accepted.sort()).toEqual(events.map((e) => e.eventId).sort());
@@ -123,7 +125,7 @@ describe('Firehose sink (real SDK request shapes, no network)', () => {
       i < 2 ? { status: 400, errorType: 'ServiceUnavailableException', json: { __type: 'ServiceUnavailableException', message: 'Slow down.' } } : ok(call),
     );
     const c = collect();
-    await createFirehoseSink({ client, streamName: 's', ...c.options }).send([event(1), event(2), event(3)]);
+    await createFirehoseSink({ putRecordBatch: client, streamName: 's', ...c.options }).send([event(1), event(2), event(3)]);
     expect(calls.map((call) => call.lines.length)).toEqual([3, 3, 3]);
     expect(c.sleeps).toHaveLength(2);
     expect(c.undelivered).toEqual([]);
@@ -135,19 +137,19 @@ describe('Firehose sink (real SDK request shapes, no network)', () => {
       json: { FailedPutCount: 1, RequestResponses: call.lines.map((l, j) => (JSON.parse(l).eventId === 'evt-2' ? { ErrorCode: 'InternalFailure' } : { RecordId: `r${j}` })) },
     }));
     const c = collect();
-    await createFirehoseSink({ client, streamName: 's', maxAttempts: 3, ...c.options }).send([event(1), event(2), event(3)]);
+    await createFirehoseSink({ putRecordBatch: client, streamName: 's', maxAttempts: 3, ...c.options }).send([event(1), event(2), event(3)]);
     expect(calls).toHaveLength(3);
     expect(c.undelivered).toEqual([{ streamName: 's', reason: 'RetriesExhausted:InternalFailure', events: [event(2)] }]);
 
     const missing = stubbedClient(() => ({ status: 400, errorType: 'ResourceNotFoundException', json: { __type: 'ResourceNotFoundException', message: 'no stream' } }));
     const m = collect();
-    await createFirehoseSink({ client: missing.client, streamName: 's', ...m.options }).send([event(4)]);
+    await createFirehoseSink({ putRecordBatch: missing.client, streamName: 's', ...m.options }).send([event(4)]);
     expect(missing.calls).toHaveLength(1);
     expect(m.undelivered).toEqual([{ streamName: 's', reason: 'ResourceNotFoundException', events: [event(4)] }]);
 
     const huge = stubbedClient(ok);
     const h = collect();
-    await createFirehoseSink({ client: huge.client, streamName: 's', ...h.options }).send([event(5), event(6, firehoseLimits.bytesPerRecord)]);
+    await createFirehoseSink({ putRecordBatch: huge.client, streamName: 's', ...h.options }).send([event(5), event(6, firehoseLimits.bytesPerRecord)]);
     expect(huge.calls.map((call) => call.lines.length)).toEqual([1]);
     expect(h.undelivered.map((u) => [u.reason, u.events.map((e) => e.eventId)])).toEqual([['RecordTooLarge', ['evt-6']]]);
   });

@@ -1,0 +1,87 @@
+import type { CapacityCall } from './capacity-proxy';
+import { startCapacityProxy } from './capacity-proxy';
+import { importBundle, invoke, jsonBody } from './lambda-invoke';
+import { operations } from './operations';
+import { round } from './stats';
+import type { World } from './world';
+
+export interface CapacityRow {
+  operation: string;
+  name: string;
+  handler: string;
+  /** DynamoDB calls of one run, in order (e.g. GetItem, TransactWriteItems). */
+  calls: string[];
+  read: number;
+  write: number;
+  /** Every call reported ConsumedCapacity (DynamoDB Local does for data-plane calls). */
+  reported: boolean;
+  events: number;
+}
+
+/** What one run of an operation did on DynamoDB, and the ids it generated (for the bare replay). */
+export interface RecordedRun {
+  calls: CapacityCall[];
+  generated: string[];
+}
+
+/**
+ * DynamoDB work per operation: each bundle runs `runs` (at least 2) times through the capacity proxy; the
+ * row is the median run's read and write units (runs differ only on first use, e.g. a cache).
+ */
+export const measureCapacity = async (world: World, dynamoEndpoint: string, requestedRuns: number) => {
+  const runs = Math.max(2, requestedRuns);
+  const proxy = await startCapacityProxy(dynamoEndpoint);
+  process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
+  const rows: CapacityRow[] = [];
+  const recorded = new Map<string, RecordedRun>();
+  try {
+    for (const [key, op] of Object.entries(operations)) {
+      const handler = await importBundle(op.handler, `capacity-${key}`);
+      // A first run warms the instance's caches (key lookups), as a warm Lambda would have them.
+      await invoke(handler, op.request(world, -1), op.expect);
+      proxy.take();
+      const perRun: CapacityCall[][] = [];
+      const responseStrings: string[][] = [];
+      for (let n = 0; n < runs; n++) {
+        const result = await invoke(handler, op.request(world, n), op.expect);
+        perRun.push(proxy.take());
+        responseStrings.push(generatedStrings(result));
+      }
+      // Generated ids are the response strings that differ from one run to the next.
+      const [first = [], second = []] = responseStrings;
+      recorded.set(key, { calls: perRun[0]!, generated: first.filter((v) => !second.includes(v)) });
+      const totals = perRun.map((calls) => ({ calls, read: sum(calls, 'read'), write: sum(calls, 'write') }));
+      totals.sort((a, b) => a.read + a.write - (b.read + b.write));
+      const median = totals[Math.floor(totals.length / 2)]!;
+      rows.push({
+        operation: key,
+        name: op.name,
+        handler: op.handler,
+        calls: median.calls.map((c) => c.operation),
+        read: round(median.read, 2),
+        write: round(median.write, 2),
+        reported: perRun.flat().every((c) => c.reported),
+        events: op.events,
+      });
+    }
+  } finally {
+    await proxy.stop();
+    process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
+  }
+  return { rows, recorded };
+};
+
+const sum = (calls: CapacityCall[], field: 'read' | 'write') => calls.reduce((n, c) => n + c[field], 0);
+
+/** Ids the run generated, as its response shows them (v1 envelope `data`; a redirect has none). */
+const generatedStrings = (result: Parameters<typeof jsonBody>[0]): string[] => {
+  const text = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64').toString('utf8') : (result.body ?? '');
+  if (!text.startsWith('{')) return [];
+  const found: string[] = [];
+  const walk = (value: unknown) => {
+    if (typeof value === 'string' && /^[A-Za-z0-9_-]{6,64}$/.test(value)) found.push(value);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(jsonBody(result).data);
+  return found;
+};

@@ -1,0 +1,113 @@
+/**
+ * `npm run bench [-- --quick] [-- --check]`: cold start, warm latency, DynamoDB work and cost per
+ * million, loopback throughput and analytics scale, in one run. Markdown on stdout, JSON in
+ * bench/results/latest.json; `--check` exits 1 when a budget fails. Loopback only, bounded.
+ */
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { projectRoot } from '@shared/local/paths';
+import { measureAnalyticsScale } from './analytics-scale';
+import { measureCapacity } from './capacity';
+import { measureColdStart } from './cold-start';
+import { costPerMillion } from './cost';
+import { pricesTakenOn } from './prices';
+import { judgeBudgets, toMarkdown, type BenchResults } from './report';
+import { measureThroughput } from './throughput';
+import { measureDurations, measureWarmLatency } from './warm-latency';
+import { startWorld } from './world';
+
+const args = new Set(process.argv.slice(2));
+const quick = args.has('--quick');
+const check = args.has('--check');
+const settings = quick
+  ? { coldSamples: 5, capacityRuns: 2, latencySamples: 200, durationSamples: 15, throughputSeconds: 3, analyticsLevels: [10_000, 100_000], analyticsRepeats: 2 }
+  : { coldSamples: 21, capacityRuns: 3, latencySamples: 1000, durationSamples: 50, throughputSeconds: 10, analyticsLevels: [10_000, 100_000, 1_000_000], analyticsRepeats: 3 };
+const CONNECTIONS = 10;
+
+const progress = (message: string) => process.stderr.write(`[bench ${Math.round(performance.now() / 1000)}s] ${message}\n`);
+
+/** The memory every Lambda gets (lib/service-function.ts default), read from its source. */
+const configuredMemoryMb = (): number => {
+  const source = readFileSync(path.join(projectRoot, 'lib', 'service-function.ts'), 'utf8');
+  const match = /memorySize \?\? (\d+)/.exec(source);
+  if (!match) throw new Error('Could not read the default memorySize from lib/service-function.ts');
+  return Number(match[1]);
+};
+
+/** Average event line size in a lake folder (what each Firehose record carries). */
+const averageEventBytes = (lakeDir: string): number => {
+  let bytes = 0;
+  let lines = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else {
+        bytes += statSync(full).size;
+        lines += readFileSync(full, 'utf8').split('\n').filter(Boolean).length;
+      }
+    }
+  };
+  walk(lakeDir);
+  return lines ? Math.round(bytes / lines) : 0;
+};
+
+const started = performance.now();
+progress(`mode ${quick ? 'quick' : 'full'}: building bundles and measuring cold starts`);
+const coldStart = await measureColdStart(settings.coldSamples);
+
+progress('starting DynamoDB Local and the local stack');
+const world = await startWorld();
+let results: BenchResults;
+try {
+  const endpoint = world.stack.dynamoEndpoint;
+  progress('DynamoDB work per operation (ReturnConsumedCapacity)');
+  const { rows: capacity, recorded } = await measureCapacity(world, endpoint, settings.capacityRuns);
+  progress('warm latency vs bare SDK');
+  const latency = await measureWarmLatency(world, endpoint, recorded, settings.latencySamples);
+  progress('durations of every operation');
+  const durationsMs = await measureDurations(world, endpoint, settings.durationSamples);
+  const memoryMb = configuredMemoryMb();
+  const eventBytes = averageEventBytes(path.join(world.lakeDir, 'events'));
+  const cost = {
+    memoryMb,
+    eventBytes,
+    pricesTakenOn,
+    rows: capacity.map((c) => ({
+      operation: c.operation,
+      name: c.name,
+      ...costPerMillion({ memoryMb, durationMs: durationsMs[c.operation]!, readUnits: c.read, writeUnits: c.write, events: c.events, eventBytes }),
+    })),
+  };
+  progress('throughput (autocannon on loopback)');
+  const throughput = await measureThroughput(world, settings.throughputSeconds, CONNECTIONS);
+  progress(`analytics scale: ${settings.analyticsLevels.join(', ')} events`);
+  const analytics = await measureAnalyticsScale(world, settings.analyticsLevels, settings.analyticsRepeats);
+  const partial = {
+    takenAt: new Date().toISOString(),
+    mode: quick ? ('quick' as const) : ('full' as const),
+    node: process.versions.node,
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
+    seconds: (performance.now() - started) / 1000,
+    coldStart,
+    latency,
+    capacity,
+    durationsMs,
+    cost,
+    throughput,
+    analytics,
+  };
+  results = { ...partial, budgets: judgeBudgets(partial) };
+} finally {
+  await world.stack.stop();
+}
+
+const out = path.join(projectRoot, 'bench', 'results');
+mkdirSync(out, { recursive: true });
+writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+process.stdout.write(`${toMarkdown(results)}\n`);
+const failed = results.budgets.filter((b) => !b.pass);
+progress(`done in ${Math.round(results.seconds)} s; ${failed.length} budget(s) failed; JSON in bench/results/latest.json`);
+if (check && failed.length) process.exit(1);
+process.exit(0);

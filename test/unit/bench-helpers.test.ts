@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { costPerMillion } from '@bench/cost';
+import { prices } from '@bench/prices';
+import { median, percentile } from '@bench/stats';
+
+describe('bench percentile', () => {
+  it('takes the nearest-rank value', () => {
+    const values = [5, 1, 4, 2, 3, 6, 7, 8, 9, 10];
+    expect(median(values)).toBe(5);
+    expect(percentile(values, 99)).toBe(10);
+    expect(percentile(values, 10)).toBe(1);
+    expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+describe('bench cost per million', () => {
+  it('adds Lambda, HTTP API, DynamoDB and Firehose (5 KB rounding per record)', () => {
+    const cost = costPerMillion({ memoryMb: 512, durationMs: 9.2, readUnits: 0.5, writeUnits: 1, events: 1, eventBytes: 700 });
+    // 0.5 GB x 0.010 s x $0.0000133334 x 1e6 + $0.20
+    expect(cost.lambda).toBeCloseTo(0.5 * 0.01 * prices.lambdaArmGbSecond * 1e6 + 0.2, 4);
+    expect(cost.httpApi).toBe(1);
+    expect(cost.dynamodb).toBeCloseTo(0.0625 + 0.625, 4);
+    const fiveKb = 5 * 1024;
+    expect(cost.firehose).toBeCloseTo(1e6 * ((fiveKb / 1024 ** 3) * 0.029 + (700 / 1024 ** 3) * 0.02), 4);
+    expect(cost.total).toBeCloseTo(cost.lambda + cost.httpApi + cost.dynamodb + cost.firehose, 3);
+  });
+
+  it('rounds a record of 5 KB + 1 byte up to 10 KB', () => {
+    const small = costPerMillion({ memoryMb: 512, durationMs: 1, readUnits: 0, writeUnits: 0, events: 1, eventBytes: 5 * 1024 });
+    const big = costPerMillion({ memoryMb: 512, durationMs: 1, readUnits: 0, writeUnits: 0, events: 1, eventBytes: 5 * 1024 + 1 });
+    // One more 5 KB of ingestion per record (dynamic partitioning counts actual bytes).
+    expect(big.firehose - small.firehose).toBeCloseTo(1e6 * ((5 * 1024) / 1024 ** 3) * 0.029, 3);
+  });
+});
