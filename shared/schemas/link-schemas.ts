@@ -93,6 +93,28 @@ export const editableLinkFields = {
 
 const aliasesAgree = (a: unknown, b: unknown) => a === undefined || b === undefined || a === b;
 
+type OverrideInput = {
+  desktopOverrideUrl?: string | null;
+  androidOverrideUrl?: string | null;
+  iosOverrideUrl?: string | null;
+  platformOverrides?: Partial<Record<'desktop' | 'android' | 'ios' | 'desktopOverrideUrl' | 'androidOverrideUrl' | 'iosOverrideUrl', string | null>>;
+};
+
+/**
+ * One platform's override may be sent as a top-level field and in `platformOverrides` (both key
+ * styles of spec 2.6); like the other aliases, the values given must agree.
+ */
+const overridesAgree = (platform: 'desktop' | 'android' | 'ios') =>
+  z.refine<OverrideInput>(
+    (b) => {
+      const long = `${platform}OverrideUrl` as const;
+      const given = [b[long], b.platformOverrides?.[long], b.platformOverrides?.[platform]].filter((v) => v !== undefined);
+      return given.every((v) => v === given[0]);
+    },
+    { path: ['platformOverrides', platform], message: `gives ${platform} a different override than another field` },
+  );
+const overrideChecks = [overridesAgree('desktop'), overridesAgree('android'), overridesAgree('ios')] as const;
+
 /** POST /v1/links (spec 4.2 LinkCreateRequest). */
 export const createLinkBodySchema = z
   .object({ ...editableLinkFields, domain: hostnameSchema })
@@ -100,6 +122,7 @@ export const createLinkBodySchema = z
     z.refine((b) => b.url !== undefined || b.destinationUrl !== undefined, { path: ['url'], message: 'is required' }),
     z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
     z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' }),
+    ...overrideChecks,
   );
 
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
@@ -116,6 +139,7 @@ export const createDeepLinkBodySchema = z
     z.refine((b) => aliasesAgree(b.deepLinkAppId, b.appId), { path: ['appId'], message: 'differs from deepLinkAppId' }),
     z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
     z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' }),
+    ...overrideChecks,
   );
 
 export type CreateDeepLinkBody = z.infer<typeof createDeepLinkBodySchema>;
@@ -137,6 +161,7 @@ export const patchLinkBodySchema = z
   .check(
     z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
     z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' }),
+    ...overrideChecks,
   );
 
 export type PatchLinkBody = z.infer<typeof patchLinkBodySchema>;

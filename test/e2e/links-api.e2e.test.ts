@@ -29,7 +29,7 @@ describe('all Link fields round-trip', () => {
       url: 'https://example.com/a',
       key: 'full-1',
       title: 'Full',
-      platformOverrides: { ios: 'https://ios.example.com', androidOverrideUrl: 'https://android.example.com', desktop: 'https://d.example.com' },
+      platformOverrides: { ios: 'https://ios.example.com', androidOverrideUrl: 'https://android.example.com', desktop: 'https://top.example.com' },
       desktopOverrideUrl: 'https://top.example.com',
       tracking: { utmSource: 'news', customParams: { a: 'b' }, adGroupId: 'g1', extraKey: 'kept' },
       socialPreview: { title: 'OG', image: 'https://img.example.com/x.png' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLinkBodySchema } from '@shared/schemas/link-schemas';
+import { createLinkBodySchema, patchLinkBodySchema } from '@shared/schemas/link-schemas';
 import { linkKeySchema, httpUrlSchema } from '@shared/schemas/common-schemas';
 import { overridesOf, normalizeObjects } from '@shared/links/link-input';
 import { canonicalJson } from '@shared/util/canonical-json';
@@ -48,6 +48,19 @@ describe('createLinkBodySchema', () => {
     expect(createLinkBodySchema.safeParse({ ...base, objects: { big: 'x'.repeat(16 * 1024) } }).success).toBe(false);
     expect(createLinkBodySchema.safeParse({ ...base, expiresAt: 'tomorrow' }).success).toBe(false);
     expect(createLinkBodySchema.safeParse({ ...base, expiresAt: '2030-01-01T00:00:00Z', tracking: { utmSource: 'x', extra: 1 } }).success).toBe(true);
+  });
+});
+
+describe('platform overrides given twice', () => {
+  it('accepts the same value in both places and refuses different values (400 naming the platform)', () => {
+    const base = { url: 'https://a.com', domain: 'x.com' };
+    expect(createLinkBodySchema.safeParse({ ...base, iosOverrideUrl: 'https://i.com', platformOverrides: { ios: 'https://i.com', iosOverrideUrl: 'https://i.com' } }).success).toBe(true);
+    const top = createLinkBodySchema.safeParse({ ...base, iosOverrideUrl: 'https://j.com', platformOverrides: { ios: 'https://i.com' } });
+    expect(top.success).toBe(false);
+    expect(top.error!.issues.map((i) => i.path.join('.'))).toEqual(['platformOverrides.ios']);
+    const nested = createLinkBodySchema.safeParse({ ...base, platformOverrides: { android: 'https://a1.com', androidOverrideUrl: null } });
+    expect(nested.error!.issues.map((i) => i.path.join('.'))).toEqual(['platformOverrides.android']);
+    expect(patchLinkBodySchema.safeParse({ desktopOverrideUrl: null, platformOverrides: { desktop: 'https://d.com' } }).success).toBe(false);
   });
 });
 
