@@ -33,7 +33,8 @@ export type EventTypeFilter = (typeof eventTypeFilters)[number];
 /** GET /v1/analytics/events: limit, cursor, range, eventType (spec 4.5). */
 export const analyticsEventsQuerySchema = z.object({
   limit: pageLimitSchema,
-  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
+  /** Empty is the first page, as on the lists. */
+  cursor: z.optional(z.string().check(z.maxLength(4096))),
   range: rangeSchema,
   eventType: z._default(z.enum(eventTypeFilters), 'all'),
 });

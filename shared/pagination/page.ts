@@ -7,8 +7,9 @@ import { decodeCursor, encodeCursor } from './cursor';
  */
 export type CursorQuery = Record<string, unknown>;
 
+/** An absent or empty `cursor` (`?cursor=`, as clients send for a null nextCursor) is the first page. */
 export const positionFromCursor = async <P>(cursor: string | undefined, query: CursorQuery): Promise<P | undefined> =>
-  cursor === undefined ? undefined : decodeCursor<P>(cursor, query);
+  cursor === undefined || cursor === '' ? undefined : decodeCursor<P>(cursor, query);
 
 /**
  * Turns up to `limit + 1` matches (in order) into a page: the first `limit`, and a cursor at the

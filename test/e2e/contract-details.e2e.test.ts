@@ -47,3 +47,16 @@ describe('client link references and keys', () => {
     expect(res.text).not.toContain(other.shortLink);
   });
 });
+
+describe('empty cursor', () => {
+  it('is the first page on lists and on the raw export, not an invalid cursor', async () => {
+    const headers = { 'api-key': t.tenantA.serverKey };
+    const first = await http(t.baseUrl, 'GET', '/v1/links?limit=1', { headers });
+    const empty = await http(t.baseUrl, 'GET', '/v1/links?limit=1&cursor=', { headers });
+    expect(empty.status).toBe(200);
+    expect(empty.body.data).toEqual(first.body.data);
+    expect((await http(t.baseUrl, 'GET', '/v1/domains?cursor=', { headers })).status).toBe(200);
+    expect((await http(t.baseUrl, 'GET', '/v1/analytics/events?cursor=&range=24h', { headers })).status).toBe(200);
+    expect((await http(t.baseUrl, 'GET', '/v1/links?cursor=x', { headers })).body.error.code).toBe('invalid_cursor');
+  });
+});
