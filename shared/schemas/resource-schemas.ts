@@ -67,3 +67,104 @@ export const errorEnvelopeSchema = z
     requestId: z.string(),
   })
   ;
+
+/* Spec 2.8: analytics structures (extra keys allowed on all of them). */
+const count = z.int().check(z.nonnegative());
+export const breakdownRowSchema = z.looseObject({ key: z.string(), label: z.string(), count, percentage: z.number() });
+const analyticsSummarySchema = z.looseObject({
+  humanClicks: count,
+  uniqueVisitors: count,
+  botClicks: count,
+  totalClicks: count,
+  lastActivityAt: z.nullable(dateTime),
+  launchViewImpressions: count,
+  launchViewAutoOpenAttempts: count,
+  launchViewPrimaryClicks: count,
+  launchViewSecondaryClicks: count,
+});
+const timeseriesPointSchema = z.looseObject({ bucketStart: dateTime, label: z.string(), humanClicks: count, botClicks: count, totalClicks: count, uniqueVisitors: count });
+const recentEventSchema = z.looseObject({
+  eventId: z.string(),
+  eventType: z.string(),
+  responseKind: z.optional(z.string()),
+  country: z.optional(z.string()),
+  deviceType: z.optional(z.string()),
+  platform: z.optional(z.string()),
+  sdkEventName: z.optional(z.string()),
+  occurredAt: dateTime,
+  isBot: z.boolean(),
+});
+const launchViewMetricsSchema = z.looseObject({ impressions: count, autoOpenAttempts: count, primaryClicks: count, secondaryClicks: count });
+const breakdowns = z.optional(z.array(breakdownRowSchema));
+const analyticsDataShape = {
+  summary: analyticsSummarySchema,
+  timeseries: z.array(timeseriesPointSchema),
+  recentEvents: z.array(recentEventSchema),
+  launchViewMetrics: launchViewMetricsSchema,
+  customerEvents: breakdowns,
+  deviceBreakdown: breakdowns,
+  browserBreakdown: breakdowns,
+  osBreakdown: breakdowns,
+  geoBreakdown: breakdowns,
+  referrerBreakdown: breakdowns,
+  campaignBreakdown: breakdowns,
+  destinationBreakdown: breakdowns,
+};
+export const analyticsDataSchema = z.looseObject(analyticsDataShape);
+export const topDeepLinkSchema = z.looseObject({
+  linkId: z.string(),
+  domain: z.string(),
+  linkKey: z.string(),
+  shortLink: z.url(),
+  humanClicks: count,
+  uniqueVisitors: count,
+  launchViewImpressions: count,
+  lastActivityAt: z.nullable(dateTime),
+});
+export const deepLinkAppAnalyticsDataSchema = z.looseObject({ ...analyticsDataShape, topLinks: z.array(topDeepLinkSchema) });
+const optionalString = z.optional(z.string());
+export const rawAnalyticsEventSchema = z.looseObject({
+  timestamp: dateTime,
+  eventType: z.string(),
+  trafficType: z.enum(['human', 'bot']),
+  country: optionalString,
+  deviceType: optionalString,
+  platform: optionalString,
+  referrerHost: optionalString,
+  resolvedDestinationUrl: optionalString,
+  sdkEventName: optionalString,
+  sessionId: optionalString,
+  clickId: optionalString,
+  attributionId: optionalString,
+  installId: optionalString,
+});
+
+/* Spec 2.9: client structures. */
+export const clientLinkPayloadSchema = z.nullable(
+  z.looseObject({
+    linkId: z.string(),
+    linkType: z.enum(['SHORTLINK', 'DEEPLINK']),
+    deepLinkAppId: z.nullable(z.string()),
+    shortLink: z.url(),
+    domain: z.string(),
+    key: z.string(),
+    url: z.url(),
+  }),
+);
+const uuid = z.uuid();
+const matchType = z.optional(z.nullable(z.enum(['deterministic', 'probabilistic'])));
+export const clientResolveResponseSchema = z.looseObject({ link: clientLinkPayloadSchema });
+export const clientClickResponseSchema = z.looseObject({
+  clickId: uuid,
+  attributionId: uuid,
+  sessionId: z.string(),
+  installId: z.nullable(z.string()),
+  expiresAt: dateTime,
+  eligible: z.boolean(),
+  deferredDeepLink: clientLinkPayloadSchema,
+});
+export const firstOpenResponseSchema = z.looseObject({ openId: uuid, matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType });
+export const deferredDeepLinkResponseSchema = z.looseObject({ matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType });
+export const customerEventsResponseSchema = z.looseObject({
+  accepted: z.array(z.looseObject({ eventId: z.string(), status: z.enum(['queued', 'duplicate']) })),
+});

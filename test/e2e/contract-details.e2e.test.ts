@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from '@shared/schemas/zod-mini';
 import { http } from '@test/support/http-client';
 import { IPHONE_UA } from '@test/reliability/route-cases';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
@@ -58,5 +59,41 @@ describe('empty cursor', () => {
     expect((await http(t.baseUrl, 'GET', '/v1/domains?cursor=', { headers })).status).toBe(200);
     expect((await http(t.baseUrl, 'GET', '/v1/analytics/events?cursor=&range=24h', { headers })).status).toBe(200);
     expect((await http(t.baseUrl, 'GET', '/v1/links?cursor=x', { headers })).body.error.code).toBe('invalid_cursor');
+  });
+});
+
+describe('client and analytics responses match the documented spec 2.8 / 2.9 structures', () => {
+  it('every client route and analytics route answers data that parses with its OpenAPI response schema', async () => {
+    const { routeSchemas } = await import('@shared/openapi/route-schemas');
+    const deep = (await http(t.baseUrl, 'POST', '/v1/deep-links', { headers: { 'api-key': t.tenantA.serverKey }, json: { appId: t.tenantA.deepLinkApp.id } })).body.data;
+    const client = { 'x-publishable-key': t.tenantA.publishableKeys.ios.key, ...ios() };
+    const server = { 'api-key': t.tenantA.serverKey };
+    const calls: Array<[string, Promise<{ status: number; body: any }>]> = [
+      ['client-resolve', http(t.baseUrl, 'POST', '/v1/client/resolve', { headers: client, json: { linkId: deep.id } })],
+      ['client-click', http(t.baseUrl, 'POST', '/v1/client/attribution/click', { headers: client, json: { shortLink: deep.shortLink } })],
+    ];
+    for (const [, call] of calls) expect((await call).status).toBeLessThan(300);
+    calls.push(
+      ['client-deferred-deep-link', http(t.baseUrl, 'POST', '/v1/client/deferred-deep-link', { headers: client, json: { installId: 'i-contract' } })],
+      ['client-first-open', http(t.baseUrl, 'POST', '/v1/client/first-open', { headers: client, json: { installId: 'i-contract', eventType: 'install' } })],
+      ['client-events', http(t.baseUrl, 'POST', '/v1/client/events', { headers: client, json: { events: [{ name: 'signup' }] } })],
+      ['analytics-link', http(t.baseUrl, 'GET', `/v1/analytics/links/${deep.id}?range=24h&traffic=all`, { headers: server })],
+      ['analytics-deep-link-app', http(t.baseUrl, 'GET', '/v1/analytics/deep-link-app?range=24h', { headers: { 'api-key': t.tenantA.deepLinkApp.appKey } })],
+      ['analytics-events', http(t.baseUrl, 'GET', '/v1/analytics/events?range=24h', { headers: server })],
+    );
+    for (const [handler, call] of calls) {
+      const res = await call;
+      expect(res.status, `${handler}: ${JSON.stringify(res.body).slice(0, 300)}`).toBeLessThan(300);
+      const response = routeSchemas[handler]!.response!;
+      const items = response.list ? res.body.data : [res.body.data];
+      if (response.list) {
+        expect(res.body.pagination).toMatchObject({ limit: expect.any(Number), hasMore: expect.any(Boolean) });
+        expect(items.length).toBeGreaterThan(0);
+      }
+      for (const item of items) {
+        const parsed = z.safeParse(response.schema, item);
+        expect(parsed.success, `${handler}: ${JSON.stringify(parsed.error)}`).toBe(true);
+      }
+    }
   });
 });
