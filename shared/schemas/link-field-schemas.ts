@@ -1,0 +1,98 @@
+import * as z from './zod-mini';
+
+/*
+ * The field schemas of a link, without the request bodies built from them: the legacy form
+ * schemas use these alone, and zod schema construction runs at module init (not tree-shaken),
+ * so keeping the bodies out of their bundles keeps those cold starts smaller.
+ */
+import {
+  dateTimeSchema,
+  hostnameSchema,
+  httpUrlSchema,
+  limits,
+  linkKeySchema,
+  nullableHttpUrlSchema,
+  tagNameSchema,
+} from './common-schemas';
+
+const nullableString = z.nullable(z.string().check(z.maxLength(1000)));
+const optionalNullableString = z.optional(nullableString);
+
+/** Tracking (spec 2.5): known keys are string or null, customParams a string map; extra keys kept. */
+export const trackingSchema = z
+  .nullable(
+    z.looseObject({
+      utmSource: optionalNullableString,
+      utmMedium: optionalNullableString,
+      utmCampaign: optionalNullableString,
+      utmTerm: optionalNullableString,
+      utmContent: optionalNullableString,
+      ref: optionalNullableString,
+      campaignId: optionalNullableString,
+      campaignName: optionalNullableString,
+      channel: optionalNullableString,
+      customParams: z.optional(z.nullable(z.record(z.string().check(z.maxLength(200)), z.string().check(z.maxLength(1000))))),
+      adGroupId: optionalNullableString,
+      adGroup: optionalNullableString,
+      adId: optionalNullableString,
+      creativeId: optionalNullableString,
+      creative: optionalNullableString,
+      keyword: optionalNullableString,
+    }),
+  )
+  .check(z.refine((v) => v === null || JSON.stringify(v).length <= 8 * 1024, 'must be at most 8 KiB serialized'));
+
+/** socialPreview (spec 2.6, inner fields "not shown"): Open Graph / card overrides. */
+export const socialPreviewSchema = z.nullable(
+  z.object({
+    title: z.optional(z.nullable(z.string().check(z.maxLength(limits.titleMax)))),
+    description: z.optional(z.nullable(z.string().check(z.maxLength(1000)))),
+    image: z.optional(nullableHttpUrlSchema),
+    imageAlt: z.optional(z.nullable(z.string().check(z.maxLength(420)))),
+    twitterCard: z.optional(z.nullable(z.enum(['summary', 'summary_large_image']))),
+  }),
+);
+
+/** platformOverrides (spec 2.6): both key styles. */
+const optionalNullableUrl = z.optional(nullableHttpUrlSchema);
+
+export const platformOverridesSchema = z.object({
+  desktop: optionalNullableUrl,
+  android: optionalNullableUrl,
+  ios: optionalNullableUrl,
+  desktopOverrideUrl: optionalNullableUrl,
+  androidOverrideUrl: optionalNullableUrl,
+  iosOverrideUrl: optionalNullableUrl,
+});
+
+export const objectsSchema = z.nullable(z.record(z.string(), z.json())).check(
+  z.refine((v) => v === null || Buffer.byteLength(JSON.stringify(v)) <= limits.objectsMaxBytes, {
+    message: `must be at most ${limits.objectsMaxBytes} bytes serialized`,
+  }),
+);
+
+export const titleSchema = z.string().check(z.maxLength(limits.titleMax, `must be at most ${limits.titleMax} characters`));
+export const tagsSchema = z.array(tagNameSchema).check(z.maxLength(limits.tagsPerLink, `at most ${limits.tagsPerLink} tags`));
+
+/** Fields shared by link and deep-link create and by PATCH (all optional here). */
+export const editableLinkFields = {
+  url: z.optional(httpUrlSchema),
+  destinationUrl: z.optional(httpUrlSchema),
+  key: z.optional(linkKeySchema),
+  slug: z.optional(linkKeySchema),
+  title: z.optional(titleSchema),
+  objects: z.optional(objectsSchema),
+  tags: z.optional(tagsSchema),
+  comments: z.optional(z.nullable(z.string().check(z.maxLength(limits.commentsMax, `must be at most ${limits.commentsMax} characters`)))),
+  password: z.optional(
+    z.nullable(z.string().check(z.minLength(1), z.maxLength(limits.passwordMax, `must be at most ${limits.passwordMax} characters`))),
+  ),
+  expiresAt: z.optional(z.nullable(dateTimeSchema)),
+  expiredUrl: optionalNullableUrl,
+  tracking: z.optional(trackingSchema),
+  desktopOverrideUrl: optionalNullableUrl,
+  androidOverrideUrl: optionalNullableUrl,
+  iosOverrideUrl: optionalNullableUrl,
+  platformOverrides: z.optional(platformOverridesSchema),
+  socialPreview: z.optional(socialPreviewSchema),
+};
