@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import type { ApiEvent, ApiResult } from '@shared/http/api-types';
 import { distDir } from '../scripts/build';
+import { lambdaContext } from '@shared/local/local-server';
 
 export type BundledHandler = (event: ApiEvent, context: Context) => Promise<ApiResult | undefined>;
 
@@ -58,21 +59,7 @@ export const apiEvent = (request: InvokeRequest): ApiEvent => {
   } as ApiEvent;
 };
 
-const context = (): Context =>
-  ({
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: 'bench',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:bench',
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: '/aws/lambda/bench',
-    logStreamName: 'bench',
-    getRemainingTimeInMillis: () => 10_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  }) as Context;
+const context = (): Context => lambdaContext({ handler: 'bench' });
 
 /** Node's fetch says `node`, which counts as a bot; clicks are measured as a phone's. */
 export const PHONE_UA =

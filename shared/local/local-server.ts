@@ -175,7 +175,8 @@ const toEvent = (
 const routeKeyOf = (route: RouteDef | undefined) =>
   !route || route.path === '$default' ? '$default' : `${route.method} ${route.path}`;
 
-const lambdaContext = (route: RouteDef): Context =>
+/** A Lambda context for one local invocation of a function named after its handler. */
+export const lambdaContext = (route: Pick<RouteDef, 'handler'>): Context =>
   ({
     callbackWaitsForEmptyEventLoop: false,
     functionName: route.handler,
