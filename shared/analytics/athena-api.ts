@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createAwsJsonCall, type AwsJsonCall, type AwsJsonCallOptions } from '@shared/aws/aws-json-call';
+import { createAwsJsonCall, withRetries, type AwsJsonCall, type AwsJsonCallOptions } from '@shared/aws/aws-json-call';
 
 /*
  * The four Athena operations the engine uses (Athena API, JSON 1.1), with only the fields it
@@ -56,7 +56,10 @@ export interface AthenaApi {
   stopQueryExecution(input: { QueryExecutionId: string }): Promise<Record<string, never>>;
 }
 
-export type AthenaApiOptions = Omit<AwsJsonCallOptions, 'service' | 'targetPrefix'>;
+export interface AthenaApiOptions extends Omit<AwsJsonCallOptions, 'service' | 'targetPrefix'> {
+  /** Attempts per call, default 1 (`withRetries`: throttling, 5xx and connection errors). */
+  maxAttempts?: number;
+}
 
 /** Athena over an AWS JSON 1.1 call (default endpoint https://athena.<region>.amazonaws.com). */
 export const athenaApiOver = (call: AwsJsonCall): AthenaApi => ({
@@ -72,5 +75,5 @@ export const athenaApiOver = (call: AwsJsonCall): AthenaApi => ({
  * schemas of every Athena operation, which put the analytics handlers at the cold-start budget's
  * limit (docs/benchmarks.md). Errors are named by their Athena type, as the SDK names them.
  */
-export const createAthenaApi = (options: AthenaApiOptions): AthenaApi =>
-  athenaApiOver(createAwsJsonCall({ ...options, service: 'athena', targetPrefix: 'AmazonAthena' }));
+export const createAthenaApi = ({ maxAttempts = 1, ...options }: AthenaApiOptions): AthenaApi =>
+  athenaApiOver(withRetries(createAwsJsonCall({ ...options, service: 'athena', targetPrefix: 'AmazonAthena' }), maxAttempts));

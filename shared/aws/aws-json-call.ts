@@ -23,11 +23,6 @@ export interface AwsJsonCallOptions {
   requestTimeoutMs?: number;
   /** Default: a keep-alive NodeHttpHandler. */
   requestHandler?: AwsRequestHandler;
-  /**
-   * Attempts per call, default 1. Above 1, throttling errors, 5xx answers and connection errors
-   * are retried after 100 ms, 200 ms, ... (with jitter); any other error is thrown at once.
-   */
-  maxAttempts?: number;
 }
 
 /** One operation of an AWS JSON 1.1 API; an error's `name` is the AWS error type (as the SDK names it). */
@@ -45,16 +40,12 @@ const header = (headers: Record<string, string | undefined>, name: string) => {
   return undefined;
 };
 
-const THROTTLING = /Throttl|TooManyRequests|RequestLimitExceeded|SlowDown/;
-
-const retryable = (error: unknown) =>
-  !(error instanceof AwsServiceError) || error.statusCode >= 500 || error.statusCode === 429 || THROTTLING.test(error.name);
-
 /**
  * An AWS JSON 1.1 protocol call (POST /, X-Amz-Target, SigV4) with the SDK's own building blocks,
  * already in every bundle for the DynamoDB client (SigV4 signer, credential chain, keep-alive Node
  * HTTP handler), instead of a service's client package, which carries the serializers of every
- * operation of its API (docs/benchmarks.md). Used for Firehose and Athena.
+ * operation of its API (docs/benchmarks.md). Used for Firehose and Athena. One attempt per call
+ * (retries, where wanted, are the caller's: see `withRetries`).
  */
 export const createAwsJsonCall = (options: AwsJsonCallOptions): AwsJsonCall => {
   const endpoint = new URL(options.endpoint ?? `https://${options.service}.${options.region}.amazonaws.com`);
@@ -65,9 +56,9 @@ export const createAwsJsonCall = (options: AwsJsonCallOptions): AwsJsonCall => {
     sha256: Sha256,
   });
   const http: AwsRequestHandler = options.requestHandler ?? new NodeHttpHandler({ requestTimeout: options.requestTimeoutMs ?? 5000 });
-  const maxAttempts = Math.max(1, options.maxAttempts ?? 1);
 
-  const once = async (operation: string, body: string): Promise<unknown> => {
+  return async (operation, input) => {
+    const body = JSON.stringify(input ?? {});
     const request = new HttpRequest({
       method: 'POST',
       protocol: endpoint.protocol,
@@ -96,16 +87,27 @@ export const createAwsJsonCall = (options: AwsJsonCallOptions): AwsJsonCall => {
     }
     return parsed;
   };
+};
 
-  return async (operation, input) => {
-    const body = JSON.stringify(input ?? {});
+const THROTTLING = /Throttl|TooManyRequests|RequestLimitExceeded|SlowDown/;
+
+const retryable = (error: unknown) =>
+  !(error instanceof AwsServiceError) || error.statusCode >= 500 || error.statusCode === 429 || THROTTLING.test(error.name);
+
+/**
+ * Up to `maxAttempts` attempts per call (as the SDK's maxAttempts): throttling errors, 5xx answers
+ * and connection errors are retried after about 100 ms, 200 ms, ... (with jitter); any other
+ * error is thrown at once. Only for operations that are safe to repeat.
+ */
+export const withRetries =
+  (call: AwsJsonCall, maxAttempts: number): AwsJsonCall =>
+  async (operation, input) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await once(operation, body);
+        return await call(operation, input);
       } catch (error) {
         if (attempt >= maxAttempts || !retryable(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 1) * (0.5 + Math.random() / 2)));
       }
     }
   };
-};
