@@ -1,6 +1,6 @@
-import { AthenaClient } from '@aws-sdk/client-athena';
 import { getConfig, type Config } from '@shared/config/config';
 import { AnalyticsUnavailableError, type AnalyticsEngine } from './analytics-engine';
+import { createAthenaApi } from './athena-api';
 import { createAthenaEngine } from './athena-engine';
 import { createDuckDbEngine } from './duckdb-engine';
 
@@ -11,7 +11,9 @@ import { createDuckDbEngine } from './duckdb-engine';
 export const engineFromConfig = (config: Pick<Config, 'ATHENA_WORKGROUP' | 'ATHENA_DATABASE' | 'LOCAL_LAKE_DIR' | 'AWS_REGION'>): AnalyticsEngine => {
   if (config.ATHENA_WORKGROUP && config.ATHENA_DATABASE) {
     return createAthenaEngine({
-      client: new AthenaClient({ region: config.AWS_REGION, maxAttempts: 3 }),
+      // As the SDK client's maxAttempts: 3: throttling, 5xx and connection errors are retried
+      // twice (StartQueryExecution carries a ClientRequestToken, so a retry starts one query).
+      athena: createAthenaApi({ region: config.AWS_REGION, maxAttempts: 3 }),
       workgroup: config.ATHENA_WORKGROUP,
       database: config.ATHENA_DATABASE,
     });

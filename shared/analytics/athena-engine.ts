@@ -1,16 +1,10 @@
-import {
-  AthenaClient,
-  GetQueryExecutionCommand,
-  GetQueryResultsCommand,
-  StartQueryExecutionCommand,
-  StopQueryExecutionCommand,
-  type GetQueryResultsCommandOutput,
-} from '@aws-sdk/client-athena';
 import { log } from '@shared/util/logger';
 import { AnalyticsUnavailableError, type AnalyticsEngine, type AnalyticsRow } from './analytics-engine';
+import type { AthenaApi, GetQueryResultsOutput } from './athena-api';
 
 export interface AthenaEngineOptions {
-  client: AthenaClient;
+  /** The Athena calls (athena-api.ts). */
+  athena: AthenaApi;
   workgroup: string;
   database: string;
   /** How long Athena may reuse a previous identical query's result (also the table-cache TTL). */
@@ -39,7 +33,7 @@ export const createAthenaEngine = (options: AthenaEngineOptions): AnalyticsEngin
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   const timeoutMs = options.timeoutMs ?? 25_000;
   const sleep = options.sleep ?? defaultSleep;
-  const { client } = options;
+  const { athena } = options;
 
   const unavailable = (message: string, fields: Record<string, unknown>, cause?: unknown) => {
     log('error', message, fields);
@@ -59,22 +53,20 @@ export const createAthenaEngine = (options: AthenaEngineOptions): AnalyticsEngin
     cacheTtlSeconds: reuseMinutes * 60,
     async query(query): Promise<AnalyticsRow[]> {
       const started = await call('StartQueryExecution', () =>
-        client.send(
-          new StartQueryExecutionCommand({
-            QueryString: query.sql,
-            ExecutionParameters: query.params.length > 0 ? query.params.map(athenaStringLiteral) : undefined,
-            QueryExecutionContext: { Database: options.database, Catalog: 'AwsDataCatalog' },
-            WorkGroup: options.workgroup,
-            ResultReuseConfiguration: { ResultReuseByAgeConfiguration: { Enabled: true, MaxAgeInMinutes: reuseMinutes } },
-          }),
-        ),
+        athena.startQueryExecution({
+          QueryString: query.sql,
+          ExecutionParameters: query.params.length > 0 ? query.params.map(athenaStringLiteral) : undefined,
+          QueryExecutionContext: { Database: options.database, Catalog: 'AwsDataCatalog' },
+          WorkGroup: options.workgroup,
+          ResultReuseConfiguration: { ResultReuseByAgeConfiguration: { Enabled: true, MaxAgeInMinutes: reuseMinutes } },
+        }),
       );
       const id = started.QueryExecutionId;
       if (!id) throw unavailable('athena returned no query id', {});
 
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const { QueryExecution: execution } = await call('GetQueryExecution', () => client.send(new GetQueryExecutionCommand({ QueryExecutionId: id })));
+        const { QueryExecution: execution } = await call('GetQueryExecution', () => athena.getQueryExecution({ QueryExecutionId: id }));
         const state = execution?.Status?.State;
         if (state === 'SUCCEEDED') break;
         if (state === 'FAILED' || state === 'CANCELLED') {
@@ -82,7 +74,7 @@ export const createAthenaEngine = (options: AthenaEngineOptions): AnalyticsEngin
           throw unavailable('athena query failed', { queryExecutionId: id, state, reason: execution?.Status?.StateChangeReason, error: execution?.Status?.AthenaError });
         }
         if (Date.now() >= deadline) {
-          await client.send(new StopQueryExecutionCommand({ QueryExecutionId: id })).catch(() => undefined);
+          await athena.stopQueryExecution({ QueryExecutionId: id }).catch(() => undefined);
           throw unavailable('athena query timed out', { queryExecutionId: id, timeoutMs });
         }
         await sleep(pollIntervalMs);
@@ -93,8 +85,8 @@ export const createAthenaEngine = (options: AthenaEngineOptions): AnalyticsEngin
       let nextToken: string | undefined;
       let first = true;
       do {
-        const page: GetQueryResultsCommandOutput = await call('GetQueryResults', () =>
-          client.send(new GetQueryResultsCommand({ QueryExecutionId: id, NextToken: nextToken, MaxResults: 1000 })),
+        const page: GetQueryResultsOutput = await call('GetQueryResults', () =>
+          athena.getQueryResults({ QueryExecutionId: id, NextToken: nextToken, MaxResults: 1000 }),
         );
         names ??= (page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? []).map((c) => (c.Name ?? '').toLowerCase());
         const data = page.ResultSet?.Rows ?? [];

@@ -8,7 +8,7 @@ import { getLinkAnalyticsOrThrow } from '@shared/analytics/get-link-analytics';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { createShortLink } from '@shared/links/create-link';
-import { fakeAthenaClient, resultPages, type AthenaCall } from '@test/support/fake-athena';
+import { fakeAthenaApi, resultPages, type AthenaCall } from '@test/support/fake-athena';
 
 const NOW = new Date('2026-03-15T10:30:00.000Z');
 let tenant: BootstrapResult;
@@ -23,8 +23,8 @@ const aggregateRows = [
   ['383', null, null, '1', '0', '1', '0', '2026-03-13T09:00:00.000Z'],
 ];
 
-const athena = () =>
-  fakeAthenaClient((call: AthenaCall, calls) => {
+const fakeAthena = () =>
+  fakeAthenaApi((call: AthenaCall, calls) => {
     const id = `qe-${calls.filter((c) => c.operation === 'StartQueryExecution').length}`;
     if (call.operation === 'StartQueryExecution') return { body: { QueryExecutionId: id } };
     if (call.operation === 'GetQueryExecution') return { body: { QueryExecution: { Status: { State: 'SUCCEEDED' } } } };
@@ -43,8 +43,8 @@ afterAll(() => setAnalyticsEngine(undefined));
 
 describe('analytics answers computed by Athena are cached in the table', () => {
   it('maps Athena rows into AnalyticsData, then serves a refresh from the table without querying', async () => {
-    const { client, calls } = athena();
-    setAnalyticsEngine(createAthenaEngine({ client, workgroup: 'wg', database: 'db', sleep: async () => {} }));
+    const { athena, calls } = fakeAthena();
+    setAnalyticsEngine(createAthenaEngine({ athena, workgroup: 'wg', database: 'db', sleep: async () => {} }));
     const first = await getLinkAnalyticsOrThrow(tenant.workspaceId, linkId, { range: '7d', traffic: 'all' }, NOW);
     expect(first.summary).toMatchObject({ humanClicks: 7, botClicks: 2, totalClicks: 9, uniqueVisitors: 5, launchViewImpressions: 3, lastActivityAt: '2026-03-15T09:00:00.000Z' });
     expect(first.timeseries).toHaveLength(7);
@@ -67,8 +67,8 @@ describe('analytics answers computed by Athena are cached in the table', () => {
   });
 
   it('keys the cache by range, traffic and subject, and recomputes after the TTL', async () => {
-    const { client, calls } = athena();
-    setAnalyticsEngine(createAthenaEngine({ client, workgroup: 'wg', database: 'db', sleep: async () => {} }));
+    const { athena, calls } = fakeAthena();
+    setAnalyticsEngine(createAthenaEngine({ athena, workgroup: 'wg', database: 'db', sleep: async () => {} }));
     const starts = () => calls.filter((c) => c.operation === 'StartQueryExecution').length;
     await getLinkAnalyticsOrThrow(tenant.workspaceId, linkId, { range: '30d', traffic: 'human' }, NOW);
     expect(starts()).toBe(2);

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { AthenaClient } from '@aws-sdk/client-athena';
+import { createAthenaApi } from '@shared/analytics/athena-api';
 
-/** One captured Athena API call: the operation (X-Amz-Target) and its JSON body as the SDK serialized it. */
+/** One captured Athena API call: the operation (X-Amz-Target) and its JSON body as sent. */
 export interface AthenaCall {
   operation: string;
   input: Record<string, any>;
@@ -13,24 +13,26 @@ const bodyText = (body: unknown): string =>
   body === undefined ? '{}' : body instanceof Uint8Array ? new TextDecoder().decode(Uint8Array.prototype.slice.call(body)) : String(body);
 
 /**
- * A real AthenaClient whose HTTP handler is replaced: requests go through the SDK's own
- * serializer (what AWS would receive), responses through its deserializer. No network.
+ * The Athena API the engine uses (athena-api.ts) with its HTTP handler replaced: requests go
+ * through the real JSON 1.1 caller and SigV4 signer (what AWS would receive; the wire test in
+ * test/unit/athena-api.test.ts compares it with the SDK client's), responses through its parser
+ * and error naming. No network.
  */
-export const fakeAthenaClient = (respond: AthenaResponder) => {
+export const fakeAthenaApi = (respond: AthenaResponder) => {
   const calls: AthenaCall[] = [];
-  const client = new AthenaClient({
+  const athena = createAthenaApi({
     region: 'eu-west-1',
     credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' },
     maxAttempts: 1,
     requestHandler: {
-      handle: async (request: { headers: Record<string, string>; body?: unknown }) => {
+      handle: async (request) => {
         const target = String(request.headers['x-amz-target'] ?? '');
         const call = { operation: target.replace(/^AmazonAthena\./, ''), input: JSON.parse(bodyText(request.body)) };
         calls.push(call);
         const reply = respond(call, calls);
         const status = reply.status ?? 200;
         return {
-          // The shape of @smithy's HttpResponse (not a direct dependency of this project).
+          // The shape of @smithy's HttpResponse.
           response: {
             statusCode: status,
             headers: { 'content-type': 'application/x-amz-json-1.1' },
@@ -38,9 +40,9 @@ export const fakeAthenaClient = (respond: AthenaResponder) => {
           },
         };
       },
-    } as never,
+    },
   });
-  return { client, calls };
+  return { athena, calls };
 };
 
 /** GetQueryResults pages for `rows` (all text), header row first, `pageSize` data rows per page. */

@@ -3,7 +3,7 @@ import { aggregateQuery, exportPageQuery } from '@shared/analytics/analytics-sql
 import { analyticsWindow } from '@shared/analytics/analytics-window';
 import { createAthenaEngine } from '@shared/analytics/athena-engine';
 import { engineFromConfig } from '@shared/analytics/analytics-backend';
-import { fakeAthenaClient, resultPages, type AthenaCall } from '@test/support/fake-athena';
+import { fakeAthenaApi, resultPages, type AthenaCall } from '@test/support/fake-athena';
 
 const window = analyticsWindow('7d', new Date('2026-03-15T10:30:00.000Z'));
 const scope = { workspaceId: 'ws_A', firstDay: window.firstDay, lastDay: window.lastDay };
@@ -27,13 +27,13 @@ const succeeding = (pages: unknown[], runningPolls = 2) => (call: AthenaCall, ca
   }
 };
 
-const engineWith = (respond: Parameters<typeof fakeAthenaClient>[0], extra: Partial<Parameters<typeof createAthenaEngine>[0]> = {}) => {
-  const { client, calls } = fakeAthenaClient(respond);
-  const engine = createAthenaEngine({ client, workgroup: 'analytics-wg', database: 'linkservice_events', sleep: async () => {}, ...extra });
+const engineWith = (respond: Parameters<typeof fakeAthenaApi>[0], extra: Partial<Parameters<typeof createAthenaEngine>[0]> = {}) => {
+  const { athena, calls } = fakeAthenaApi(respond);
+  const engine = createAthenaEngine({ athena, workgroup: 'analytics-wg', database: 'linkservice_events', sleep: async () => {}, ...extra });
   return { engine, calls };
 };
 
-describe('Athena engine against the SDK\'s real request and response shapes', () => {
+describe('Athena engine against the wire requests and responses (the SDK client\'s: athena-api.test.ts)', () => {
   it('starts the same SQL text DuckDB runs, with bound parameters, workgroup, database and result reuse', async () => {
     const pages = resultPages(['grouping_id', 'human_clicks'], [['511', '4']], 3);
     const { engine, calls } = engineWith(succeeding(pages));
