@@ -26,9 +26,15 @@ const allGrouped = (1 << groupingColumns.length) - 1;
 /** grouping_id of the set that groups by column `i` alone (bit set = column not grouped). */
 const groupingIdOf = (column: (typeof groupingColumns)[number]) => allGrouped - (1 << (groupingColumns.length - 1 - groupingColumns.indexOf(column)));
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+/**
+ * Country names come from ICU, whose data loads when the first Intl.DisplayNames is built
+ * (about 10 ms): built on first use, not at module init, so a cold start that is answered from
+ * the analytics cache never pays for it.
+ */
+let regionNames: Intl.DisplayNames | undefined;
 const countryLabel = (code: string): string => {
   try {
+    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
     return regionNames.of(code) ?? code;
   } catch {
     return code;
