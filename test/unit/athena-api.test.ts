@@ -1,43 +1,19 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AthenaClient, GetQueryResultsCommand, StartQueryExecutionCommand } from '@aws-sdk/client-athena';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { awsLoopback, loopbackCredentials } from '@test/support/aws-loopback';
 import { createAthenaApi } from '@shared/analytics/athena-api';
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-let seen: Seen[] = [];
-let reply: { status: number; headers?: Record<string, string>; json: unknown } = { status: 200, json: {} };
-const server = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-    res.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.1', ...reply.headers });
-    res.end(JSON.stringify(reply.json));
-  });
-});
-let endpoint = '';
-const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' };
+const aws = awsLoopback();
+const credentials = loopbackCredentials;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** Sends `ours` then `theirs` (the SDK client) and compares what the server received. */
 const compareWire = async <T, U>(ours: () => Promise<T>, theirs: () => Promise<U>) => {
-  seen = [];
+  aws.seen = [];
   const mine = await ours();
   const reference = await theirs();
-  const [a, b] = seen;
+  const [a, b] = aws.seen;
   expect(a!.method).toBe(b!.method);
   expect(a!.url).toBe(b!.url);
   for (const name of ['content-type', 'x-amz-target']) expect(a!.headers[name]).toBe(b!.headers[name]);
@@ -48,8 +24,8 @@ const compareWire = async <T, U>(ours: () => Promise<T>, theirs: () => Promise<U
 };
 
 describe('Athena API (the engine\'s four calls without the Athena client package)', () => {
-  const api = () => createAthenaApi({ region: 'eu-west-1', endpoint, credentials });
-  const sdk = () => new AthenaClient({ region: 'eu-west-1', endpoint, credentials, maxAttempts: 1 });
+  const api = () => createAthenaApi({ region: 'eu-west-1', endpoint: aws.endpoint, credentials });
+  const sdk = () => new AthenaClient({ region: 'eu-west-1', endpoint: aws.endpoint, credentials, maxAttempts: 1 });
 
   it('StartQueryExecution: the SDK client\'s target, content type and JSON body (parameters, result reuse, a request token)', async () => {
     const input = {
@@ -59,7 +35,7 @@ describe('Athena API (the engine\'s four calls without the Athena client package
       WorkGroup: 'analytics-wg',
       ResultReuseConfiguration: { ResultReuseByAgeConfiguration: { Enabled: true, MaxAgeInMinutes: 5 } },
     };
-    reply = { status: 200, json: { QueryExecutionId: 'qe-1' } };
+    aws.reply = { status: 200, json: { QueryExecutionId: 'qe-1' } };
     const client = sdk();
     const { mine, reference, sent, sdkSent, target } = await compareWire(
       () => api().startQueryExecution(input),
@@ -76,7 +52,7 @@ describe('Athena API (the engine\'s four calls without the Athena client package
 
   it('GetQueryResults: same request, and the same parsed rows, metadata and token', async () => {
     const input = { QueryExecutionId: 'qe-1', NextToken: 'page-3', MaxResults: 1000 };
-    reply = {
+    aws.reply = {
       status: 200,
       json: {
         UpdateCount: 0,
@@ -105,7 +81,7 @@ describe('Athena API (the engine\'s four calls without the Athena client package
   });
 
   it('names errors by their Athena type with the message, as the SDK does', async () => {
-    reply = { status: 400, json: { __type: 'com.amazonaws.athena#InvalidRequestException', Message: 'WorkGroup is disabled', AthenaErrorCode: 'INVALID_INPUT' } };
+    aws.reply = { status: 400, json: { __type: 'com.amazonaws.athena#InvalidRequestException', Message: 'WorkGroup is disabled', AthenaErrorCode: 'INVALID_INPUT' } };
     await expect(api().getQueryExecution({ QueryExecutionId: 'qe-1' })).rejects.toMatchObject({ name: 'InvalidRequestException', message: 'WorkGroup is disabled' });
     const client = sdk();
     await expect(client.send(new StartQueryExecutionCommand({ QueryString: 'SELECT 1' }))).rejects.toMatchObject({
@@ -113,19 +89,19 @@ describe('Athena API (the engine\'s four calls without the Athena client package
       message: 'WorkGroup is disabled',
     });
     client.destroy();
-    reply = { status: 400, headers: { 'x-amzn-errortype': 'TooManyRequestsException:http://internal' }, json: { Message: 'slow down' } };
+    aws.reply = { status: 400, headers: { 'x-amzn-errortype': 'TooManyRequestsException:http://internal' }, json: { Message: 'slow down' } };
     await expect(api().stopQueryExecution({ QueryExecutionId: 'qe-1' })).rejects.toMatchObject({ name: 'TooManyRequestsException', message: 'slow down' });
   });
 
   it('retries throttling and 5xx up to maxAttempts, not other errors', async () => {
-    const retrying = createAthenaApi({ region: 'eu-west-1', endpoint, credentials, maxAttempts: 3 });
-    seen = [];
-    reply = { status: 500, json: { __type: 'InternalServerException', Message: 'oops' } };
+    const retrying = createAthenaApi({ region: 'eu-west-1', endpoint: aws.endpoint, credentials, maxAttempts: 3 });
+    aws.seen = [];
+    aws.reply = { status: 500, json: { __type: 'InternalServerException', Message: 'oops' } };
     await expect(retrying.getQueryExecution({ QueryExecutionId: 'qe-1' })).rejects.toMatchObject({ name: 'InternalServerException' });
-    expect(seen).toHaveLength(3);
-    seen = [];
-    reply = { status: 400, json: { __type: 'InvalidRequestException', Message: 'no' } };
+    expect(aws.seen).toHaveLength(3);
+    aws.seen = [];
+    aws.reply = { status: 400, json: { __type: 'InvalidRequestException', Message: 'no' } };
     await expect(retrying.getQueryExecution({ QueryExecutionId: 'qe-1' })).rejects.toMatchObject({ name: 'InvalidRequestException' });
-    expect(seen).toHaveLength(1);
+    expect(aws.seen).toHaveLength(1);
   });
 });
