@@ -38,6 +38,27 @@ export const domainRepository = {
     );
   },
 
+  /**
+   * Sets where a domain's expired and unknown links go (provisioning, outside the HTTP API): the
+   * domain item and its host record (what the edge reads) in one transaction. `null` clears.
+   */
+  async setFallbackUrls(domain: DomainRecord, urls: { expiredUrl: string | null; notFoundUrl: string | null }): Promise<void> {
+    const update = (key: { pk: string; sk: string }, withUpdatedAt: boolean) => ({
+      Update: {
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: `SET expiredUrl = :e, notFoundUrl = :n${withUpdatedAt ? ', updatedAt = :u' : ''}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':e': urls.expiredUrl, ':n': urls.notFoundUrl, ...(withUpdatedAt ? { ':u': new Date().toISOString() } : {}) },
+      },
+    });
+    await getDocumentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [update(keys.domain(domain.workspaceId, domain.id), true), update(keys.host(domain.domain), false)],
+      }),
+    );
+  },
+
   async findById(workspaceId: string, domainId: string): Promise<DomainRecord | undefined> {
     const out = await getDocumentClient().send(
       new GetCommand({ TableName: tableName(), Key: keys.domain(workspaceId, domainId) }),
