@@ -6,6 +6,7 @@ import { uuid } from '@shared/util/ids';
 import { knownHostOf, LINK_KEY } from './handle-click';
 import { plainNotFound } from './html/status-page';
 import { findRedirectRecord } from './redirect-lookup';
+import { bodyBytes } from '@shared/http/request-body';
 
 /** The steps the launch view page reports (the impression is recorded when the page is served). */
 const BEACON_EVENTS: Record<string, EventType> = {
@@ -26,7 +27,7 @@ export const recordLaunchViewEvent = async (event: ApiEvent): Promise<ApiResult>
   const known = await knownHostOf(event);
   if (!known) return plainNotFound();
   const { request, host } = known;
-  const raw = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  const raw = bodyBytes(event);
   if (raw.length > 2048) return noContent(413);
   const form = new URLSearchParams(raw.toString('utf8'));
   const key = form.get('k') ?? '';

@@ -7,6 +7,7 @@ import { passwordPage } from './html/password-page';
 import { plainNotFound } from './html/status-page';
 import { clearPasswordAttempts, reservePasswordAttempt } from './password-attempts';
 import { findRedirectRecord } from './redirect-lookup';
+import { bodyBytes } from '@shared/http/request-body';
 
 const MAX_FORM_BYTES = 4096;
 
@@ -14,7 +15,7 @@ const MAX_FORM_BYTES = 4096;
 export const passwordFromForm = (event: ApiEvent): string | null => {
   const type = (header(event, 'content-type') ?? '').toLowerCase();
   if (!type.startsWith('application/x-www-form-urlencoded') || !event.body) return null;
-  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+  const raw = bodyBytes(event);
   if (raw.length > MAX_FORM_BYTES) return null;
   const password = new URLSearchParams(raw.toString('utf8')).get('password');
   return password && password.length <= 128 ? password : null;

@@ -1,5 +1,5 @@
 import { header, type ApiEvent } from './api-types';
-import { mediaType, MAX_BODY_BYTES } from './request-body';
+import { bodyBytes, mediaType, MAX_BODY_BYTES } from './request-body';
 
 /** A body that is not an acceptable multipart/form-data form; `status` is 400 or 413. */
 export class MultipartFormError extends Error {
@@ -28,11 +28,6 @@ export const defaultMultipartLimits: MultipartLimits = {
   maxFieldBytes: 64 * 1024,
 };
 
-/** The raw body bytes of an API Gateway (payload 2.0) event, base64-encoded or not. */
-const bodyBytes = (event: ApiEvent): Buffer => {
-  if (event.body === undefined || event.body === null) return Buffer.alloc(0);
-  return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
-};
 
 /**
  * Parses a `multipart/form-data` body into its text fields (UTF-8) with the runtime's own
