@@ -1,16 +1,13 @@
+import { parseHttpUrl } from '@shared/util/http-url';
+
 /**
  * The domain + key a short-link URL names: `http(s)://{domain}/{key}` with exactly one path
  * segment (percent-decoded). Anything else names no link: undefined. Query and fragment are
  * ignored. Shared by the client API and the legacy retrieve routes.
  */
 export const slugOfShortLink = (shortLink: string): { domain: string; key: string } | undefined => {
-  let url: URL;
-  try {
-    url = new URL(shortLink.trim());
-  } catch {
-    return undefined;
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return undefined;
+  const url = parseHttpUrl(shortLink.trim());
+  if (!url) return undefined;
   let key: string;
   try {
     key = decodeURIComponent(url.pathname.replace(/^\//, ''));
@@ -21,11 +18,4 @@ export const slugOfShortLink = (shortLink: string): { domain: string; key: strin
   return { domain: url.hostname.toLowerCase(), key };
 };
 
-export const isHttpUrl = (value: string): boolean => {
-  try {
-    const url = new URL(value.trim());
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
-};
+export const isHttpUrl = (value: string): boolean => parseHttpUrl(value.trim()) !== undefined;

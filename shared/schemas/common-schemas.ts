@@ -1,4 +1,5 @@
 import * as z from './zod-mini';
+import { parseHttpUrl } from '@shared/util/http-url';
 
 /** DESIGN.md section 4 limits. */
 export const limits = {
@@ -19,15 +20,7 @@ const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
 /** Absolute http(s) URL, at most 2,048 characters; other schemes (javascript:, data:, file:) refused. */
 export const httpUrlSchema = z.string().check(
   z.maxLength(limits.urlMax, `must be at most ${limits.urlMax} characters`),
-  z.refine((value) => {
-    if (CONTROL_OR_SPACE.test(value)) return false;
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http:// or https:// URL'),
+  z.refine((value) => !CONTROL_OR_SPACE.test(value) && parseHttpUrl(value) !== undefined, 'must be an absolute http:// or https:// URL'),
 );
 
 export const nullableHttpUrlSchema = z.nullable(httpUrlSchema);
