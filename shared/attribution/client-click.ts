@@ -1,4 +1,5 @@
 import { recordClick } from '@shared/clicks/record-click';
+import { destinationFor } from '@shared/edge/destination';
 import { uuid } from '@shared/util/ids';
 import { ATTRIBUTION_TTL_MS, attributionRepository } from './attribution-repository';
 import { isEligible, resolveClientLinkOrThrow, toClientLinkPayload, type ClientLinkPayload } from './client-link';
@@ -15,6 +16,8 @@ export interface ClientClickResponse {
   expiresAt: string;
   eligible: boolean;
   deferredDeepLink: ClientLinkPayload | null;
+  /** Where this click goes: the edge's destination for this platform and country (override, geo, url + tracking). */
+  destinationUrl: string;
 }
 
 /**
@@ -33,14 +36,15 @@ export const recordClientClick = async (
   const expiresAt = new Date(at.getTime() + ATTRIBUTION_TTL_MS).toISOString();
   const eligible = isEligible(link, request.client.isBot, at);
   const payload = toClientLinkPayload(link);
+  const destinationUrl = destinationFor(link, request.client.platform, request.country);
 
   await recordClick({
     link: { workspaceId, linkId: link.id, linkType: link.linkType, deepLinkAppId: link.deepLinkAppId, domain: link.domain, key: link.key, tracking: link.tracking },
     userAgent: request.userAgent,
     ip: request.ip,
-    country: null,
+    country: request.country,
     referrer: request.referrer,
-    resolvedDestinationUrl: link.url,
+    resolvedDestinationUrl: destinationUrl,
     responseKind: 'api',
     ids,
     at,
@@ -49,5 +53,5 @@ export const recordClientClick = async (
     const fingerprint = await deviceFingerprint({ ip: request.ip, platform: request.client.platform, osMajor: request.client.osMajor });
     await attributionRepository.save({ ...ids, workspaceId, linkId: link.id, clickedAt: at.toISOString(), expiresAt, fingerprint, link: payload });
   }
-  return { ...ids, expiresAt, eligible, deferredDeepLink: eligible ? payload : null };
+  return { ...ids, expiresAt, eligible, deferredDeepLink: eligible ? payload : null, destinationUrl };
 };

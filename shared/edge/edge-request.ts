@@ -1,4 +1,5 @@
 import { header, type ApiEvent } from '@shared/http/api-types';
+import { viewerCountry } from '@shared/http/viewer-country';
 
 /** What the edge reads from a request, in one place. */
 export interface EdgeRequest {
@@ -14,17 +15,6 @@ export interface EdgeRequest {
   country: string | null;
   referrer: string | null;
 }
-
-/** CDN / viewer country headers, first present wins (CloudFront, then Cloudflare-style). */
-const COUNTRY_HEADERS = ['cloudfront-viewer-country', 'cf-ipcountry'];
-
-const countryOf = (event: ApiEvent): string | null => {
-  for (const name of COUNTRY_HEADERS) {
-    const value = header(event, name)?.trim();
-    if (value && /^[A-Za-z]{2}$/.test(value)) return value.toUpperCase();
-  }
-  return null;
-};
 
 /** Host header (API Gateway passes the custom domain's), lowercased, without port or trailing dot. */
 const hostOf = (event: ApiEvent): string => (header(event, 'host') ?? event.requestContext?.domainName ?? '').trim().toLowerCase();
@@ -42,7 +32,7 @@ export const parseEdgeRequest = (event: ApiEvent): EdgeRequest => {
     query: new URLSearchParams(event.rawQueryString ?? ''),
     userAgent: header(event, 'user-agent') ?? null,
     ip: event.requestContext?.http?.sourceIp ?? null,
-    country: countryOf(event),
+    country: viewerCountry(event.headers),
     referrer: header(event, 'referer') ?? null,
   };
 };

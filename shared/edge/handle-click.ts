@@ -37,14 +37,14 @@ const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: s
     return redirectTo(`${request.origin.replace(`://${ALTERNATE_LABEL}`, '://')}/${encodeURIComponent(key)}?lv=stay&c=${clickId}`);
   }
   const client = parseUserAgent(request.userAgent);
-  const outcome = decideOutcome({ host, record, client: { ...client, isBot: false }, unlocked: true, now: new Date() });
+  const outcome = decideOutcome({ host, record, client: { ...client, isBot: false }, unlocked: true, now: new Date(), country: request.country });
   if (outcome.kind === 'not_found' || outcome.kind === 'expired') {
     if (outcome.location) return redirectTo(outcome.location);
     return statusPage(outcome.kind === 'expired' ? 410 : 404);
   }
   const app = host.appId ? await getAppCached(host.workspaceId, host.appId) : undefined;
   const store = client.platform === 'ios' ? app?.ios?.appStoreUrl : client.platform === 'android' ? app?.android?.playStoreUrl : null;
-  return redirectTo(store ?? destinationFor(record!, client.platform));
+  return redirectTo(store ?? destinationFor(record!, client.platform, request.country));
 };
 
 /** GET / HEAD `/{key}` on the edge. */

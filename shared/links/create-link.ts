@@ -5,7 +5,7 @@ import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { DomainRecord } from '@shared/tenancy/tenancy-types';
 import { prefixedId, randomBase62 } from '@shared/util/ids';
 import { hashPassword } from '@shared/util/password';
-import { destinationOf, keyOf, normalizeObjects, overridesOf, type EditableLinkInput } from './link-input';
+import { destinationOf, geoOf, keyOf, normalizeObjects, overridesOf, type EditableLinkInput } from './link-input';
 import type { LinkRecord, LinkType } from './link-record';
 import { shortLinkOf } from './link-record';
 import { linkRepository, SlugTakenError } from './link-repository';
@@ -75,6 +75,7 @@ export const insertLink = async (
       tags,
       tracking: body.tracking ?? null,
       socialPreview: body.socialPreview ?? null,
+      geo: geoOf(body.geo),
       deepLinkAppId: placement.deepLinkAppId,
       archived: false,
       clicks: 0,

@@ -28,7 +28,7 @@ export class LinkChangedError extends Error {
 /** Attributes a link change rewrites; counters (clicks, botClicks, last*) are never touched. */
 const EDITABLE_ATTRIBUTES = [
   'domainId', 'domain', 'key', 'url', 'title', 'desktopOverrideUrl', 'androidOverrideUrl', 'iosOverrideUrl', 'expiresAt',
-  'expiredUrl', 'passwordHash', 'comments', 'objects', 'tags', 'tracking', 'socialPreview', 'archived', 'updatedAt',
+  'expiredUrl', 'passwordHash', 'comments', 'objects', 'tags', 'tracking', 'socialPreview', 'geo', 'archived', 'updatedAt',
   'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk',
 ] as const;
 
