@@ -20,6 +20,15 @@ export const linkRoutes: RouteDef[] = [
     summary: 'Create a short link',
   },
   {
+    handler: 'links-bulk-create',
+    method: 'POST',
+    path: '/v1/links/bulk',
+    credential: 'server',
+    api: 'service',
+    grants: { table: 'readWrite' },
+    summary: 'Create 1 to 100 short links; one result per item, in order',
+  },
+  {
     handler: 'links-get',
     method: 'GET',
     path: '/v1/links/{linkId}',
@@ -36,6 +45,15 @@ export const linkRoutes: RouteDef[] = [
     api: 'service',
     grants: { table: 'readWrite' },
     summary: 'Update a short link (null clears, absent leaves; archived false restores)',
+  },
+  {
+    handler: 'links-qr',
+    method: 'GET',
+    path: '/v1/links/{linkId}/qr',
+    credential: 'server',
+    api: 'service',
+    grants: { table: 'read' },
+    summary: "The QR code of a short link's shortLink (SVG or PNG)",
   },
   {
     handler: 'links-archive',

@@ -103,6 +103,10 @@ export const geoSchema = z.nullable(
   ),
 );
 
+z.globalRegistry.add(geoSchema, {
+  description: `Geo targeting: ISO 3166-1 alpha-2 country code (any case; returned upper-case) -> absolute http(s) URL, at most ${GEO_MAX_ENTRIES} entries; null clears. On a click: platform override, then geo[viewer country], then url.`,
+});
+
 /** Fields shared by link and deep-link create and by PATCH (all optional here). */
 export const editableLinkFields = {
   url: z.optional(httpUrlSchema),

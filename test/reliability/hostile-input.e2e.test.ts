@@ -119,6 +119,10 @@ const expectWellFormed = (route: RouteDef, res: RawResponse, sentRequestId: stri
     expect(res.text).toBe('');
     return;
   }
+  if (route.handler.endsWith('-qr') && res.status === 200) {
+    expect(String(res.headers['content-type'])).toMatch(/^image\/(svg\+xml|png)$/);
+    return;
+  }
   const body = JSON.parse(res.text);
   if (route.handler === 'openapi-get' && res.status === 200) {
     expect(body.openapi).toMatch(/^3\.1/);
