@@ -6,6 +6,7 @@
  */
 import { Command } from 'commander';
 import { registerDomainCommands } from './admin/domain-commands';
+import { registerImportCommands } from './admin/import-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
 
@@ -17,6 +18,7 @@ const program = new Command('admin')
 registerTenantCommands(program);
 registerKeyCommands(program);
 registerDomainCommands(program);
+registerImportCommands(program);
 
 try {
   await program.parseAsync(process.argv);

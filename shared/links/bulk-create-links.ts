@@ -104,7 +104,11 @@ const pack = (pending: Pending[]): Pending[][] => {
  * reservation and list entries together); a slug found taken drops (or, for a generated key,
  * re-keys) that link and the rest of its transaction is written again.
  */
-export const bulkCreateLinks = async (workspaceId: string, items: unknown[]): Promise<BulkItemResult[]> => {
+export const bulkCreateLinks = async (
+  workspaceId: string,
+  items: unknown[],
+  options: { /** Per item: the original creation time of an imported link. */ createdAt?: Array<string | undefined> } = {},
+): Promise<BulkItemResult[]> => {
   const results: Array<BulkItemResult | undefined> = new Array(items.length).fill(undefined);
   const fail = (index: number, error: AppError) => (results[index] = failureOf(error));
 
@@ -178,7 +182,7 @@ export const bulkCreateLinks = async (workspaceId: string, items: unknown[]): Pr
       domain: a.domain,
       customKey,
       keyAttempts: 1,
-      link: newLinkRecord(placement, a.body, { tags: tagsOf(a.body.tags), passwordHash: hashes[i]! }, key, now),
+      link: newLinkRecord(placement, a.body, { tags: tagsOf(a.body.tags), passwordHash: hashes[i]! }, key, now, options.createdAt?.[a.index] ?? now),
     };
   });
 

@@ -49,6 +49,8 @@ export const newLinkRecord = (
   resolved: ResolvedLinkInput,
   key: string,
   now: string,
+  /** An imported link keeps its original creation time. */
+  createdAt = now,
 ): LinkRecord => {
   const overrides = overridesOf(body);
   return {
@@ -78,7 +80,7 @@ export const newLinkRecord = (
     botClicks: 0,
     lastClicked: null,
     lastBotClickedAt: null,
-    createdAt: now,
+    createdAt,
     updatedAt: now,
   };
 };
