@@ -101,6 +101,17 @@ describe('POST /v1/links/bulk', () => {
     expect(replay.body.data).toEqual(first.body.data);
   });
 
+  it('two concurrent bulks asking for the same slug: exactly one gets it, every other item is created', async () => {
+    const batch = (tag: string) =>
+      Array.from({ length: 30 }, (_, i) => ({ url: `https://example.com/race/${tag}/${i}`, domain: t.tenantA.domain, ...(i === 15 ? { key: 'race-key' } : {}) }));
+    const [a, b] = await Promise.all([bulk(batch('a')), bulk(batch('b'))]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const raceResults = [a.body.data[15], b.body.data[15]];
+    expect(raceResults.filter((r: { success: boolean }) => r.success)).toHaveLength(1);
+    expect(raceResults.find((r: { success: boolean }) => !r.success).error.code).toBe('slug_taken');
+    for (const res of [a, b]) expect(res.body.data.filter((r: { success: boolean }, i: number) => i !== 15 && !r.success)).toEqual([]);
+  });
+
   it('answers another workspace nothing of this one', async () => {
     const res = await bulk([{ url: 'https://example.com/b', domain: t.tenantA.domain }], {}, t.tenantB.serverKey);
     expect(res.status).toBe(200);
