@@ -27,6 +27,9 @@ export const linkRoutes: RouteDef[] = [
     api: 'service',
     grants: { table: 'readWrite' },
     summary: 'Create 1 to 100 short links; one result per item, in order',
+    // Up to 100 scrypt password hashes (~50 ms of CPU each): 1,769 MB is one full vCPU, and the
+    // time limit is API Gateway's 30 s less a margin, not the 10 s of single-link routes.
+    lambda: { memorySize: 1769, timeoutSeconds: 29 },
   },
   {
     handler: 'links-get',
