@@ -82,12 +82,18 @@ const recordInBackground = (input: ClickInput, click: ClickRequest, impression: 
 /** The launch view's heading: the link's title unless it is only a URL (the default title is the short link). */
 const headingOf = (title: string | null | undefined, appName: string): string => (title && title.trim() !== '' && !isHttpUrl(title) ? title : appName);
 
-/** The in-app browser a user agent belongs to (inapp-spy's list: Instagram, Facebook, TikTok, ...), or null. */
-const inAppBrowserOf = (userAgent: string | null): string | null => {
+/**
+ * The in-app browser a user agent belongs to, or null: detected by inapp-spy (a maintained list:
+ * Instagram, Facebook, TikTok, Snapchat, LinkedIn, WeChat, Line, Threads, ...); named by our
+ * own browser name where we have one (inapp-spy names Facebook's Android browser "Messenger").
+ */
+const inAppBrowserOf = (userAgent: string | null, browser: string | null): string | null => {
   if (!userAgent) return null;
   const spy = InAppSpy({ ua: userAgent });
-  return spy.isInApp ? (spy.appName ?? 'in-app browser') : null;
+  if (!spy.isInApp) return null;
+  return browser && IN_APP_NAMES.has(browser) ? browser : (spy.appName ?? 'in-app browser');
 };
+const IN_APP_NAMES = new Set(['Facebook', 'Instagram', 'TikTok', 'Snapchat', 'LinkedIn', 'WeChat']);
 
 const resolvedOf = (outcome: EdgeOutcome): string | null =>
   'destination' in outcome ? outcome.destination : 'location' in outcome ? outcome.location : null;
@@ -136,7 +142,7 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
           destination: outcome.destination,
         });
       case 'launch_view': {
-        const inAppBrowser = inAppBrowserOf(request.userAgent);
+        const inAppBrowser = inAppBrowserOf(request.userAgent, client.browser);
         return launchViewPage({
           heading: headingOf(record!.title, app!.name),
           appName: app!.name,
