@@ -95,6 +95,8 @@ describe('tap on the edge, then the app opens for the first time', () => {
     const link = await deepLink(tenant);
     const page = await tap(tenant, `/${link.key}`, UA.safariIos26);
     expect(page.status).toBe(200);
+    // No title given: the heading is the app's name, not the short link.
+    expect(page.text).toContain('<h1>Demo app</h1>');
     const clickId = clickIdOf(page.text);
     // "Open in app" carries the click id: the app gets it with the universal link.
     expect(hrefOf(page.text, 'open')).toBe(`http://open.${tenant.deepLinkApp.domain}:${new URL(t.edgeUrl).port}/${link.key}?c=${clickId}`);
@@ -291,6 +293,12 @@ describe('iOS pasteboard hand-off and App Clip (opt-in per app)', () => {
     expect(opened.body.data).toMatchObject({ matched: true, matchType: 'deterministic', deferredDeepLink: { linkId: otherLink.id } });
     // Android never gets the iOS hand-off.
     expect((await tap(other, `/${otherLink.key}`, UA.chromeAndroid)).text).not.toContain('data-handoff');
+
+    // Provisioning validates: a malformed certificate fingerprint or scheme is refused, a good one normalised.
+    await expect(configureApp(other.deepLinkApp.domain, { sha256CertFingerprints: ['AB:CD'] })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(configureApp(other.deepLinkApp.domain, { iosUrlScheme: 'https' })).rejects.toMatchObject({ code: 'invalid_request' });
+    const updated = await configureApp(other.deepLinkApp.domain, { sha256CertFingerprints: ['ab'.repeat(32)] });
+    expect(updated.android?.sha256CertFingerprints).toEqual([Array(32).fill('AB').join(':')]);
 
     const aasa = await tap(other, '/.well-known/apple-app-site-association', UA.safariIos26);
     expect(JSON.parse(aasa.text).appclips).toEqual({ apps: [`ABCDE12345.${other.publishableKeys.ios.bundleId}.Clip`] });
