@@ -1,4 +1,4 @@
-import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
 import { getSecret } from '@shared/secrets/signing-secret';
 import { sha256Hex } from '@shared/util/hash';
 
@@ -13,17 +13,26 @@ export interface FingerprintInput {
  * The part of an IP that the browser's tap and the app's first open share: an IPv4 address
  * whole; an IPv6 address by its /64 prefix (phones rotate temporary IPv6 addresses, RFC 8981,
  * so the browser and the app often use different interface ids of the same /64); an
- * IPv4-mapped IPv6 address as its IPv4. ipaddr.js parses every textual form (compressed,
- * zone ids, embedded IPv4), which is why it is used rather than a hand-written parser.
+ * IPv4-mapped IPv6 address as its IPv4. Node parses: `net.isIP` validates and the WHATWG URL
+ * host parser writes any IPv6 text (compressed, upper-case, embedded IPv4) in its one canonical
+ * form, which is only cut at /64 here (ipaddr.js did the same for 13 KB of every bundle).
  * Null when the text is no IP.
  */
 export const networkOf = (ip: string): string | null => {
-  const text = ip.trim().replace(/^\[|\]$/g, '');
-  if (!ipaddr.isValid(text)) return null;
-  const parsed = ipaddr.process(text);
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
-  return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
+  const text = ip.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const family = isIP(text);
+  if (family === 4) return text;
+  if (family !== 6) return null;
+  const canonical = new URL(`http://[${text}]/`).hostname.slice(1, -1);
+  const [head = '', tail] = canonical.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff') {
+    const [hi, lo] = [parseInt(groups[6]!, 16), parseInt(groups[7]!, 16)];
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return `${groups.slice(0, 4).join(':')}::/64`;
 };
 
 /**

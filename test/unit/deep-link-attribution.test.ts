@@ -13,7 +13,12 @@ describe('fingerprint network', () => {
     for (const ip of ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:0DB8:0001:0002::1', '[2001:db8:1:2::5]', '2001:db8:1:2:0:0:0:0', 'fe80::1%eth0'.replace('fe80::1', '2001:db8:1:2::1')]) {
       expect(networkOf(ip)).toBe(expected);
     }
-    expect(networkOf('2001:db8:1:3::1')).not.toBe(expected);
+    expect(networkOf('2001:db8:1:2::')).toBe(expected);
+    expect(networkOf('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(networkOf('::1')).toBe('0:0:0:0::/64');
+    expect(networkOf('::FFFF:c000:0201')).toBe('192.0.2.1');
+    expect(networkOf('1.2.3')).toBeNull();
+    expect(networkOf('2001:db8::1::2')).toBeNull();
     expect(networkOf('not an ip')).toBeNull();
     expect(networkOf('')).toBeNull();
   });
