@@ -34,7 +34,7 @@ export interface ClickInput {
   now?: Date;
 }
 
-const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind: string, resolved: string | null, ids?: TapIds): ClickRequest => ({
+const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind: string, resolved: string | null, ids?: ClickRequest['ids']): ClickRequest => ({
   link: { ...record, domain: input.host.hostname, key: input.key },
   userAgent: input.request.userAgent,
   ip: input.request.ip,
@@ -53,13 +53,11 @@ const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind:
  * answer waits for all, so nothing runs after the Lambda returns. A failed write is logged with
  * everything needed to replay it, and the visitor still gets the answer.
  */
-const recordInBackground = (input: ClickInput, click: ClickRequest, impression: boolean, tap: TapIds | null): Promise<void> => {
+const recordInBackground = (input: ClickInput, click: ClickRequest, impression: boolean, tap: { ids: TapIds; platform: string } | null): Promise<void> => {
   const work: Promise<unknown>[] = [recordClick(click)];
   if (tap) {
-    const platform = parseUserAgent(input.request.userAgent).platform;
-    work.push(
-      recordEdgeAttribution({ record: input.record!, domain: input.host.hostname, key: input.key, ids: tap, ip: input.request.ip, platform, at: click.at ?? new Date() }),
-    );
+    const { record, host, key, request } = input;
+    work.push(recordEdgeAttribution({ record: record!, domain: host.hostname, key, ids: tap.ids, ip: request.ip, platform: tap.platform, at: click.at ?? new Date() }));
   }
   if (impression) {
     work.push(
@@ -123,7 +121,12 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
   const clickId = tap?.clickId ?? (outcome.kind === 'launch_view' ? uuid() : undefined);
   const ids = tap ?? (clickId ? { clickId } : undefined);
   const recording = record
-    ? recordInBackground(input, clickRequestOf(input, record, outcome.kind, resolvedOf(outcome), ids as TapIds | undefined), outcome.kind === 'launch_view' && !isHead, tap)
+    ? recordInBackground(
+        input,
+        clickRequestOf(input, record, outcome.kind, resolvedOf(outcome), ids),
+        outcome.kind === 'launch_view' && !isHead,
+        tap && { ids: tap, platform: client.platform },
+      )
     : Promise.resolve();
 
   const response = ((): ApiResult => {
