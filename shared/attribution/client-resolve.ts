@@ -1,5 +1,5 @@
 import { destinationFor } from '@shared/edge/destination';
-import { resolveClientLinkOrThrow, toClientLinkPayload, type ClientLinkPayload } from './client-link';
+import { clientLinkPayloadOf, resolveClientLinkOrThrow, type ClientLinkPayload } from './client-link';
 import type { ClientRequestInfo } from './client-request';
 import type { ClientLinkReference } from './client-schemas';
 
@@ -10,5 +10,5 @@ export const resolveClientLink = async (
   request: Pick<ClientRequestInfo, 'client' | 'country'>,
 ): Promise<{ link: ClientLinkPayload; destinationUrl: string }> => {
   const link = await resolveClientLinkOrThrow(workspaceId, ref);
-  return { link: toClientLinkPayload(link), destinationUrl: destinationFor(link, request.client.platform, request.country) };
+  return { link: clientLinkPayloadOf(link), destinationUrl: destinationFor(link, request.client.platform, request.country) };
 };

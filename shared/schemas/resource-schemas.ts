@@ -150,10 +150,14 @@ export const clientLinkPayloadSchema = z.nullable(
     domain: z.string(),
     key: z.string(),
     url: z.url(),
+    /** Extension: true for a password-protected link, whose `url` is then its `shortLink`. */
+    passwordProtected: z.optional(z.boolean()),
   }),
 );
 const uuid = z.uuid();
 const matchType = z.optional(z.nullable(z.enum(['deterministic', 'probabilistic'])));
+/** Extension: true only for a deterministic match. */
+const matchGuaranteed = z.optional(z.boolean());
 export const clientResolveResponseSchema = z.looseObject({ link: clientLinkPayloadSchema, destinationUrl: z.url() });
 export const clientClickResponseSchema = z.looseObject({
   clickId: uuid,
@@ -165,8 +169,8 @@ export const clientClickResponseSchema = z.looseObject({
   deferredDeepLink: clientLinkPayloadSchema,
   destinationUrl: z.url(),
 });
-export const firstOpenResponseSchema = z.looseObject({ openId: uuid, matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType });
-export const deferredDeepLinkResponseSchema = z.looseObject({ matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType });
+export const firstOpenResponseSchema = z.looseObject({ openId: uuid, matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType, matchGuaranteed });
+export const deferredDeepLinkResponseSchema = z.looseObject({ matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType, matchGuaranteed });
 export const customerEventsResponseSchema = z.looseObject({
   accepted: z.array(z.looseObject({ eventId: z.string(), status: z.enum(['queued', 'duplicate']) })),
 });
