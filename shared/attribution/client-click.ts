@@ -4,6 +4,7 @@ import { uuid } from '@shared/util/ids';
 import { ATTRIBUTION_TTL_MS, attributionRepository } from './attribution-repository';
 import { clientLinkPayloadOf, isEligible, resolveClientLinkOrThrow, type ClientLinkPayload } from './client-link';
 import type { ClientRequestInfo } from './client-request';
+import { clientDestinationOf } from './client-resolve';
 import type { ClientClickBody } from './client-schemas';
 import { deviceFingerprint } from './fingerprint';
 
@@ -16,7 +17,7 @@ export interface ClientClickResponse {
   expiresAt: string;
   eligible: boolean;
   deferredDeepLink: ClientLinkPayload | null;
-  /** Where this click goes: the edge's destination for this platform and country (override, geo, url + tracking). */
+  /** Where this click goes: the edge's destination for this platform and country (override, geo, url + tracking); a password-protected link's short link. */
   destinationUrl: string;
 }
 
@@ -36,7 +37,7 @@ export const recordClientClick = async (
   const expiresAt = new Date(at.getTime() + ATTRIBUTION_TTL_MS).toISOString();
   const eligible = isEligible(link, request.client.isBot, at);
   const payload = clientLinkPayloadOf(link);
-  const destinationUrl = destinationFor(link, request.client.platform, request.country);
+  const destination = destinationFor(link, request.client.platform, request.country);
 
   await recordClick({
     link: { workspaceId, linkId: link.id, linkType: link.linkType, deepLinkAppId: link.deepLinkAppId, domain: link.domain, key: link.key, tracking: link.tracking },
@@ -44,7 +45,7 @@ export const recordClientClick = async (
     ip: request.ip,
     country: request.country,
     referrer: request.referrer,
-    resolvedDestinationUrl: destinationUrl,
+    resolvedDestinationUrl: destination,
     responseKind: 'api',
     ids,
     at,
@@ -53,5 +54,5 @@ export const recordClientClick = async (
     const fingerprint = await deviceFingerprint({ ip: request.ip, platform: request.client.platform });
     await attributionRepository.save({ ...ids, workspaceId, linkId: link.id, clickedAt: at.toISOString(), expiresAt, fingerprint, link: payload });
   }
-  return { ...ids, expiresAt, eligible, deferredDeepLink: eligible ? payload : null, destinationUrl };
+  return { ...ids, expiresAt, eligible, deferredDeepLink: eligible ? payload : null, destinationUrl: clientDestinationOf(link, request) };
 };

@@ -115,5 +115,13 @@ describe('geo on the edge (CloudFront-Viewer-Country)', () => {
     expect(elsewhere.body.data.destinationUrl).toBe('https://example.com/c');
     const apiClick = (await clicksOf(link.id)).find((e) => e.responseKind === 'api');
     expect(apiClick).toMatchObject({ country: 'JP', resolvedDestinationUrl: 'https://example.jp/c' });
+
+    // Behind a password the destination stays hidden from publishable keys: the short link instead.
+    const locked = await createLink({ url: 'https://example.com/locked', geo: { JP: 'https://example.jp/locked' }, password: 'pw' });
+    const lockedResolve = await http(t.baseUrl, 'POST', '/v1/client/resolve', { headers, json: { linkId: locked.id } });
+    expect(lockedResolve.body.data.destinationUrl).toBe(locked.shortLink);
+    const lockedClick = await http(t.baseUrl, 'POST', '/v1/client/attribution/click', { headers, json: { linkId: locked.id } });
+    expect(lockedClick.body.data.destinationUrl).toBe(locked.shortLink);
+    expect(lockedClick.text).not.toContain('example.jp');
   });
 });
