@@ -30,6 +30,8 @@ import { projectRoot } from './paths';
 export interface LocalOutbound {
   busEvents: OutboundEvent[];
   deadLetters: DeliveryMessage[];
+  /** Deliveries on the local queue, in flight or waiting for a retry. */
+  pendingDeliveries(): number;
   stop(): Promise<void>;
 }
 
@@ -63,7 +65,8 @@ interface LocalMessage {
 
 const createLocalQueue = (deadLetters: DeliveryMessage[]) => {
   const messages = new Map<string, LocalMessage>();
-  const queue: DeliveryQueue & { receive(now: number): LocalMessage[]; remove(id: string): void } = {
+  const queue: DeliveryQueue & { receive(now: number): LocalMessage[]; remove(id: string): void; size(): number } = {
+    size: () => messages.size,
     async send(batch) {
       const now = Date.now();
       for (const message of batch) {
@@ -221,6 +224,7 @@ export const startLocalOutbound = async (options: { dynamo: DynamoDBClient; dyna
   return {
     busEvents,
     deadLetters,
+    pendingDeliveries: () => queue.size(),
     stop: async () => {
       await Promise.all([stopStream(), stopQueue()]);
       streams.destroy();
