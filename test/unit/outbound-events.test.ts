@@ -52,7 +52,7 @@ describe('signing (Standard Webhooks)', () => {
     const payload = JSON.stringify({ id: 'evt_1', type: 'link.created' });
     const headers = signedHeaders('evt_1', new Date(), payload, [a, b]);
     expect(headers['webhook-id']).toBe('evt_1');
-    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(new Webhook(a).verify(payload, headers)).toEqual(JSON.parse(payload));
     expect(new Webhook(b).verify(payload, headers)).toEqual(JSON.parse(payload));
     expect(() => new Webhook(newWebhookSecret()).verify(payload, headers)).toThrow();
