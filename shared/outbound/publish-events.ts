@@ -15,7 +15,7 @@ export interface PublishResult {
 
 /**
  * Publishes committed changes: every event onto the bus (for operators' rules), into the
- * workspace's event log (for replay), and one delivery message per subscribed endpoint of the
+ * workspace's event log (for replay; only workspaces with webhook endpoints keep one), and one delivery message per subscribed endpoint of the
  * event's own workspace onto the webhook queue. `link.clicked` goes nowhere unless one of the
  * workspace's endpoints subscribed to it (clicks are off by default). Replays skip the bus.
  */
@@ -40,7 +40,9 @@ export const publishOutbound = async (work: StreamWork[]): Promise<PublishResult
   }
   if (events.length) {
     await getEventBus().put(events);
-    await eventLogRepository.append(events);
+    // The replay log, for workspaces that have webhook endpoints (others have nothing to replay to).
+    const logged = events.filter((e) => (endpointsOf.get(e.workspaceId)?.length ?? 0) > 0);
+    if (logged.length) await eventLogRepository.append(logged);
   }
   if (messages.length) await getDeliveryQueue().send(messages);
   if (events.length || messages.length) log('info', 'outbound published', { events: events.length, deliveries: messages.length });
