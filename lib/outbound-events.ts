@@ -113,8 +113,10 @@ export class OutboundEvents extends Construct {
       retryAttempts: 20,
       maxRecordAge: Duration.hours(24),
       onFailure: new SqsDlq(this.publishFailures),
-      // Only the items that are outbound events: links, the outbox and replay requests.
-      filters: [FilterCriteria.filter({ dynamodb: { Keys: { sk: { S: FilterRule.or(...streamedItemSortKeys) } } } })],
+      // Only writes of the items that are outbound events (links, the outbox, replay requests); not TTL removals.
+      filters: [
+        FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { Keys: { sk: { S: FilterRule.or(...streamedItemSortKeys) } } } }),
+      ],
     });
 
     // Delivery: reads webhook endpoints and may only mark one disabled (410); consumes the queue.

@@ -40,7 +40,7 @@ describe('outbound events (CDK)', () => {
     expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(mapping.BisectBatchOnFunctionError).toBe(true);
     expect(mapping.DestinationConfig.OnFailure.Destination).toEqual({ 'Fn::GetAtt': [idOf(outbound.publishFailures), 'Arn'] });
-    expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({ dynamodb: { Keys: { sk: { S: [...streamedItemSortKeys] } } } });
+    expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({ eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { sk: { S: [...streamedItemSortKeys] } } } });
   });
 
   it('the delivery queue has a dead-letter queue after the whole retry schedule (>= 24 h), and the DLQ alarms', () => {
