@@ -3,7 +3,7 @@ import { prefixedId } from '@shared/util/ids';
 import { defaultSubscribedTypes, isOutboundEventType, outboundEventTypes, type OutboundEvent, type OutboundEventType } from './event-catalogue';
 import { eventLogRepository, replayRepository } from './event-log-repository';
 import { newWebhookSecret, SECRET_ROTATION_OVERLAP_MS } from './webhook-secret';
-import { checkWebhookUrl, WebhookUrlError } from './webhook-url';
+import { checkWebhookHost, checkWebhookUrl, WebhookUrlError } from './webhook-url';
 import { toEndpointView, webhookEndpointRepository, type WebhookEndpoint } from './webhook-endpoint-repository';
 
 /** A refused admin request (unknown workspace or endpoint, bad URL, unknown event type). */
@@ -29,7 +29,7 @@ const endpointOrThrow = async (endpointId: string): Promise<WebhookEndpoint> => 
 
 export const addWebhookEndpoint = async (workspaceId: string, url: string, events: OutboundEventType[], now = new Date()) => {
   try {
-    checkWebhookUrl(url);
+    await checkWebhookHost(checkWebhookUrl(url));
   } catch (error) {
     if (error instanceof WebhookUrlError) throw new WebhookAdminError(error.message);
     throw error;

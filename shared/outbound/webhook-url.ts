@@ -101,3 +101,16 @@ export const publicOnlyLookup = (hostname: string, options: LookupOptions, callb
     callback(null, first.address, first.family);
   });
 };
+
+/**
+ * At `webhooks add` (deployed): the host must resolve, and only to public addresses. Deliveries
+ * check again on every connection, since DNS can change after this.
+ */
+export const checkWebhookHost = async (url: URL): Promise<void> => {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) || (loopbackAllowed && LOOPBACK_HOSTS.has(host))) return;
+  const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => publicOnlyLookup(host, { all: true }, (err) => resolve(err)));
+  if (!error) return;
+  if (error instanceof WebhookUrlError) throw new WebhookUrlError(`The webhook URL must not point at a private or reserved address: ${error.message}`);
+  throw new WebhookUrlError(`The webhook URL's host ${host} does not resolve (${error.code ?? error.message})`);
+};

@@ -7,7 +7,7 @@ import type { OutboundEvent } from '@shared/outbound/event-catalogue';
 import { deployedRetryDelaysMs, MAX_DELIVERY_ATTEMPTS, setRetryDelays } from '@shared/outbound/retry-schedule';
 import { webhookEndpointRepository, type WebhookEndpoint } from '@shared/outbound/webhook-endpoint-repository';
 import { newWebhookSecret } from '@shared/outbound/webhook-secret';
-import { allowLoopbackWebhooks, publicOnlyLookup } from '@shared/outbound/webhook-url';
+import { allowLoopbackWebhooks, checkWebhookHost, publicOnlyLookup, WebhookUrlError } from '@shared/outbound/webhook-url';
 import { startWebhookReceiver, type WebhookReceiver } from '@test/support/webhook-receiver';
 
 /** The delivery function's batch handler against DynamoDB Local, with a recording queue. */
@@ -98,5 +98,8 @@ describe('webhook delivery (the delivery function)', () => {
   it('the connection lookup refuses names that resolve to non-public addresses', async () => {
     const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => publicOnlyLookup('localhost', {}, (err) => resolve(err)));
     expect(error?.code).toBe('EADDRNOTPUBLIC');
+    // And `webhooks add` (deployed) refuses such a host, or one that does not resolve.
+    await expect(checkWebhookHost(new URL('https://localhost./x'))).rejects.toThrow(WebhookUrlError);
+    await expect(checkWebhookHost(new URL('https://no-such-host.invalid/x'))).rejects.toThrow(/does not resolve/);
   });
 });
