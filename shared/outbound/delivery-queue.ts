@@ -16,8 +16,11 @@ export interface DeliveryQueue {
   retryLater(receiptHandle: string, delayMs: number): Promise<void>;
 }
 
-/** SQS's longest visibility timeout (12 hours). */
-export const MAX_VISIBILITY_S = 12 * 3600;
+/**
+ * SQS allows at most 12 hours from the receive; a longer value is an error, not a clamp. The
+ * change comes seconds after the receive, so 5 minutes of margin. (The schedule's longest is 10 h.)
+ */
+export const MAX_VISIBILITY_S = 12 * 3600 - 300;
 const BATCH = 10;
 const ATTEMPTS = 4;
 
