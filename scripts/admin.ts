@@ -5,6 +5,7 @@
  * TABLE_NAME with the usual AWS credentials (set BASE_URL and EDGE_URL to the stack outputs).
  */
 import { Command } from 'commander';
+import { registerAppCommands } from './admin/app-commands';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
@@ -19,6 +20,7 @@ registerTenantCommands(program);
 registerKeyCommands(program);
 registerDomainCommands(program);
 registerWebhookCommands(program);
+registerAppCommands(program);
 
 try {
   await program.parseAsync(process.argv);
