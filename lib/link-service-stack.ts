@@ -1,3 +1,4 @@
+import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { HttpMethod, type HttpApi, type HttpRouteIntegration } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -41,6 +42,7 @@ export class LinkServiceStack extends Stack {
       if (!integration) {
         const fn = new ServiceFunction(this, pascal(route.handler), { route }).bindTable(this.table, route.grants.table);
         if (route.grants.events) fn.bindEvents(this.eventPipeline.stream);
+        if (route.grants.table === 'read' && rateLimitKindOf(route.credential)) fn.bindRateLimitCounters(this.table);
         if (route.grants.analytics) fn.bindAnalytics(this.analytics);
         this.functions.set(route.handler, fn);
         this.alarms.watchFunction(pascal(route.handler), fn);

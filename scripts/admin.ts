@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
+import { registerWorkspaceCommands } from './admin/workspace-commands';
 
 const program = new Command('admin')
   .description('Provision and operate the link service (local stack or a deployed table)')
@@ -17,6 +18,7 @@ const program = new Command('admin')
 registerTenantCommands(program);
 registerKeyCommands(program);
 registerDomainCommands(program);
+registerWorkspaceCommands(program);
 
 try {
   await program.parseAsync(process.argv);
