@@ -24,12 +24,13 @@ export const rateLimitHeaders = (d: RateDecision): Record<string, string> => ({
  * rate-limit headers in `context.rateLimitHeaders` for the envelope to add to the answer, and
  * over the limit throws 429 `rate_limited` (each envelope answers it in its own shape). If the
  * counter cannot be written (DynamoDB throttling or an outage) the request goes through
- * unlimited and the failure is logged: the limiter never takes the API down.
+ * unlimited and the failure is logged: the limiter never takes the API down. `RATE_LIMITS=off`
+ * in a function's environment switches it off (an operator's kill switch; the bench's bare side).
  */
 export const rateLimitMiddleware = (kind: RateLimitKind): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   before: async (request) => {
     const workspaceId = request.context.auth?.workspaceId;
-    if (!workspaceId) return;
+    if (!workspaceId || process.env.RATE_LIMITS === 'off') return;
     let decision: RateDecision;
     try {
       decision = await countRequest(workspaceId, kind);
