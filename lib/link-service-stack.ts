@@ -1,3 +1,4 @@
+import { EventSpool } from './event-spool';
 import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { HttpMethod, type HttpApi, type HttpRouteIntegration } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -21,6 +22,7 @@ export class LinkServiceStack extends Stack {
   readonly eventLake: EventLake;
   readonly alarms: ServiceAlarms;
   readonly eventPipeline: EventPipeline;
+  readonly eventSpool: EventSpool;
   readonly analytics: Analytics;
   readonly serviceApi: HttpApi;
   readonly edgeApi: HttpApi;
@@ -34,6 +36,7 @@ export class LinkServiceStack extends Stack {
     this.alarms.watchTable(this.table);
     this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
     this.alarms.watchEventStream(this.eventPipeline.stream.ref);
+    this.eventSpool = new EventSpool(this, 'EventSpool', { stream: this.eventPipeline.stream, alarms: this.alarms });
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
 
     const integrations = new Map<string, HttpRouteIntegration>();
@@ -41,7 +44,10 @@ export class LinkServiceStack extends Stack {
       let integration = integrations.get(route.handler);
       if (!integration) {
         const fn = new ServiceFunction(this, pascal(route.handler), { route }).bindTable(this.table, route.grants.table);
-        if (route.grants.events) fn.bindEvents(this.eventPipeline.stream);
+        if (route.grants.events) {
+          fn.bindEvents(this.eventPipeline.stream);
+          this.eventSpool.bindSpool(fn);
+        }
         if (route.grants.table === 'read' && rateLimitKindOf(route.credential)) fn.bindRateLimitCounters(this.table);
         if (route.grants.analytics) fn.bindAnalytics(this.analytics);
         this.functions.set(route.handler, fn);
