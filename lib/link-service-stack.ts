@@ -88,5 +88,9 @@ export class LinkServiceStack extends Stack {
     new CfnOutput(this, 'BaseUrl', { value: this.serviceApi.apiEndpoint });
     new CfnOutput(this, 'EdgeUrl', { value: this.edgeApi.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    // For `admin replay-events` (EVENTS_STREAM_NAME, EVENTS_SPOOL_QUEUE_URL, EVENTS_SPOOL_DLQ_URL).
+    new CfnOutput(this, 'EventsStreamName', { value: this.eventPipeline.stream.ref });
+    new CfnOutput(this, 'EventsSpoolQueueUrl', { value: this.eventSpool.queue.queueUrl });
+    new CfnOutput(this, 'EventsSpoolDlqUrl', { value: this.eventSpool.deadLetterQueue.queueUrl });
   }
 }

@@ -7,6 +7,7 @@
 import { Command } from 'commander';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
+import { registerEventCommands } from './admin/event-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
 import { registerWorkspaceCommands } from './admin/workspace-commands';
 
@@ -19,6 +20,7 @@ registerTenantCommands(program);
 registerKeyCommands(program);
 registerDomainCommands(program);
 registerWorkspaceCommands(program);
+registerEventCommands(program);
 
 try {
   await program.parseAsync(process.argv);
