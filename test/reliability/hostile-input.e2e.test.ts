@@ -53,10 +53,11 @@ const raw = (base: string, method: string, target: string, headers: Record<strin
   });
 
 /**
- * Bookkeeping, not data: secrets, idempotency claims, password-try counters, analytics cache; and
+ * Bookkeeping, not data: secrets, idempotency claims, password-try counters, analytics cache,
+ * rate-limit counters (every limited request counts, refused ones too); and
  * click counters (the edge counts clicks on every answer it gives, 404s of archived links too).
  */
-const NOT_DATA = ['IDEMPOTENCY', 'SECRET', 'PWTRY', 'ANALYTICS_CACHE'];
+const NOT_DATA = ['IDEMPOTENCY', 'SECRET', 'PWTRY', 'ANALYTICS_CACHE', 'RATE'];
 
 const snapshot = async () => {
   const out = await getDocumentClient().send(new ScanCommand({ TableName: process.env.TABLE_NAME!, ConsistentRead: true }));
