@@ -10,6 +10,7 @@ import { Analytics } from './analytics';
 import { EventLake } from './event-lake';
 import { EventPipeline } from './event-pipeline';
 import { LinkTable } from './link-table';
+import { OutboundEvents } from './outbound-events';
 import { ServiceAlarms } from './service-alarms';
 import { ServiceFunction } from './service-function';
 import { ServiceHttpApi, type ServiceHttpApiProps } from './service-http-api';
@@ -24,6 +25,7 @@ export class LinkServiceStack extends Stack {
   readonly eventPipeline: EventPipeline;
   readonly eventSpool: EventSpool;
   readonly analytics: Analytics;
+  readonly outbound: OutboundEvents;
   readonly serviceApi: HttpApi;
   readonly edgeApi: HttpApi;
   readonly functions = new Map<string, ServiceFunction>();
@@ -38,6 +40,7 @@ export class LinkServiceStack extends Stack {
     this.alarms.watchEventStream(this.eventPipeline.stream.ref);
     this.eventSpool = new EventSpool(this, 'EventSpool', { stream: this.eventPipeline.stream, alarms: this.alarms });
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
+    this.outbound = new OutboundEvents(this, 'Outbound', { table: this.table, alarms: this.alarms });
 
     const integrations = new Map<string, HttpRouteIntegration>();
     const integrationFor = (route: RouteDef) => {
@@ -92,5 +95,6 @@ export class LinkServiceStack extends Stack {
     new CfnOutput(this, 'EventsStreamName', { value: this.eventPipeline.stream.ref });
     new CfnOutput(this, 'EventsSpoolQueueUrl', { value: this.eventSpool.queue.queueUrl });
     new CfnOutput(this, 'EventsSpoolDlqUrl', { value: this.eventSpool.deadLetterQueue.queueUrl });
+    new CfnOutput(this, 'EventBusName', { value: this.outbound.bus.eventBusName });
   }
 }

@@ -11,6 +11,7 @@ import { registerKeyCommands } from './admin/key-commands';
 import { registerEventCommands } from './admin/event-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
 import { registerWorkspaceCommands } from './admin/workspace-commands';
+import { registerWebhookCommands } from './admin/webhook-commands';
 
 const program = new Command('admin')
   .description('Provision and operate the link service (local stack or a deployed table)')
@@ -20,6 +21,7 @@ const program = new Command('admin')
 registerTenantCommands(program);
 registerKeyCommands(program);
 registerDomainCommands(program);
+registerWebhookCommands(program);
 registerAppCommands(program);
 registerWorkspaceCommands(program);
 registerEventCommands(program);
