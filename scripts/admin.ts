@@ -9,7 +9,9 @@ import { registerAppCommands } from './admin/app-commands';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerImportCommands } from './admin/import-commands';
 import { registerKeyCommands } from './admin/key-commands';
+import { registerEventCommands } from './admin/event-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
+import { registerWorkspaceCommands } from './admin/workspace-commands';
 import { registerWebhookCommands } from './admin/webhook-commands';
 
 const program = new Command('admin')
@@ -22,6 +24,8 @@ registerKeyCommands(program);
 registerDomainCommands(program);
 registerWebhookCommands(program);
 registerAppCommands(program);
+registerWorkspaceCommands(program);
+registerEventCommands(program);
 registerImportCommands(program);
 
 try {
