@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '@shared/local/dynamodb-local';
 import { projectRoot } from '@shared/local/paths';
 import { http } from '@test/support/http-client';
 
@@ -19,8 +18,9 @@ const userEnv = (extra: Record<string, string>) => {
   return env;
 };
 
-const startService = async (port: number) => {
-  const child = spawn(tsx, ['scripts/start.ts'], { cwd: projectRoot, env: userEnv({ PORT: String(port), EDGE_PORT: String(port + 1) }), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `npm start` on OS-chosen ports (PORT=0: nothing to race for) and reads where it listens. */
+const startService = async () => {
+  const child = spawn(tsx, ['scripts/start.ts'], { cwd: projectRoot, env: userEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start did not come up: ${output}`)), 90_000);
@@ -35,7 +35,8 @@ const startService = async (port: number) => {
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
   });
-  return { child, output };
+  const state = JSON.parse(readFileSync(path.join(stateDir, 'stack.json'), 'utf8')) as { baseUrl: string; edgeUrl: string };
+  return { child, output, ...state };
 };
 
 const stop = (child: ChildProcess) =>
@@ -51,10 +52,11 @@ afterAll(() => {
 
 describe('npm start, admin bootstrap, restart', () => {
   it('starts the stack with a demo tenant, bootstraps another tenant into it, stops cleanly and keeps data', async () => {
-    const port = await freePort();
-    const first = await startService(port);
+    const first = await startService();
     running = first.child;
-    expect(first.output).toContain(`http://127.0.0.1:${port}`);
+    expect(first.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(first.output).toContain(first.baseUrl);
+    expect(first.output).toContain(first.edgeUrl);
 
     const credentials = JSON.parse(readFileSync(path.join(stateDir, 'credentials.json'), 'utf8'));
     expect(Object.keys(credentials).sort()).toEqual(
@@ -64,7 +66,7 @@ describe('npm start, admin bootstrap, restart', () => {
     expect(credentials.publishableKeys.browser).toEqual({ key: expect.stringMatching(/^pk_/), environment: expect.any(String), origin: expect.any(String) });
     expect(Object.keys(credentials.publishableKeys.android).sort()).toEqual(['environment', 'key', 'package', 'sha256Cert']);
     expect(Object.keys(credentials.publishableKeys.ios).sort()).toEqual(['bundleId', 'environment', 'key']);
-    expect(credentials.baseUrl).toBe(`http://127.0.0.1:${port}`);
+    expect(credentials.baseUrl).toBe(first.baseUrl);
 
     const created = await http(credentials.baseUrl, 'POST', '/v1/links', {
       headers: { 'api-key': credentials.serverKey },
@@ -86,9 +88,10 @@ describe('npm start, admin bootstrap, restart', () => {
     expect(existsSync(path.join(stateDir, 'stack.json'))).toBe(false);
     await expect(fetch(`${credentials.baseUrl}/v1/links/x`)).rejects.toThrow();
 
-    const again = await startService(port);
+    // The restart takes whatever ports are free now; the data is what must survive.
+    const again = await startService();
     running = again.child;
-    const got = await http(credentials.baseUrl, 'GET', `/v1/links/${created.body.data.id}`, { headers: { 'api-key': credentials.serverKey } });
+    const got = await http(again.baseUrl, 'GET', `/v1/links/${created.body.data.id}`, { headers: { 'api-key': credentials.serverKey } });
     expect(got.status).toBe(200);
     expect(got.body.data.url).toBe('https://example.com/persist');
     expect(await stop(again.child)).toBe(0);
