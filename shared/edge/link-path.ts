@@ -23,9 +23,10 @@ export const answerLinkPath = (event: ApiEvent, requestId: string): Promise<ApiR
   const method = event.requestContext?.http?.method?.toUpperCase() ?? 'GET';
   const match = KEY_PATH.exec(event.rawPath ?? '');
   if (match) {
-    const withKey: ApiEvent = { ...event, pathParameters: { ...event.pathParameters, key: decoded(match[1]!) } };
-    if (method === 'GET' || method === 'HEAD') return handleLinkRequest(withKey, requestId);
-    if (method === 'POST') return handlePasswordSubmit(withKey, requestId);
+    // Set on the event itself: the front-door mark (trusted-viewer.ts) belongs to this object.
+    event.pathParameters = { ...event.pathParameters, key: decoded(match[1]!) };
+    if (method === 'GET' || method === 'HEAD') return handleLinkRequest(event, requestId);
+    if (method === 'POST') return handlePasswordSubmit(event, requestId);
   }
   return handleOtherPath(event, requestId);
 };
