@@ -7,7 +7,7 @@ import { decideOutcome } from './edge-outcome';
 import { parseEdgeRequest, type EdgeRequest } from './edge-request';
 import { ALTERNATE_LABEL, resolveHost, type ResolvedHost } from './host-resolver';
 import { plainNotFound, statusPage } from './html/status-page';
-import { findRedirectRecord } from './redirect-lookup';
+import { findRecordOnHost } from './redirect-lookup';
 
 /** DESIGN.md section 4 key syntax; anything else cannot be a link (no table read). */
 export const LINK_KEY = /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9_-])?$/;
@@ -31,7 +31,7 @@ export const knownHostOf = async (event: ApiEvent): Promise<KnownHostRequest | n
  * launch view; the button goes to the platform's store, else the destination.
  */
 const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: string): Promise<ApiResult> => {
-  const record = await findRedirectRecord(host.hostname, key);
+  const record = await findRecordOnHost(host, key);
   const clickId = request.query.get('c') ?? '';
   if (request.query.get('lv') === 'auto' && record && CLICK_ID.test(clickId)) {
     return redirectTo(`${request.origin.replace(`://${ALTERNATE_LABEL}`, '://')}/${encodeURIComponent(key)}?lv=stay&c=${clickId}`);
@@ -55,7 +55,7 @@ export const handleLinkRequest = async (event: ApiEvent, requestId: string): Pro
   const key = request.key ?? '';
   if (!LINK_KEY.test(key)) return answerClick({ request, host, key, record: undefined, unlocked: false, requestId });
   if (host.alternate) return answerOnAlternateHost(known, key);
-  const record = await findRedirectRecord(host.hostname, key);
+  const record = await findRecordOnHost(host, key);
   const clickId = request.query.get('c');
   const resumeClickId = request.query.get('lv') === 'stay' && clickId && CLICK_ID.test(clickId) ? clickId : null;
   return answerClick({ request, host, key, record, unlocked: false, requestId, resumeClickId });
