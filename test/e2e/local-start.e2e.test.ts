@@ -1,4 +1,5 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -96,5 +97,33 @@ describe('npm start, admin bootstrap, restart', () => {
     expect(got.body.data.url).toBe('https://example.com/persist');
     expect(await stop(again.child)).toBe(0);
     running = undefined;
+  }, 180_000);
+});
+
+describe('npm start that fails', () => {
+  it('stops everything it started (no orphaned DynamoDB Local) when its port is taken', async () => {
+    const failDir = mkdtempSync(path.join(tmpdir(), 'linkservice-start-fail-'));
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const child = spawn(tsx, ['scripts/start.ts'], {
+        cwd: projectRoot,
+        env: { ...userEnv({ PORT: String(port), EDGE_PORT: '0' }), LOCAL_STATE_DIR: failDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+      expect(code).not.toBe(0);
+      expect(output).toContain('EADDRINUSE');
+      expect(existsSync(path.join(failDir, 'stack.json'))).toBe(false);
+      // DynamoDB Local was started with this state dir's data folder; no process may still hold it.
+      const processes = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+      expect(processes.split('\n').filter((line) => line.includes(failDir))).toEqual([]);
+    } finally {
+      blocker.close();
+    }
   }, 180_000);
 });
