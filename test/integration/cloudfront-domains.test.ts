@@ -1,4 +1,8 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { projectRoot } from '@shared/local/paths';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { addDomain, DomainFlowError, removeDomain, verifyDomain, type FrontDoorTarget } from '@shared/admin/tenant-domains';
@@ -216,4 +220,49 @@ describe('admin domains remove (wire)', () => {
     expect(second.tenant).toBe('deleted');
     expect(cf.tenants.size).toBe(0);
   });
+});
+
+describe('the admin CLI (npm run -s admin -- domains ...) against the loopback CloudFront', () => {
+  const exec = promisify(execFile);
+  const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
+  const admin = async (args: string[]) => {
+    const env = {
+      ...(process.env as Record<string, string>),
+      EDGE_DISTRIBUTION_ID: 'E2DIST',
+      EDGE_CONNECTION_GROUP_ID: cf.connectionGroupId,
+      CLOUDFRONT_ENDPOINT: cf.endpoint,
+      AWS_ACCESS_KEY_ID: loopbackCredentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: loopbackCredentials.secretAccessKey,
+    };
+    try {
+      const { stdout } = await exec(tsx, ['scripts/admin.ts', ...args], { cwd: projectRoot, env, timeout: 60_000 });
+      return { code: 0, out: stdout };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, out: e.stdout + e.stderr };
+    }
+  };
+
+  it('adds (JSON), reports pending verification with exit code 3, then verifies, and refuses bad input with exit code 2', async () => {
+    const domain = newDomain();
+    const added = await admin(['domains', 'add', domain, '--workspace', tenant.workspaceId, '--usage', 'deeplink', '--json']);
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.out)).toMatchObject({ domain, verified: false, usage: 'DEEPLINK', dnsRecords: [{ type: 'CNAME', name: domain, value: cf.routingEndpoint }, { name: `open.${domain}` }] });
+
+    cf.createError = { status: 400, code: 'InvalidArgument', message: 'DNS does not point at CloudFront' };
+    const pending = await admin(['domains', 'verify', domain]);
+    expect(pending.code).toBe(3);
+    expect(pending.out).toContain(`DNS: ${domain} must be a CNAME to ${cf.routingEndpoint}`);
+
+    cf.dnsReady.add(domain);
+    cf.dnsReady.add(`open.${domain}`);
+    cf.certificateStatus = 'issued';
+    const verified = await admin(['domains', 'verify', domain, '--json']);
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.out)).toMatchObject({ domain, verified: true, state: 'verified' });
+
+    const bad = await admin(['domains', 'add', 'not a domain', '--workspace', tenant.workspaceId]);
+    expect(bad.code).toBe(2);
+    expect(bad.out).toContain('is not a domain name');
+  }, 120_000);
 });
