@@ -177,7 +177,6 @@ export class EdgeFrontDoor extends Construct {
         viewerCertificate: props.linkCertificateArn
           ? { acmCertificateArn: props.linkCertificateArn, sslSupportMethod: 'sni-only', minimumProtocolVersion: 'TLSv1.2_2021' }
           : { cloudFrontDefaultCertificate: true },
-        tenantConfig: { parameterDefinitions: [] },
       },
     });
     Validations.of(this.distribution).acknowledge(

@@ -40,6 +40,10 @@ describe('CDK: the short-link edge', () => {
       const url = urls.find((u) => u.Properties.TargetFunctionArn['Fn::GetAtt']?.[0] === fnId);
       expect(url, handler).toBeDefined();
       expect(url!.Properties).toMatchObject({ AuthType: 'NONE', InvokeMode: 'RESPONSE_STREAM' });
+      // Since October 2025 a public function URL needs both permissions.
+      const permissions = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Permission' && r.Properties.FunctionName['Fn::GetAtt']?.[0] === fnId);
+      expect(permissions.map((p) => p.Properties.Action).sort()).toEqual(['lambda:InvokeFunction', 'lambda:InvokeFunctionUrl']);
+      expect(permissions.every((p) => p.Properties.Principal === '*')).toBe(true);
     }
   });
 });

@@ -23,7 +23,6 @@ describe('CDK: the CloudFront SaaS Manager front door', () => {
     expect(config).not.toHaveProperty('IPV6Enabled');
     expect(config).not.toHaveProperty('PriceClass');
     expect(config).not.toHaveProperty('Aliases');
-    expect(config.TenantConfig).toBeDefined();
     expect(config.ViewerCertificate).toEqual({ CloudFrontDefaultCertificate: true });
   });
 
