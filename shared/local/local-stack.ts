@@ -13,6 +13,7 @@ import { getEventSink, setEventSink } from '@shared/events/event-sink';
 import { guardEventSink, installTableGrantGuard, routeContext } from './grant-guard';
 import { createLocalApiServer, type LambdaHandler } from './local-server';
 import { installAwsLambdaGlobal, invokeCollected, isStreamingHandler } from './lambda-streaming';
+import { startLocalOutbound, type LocalOutbound } from './local-outbound';
 import { localDir, projectRoot } from './paths';
 import type { Context } from 'aws-lambda';
 import type { ApiEvent } from '@shared/http/api-types';
@@ -39,6 +40,8 @@ export interface LocalStack {
   dynamoEndpoint: string;
   lakeDir: string;
   dynamo?: DynamoDbLocal;
+  /** The local event bus and webhook queue (docs/events.md). */
+  outbound: LocalOutbound;
   stop(): Promise<void>;
 }
 
@@ -102,9 +105,12 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
+  let outbound: LocalOutbound;
   try {
     await createTableIfMissing(admin, tableName);
+    outbound = await startLocalOutbound({ dynamo: admin, dynamoEndpoint, tableName });
   } catch (error) {
+    // A start that fails stops everything it started (no orphaned DynamoDB Local).
     await dynamo?.stop();
     throw error;
   } finally {
@@ -126,6 +132,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   } catch (error) {
     // A start that fails stops everything it started (no orphaned DynamoDB Local).
     await Promise.all([service.listening ? close(service) : undefined, edge.listening ? close(edge) : undefined]);
+    await outbound.stop();
     await dynamo?.stop();
     throw error;
   }
@@ -137,8 +144,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     dynamoEndpoint,
     lakeDir,
     dynamo,
+    outbound,
     stop: async () => {
       await Promise.all([close(service), close(edge)]);
+      await outbound.stop();
       await dynamo?.stop();
     },
   };
