@@ -6,6 +6,7 @@
  */
 import { Command } from 'commander';
 import { registerAppCommands } from './admin/app-commands';
+import { registerCloudFrontDomainCommands } from './admin/cloudfront-domain-commands';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerImportCommands } from './admin/import-commands';
 import { registerKeyCommands } from './admin/key-commands';
@@ -26,6 +27,7 @@ registerWebhookCommands(program);
 registerAppCommands(program);
 registerWorkspaceCommands(program);
 registerEventCommands(program);
+registerCloudFrontDomainCommands(program);
 registerImportCommands(program);
 
 try {

@@ -1,5 +1,5 @@
 import { header, type ApiEvent } from '@shared/http/api-types';
-import { viewerCountry } from '@shared/http/viewer-country';
+import { viewerCountry, viewerHost, viewerIp } from '@shared/http/trusted-viewer';
 
 /** What the edge reads from a request, in one place. */
 export interface EdgeRequest {
@@ -16,13 +16,10 @@ export interface EdgeRequest {
   referrer: string | null;
 }
 
-/** Host header (API Gateway passes the custom domain's), lowercased, without port or trailing dot. */
-const hostOf = (event: ApiEvent): string => (header(event, 'host') ?? event.requestContext?.domainName ?? '').trim().toLowerCase();
-
 export const parseEdgeRequest = (event: ApiEvent): EdgeRequest => {
-  const host = hostOf(event);
+  const host = viewerHost(event);
   const hostname = host.replace(/:\d+$/, '').replace(/\.$/, '');
-  // API Gateway sets x-forwarded-proto; the local server does not and speaks plain HTTP.
+  // Function URLs (and API Gateway) set x-forwarded-proto; the local server speaks plain HTTP.
   const scheme = header(event, 'x-forwarded-proto') === 'https' ? 'https' : 'http';
   return {
     method: event.requestContext?.http?.method?.toUpperCase() ?? 'GET',
@@ -31,8 +28,8 @@ export const parseEdgeRequest = (event: ApiEvent): EdgeRequest => {
     key: event.pathParameters?.key,
     query: new URLSearchParams(event.rawQueryString ?? ''),
     userAgent: header(event, 'user-agent') ?? null,
-    ip: event.requestContext?.http?.sourceIp ?? null,
-    country: viewerCountry(event.headers),
+    ip: viewerIp(event),
+    country: viewerCountry(event),
     referrer: header(event, 'referer') ?? null,
   };
 };

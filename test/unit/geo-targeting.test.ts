@@ -4,7 +4,6 @@ import { parseUserAgent } from '@shared/clicks/user-agent';
 import { destinationFor } from '@shared/edge/destination';
 import { decideOutcome } from '@shared/edge/edge-outcome';
 import { COUNTRY_CODES, countryCodeOf } from '@shared/geo/country-codes';
-import { viewerCountry } from '@shared/http/viewer-country';
 import { applyLinkPatch } from '@shared/links/patch-link';
 import type { LinkRecord } from '@shared/links/link-record';
 import { toLinkResource } from '@shared/links/link-view';
@@ -42,17 +41,6 @@ describe('the geo schema', () => {
         expect(countryCodeOf(code) !== undefined).toBe(COUNTRY_CODES.has(code.toUpperCase()));
       }),
     );
-  });
-});
-
-describe('viewerCountry', () => {
-  it('reads CloudFront-Viewer-Country in any header case, only assigned codes', () => {
-    expect(viewerCountry({ 'cloudfront-viewer-country': 'de' })).toBe('DE');
-    expect(viewerCountry({ 'CloudFront-Viewer-Country': ' FR ' })).toBe('FR');
-    expect(viewerCountry({ 'cloudfront-viewer-country': 'ZZ' })).toBeNull();
-    expect(viewerCountry({ 'cf-ipcountry': 'DE' })).toBeNull();
-    expect(viewerCountry({})).toBeNull();
-    expect(viewerCountry(undefined)).toBeNull();
   });
 });
 
