@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { eventRecordFields } from '@shared/events/event-record';
-import { ANALYTICS_TABLE, COMPACTED_TABLE } from './analytics-sql';
+import { ANALYTICS_TABLE, COMPACTED_TABLE, type SqlQuery } from './analytics-sql';
 import { compactedPartitionKeys, compactedWorkspacePath, RAW_PREFIX, rawPartitionKeys, shardOf } from './lake-layout';
 import { log } from '@shared/util/logger';
 import { AnalyticsUnavailableError, assertSafeId, type AnalyticsEngine, type AnalyticsRow, type QueryScope } from './analytics-engine';
@@ -129,32 +130,49 @@ export const getDuckDbInstance = (): Promise<DuckDBInstance> => {
 
 const toText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
+class LakeChangedError extends Error {}
+
+const runOnce = async (lakeDir: string, query: SqlQuery, scope: QueryScope): Promise<AnalyticsRow[]> => {
+  let files: LakeFiles;
+  let connection: DuckDBConnection | undefined;
+  try {
+    const lake = await stat(lakeDir).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+    if (lake && !lake.isDirectory()) throw new Error(`LOCAL_LAKE_DIR is not a directory: ${lakeDir}`);
+    files = lake ? await lakeFilesFor(lakeDir, scope) : { raw: [], compacted: [] };
+    connection = await (await getDuckDbInstance()).connect();
+    for (const view of viewsSql(files)) await connection.run(view);
+  } catch (error) {
+    connection?.closeSync();
+    log('error', 'local analytics backend unavailable', { error: String(error) });
+    throw new AnalyticsUnavailableError(undefined, error);
+  }
+  try {
+    const prepared = await connection.prepare(query.sql);
+    query.params.forEach((value, i) => prepared.bindVarchar(i + 1, value));
+    const reader = await prepared.runAndReadAll();
+    const names = reader.columnNames().map((n) => n.toLowerCase());
+    return reader.getRows().map((row) => Object.fromEntries(names.map((n, i) => [n, toText(row[i])])));
+  } catch (error) {
+    const gone = [...files.raw, ...files.compacted].some((file) => !existsSync(file));
+    if (gone) throw new LakeChangedError(String(error));
+    throw error;
+  } finally {
+    connection.closeSync();
+  }
+};
+
 /** DuckDB over the local lake: raw JSON lines and compacted Parquet, the layout of lake-layout.ts. */
 export const createDuckDbEngine = (lakeDir: string): AnalyticsEngine => ({
   name: 'duckdb',
   cacheTtlSeconds: 0,
   async query(query, scope): Promise<AnalyticsRow[]> {
-    let files: LakeFiles;
-    let connection: DuckDBConnection | undefined;
+    // A compaction run may remove raw files between the listing and the read (their events are
+    // in the compacted file by then): list again and run once more.
     try {
-      const lake = await stat(lakeDir).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
-      if (lake && !lake.isDirectory()) throw new Error(`LOCAL_LAKE_DIR is not a directory: ${lakeDir}`);
-      files = lake ? await lakeFilesFor(lakeDir, scope) : { raw: [], compacted: [] };
-      connection = await (await getDuckDbInstance()).connect();
-      for (const view of viewsSql(files)) await connection.run(view);
+      return await runOnce(lakeDir, query, scope);
     } catch (error) {
-      connection?.closeSync();
-      log('error', 'local analytics backend unavailable', { error: String(error) });
-      throw new AnalyticsUnavailableError(undefined, error);
-    }
-    try {
-      const prepared = await connection.prepare(query.sql);
-      query.params.forEach((value, i) => prepared.bindVarchar(i + 1, value));
-      const reader = await prepared.runAndReadAll();
-      const names = reader.columnNames().map((n) => n.toLowerCase());
-      return reader.getRows().map((row) => Object.fromEntries(names.map((n, i) => [n, toText(row[i])])));
-    } finally {
-      connection.closeSync();
+      if (!(error instanceof LakeChangedError)) throw error;
+      return runOnce(lakeDir, query, scope);
     }
   },
 });
