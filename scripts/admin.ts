@@ -7,6 +7,7 @@
 import { Command } from 'commander';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
+import { registerLakeCommands } from './admin/lake-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
 
 const program = new Command('admin')
@@ -17,6 +18,7 @@ const program = new Command('admin')
 registerTenantCommands(program);
 registerKeyCommands(program);
 registerDomainCommands(program);
+registerLakeCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,28 @@
+import { log } from '@shared/util/logger';
+import { compactLake } from './compact-lake';
+
+/** How often the local stack compacts its lake (deployed: the schedule in lib/analytics.ts docs). */
+export const LOCAL_COMPACTION_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * `npm start`'s compaction schedule: a run at start, then every `intervalMs`; runs never overlap,
+ * a failing run is logged and the next one tries again. Returns a stop function.
+ */
+export const scheduleLakeCompaction = (lakeDir: string, intervalMs = LOCAL_COMPACTION_INTERVAL_MS): (() => Promise<void>) => {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= compactLake(lakeDir)
+      .then((report) => {
+        if (report.rawFiles > 0) log('info', 'lake compacted', { ...report });
+      })
+      .catch((error: unknown) => log('error', 'lake compaction failed', { error: String(error) }))
+      .finally(() => (running = undefined));
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+};
