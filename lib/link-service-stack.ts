@@ -33,6 +33,8 @@ export class LinkServiceStack extends Stack {
     this.alarms.watchTable(this.table);
     this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
     this.alarms.watchEventStream(this.eventPipeline.stream.ref);
+    this.eventPipeline.watch(this.alarms);
+    this.eventLake.watch(this.alarms);
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
 
     const integrations = new Map<string, HttpRouteIntegration>();
