@@ -5,7 +5,7 @@ import { LogGroup, LogStream, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
-import { ERRORS_PREFIX, LAKE_SHARDS, RAW_FILE_EXTENSION, rawPartitionJq, rawPartitionPath } from '@shared/analytics/lake-layout';
+import { ERRORS_PREFIX, RAW_FILE_EXTENSION, rawPartitionJq, rawPartitionPath } from '@shared/analytics/lake-layout';
 import type { ServiceAlarms } from './service-alarms';
 
 /**
@@ -26,16 +26,6 @@ export const eventPartitionPrefix = `${rawPartitionPath({
 export const eventPartitionQuery = rawPartitionJq();
 
 export const eventErrorPrefix = `${ERRORS_PREFIX}!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/hour=!{timestamp:HH}/`;
-
-/**
- * Active partitions Firehose holds for `workspaces` workspaces sending in one buffer window:
- * one per distinct prefix, i.e. per (shard, dt, hour); at most LAKE_SHARDS shards, and `hours`
- * distinct event hours in flight (the current one, the previous one around the hour, late ones).
- */
-export const activePartitionsFor = (workspaces: number, hours: number, shards = LAKE_SHARDS): number => Math.min(workspaces, shards) * hours;
-
-/** Firehose's default active-partition limit per stream (past it, records go to errors/activePartitionExceeded/). */
-export const FIREHOSE_ACTIVE_PARTITION_LIMIT = 500;
 
 export interface EventPipelineProps {
   bucket: IBucket;

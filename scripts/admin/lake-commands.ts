@@ -1,8 +1,13 @@
-/** admin compact-lake: move the local lake's closed hours from raw JSON into per-workspace Parquet. */
-import { existsSync, readFileSync } from 'node:fs';
+/**
+ * admin compact-lake: move the local lake's closed hours from raw JSON into per-workspace Parquet.
+ * admin replay-lake-errors: send the events of downloaded errors/ objects through the event sink again.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { compactLake, COMPACTION_GRACE_MS } from '@shared/analytics/compact-lake';
+import { eventsFromErrorObject } from '@shared/analytics/lake-error-records';
+import { getEventSink } from '@shared/events/event-sink';
 import { localDir } from '@shared/local/paths';
 import { AdminUsageError } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
@@ -45,5 +50,31 @@ export const registerLakeCommands = (program: Command): void => {
         `Compacted ${r.rawFiles} raw files into ${r.workspaceDays} workspace-days (${r.events} events); closed through ${r.watermark}` +
         (r.skippedWorkspaces.length ? `; left raw (unsafe workspace ids): ${r.skippedWorkspaces.join(', ')}` : ''),
       );
+    });
+  program
+    .command('replay-lake-errors')
+    .description('send the events in objects Firehose wrote under errors/ (downloaded with `aws s3 cp --recursive`) through the event sink again')
+    .argument('<path>', 'an errors/ object or a folder of them')
+    .option('--json', 'print one line of JSON')
+    .action(async (target: string, options: JsonOption) => {
+      if (!existsSync(target)) throw new AdminUsageError(`No such file or folder: ${target}`);
+      const files = statSync(target).isDirectory()
+        ? (readdirSync(target, { recursive: true }) as string[]).map((f) => path.join(target, f)).filter((f) => statSync(f).isFile())
+        : [target];
+      // Deployed: EVENTS_STREAM_NAME (Firehose); locally: the running stack's lake.
+      if (!process.env.EVENTS_STREAM_NAME && !process.env.LOCAL_LAKE_DIR) process.env.LOCAL_LAKE_DIR = lakeDirOf();
+      const sink = getEventSink();
+      const bar = progressBar(options, files.length, 'replaying');
+      let events = 0;
+      let unreadable = 0;
+      for (const file of files) {
+        const read = eventsFromErrorObject(readFileSync(file, 'utf8'));
+        for (let i = 0; i < read.events.length; i += 500) await sink.send(read.events.slice(i, i + 500));
+        events += read.events.length;
+        unreadable += read.unreadable;
+        bar.increment();
+      }
+      bar.stop();
+      printResult(options, { files: files.length, events, unreadable }, (r) => `Replayed ${r.events} events from ${r.files} files (${r.unreadable} unreadable lines)`);
     });
 };

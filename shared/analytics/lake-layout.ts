@@ -71,3 +71,20 @@ export const compactedWorkspacePath = (workspaceId: string) => `${COMPACTED_PREF
 
 /** Raw object file extension (Firehose's FileExtension; the local sink's files). */
 export const RAW_FILE_EXTENSION = '.json';
+
+/** Firehose's default active-partition limit per stream (past it, records go to errors/activePartitionExceeded/). */
+export const FIREHOSE_ACTIVE_PARTITION_LIMIT = 500;
+
+/**
+ * Hours whose events may share one Firehose buffer window: the current hour, the previous one
+ * (around the hour, and Firehose delivering up to 1.5x its 60 s interval late), and one more for
+ * events replayed or sent late by clients.
+ */
+export const HOURS_IN_FLIGHT = 3;
+
+/**
+ * Active partitions Firehose holds for `workspaces` workspaces sending in one buffer window: one
+ * per distinct prefix (shard, dt, hour), so at most `shards` x `hours`, whatever the number of
+ * workspaces (a layout by workspace id would be `workspaces` x `hours`).
+ */
+export const activePartitionsFor = (workspaces: number, hours = HOURS_IN_FLIGHT, shards = LAKE_SHARDS): number => Math.min(workspaces, shards) * hours;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { execFileSync } from 'node:child_process';
-import { activePartitionsFor, eventErrorPrefix, eventPartitionQuery, FIREHOSE_ACTIVE_PARTITION_LIMIT } from '@lib/event-pipeline';
-import { LAKE_SHARDS, rawPartitionOf, rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
+import { eventErrorPrefix, eventPartitionQuery } from '@lib/event-pipeline';
+import { activePartitionsFor, FIREHOSE_ACTIVE_PARTITION_LIMIT, LAKE_SHARDS, rawPartitionOf, rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
 import { routeTable } from '@shared/routes/route-table';
 import { synthStack } from '@test/support/synth-stack';
 
