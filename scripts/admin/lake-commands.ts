@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { compactLake, COMPACTION_GRACE_MS } from '@shared/analytics/compact-lake';
 import { eventsFromErrorObject } from '@shared/analytics/lake-error-records';
 import { getEventSink } from '@shared/events/event-sink';
+import { createLocalLakeSink } from '@shared/events/local-lake-sink';
 import { localDir } from '@shared/local/paths';
 import { AdminUsageError } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
@@ -61,9 +62,8 @@ export const registerLakeCommands = (program: Command): void => {
       const files = statSync(target).isDirectory()
         ? (readdirSync(target, { recursive: true }) as string[]).map((f) => path.join(target, f)).filter((f) => statSync(f).isFile())
         : [target];
-      // Deployed: EVENTS_STREAM_NAME (Firehose); locally: the running stack's lake.
-      if (!process.env.EVENTS_STREAM_NAME && !process.env.LOCAL_LAKE_DIR) process.env.LOCAL_LAKE_DIR = lakeDirOf();
-      const sink = getEventSink();
+      // Deployed: the stack's Firehose stream (EVENTS_STREAM_NAME, with TABLE_NAME as for every admin command); else the local lake.
+      const sink = process.env.EVENTS_STREAM_NAME ? getEventSink() : createLocalLakeSink(lakeDirOf());
       const bar = progressBar(options, files.length, 'replaying');
       let events = 0;
       let unreadable = 0;
