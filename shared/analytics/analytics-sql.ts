@@ -49,8 +49,8 @@ const lakeColumns = eventRecordFields.map((name) => (name === 'timestamp' ? '"ti
  * compacted yet (the open period, late arrivals) from the raw `events` (partitions shard, dt,
  * hour: the workspace's shard, the window's days, and for a window starting mid-day, its hours).
  * The two overlap while a compaction run is between writing Parquet and removing the raw
- * objects, and Firehose delivers at least once: `row_number() OVER (PARTITION BY eventId)`
- * keeps one row per eventId.
+ * objects, and Firehose delivers at least once: the raw rows keep one row per eventId
+ * (`row_number() OVER (PARTITION BY eventId)`) and none whose eventId is already compacted.
  */
 const scopedCte = (filter: ScopeFilter): SqlQuery => {
   const { window } = filter;
@@ -83,23 +83,31 @@ const scopedCte = (filter: ScopeFilter): SqlQuery => {
   }
   rawWhere.push(...common);
   rawParams.push(...commonParams);
+  // Compacted rows are unique by eventId (compaction de-duplicates); raw rows are de-duplicated
+  // among themselves, and dropped when their event is already compacted. Only the raw part (the
+  // open period and late arrivals) is windowed, not the whole range.
   const sql = `scoped AS (
-  SELECT *
+  SELECT ${lakeColumns}
+  FROM ${COMPACTED_TABLE}
+  WHERE ${compactedWhere.join('\n    AND ')}
+  UNION ALL
+  SELECT ${lakeColumns}
   FROM (
-    SELECT lake.*, row_number() OVER (PARTITION BY eventId) AS copy_number
-    FROM (
-      SELECT ${lakeColumns}
-      FROM ${COMPACTED_TABLE}
-      WHERE ${compactedWhere.join('\n        AND ')}
-      UNION ALL
-      SELECT ${lakeColumns}
-      FROM ${ANALYTICS_TABLE}
-      WHERE ${rawWhere.join('\n        AND ')}
-    ) lake
-  ) numbered
+    SELECT ${lakeColumns}, row_number() OVER (PARTITION BY eventId) AS copy_number
+    FROM ${ANALYTICS_TABLE}
+    WHERE ${rawWhere.join('\n      AND ')}
+  ) raw
   WHERE copy_number = 1
+    AND NOT EXISTS (
+      SELECT 1
+      FROM ${COMPACTED_TABLE} done
+      WHERE done.workspace_id = ?
+        AND done.dt >= ?
+        AND done.dt <= ?
+        AND done.eventId = raw.eventId
+    )
 )`;
-  return { sql, params: [...compactedParams, ...rawParams] };
+  return { sql, params: [...compactedParams, ...rawParams, filter.workspaceId, window.firstDay, window.lastDay] };
 };
 
 /** The breakdown dimensions of the aggregate query, in GROUPING SETS order. */

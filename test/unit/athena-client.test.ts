@@ -55,6 +55,8 @@ describe('the Athena engine over the official @aws-sdk/client-athena, on the wir
       // events (raw): shard, workspace, days, the first day's hours, time span, link, traffic
       expect.stringMatching(/^'\d\d'$/), "'ws_A'", "'2026-03-14'", "'2026-03-15'", "'2026-03-14'", "'11'",
       "'2026-03-14T11:00:00.000Z'", "'2026-03-15T10:31:00.000Z'", "'lnk_1'' OR ''1''=''1'", "'human'", "'human'",
+      // raw rows already compacted are dropped: workspace, days
+      "'ws_A'", "'2026-03-14'", "'2026-03-15'",
     ]);
     expect(body.ExecutionParameters).toHaveLength(query.params.length);
     expect(body.WorkGroup).toBe('analytics-wg');
