@@ -85,7 +85,8 @@ export const compactLake = async (lakeDir: string, options: CompactionOptions = 
   try {
     let done = 0;
     for (const [day, files] of [...byDay].sort(([a], [b]) => a.localeCompare(b))) {
-      await connection.run(`CREATE OR REPLACE TEMP VIEW compaction_raw AS ${rawRelationSql(files)}`);
+      // Parsed once per day (a table, not a view): each workspace's COPY reads it, not the JSON again.
+      await connection.run(`CREATE OR REPLACE TEMP TABLE compaction_raw AS ${rawRelationSql(files)}`);
       const workspaces = (await connection.runAndReadAll('SELECT DISTINCT "workspaceId" FROM compaction_raw WHERE "workspaceId" IS NOT NULL')).getRows().map((r) => String(r[0]));
       let consumedAll = true;
       for (const workspaceId of workspaces) {
@@ -121,6 +122,7 @@ ORDER BY "eventId"`;
       done += 1;
       options.onDay?.(done, byDay.size);
     }
+    await connection.run('DROP TABLE IF EXISTS compaction_raw');
     await mkdir(path.join(lakeDir, COMPACTED_PREFIX), { recursive: true });
     await writeFile(path.join(lakeDir, WATERMARK_FILE), JSON.stringify({ closedBefore: report.watermark, ranAt: new Date(now).toISOString() }) + '\n');
   } finally {
