@@ -56,14 +56,15 @@ export const registerLakeCommands = (program: Command): void => {
     .command('replay-lake-errors')
     .description('send the events in objects Firehose wrote under errors/ (downloaded with `aws s3 cp --recursive`) through the event sink again')
     .argument('<path>', 'an errors/ object or a folder of them')
+    .option('--lake-dir <dir>', 'local: the lake folder (default: LOCAL_LAKE_DIR or the running local stack)')
     .option('--json', 'print one line of JSON')
-    .action(async (target: string, options: JsonOption) => {
+    .action(async (target: string, options: JsonOption & { lakeDir?: string }) => {
       if (!existsSync(target)) throw new AdminUsageError(`No such file or folder: ${target}`);
       const files = statSync(target).isDirectory()
         ? (readdirSync(target, { recursive: true }) as string[]).map((f) => path.join(target, f)).filter((f) => statSync(f).isFile())
         : [target];
       // Deployed: the stack's Firehose stream (EVENTS_STREAM_NAME, with TABLE_NAME as for every admin command); else the local lake.
-      const sink = process.env.EVENTS_STREAM_NAME ? getEventSink() : createLocalLakeSink(lakeDirOf());
+      const sink = process.env.EVENTS_STREAM_NAME ? getEventSink() : createLocalLakeSink(lakeDirOf(options.lakeDir));
       const bar = progressBar(options, files.length, 'replaying');
       let events = 0;
       let unreadable = 0;
