@@ -58,7 +58,7 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
   for (const row of r.throughput) {
     out.push({ name: `throughput errors, ${row.name}`, limit: `${budgets.throughputErrors}`, measured: `${row.errors} of ${row.requests}`, pass: row.errors <= budgets.throughputErrors });
   }
-  const queries = r.analytics.flatMap((level) => [...level.queries, ...level.compacted.queries].map((q) => ({ level, q })));
+  const queries = r.analytics.flatMap((level) => [level, level.compacted].flatMap((lake) => lake.queries.map((q) => ({ level: lake, q }))));
   const unpruned = queries.filter(({ level, q }) => !q.prunedToScope || q.bytesRead >= level.lakeBytes);
   const biggest = r.analytics.at(-1);
   const maxShare = biggest ? Math.max(...biggest.queries.map((q) => q.bytesRead / biggest.lakeBytes)) : 0;
