@@ -10,6 +10,7 @@ import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerLakeCommands } from './admin/lake-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
+import { registerWebhookCommands } from './admin/webhook-commands';
 
 const program = new Command('admin')
   .description('Provision and operate the link service (local stack or a deployed table)')
@@ -19,6 +20,7 @@ const program = new Command('admin')
 registerTenantCommands(program);
 registerKeyCommands(program);
 registerDomainCommands(program);
+registerWebhookCommands(program);
 registerAppCommands(program);
 registerLakeCommands(program);
 
