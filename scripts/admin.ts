@@ -10,6 +10,7 @@ import { registerCloudFrontDomainCommands } from './admin/cloudfront-domain-comm
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerEventCommands } from './admin/event-commands';
+import { registerLakeCommands } from './admin/lake-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
 import { registerWorkspaceCommands } from './admin/workspace-commands';
 import { registerWebhookCommands } from './admin/webhook-commands';
@@ -27,6 +28,7 @@ registerAppCommands(program);
 registerWorkspaceCommands(program);
 registerEventCommands(program);
 registerCloudFrontDomainCommands(program);
+registerLakeCommands(program);
 
 try {
   await program.parseAsync(process.argv);
