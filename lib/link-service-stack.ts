@@ -41,6 +41,8 @@ export class LinkServiceStack extends Stack {
     this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
     this.alarms.watchEventStream(this.eventPipeline.stream.ref);
     this.eventSpool = new EventSpool(this, 'EventSpool', { stream: this.eventPipeline.stream, alarms: this.alarms });
+    this.eventPipeline.watch(this.alarms);
+    this.eventLake.watch(this.alarms);
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
     this.outbound = new OutboundEvents(this, 'Outbound', { table: this.table, alarms: this.alarms });
 

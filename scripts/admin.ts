@@ -11,6 +11,7 @@ import { registerDomainCommands } from './admin/domain-commands';
 import { registerImportCommands } from './admin/import-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerEventCommands } from './admin/event-commands';
+import { registerLakeCommands } from './admin/lake-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
 import { registerWorkspaceCommands } from './admin/workspace-commands';
 import { registerWebhookCommands } from './admin/webhook-commands';
@@ -28,6 +29,7 @@ registerAppCommands(program);
 registerWorkspaceCommands(program);
 registerEventCommands(program);
 registerCloudFrontDomainCommands(program);
+registerLakeCommands(program);
 registerImportCommands(program);
 
 try {
