@@ -2,6 +2,13 @@
 export const budgets = {
   /** Every handler's bundle size and init time, as a multiple of the floor bundle's. */
   handlerVsFloor: 1.3,
+  /**
+   * The QR handlers' bundle size: they carry the qrcode library (~57 KiB with its PNG encoder),
+   * which DESIGN.md asks for instead of our own encoder; their init time stays under handlerVsFloor.
+   */
+  qrHandlerSizeVsFloor: 1.45,
+  /** A 100-link bulk create's warm duration, against API Gateway's 30 s integration timeout. */
+  bulk100Ms: 3000,
   /** The redirect handler's, likewise. */
   redirectVsFloor: 1.15,
   /** Our p50 over the bare SDK doing the same DynamoDB work, for redirect and GET link. */

@@ -37,9 +37,9 @@ export class ServiceFunction extends NodejsFunction {
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? 512,
+      memorySize: props.memorySize ?? props.route.lambda?.memorySize ?? 512,
       // Analytics waits for Athena (it gives up after 25 s); API Gateway's limit is 30 s.
-      timeout: props.timeout ?? Duration.seconds(props.route.grants.analytics ? 29 : 10),
+      timeout: props.timeout ?? Duration.seconds(props.route.lambda?.timeoutSeconds ?? (props.route.grants.analytics ? 29 : 10)),
       loggingFormat: LoggingFormat.JSON,
       logGroup,
       environment: { NODE_OPTIONS: runtimeNodeOptions },

@@ -101,7 +101,7 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
   const { request, host, key, record } = input;
   const now = input.now ?? new Date();
   const client = parseUserAgent(request.userAgent);
-  let outcome = decideOutcome({ host, record, client, unlocked: input.unlocked, now });
+  let outcome = decideOutcome({ host, record, client, unlocked: input.unlocked, now, country: request.country });
   const isHead = request.method === 'HEAD';
   const human = !client.isBot && !isHead;
 
