@@ -5,6 +5,7 @@ import type { ApiResult } from '@shared/http/api-types';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import { uuid } from '@shared/util/ids';
 import { log } from '@shared/util/logger';
+import { countClickNotRecorded, countEdgeOutcome } from '@shared/util/metrics';
 import { getAppCached, openInAppUrl } from './app-links';
 import { decideOutcome, type EdgeOutcome } from './edge-outcome';
 import type { EdgeRequest } from './edge-request';
@@ -63,12 +64,14 @@ const recordInBackground = (input: ClickInput, click: ClickRequest, impression: 
   }
   return Promise.all(work).then(
     () => undefined,
-    (error: unknown) =>
+    (error: unknown) => {
+      countClickNotRecorded();
       log('error', 'edge click not recorded', {
         requestId: input.requestId,
         error: String(error),
         click: { ...click, ip: undefined, link: click.link },
-      }),
+      });
+    },
   );
 };
 
@@ -86,7 +89,10 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
 
   // A human at the password form has not clicked through yet: the click is counted when the
   // right password opens the link.
-  if (outcome.kind === 'password' && human) return passwordPage({ status: 200, key });
+  if (outcome.kind === 'password' && human) {
+    countEdgeOutcome(outcome.kind);
+    return passwordPage({ status: 200, key });
+  }
 
   const app =
     outcome.kind === 'launch_view' && record?.deepLinkAppId ? await getAppCached(record.workspaceId, record.deepLinkAppId) : undefined;
@@ -100,6 +106,7 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
       ? recordInBackground(input, clickRequestOf(input, record, outcome.kind, resolvedOf(outcome), clickId), outcome.kind === 'launch_view' && !isHead)
       : Promise.resolve();
 
+  countEdgeOutcome(outcome.kind);
   const response = ((): ApiResult => {
     switch (outcome.kind) {
       case 'not_found':

@@ -5,6 +5,7 @@ import { MultipartFormError } from '@shared/http/multipart-form';
 import { JSON_HEADERS } from '@shared/http/responses';
 import { isLegacyError, legacyErrors, LegacyError } from '@shared/legacy/legacy-error';
 import { log } from '@shared/util/logger';
+import { countIfThrottled } from '@shared/util/metrics';
 
 const legacyResult = (status: number, body: Record<string, unknown>): ApiResult => ({
   statusCode: status,
@@ -37,6 +38,7 @@ export const legacyEnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, E
     let legacy = asLegacyError(request.error);
     if (!legacy) {
       const { error } = request;
+      countIfThrottled(error, 'DynamoDB');
       log('error', 'Unhandled error', {
         requestId,
         route: request.event?.routeKey,

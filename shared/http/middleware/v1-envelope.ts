@@ -3,6 +3,7 @@ import { isAppError } from '@shared/errors/app-error';
 import type { ApiContext, ApiEvent, ApiReply, ApiResult } from '@shared/http/api-types';
 import { errorResult, internalError, successResult } from '@shared/http/responses';
 import { log } from '@shared/util/logger';
+import { countIfThrottled } from '@shared/util/metrics';
 
 /**
  * The v1 envelope: handler replies become `{success:true,data,pagination?,requestId}`; typed
@@ -21,6 +22,7 @@ export const v1EnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error
       request.response = errorResult(error, requestId);
       return;
     }
+    countIfThrottled(error, 'DynamoDB');
     log('error', 'Unhandled error', {
       requestId,
       route: request.event?.routeKey,
