@@ -9,8 +9,13 @@ import { EventLake } from './event-lake';
 import { EventPipeline } from './event-pipeline';
 import { LinkTable } from './link-table';
 import { ServiceAlarms } from './service-alarms';
+import { ServiceDashboard } from './service-dashboard';
 import { ServiceFunction } from './service-function';
 import { ServiceHttpApi, type ServiceHttpApiProps } from './service-http-api';
+import { TraceSampling } from './trace-sampling';
+
+/** The functions every click runs through: sampled sparsely by X-Ray. */
+const clickPathHandlers = ['edge-redirect', 'client-click'];
 
 const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase());
 
@@ -24,6 +29,7 @@ export class LinkServiceStack extends Stack {
   readonly serviceApi: HttpApi;
   readonly edgeApi: HttpApi;
   readonly functions = new Map<string, ServiceFunction>();
+  readonly dashboard: ServiceDashboard;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -70,6 +76,19 @@ export class LinkServiceStack extends Stack {
         integration: integrationFor(route),
       });
     }
+
+    // The click path is traced at 1 in 1,000 requests, not per request (X-Ray bills per trace recorded).
+    new TraceSampling(this, 'TraceSampling', { clickPath: clickPathHandlers.map((handler) => this.functions.get(handler)!) });
+    this.dashboard = new ServiceDashboard(this, 'Operations', {
+      functions: this.functions,
+      apis: [
+        { name: 'service', api: this.serviceApi },
+        { name: 'edge', api: this.edgeApi },
+      ],
+      table: this.table,
+      streamName: this.eventPipeline.stream.ref,
+      alarms: this.alarms.alarms,
+    });
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-APIG4',
