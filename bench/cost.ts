@@ -9,6 +9,10 @@ export interface CostInput {
   /** Event records sent to Firehose and their average size in bytes. */
   events: number;
   eventBytes: number;
+  /** Bytes the function writes to CloudWatch Logs per invocation (its own lines and the platform's). */
+  logBytes: number;
+  /** Share of invocations X-Ray records. */
+  traceRate: number;
 }
 
 export interface CostPerMillion {
@@ -16,6 +20,8 @@ export interface CostPerMillion {
   httpApi: number;
   dynamodb: number;
   firehose: number;
+  logs: number;
+  xray: number;
   total: number;
 }
 
@@ -27,7 +33,8 @@ const cents = (value: number) => Math.round(value * 10_000) / 10_000;
  * Dollars per million operations: Lambda arm64 GB-seconds at the configured memory for the
  * billed duration plus the request fee, one HTTP API request, DynamoDB on-demand read and write
  * request units, Firehose ingestion (each record rounded up to 5 KB) and dynamic partitioning
- * (actual bytes).
+ * (actual bytes), CloudWatch Logs ingestion of the invocation's log lines, and X-Ray traces
+ * recorded at the route's sampling rate.
  */
 export const costPerMillion = (input: CostInput): CostPerMillion => {
   const billedSeconds = Math.ceil(input.durationMs) / 1000;
@@ -37,11 +44,15 @@ export const costPerMillion = (input: CostInput): CostPerMillion => {
   const roundedBytes = Math.ceil(input.eventBytes / prices.firehoseRecordRoundingBytes) * prices.firehoseRecordRoundingBytes;
   const firehose =
     MILLION * input.events * ((roundedBytes / GB) * prices.firehoseIngestGb + (input.eventBytes / GB) * prices.firehoseDynamicPartitioningGb);
+  const logs = MILLION * (input.logBytes / GB) * prices.logsIngestGb;
+  const xray = MILLION * input.traceRate * prices.xrayTraceRecorded;
   return {
     lambda: cents(lambda),
     httpApi: cents(httpApi),
     dynamodb: cents(dynamodb),
     firehose: cents(firehose),
-    total: cents(lambda + httpApi + dynamodb + firehose),
+    logs: cents(logs),
+    xray: cents(xray),
+    total: cents(lambda + httpApi + dynamodb + firehose + logs + xray),
   };
 };

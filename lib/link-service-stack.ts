@@ -12,10 +12,7 @@ import { ServiceAlarms } from './service-alarms';
 import { ServiceDashboard } from './service-dashboard';
 import { ServiceFunction } from './service-function';
 import { ServiceHttpApi, type ServiceHttpApiProps } from './service-http-api';
-import { TraceSampling } from './trace-sampling';
-
-/** The functions every click runs through: sampled sparsely by X-Ray. */
-const clickPathHandlers = ['edge-redirect', 'client-click'];
+import { clickPathHandlers, TraceSampling } from './trace-sampling';
 
 const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase());
 

@@ -8,6 +8,9 @@ export interface TraceSamplingProps {
   clickPath: IFunction[];
 }
 
+/** The handlers every click runs through (route-table names): sampled sparsely by X-Ray. */
+export const clickPathHandlers: readonly string[] = ['edge-redirect', 'client-click'];
+
 /** Click-path sampling: 1 in 1,000 requests, no per-second reservoir (X-Ray: $5 per million traces recorded). */
 export const clickPathSampling = { fixedRate: 0.001, reservoirSize: 0 } as const;
 
