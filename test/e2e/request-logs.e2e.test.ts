@@ -54,6 +54,20 @@ describe("one request's log lines", () => {
     });
   });
 
+  it('keeps concurrent requests apart on the local server: each click line carries its own request id, once', async () => {
+    const link = await createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, url: 'https://example.com/concurrent' } as CreateLinkBody);
+    const ids = Array.from({ length: 12 }, (_, i) => `concurrent-click-${i}`);
+    const output = captureOutput();
+    const answers = await withLogLevel('info', () =>
+      Promise.all(ids.map((id) => edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE, 'x-request-id': id } }))),
+    ).finally(() => output.stop());
+    expect(answers.map((a) => a.status)).toEqual(ids.map(() => 302));
+    const lines = output.json();
+    expect(lines.filter((line) => line.level !== undefined).map((line) => line.message)).toEqual([]);
+    expect(lines.map((line) => line.requestId).sort()).toEqual([...ids].sort());
+    for (const line of lines) expect(line).toMatchObject({ Outcome: 'redirect', Redirects: 1, Clicks: 1 });
+  });
+
   it('every line a failing request writes is Powertools JSON with the request id, the route and the Lambda context', async () => {
     const handler = edgeHandler(async () => {
       log('debug', 'looking the link up', { key: 'abc' });
