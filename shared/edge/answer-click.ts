@@ -1,3 +1,5 @@
+import InAppSpy from 'inapp-spy';
+import { recordEdgeAttribution, type TapIds } from '@shared/attribution/edge-attribution';
 import { buildClickEvent, recordClick, type ClickRequest } from '@shared/clicks/record-click';
 import { parseUserAgent } from '@shared/clicks/user-agent';
 import { getEventSink } from '@shared/events/event-sink';
@@ -6,7 +8,8 @@ import type { RedirectRecord } from '@shared/links/redirect-record';
 import { uuid } from '@shared/util/ids';
 import { log } from '@shared/util/logger';
 import { countClickNotRecorded, countEdgeOutcome } from '@shared/util/metrics';
-import { getAppCached, openInAppUrl } from './app-links';
+import { isHttpUrl } from '@shared/links/short-link';
+import { getAppCached, openInAppUrl, pasteboardHandoff } from './app-links';
 import { decideOutcome, type EdgeOutcome } from './edge-outcome';
 import type { EdgeRequest } from './edge-request';
 import type { ResolvedHost } from './host-resolver';
@@ -29,12 +32,10 @@ export interface ClickInput {
   /** The right password was just given (POST). */
   unlocked: boolean;
   requestId: string;
-  /** The launch view shown again after an auto-open attempt: no new click, no second attempt. */
-  resumeClickId?: string | null;
   now?: Date;
 }
 
-const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind: string, resolved: string | null, clickId?: string): ClickRequest => ({
+const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind: string, resolved: string | null, ids?: ClickRequest['ids']): ClickRequest => ({
   link: { ...record, domain: input.host.hostname, key: input.key },
   userAgent: input.request.userAgent,
   ip: input.request.ip,
@@ -43,18 +44,22 @@ const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind:
   resolvedDestinationUrl: resolved,
   responseKind,
   forceBot: input.request.method === 'HEAD',
-  ids: clickId ? { clickId } : undefined,
+  ids,
   at: input.now,
 });
 
 /**
- * Records the click (counters + `click` event, plus the launch view's impression) while the
- * response is built; the caller's answer waits for both, so nothing runs after the Lambda
- * returns. A failed write is logged with everything needed to replay it, and the visitor still
- * gets the answer.
+ * Records the click (counters + `click` event, plus the launch view's impression and, for a
+ * human tap on a deep link, its attribution record) while the response is built; the caller's
+ * answer waits for all, so nothing runs after the Lambda returns. A failed write is logged with
+ * everything needed to replay it, and the visitor still gets the answer.
  */
-const recordInBackground = (input: ClickInput, click: ClickRequest, impression: boolean): Promise<void> => {
+const recordInBackground = (input: ClickInput, click: ClickRequest, impression: boolean, tap: { ids: TapIds; platform: string } | null): Promise<void> => {
   const work: Promise<unknown>[] = [recordClick(click)];
+  if (tap) {
+    const { record, host, key, request } = input;
+    work.push(recordEdgeAttribution({ record: record!, domain: host.hostname, key, ids: tap.ids, ip: request.ip, platform: tap.platform, at: click.at ?? new Date() }));
+  }
   if (impression) {
     work.push(
       buildClickEvent(click).then(({ event }) =>
@@ -74,6 +79,22 @@ const recordInBackground = (input: ClickInput, click: ClickRequest, impression: 
     },
   );
 };
+
+/** The launch view's heading: the link's title unless it is only a URL (the default title is the short link). */
+const headingOf = (title: string | null | undefined, appName: string): string => (title && title.trim() !== '' && !isHttpUrl(title) ? title : appName);
+
+/**
+ * The in-app browser a user agent belongs to, or null: detected by inapp-spy (a maintained list:
+ * Instagram, Facebook, TikTok, Snapchat, LinkedIn, WeChat, Line, Threads, ...); named by our
+ * own browser name where we have one (inapp-spy names Facebook's Android browser "Messenger").
+ */
+const inAppBrowserOf = (userAgent: string | null, browser: string | null): string | null => {
+  if (!userAgent) return null;
+  const spy = InAppSpy({ ua: userAgent });
+  if (!spy.isInApp) return null;
+  return browser && IN_APP_NAMES.has(browser) ? browser : (spy.appName ?? 'in-app browser');
+};
+const IN_APP_NAMES = new Set(['Facebook', 'Instagram', 'TikTok', 'Snapchat', 'LinkedIn', 'WeChat']);
 
 const resolvedOf = (outcome: EdgeOutcome): string | null =>
   'destination' in outcome ? outcome.destination : 'location' in outcome ? outcome.location : null;
@@ -99,12 +120,20 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
   const platform = client.platform === 'ios' || client.platform === 'android' ? client.platform : null;
   if (outcome.kind === 'launch_view' && (!app || !platform || !app[platform])) outcome = { kind: 'redirect', destination: outcome.destination };
 
-  const resuming = outcome.kind === 'launch_view' && input.resumeClickId ? input.resumeClickId : null;
-  const clickId = outcome.kind === 'launch_view' ? (resuming ?? uuid()) : undefined;
-  const recording =
-    record && !resuming
-      ? recordInBackground(input, clickRequestOf(input, record, outcome.kind, resolvedOf(outcome), clickId), outcome.kind === 'launch_view' && !isHead)
-      : Promise.resolve();
+  // Every human tap on a live deep link is attributable (DESIGN.md 7): its click id goes on the
+  // launch view's links, into the Play Store referrer and the pasteboard hand-off.
+  const attributable = human && record?.linkType === 'DEEPLINK' && (outcome.kind === 'launch_view' || outcome.kind === 'redirect');
+  const tap: TapIds | null = attributable ? { clickId: uuid(), attributionId: uuid(), sessionId: uuid() } : null;
+  const clickId = tap?.clickId ?? (outcome.kind === 'launch_view' ? uuid() : undefined);
+  const ids = tap ?? (clickId ? { clickId } : undefined);
+  const recording = record
+    ? recordInBackground(
+        input,
+        clickRequestOf(input, record, outcome.kind, resolvedOf(outcome), ids),
+        outcome.kind === 'launch_view' && !isHead,
+        tap && { ids: tap, platform: client.platform },
+      )
+    : Promise.resolve();
 
   countEdgeOutcome(outcome.kind);
   const response = ((): ApiResult => {
@@ -123,15 +152,26 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
           destination: outcome.destination,
         });
       case 'launch_view': {
-        const common = { platform: platform!, origin: request.origin, key, clickId: clickId!, app: app!, destination: outcome.destination };
+        const inAppBrowser = inAppBrowserOf(request.userAgent, client.browser);
         return launchViewPage({
-          title: record!.title,
+          heading: headingOf(record!.title, app!.name),
           appName: app!.name,
           key,
           clickId: clickId!,
-          openUrl: openInAppUrl({ ...common, mode: 'open' }),
-          autoOpenUrl: resuming ? null : openInAppUrl({ ...common, mode: 'auto' }),
+          platform: platform!,
+          openUrl: openInAppUrl({
+            platform: platform!,
+            origin: request.origin,
+            key,
+            clickId: clickId!,
+            app: app!,
+            destination: outcome.destination,
+            tracking: record!.tracking,
+            inAppBrowser: inAppBrowser !== null,
+          }),
           destination: outcome.destination,
+          inAppBrowser,
+          handoff: platform === 'ios' && app!.ios?.pasteboardHandoff ? pasteboardHandoff(request.origin, key, clickId!) : null,
         });
       }
       case 'redirect':
