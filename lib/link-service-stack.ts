@@ -8,6 +8,7 @@ import { Analytics } from './analytics';
 import { EventLake } from './event-lake';
 import { EventPipeline } from './event-pipeline';
 import { LinkTable } from './link-table';
+import { OutboundEvents } from './outbound-events';
 import { ServiceAlarms } from './service-alarms';
 import { ServiceDashboard } from './service-dashboard';
 import { ServiceFunction } from './service-function';
@@ -23,6 +24,7 @@ export class LinkServiceStack extends Stack {
   readonly alarms: ServiceAlarms;
   readonly eventPipeline: EventPipeline;
   readonly analytics: Analytics;
+  readonly outbound: OutboundEvents;
   readonly serviceApi: HttpApi;
   readonly edgeApi: HttpApi;
   readonly functions = new Map<string, ServiceFunction>();
@@ -37,6 +39,7 @@ export class LinkServiceStack extends Stack {
     this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
     this.alarms.watchEventStream(this.eventPipeline.stream.ref);
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
+    this.outbound = new OutboundEvents(this, 'Outbound', { table: this.table, alarms: this.alarms });
 
     const integrations = new Map<string, HttpRouteIntegration>();
     const integrationFor = (route: RouteDef) => {
@@ -96,5 +99,6 @@ export class LinkServiceStack extends Stack {
     new CfnOutput(this, 'BaseUrl', { value: this.serviceApi.apiEndpoint });
     new CfnOutput(this, 'EdgeUrl', { value: this.edgeApi.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'EventBusName', { value: this.outbound.bus.eventBusName });
   }
 }

@@ -16,6 +16,8 @@ import type { Analytics } from './analytics';
 export interface ServiceFunctionProps {
   route: RouteDef;
   memorySize?: number;
+  /** Functions that are not behind API Gateway (stream and queue consumers) may run longer. */
+  timeout?: Duration;
 }
 
 /**
@@ -38,7 +40,7 @@ export class ServiceFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       // Analytics waits for Athena (it gives up after 25 s); API Gateway's limit is 30 s.
-      timeout: Duration.seconds(props.route.grants.analytics ? 29 : 10),
+      timeout: props.timeout ?? Duration.seconds(props.route.grants.analytics ? 29 : 10),
       loggingFormat: LoggingFormat.JSON,
       // X-Ray active tracing; how often is decided by the sampling rules (lib/trace-sampling.ts).
       tracing: Tracing.ACTIVE,

@@ -9,6 +9,7 @@ import { registerAppCommands } from './admin/app-commands';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
+import { registerWebhookCommands } from './admin/webhook-commands';
 
 const program = new Command('admin')
   .description('Provision and operate the link service (local stack or a deployed table)')
@@ -18,6 +19,7 @@ const program = new Command('admin')
 registerTenantCommands(program);
 registerKeyCommands(program);
 registerDomainCommands(program);
+registerWebhookCommands(program);
 registerAppCommands(program);
 
 try {

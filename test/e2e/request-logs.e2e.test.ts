@@ -17,6 +17,9 @@ const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebK
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  // The table-stream consumer (the outbound publisher: another function and log group when
+  // deployed) runs in this process locally; these tests read the HTTP functions' lines only.
+  await t.stack.outbound.stop();
 });
 afterAll(async () => t?.stop());
 

@@ -8,10 +8,11 @@ import { metrics } from '@shared/util/metrics';
 /**
  * First in every handler's chain: Powertools' Logger middleware (the Lambda context on every
  * line; keys appended during a request are dropped when it ends) and Metrics middleware (the
- * request's metrics flushed as one EMF line when it ends, errors included). The request-id
- * middleware, next in the chain, adds `requestId` and `route` to both.
+ * request's metrics flushed as one EMF line when it ends, errors included). On HTTP routes the
+ * request-id middleware, next in the chain, adds `requestId` and `route` to both; the stream and
+ * queue consumers (outbound events) use the same two middlewares.
  */
-export const observabilityMiddlewares = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>[] => [
-  injectLambdaContext(logger, { resetKeys: true }) as MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>,
-  logMetrics(metrics) as MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>,
+export const observabilityMiddlewares = <E = ApiEvent, R = ApiResult, C extends object = ApiContext>(): MiddlewareObj<E, R, Error, C>[] => [
+  injectLambdaContext(logger, { resetKeys: true }) as unknown as MiddlewareObj<E, R, Error, C>,
+  logMetrics(metrics) as unknown as MiddlewareObj<E, R, Error, C>,
 ];
