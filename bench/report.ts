@@ -6,6 +6,7 @@ import type { CostPerMillion } from './cost';
 import { pricesTakenOn, telemetryAssumptions } from './prices';
 import type { ThroughputRow } from './throughput';
 import type { LatencyRow } from './warm-latency';
+import type { LimiterOverhead } from './limiter-overhead';
 
 export interface BenchResults {
   takenAt: string;
@@ -15,6 +16,8 @@ export interface BenchResults {
   seconds: number;
   coldStart: { floors: FloorRow[]; samples: number; rows: ColdStartRow[] };
   latency: LatencyRow[];
+  /** Absent in results taken before the rate limiter existed. */
+  limiter?: LimiterOverhead;
   capacity: CapacityRow[];
   durationsMs: Record<string, number>;
   cost: { memoryMb: number; eventBytes: number; pricesTakenOn: string; rows: Array<{ operation: string; name: string } & CostPerMillion> };
@@ -126,6 +129,18 @@ export const toMarkdown = (r: BenchResults): string => {
     ),
     '',
   );
+
+  if (r.limiter) {
+    const l = r.limiter;
+    lines.push('### Rate limiter overhead (same bundle, limiter on vs RATE_LIMITS=off: the side without it makes none of its calls)', '');
+    lines.push(
+      table(
+        ['operation', 'samples', 'with p50 ms', 'with p99 ms', 'without p50 ms', 'without p99 ms', 'overhead p50 ms', 'p50 with/without', 'calls added', 'limiter $ per million'],
+        [[l.operation, l.samples, l.withLimiter.p50, l.withLimiter.p99, l.withoutLimiter.p50, l.withoutLimiter.p99, l.overheadP50Ms, l.p50Ratio, l.callsAdded.join(' + '), l.costPerMillionUsd]],
+      ),
+      '',
+    );
+  }
 
   lines.push('## 3. DynamoDB work and cost per million operations', '');
   lines.push(

@@ -17,6 +17,7 @@ import { clickPathHandlers } from '@lib/trace-sampling';
 import { judgeBudgets, toMarkdown, type BenchResults } from './report';
 import { measureThroughput } from './throughput';
 import { measureDurations, measureWarmLatency } from './warm-latency';
+import { measureLimiterOverhead } from './limiter-overhead';
 import { startWorld } from './world';
 
 const args = new Set(process.argv.slice(2));
@@ -91,6 +92,8 @@ if (coldStartOnly) {
     const { rows: capacity, recorded } = await measureCapacity(world, endpoint, settings.capacityRuns);
     progress('warm latency vs bare SDK');
     const latency = await measureWarmLatency(world, endpoint, recorded, settings.latencySamples);
+    progress('rate limiter overhead (GET link with and without it)');
+    const limiter = await measureLimiterOverhead(world, endpoint, settings.latencySamples);
     progress('durations of every operation');
     const durationsMs = await measureDurations(world, endpoint, settings.durationSamples);
     const memoryMb = configuredMemoryMb();
@@ -126,6 +129,7 @@ if (coldStartOnly) {
       seconds: (performance.now() - started) / 1000,
       coldStart,
       latency,
+      limiter,
       capacity,
       durationsMs,
       cost,

@@ -1,3 +1,5 @@
+import { EventSpool } from './event-spool';
+import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { HttpMethod, type HttpApi, type HttpRouteIntegration } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -23,6 +25,7 @@ export class LinkServiceStack extends Stack {
   readonly eventLake: EventLake;
   readonly alarms: ServiceAlarms;
   readonly eventPipeline: EventPipeline;
+  readonly eventSpool: EventSpool;
   readonly analytics: Analytics;
   readonly outbound: OutboundEvents;
   readonly serviceApi: HttpApi;
@@ -38,6 +41,7 @@ export class LinkServiceStack extends Stack {
     this.alarms.watchTable(this.table);
     this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
     this.alarms.watchEventStream(this.eventPipeline.stream.ref);
+    this.eventSpool = new EventSpool(this, 'EventSpool', { stream: this.eventPipeline.stream, alarms: this.alarms });
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
     this.outbound = new OutboundEvents(this, 'Outbound', { table: this.table, alarms: this.alarms });
 
@@ -46,7 +50,11 @@ export class LinkServiceStack extends Stack {
       let integration = integrations.get(route.handler);
       if (!integration) {
         const fn = new ServiceFunction(this, pascal(route.handler), { route }).bindTable(this.table, route.grants.table);
-        if (route.grants.events) fn.bindEvents(this.eventPipeline.stream);
+        if (route.grants.events) {
+          fn.bindEvents(this.eventPipeline.stream);
+          this.eventSpool.bindSpool(fn);
+        }
+        if (route.grants.table === 'read' && rateLimitKindOf(route.credential)) fn.bindRateLimitCounters(this.table);
         if (route.grants.analytics) fn.bindAnalytics(this.analytics);
         this.functions.set(route.handler, fn);
         this.alarms.watchFunction(pascal(route.handler), fn);
@@ -99,6 +107,10 @@ export class LinkServiceStack extends Stack {
     new CfnOutput(this, 'BaseUrl', { value: this.serviceApi.apiEndpoint });
     new CfnOutput(this, 'EdgeUrl', { value: this.edgeApi.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    // For `admin replay-events` (EVENTS_STREAM_NAME, EVENTS_SPOOL_QUEUE_URL, EVENTS_SPOOL_DLQ_URL).
+    new CfnOutput(this, 'EventsStreamName', { value: this.eventPipeline.stream.ref });
+    new CfnOutput(this, 'EventsSpoolQueueUrl', { value: this.eventSpool.queue.queueUrl });
+    new CfnOutput(this, 'EventsSpoolDlqUrl', { value: this.eventSpool.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'EventBusName', { value: this.outbound.bus.eventBusName });
   }
 }

@@ -8,7 +8,9 @@ import { Command } from 'commander';
 import { registerAppCommands } from './admin/app-commands';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
+import { registerEventCommands } from './admin/event-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
+import { registerWorkspaceCommands } from './admin/workspace-commands';
 import { registerWebhookCommands } from './admin/webhook-commands';
 
 const program = new Command('admin')
@@ -21,6 +23,8 @@ registerKeyCommands(program);
 registerDomainCommands(program);
 registerWebhookCommands(program);
 registerAppCommands(program);
+registerWorkspaceCommands(program);
+registerEventCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -5,6 +5,7 @@ import type { ApiContext, ApiEvent, ApiResult } from './api-types';
 import { legacyAuthMiddleware, type LegacyCredential } from './middleware/legacy-auth';
 import { legacyEnvelopeMiddleware } from './middleware/legacy-envelope';
 import { observabilityMiddlewares } from './middleware/observability';
+import { rateLimitMiddleware } from './middleware/rate-limit';
 import { requestIdMiddleware } from './middleware/request-id';
 import { parseMultipartForm } from './multipart-form';
 
@@ -25,7 +26,8 @@ export interface LegacyInput<F> {
 
 /**
  * Builds a legacy (`/api/mobile/*`) Lambda handler, parallel to `v1Handler`: request id
- * (`X-Request-Id` is kept), the legacy envelope, legacy `api-key` auth, multipart form parsing
+ * (`X-Request-Id` is kept), the legacy envelope, legacy `api-key` auth, the workspace's legacy
+ * rate limit, multipart form parsing
  * when `form` is given. The function returns the `data` of `{success:true, data}`.
  */
 export const legacyHandler = <F = undefined>(spec: LegacyHandlerSpec<F>, fn: (input: LegacyInput<F>) => Promise<unknown>) => {
@@ -45,5 +47,6 @@ export const legacyHandler = <F = undefined>(spec: LegacyHandlerSpec<F>, fn: (in
     .use(observabilityMiddlewares())
     .use(requestIdMiddleware())
     .use(legacyEnvelopeMiddleware())
-    .use(legacyAuthMiddleware(route.credential as LegacyCredential, route.method));
+    .use(legacyAuthMiddleware(route.credential as LegacyCredential, route.method))
+    .use(rateLimitMiddleware('legacy'));
 };

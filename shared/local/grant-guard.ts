@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventSink } from '@shared/events/event-sink';
 import type { RouteDef } from '@shared/routes/route-types';
+import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 
 /**
  * IAM, locally. Deployed, each Lambda may do only what its route-table row grants (table
@@ -22,6 +23,14 @@ const accessDenied = (route: RouteDef, action: string) =>
     $fault: 'client',
   });
 
+/** What `bindRateLimitCounters` grants a read route of a limited credential: UpdateItem on `RATE#` partitions only. */
+const isRateCounterUpdate = (route: RouteDef, input: unknown): boolean => {
+  if (!rateLimitKindOf(route.credential)) return false;
+  const pk = (input as { Key?: { pk?: unknown } }).Key?.pk;
+  const value = typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S;
+  return typeof value === 'string' && value.startsWith('RATE#');
+};
+
 const guarded = new WeakSet<object>();
 
 export const installTableGrantGuard = (client: DynamoDBDocumentClient): void => {
@@ -32,7 +41,9 @@ export const installTableGrantGuard = (client: DynamoDBDocumentClient): void => 
       const route = routeContext.getStore();
       const command = String(context.commandName);
       if (route) {
-        const allowed = route.grants.table === 'readWrite' || (route.grants.table === 'read' && READ_COMMANDS.has(command));
+        const allowed =
+          route.grants.table === 'readWrite' ||
+          (route.grants.table === 'read' && (READ_COMMANDS.has(command) || ((command === 'UpdateItemCommand' || command === 'UpdateCommand') && isRateCounterUpdate(route, args.input))));
         if (!allowed) throw accessDenied(route, `dynamodb:${command.replace(/Command$/, '')}`);
       }
       return next(args);

@@ -3,6 +3,8 @@ export interface WorkspaceRecord {
   id: string;
   name: string;
   createdAt: string;
+  /** Per-minute limits set by `admin set-rate-limits`; a missing field takes the default. */
+  rateLimits?: Partial<Record<'serverPerMinute' | 'clientPerMinute' | 'legacyPerMinute', number>>;
 }
 
 export interface DomainRecord {

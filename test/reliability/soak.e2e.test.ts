@@ -3,6 +3,9 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '@shared/local/paths';
+import { RATE_LIMIT_MAX } from '@shared/rate-limits/rate-limit-policy';
+import { clearRateLimitCache } from '@shared/rate-limits/rate-limiter';
+import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { IPHONE_UA } from './route-cases';
@@ -14,6 +17,9 @@ const SOAK_SECONDS = 12;
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  // A load test raises its own workspace's limits (the default 3,000 server-key requests a minute would answer 429s).
+  await workspaceRepository.setRateLimits(t.tenantA.workspaceId, { serverPerMinute: RATE_LIMIT_MAX, clientPerMinute: RATE_LIMIT_MAX });
+  clearRateLimitCache();
 });
 afterAll(async () => t?.stop());
 

@@ -6,6 +6,7 @@ import { JSON_HEADERS } from '@shared/http/responses';
 import { isLegacyError, legacyErrors, LegacyError } from '@shared/legacy/legacy-error';
 import { log } from '@shared/util/logger';
 import { countIfThrottled } from '@shared/util/metrics';
+import { withRateLimitHeaders } from './v1-envelope';
 
 const legacyResult = (status: number, body: Record<string, unknown>): ApiResult => ({
   statusCode: status,
@@ -31,7 +32,7 @@ const asLegacyError = (error: unknown): LegacyError | null => {
  */
 export const legacyEnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   after: (request) => {
-    request.response = legacyResult(200, { success: true, data: request.response });
+    request.response = withRateLimitHeaders(legacyResult(200, { success: true, data: request.response }), request.context);
   },
   onError: (request) => {
     const requestId = request.context.requestId ?? 'unknown';
@@ -46,6 +47,6 @@ export const legacyEnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, E
       });
       legacy = legacyErrors.internal();
     }
-    request.response = legacyResult(legacy.status, { success: false, [legacy.field]: legacy.message });
+    request.response = withRateLimitHeaders(legacyResult(legacy.status, { success: false, [legacy.field]: legacy.message }), request.context);
   },
 });

@@ -5,6 +5,10 @@ import { errorResult, internalError, successResult } from '@shared/http/response
 import { log } from '@shared/util/logger';
 import { countIfThrottled } from '@shared/util/metrics';
 
+/** The workspace's rate-limit headers (middleware/rate-limit.ts) on an answer of a limited route. */
+export const withRateLimitHeaders = (result: ApiResult, context: Pick<ApiContext, 'rateLimitHeaders'> | undefined): ApiResult =>
+  context?.rateLimitHeaders ? { ...result, headers: { ...result.headers, ...context.rateLimitHeaders } } : result;
+
 /**
  * The v1 envelope: handler replies become `{success:true,data,pagination?,requestId}`; typed
  * errors become `{success:false,error:{code,message,details?},requestId}`. Anything else is a
@@ -12,14 +16,14 @@ import { countIfThrottled } from '@shared/util/metrics';
  */
 export const v1EnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   after: (request) => {
-    request.response = successResult(request.response as unknown as ApiReply, request.context.requestId);
+    request.response = withRateLimitHeaders(successResult(request.response as unknown as ApiReply, request.context.requestId), request.context);
   },
   onError: (request) => {
     const { error } = request;
     const requestId = request.context.requestId ?? 'unknown';
     if (isAppError(error)) {
       if (error.status >= 500) log('error', error.message, { requestId, code: error.code });
-      request.response = errorResult(error, requestId);
+      request.response = withRateLimitHeaders(errorResult(error, requestId), request.context);
       return;
     }
     countIfThrottled(error, 'DynamoDB');
@@ -28,6 +32,6 @@ export const v1EnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error
       route: request.event?.routeKey,
       error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
     });
-    request.response = errorResult(internalError(), requestId);
+    request.response = withRateLimitHeaders(errorResult(internalError(), requestId), request.context);
   },
 });
