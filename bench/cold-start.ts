@@ -44,7 +44,12 @@ export interface FloorRow {
  */
 export const measureColdStart = async (samples: number, only?: (handler: string) => boolean) => {
   const built = (await buildAll()).filter((b) => !only || only(b.handler));
-  const floorOf = new Map(built.map((b) => [b.handler, floorFor(routeTable.find((r) => r.handler === b.handler)!.grants)]));
+  // A handler serving several rows calls the union of their services.
+  const grantsOf = (handler: string) => {
+    const rows = routeTable.filter((r) => r.handler === handler);
+    return { table: rows[0]!.grants.table, events: rows.some((r) => r.grants.events), analytics: rows.some((r) => r.grants.analytics) };
+  };
+  const floorOf = new Map(built.map((b) => [b.handler, floorFor(grantsOf(b.handler))]));
   const floorNames = [...new Set(floorOf.values())].sort();
   const floors = await Promise.all(
     floorNames.map(async (floor) => ({ floor, ...(await bundleEntry(floorEntry, path.join(distDir, `_floor-${floor.replace(/\+/g, '-')}`, 'index.mjs'), floorDefines(floor))) })),

@@ -1,5 +1,6 @@
 import type { AnalyticsLevel } from './analytics-scale';
 import { budgets, type BudgetResult } from './budgets';
+import { frontDoorBudget, frontDoorPerMillion } from './cost';
 import type { CapacityRow } from './capacity';
 import type { ColdStartRow, FloorRow } from './cold-start';
 import type { CostPerMillion } from './cost';
@@ -26,7 +27,7 @@ export interface BenchResults {
   budgets: BudgetResult[];
 }
 
-export const REDIRECT = 'edge-redirect';
+export const REDIRECT = 'edge-links';
 
 /** Every budget of the issue, each pass or fail with the figure it was judged on. */
 export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] => {
@@ -65,6 +66,14 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
   }
   for (const row of r.throughput) {
     out.push({ name: `throughput errors, ${row.name}`, limit: `${budgets.throughputErrors}`, measured: `${row.errors} of ${row.requests}`, pass: row.errors <= budgets.throughputErrors });
+  }
+  // The redirect's front door (CloudFront + viewer-request function + WAF), with WAF on and off.
+  const redirectCost = r.cost.rows.find((row) => row.operation === 'redirect');
+  if (redirectCost) {
+    const wafOn = frontDoorPerMillion(redirectCost);
+    const wafOff = frontDoorPerMillion({ ...redirectCost, waf: 0 });
+    out.push({ name: 'redirect front door $ / 1M, WAF on', limit: `<= ${frontDoorBudget.wafOn}`, measured: `${wafOn}`, pass: wafOn <= frontDoorBudget.wafOn });
+    out.push({ name: 'redirect front door $ / 1M, WAF off', limit: `<= ${frontDoorBudget.wafOff}`, measured: `${wafOff}`, pass: wafOff <= frontDoorBudget.wafOff });
   }
   const queries = r.analytics.flatMap((level) => level.queries.map((q) => ({ level, q })));
   const unpruned = queries.filter(({ level, q }) => !q.prunedToScope || q.bytesRead >= level.lakeBytes);
@@ -145,16 +154,16 @@ export const toMarkdown = (r: BenchResults): string => {
   lines.push('## 3. DynamoDB work and cost per million operations', '');
   lines.push(
     `Units from ReturnConsumedCapacity (TOTAL) as DynamoDB Local reports them${r.capacity.every((c) => c.reported) ? ' (reported for every call)' : ' (some calls did not report: marked)'}. ` +
-      `Cost: Lambda arm64 at ${r.cost.memoryMb} MB for the measured warm p50 duration (rounded up to 1 ms), HTTP API request, DynamoDB on-demand units, Firehose ingestion (${r.cost.eventBytes} B per event line, rounded to 5 KB per record) and dynamic partitioning, CloudWatch Logs ingestion (the function's own lines as measured, plus ${telemetryAssumptions.platformLogBytesPerInvocation} B of Lambda platform lines per invocation) and X-Ray traces recorded (${telemetryAssumptions.clickPathTraceRate * 100}% on the click path, ${telemetryAssumptions.defaultTraceRate * 100}% elsewhere); prices of ${r.cost.pricesTakenOn} (bench/prices.ts), USD.`,
+      `Cost: Lambda arm64 at ${r.cost.memoryMb} MB for the measured warm p50 duration (rounded up to 1 ms), HTTP API request (service API) or, for edge operations, the front door in its own columns (CloudFront HTTPS request, viewer-request CloudFront Function, WAF request with WAF on), DynamoDB on-demand units, Firehose ingestion (${r.cost.eventBytes} B per event line, rounded to 5 KB per record) and dynamic partitioning, CloudWatch Logs ingestion (the function's own lines as measured, plus ${telemetryAssumptions.platformLogBytesPerInvocation} B of Lambda platform lines per invocation) and X-Ray traces recorded (${telemetryAssumptions.clickPathTraceRate * 100}% on the click path, ${telemetryAssumptions.defaultTraceRate * 100}% elsewhere); prices of ${r.cost.pricesTakenOn} (bench/prices.ts), USD.`,
     '',
   );
   lines.push(
     table(
-      ['operation', 'DynamoDB calls', 'RCU', 'WCU', 'events', 'duration ms', 'log B', 'Lambda $', 'HTTP API $', 'DynamoDB $', 'Firehose $', 'Logs $', 'X-Ray $', 'total $ / 1M'],
+      ['operation', 'DynamoDB calls', 'RCU', 'WCU', 'events', 'duration ms', 'log B', 'Lambda $', 'HTTP API $', 'CloudFront $', 'CF Function $', 'WAF $', 'DynamoDB $', 'Firehose $', 'Logs $', 'X-Ray $', 'total $ / 1M'],
       r.capacity.map((c) => {
         const cost = r.cost.rows.find((x) => x.operation === c.operation)!;
         const calls = summarizeCalls(c.calls);
-        return [c.name, calls, `${c.read}${c.reported ? '' : ' (not reported)'}`, c.write, c.events, r.durationsMs[c.operation] ?? '', c.logBytes, cost.lambda, cost.httpApi, cost.dynamodb, cost.firehose, cost.logs, cost.xray, `**${cost.total}**`];
+        return [c.name, calls, `${c.read}${c.reported ? '' : ' (not reported)'}`, c.write, c.events, r.durationsMs[c.operation] ?? '', c.logBytes ?? '', cost.lambda, cost.httpApi, cost.cloudFront ?? 0, cost.cloudFrontFunction ?? 0, cost.waf ?? 0, cost.dynamodb, cost.firehose, cost.logs ?? 0, cost.xray ?? 0, `**${cost.total}**`];
       }),
     ),
     '',

@@ -12,6 +12,8 @@ import { measureAnalyticsScale } from './analytics-scale';
 import { measureCapacity } from './capacity';
 import { measureColdStart } from './cold-start';
 import { costPerMillion } from './cost';
+import { operations } from './operations';
+import { routeByHandler } from '@shared/routes/route-table';
 import { pricesTakenOn, telemetryAssumptions } from './prices';
 import { clickPathHandlers } from '@lib/trace-sampling';
 import { judgeBudgets, toMarkdown, type BenchResults } from './report';
@@ -114,6 +116,8 @@ if (coldStartOnly) {
           eventBytes,
           logBytes: c.logBytes + telemetryAssumptions.platformLogBytesPerInvocation,
           traceRate: clickPathHandlers.includes(c.handler) ? telemetryAssumptions.clickPathTraceRate : telemetryAssumptions.defaultTraceRate,
+          via: routeByHandler(operations[c.operation]!.handler).api === 'edge' ? 'edge' : 'api',
+          waf: true,
         }),
       })),
     };

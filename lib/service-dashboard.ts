@@ -18,7 +18,10 @@ import { edgeOutcomes, metricNames, metricsNamespace, serviceName } from '@share
 export interface ServiceDashboardProps {
   /** One function per route-table handler, by handler name. */
   functions: ReadonlyMap<string, IFunction>;
-  apis: { name: string; api: HttpApi }[];
+  /** The service API (v1, client, legacy routes). */
+  serviceApi: HttpApi;
+  /** The edge's CloudFront distribution (its metrics live in us-east-1). */
+  edgeDistributionId: string;
   table: ITableV2;
   /** The Firehose delivery stream's name. */
   streamName: string;
@@ -42,6 +45,8 @@ export class ServiceDashboard extends Construct {
     super(scope, id);
     const app = (metricName: string, dimensionsMap: Record<string, string>, label?: string) =>
       new Metric({ namespace: metricsNamespace, metricName, dimensionsMap: { service: serviceName, ...dimensionsMap }, statistic: 'Sum', period: minute, label });
+    const edgeRate = (metricName: string, label: string) =>
+      new Metric({ namespace: 'AWS/CloudFront', metricName, dimensionsMap: { DistributionId: props.edgeDistributionId, Region: 'Global' }, region: 'us-east-1', statistic: 'Average', period: minute, label });
     const functions = [...props.functions.entries()].sort(([a], [b]) => a.localeCompare(b));
     const perFunction = (metric: (fn: IFunction) => IMetric) =>
       functions.map(([name, fn]) => (metric(fn) as Metric).with({ label: name, period: minute }));
@@ -83,12 +88,14 @@ export class ServiceDashboard extends Construct {
     this.dashboard.addWidgets(
       new GraphWidget({
         title: '4xx per API',
-        left: props.apis.map(({ name, api }) => api.metricClientError({ period: minute, statistic: 'Sum', label: name })),
+        left: [props.serviceApi.metricClientError({ period: minute, statistic: 'Sum', label: 'service' })],
+        right: [edgeRate('4xxErrorRate', 'edge (CloudFront, % of requests)')],
         ...half,
       }),
       new GraphWidget({
         title: '5xx per API',
-        left: props.apis.map(({ name, api }) => api.metricServerError({ period: minute, statistic: 'Sum', label: name })),
+        left: [props.serviceApi.metricServerError({ period: minute, statistic: 'Sum', label: 'service' })],
+        right: [edgeRate('5xxErrorRate', 'edge (CloudFront, % of requests)')],
         ...half,
       }),
     );

@@ -4,12 +4,12 @@ import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
 
 export interface TraceSamplingProps {
-  /** Functions every click runs through (edge redirect, client click). */
+  /** Functions every click runs through (edge links, client click). */
   clickPath: IFunction[];
 }
 
 /** The handlers every click runs through (route-table names): sampled sparsely by X-Ray. */
-export const clickPathHandlers: readonly string[] = ['edge-redirect', 'client-click'];
+export const clickPathHandlers: readonly string[] = ['edge-links', 'client-click'];
 
 /** Click-path sampling: 1 in 1,000 requests, no per-second reservoir (X-Ray: $5 per million traces recorded). */
 export const clickPathSampling = { fixedRate: 0.001, reservoirSize: 0 } as const;

@@ -6,6 +6,7 @@
  */
 import { Command } from 'commander';
 import { registerAppCommands } from './admin/app-commands';
+import { registerCloudFrontDomainCommands } from './admin/cloudfront-domain-commands';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerEventCommands } from './admin/event-commands';
@@ -25,6 +26,7 @@ registerWebhookCommands(program);
 registerAppCommands(program);
 registerWorkspaceCommands(program);
 registerEventCommands(program);
+registerCloudFrontDomainCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -9,7 +9,8 @@ import { startLocalStack } from '@shared/local/local-stack';
 import { localDir } from '@shared/local/paths';
 
 const port = Number(process.env.PORT ?? 3000);
-const edgePort = Number(process.env.EDGE_PORT ?? port + 1);
+// PORT=0 asks the OS for free ports (tests: no race for a port picked in advance).
+const edgePort = Number(process.env.EDGE_PORT ?? (port === 0 ? 0 : port + 1));
 const host = process.env.HOST ?? '127.0.0.1';
 
 mkdirSync(localDir, { recursive: true });
@@ -27,8 +28,15 @@ writeFileSync(
 );
 
 if (!existsSync(credentialsFile)) {
-  const tenant = await bootstrapTenant({ baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl });
-  writeFileSync(credentialsFile, JSON.stringify(tenant, null, 2));
+  try {
+    const tenant = await bootstrapTenant({ baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl });
+    writeFileSync(credentialsFile, JSON.stringify(tenant, null, 2));
+  } catch (error) {
+    // A start that fails stops everything it started.
+    await stack.stop();
+    rmSync(stackFile, { force: true });
+    throw error;
+  }
 }
 const tenant = JSON.parse(readFileSync(credentialsFile, 'utf8')) as { domain: string; serverKey: string };
 

@@ -3,6 +3,7 @@ import { createShortLink } from '@shared/links/create-link';
 import type { CreateLinkBody } from '@shared/schemas/link-schemas';
 import type { ApiContext, ApiEvent } from '@shared/http/api-types';
 import { edgeHandler } from '@shared/http/edge-handler';
+import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
 import { log } from '@shared/util/logger';
 import { edgeRequest } from '@test/support/edge-client';
 import { captureOutput } from '@test/support/log-capture';
@@ -30,6 +31,21 @@ const withLogLevel = async <T>(level: string, fn: () => Promise<T>): Promise<T> 
     return await fn();
   } finally {
     process.env.LOG_LEVEL = before;
+  }
+};
+
+/**
+ * Builds an edge handler in buffered mode (a plain invocation with a result), as it is built
+ * where the runtime offers no response streaming; the local stack in this process offers it.
+ */
+const buffered = <T>(build: () => T): T => {
+  const lambda = (globalThis as { awslambda?: { streamifyResponse?: unknown } }).awslambda;
+  const streamify = lambda?.streamifyResponse;
+  if (lambda) delete lambda.streamifyResponse;
+  try {
+    return build();
+  } finally {
+    if (lambda && streamify) lambda.streamifyResponse = streamify;
   }
 };
 
@@ -72,15 +88,18 @@ describe("one request's log lines", () => {
   });
 
   it('every line a failing request writes is Powertools JSON with the request id, the route and the Lambda context', async () => {
-    const handler = edgeHandler(async () => {
-      log('debug', 'looking the link up', { key: 'abc' });
-      log('warn', 'something looks off', { password: 'hunter2' });
-      throw new Error('boom');
-    });
+    const handler = buffered(() =>
+      edgeHandler(async () => {
+        log('debug', 'looking the link up', { key: 'abc' });
+        log('warn', 'something looks off', { password: 'hunter2' });
+        throw new Error('boom');
+      }),
+    );
     const event = {
       routeKey: 'GET /{key}',
       rawPath: '/abc',
-      headers: { 'x-request-id': 'failing-request-1', host: 'go.example.com' },
+      // The local stack in this process plays the front door: its origin-verify value comes along.
+      headers: { 'x-request-id': 'failing-request-1', host: 'go.example.com', [ORIGIN_VERIFY_HEADER]: (process.env[ORIGIN_VERIFY_VALUES_ENV] ?? '').split(',')[0] ?? '' },
       requestContext: { http: { method: 'GET', path: '/abc', sourceIp: '127.0.0.1', userAgent: IPHONE } },
       isBase64Encoded: false,
     } as unknown as ApiEvent;
@@ -116,10 +135,10 @@ describe("one request's log lines", () => {
 
     // The keys are the request's own: the next request does not inherit them.
     const next = captureOutput();
-    await withLogLevel('debug', () => edgeHandler(async () => {
+    await withLogLevel('debug', () => buffered(() => edgeHandler(async () => {
       log('info', 'second request');
       return { statusCode: 204 };
-    })({ ...event, headers: { 'x-request-id': 'second-request' } } as ApiEvent, { ...context, awsRequestId: 'lambda-request-2' })).finally(() => next.stop());
+    }))({ ...event, headers: { ...event.headers, 'x-request-id': 'second-request' } } as ApiEvent, { ...context, awsRequestId: 'lambda-request-2' })).finally(() => next.stop());
     expect(next.json()).toEqual([expect.objectContaining({ message: 'second request', requestId: 'second-request', function_request_id: 'lambda-request-2' })]);
   });
 });
