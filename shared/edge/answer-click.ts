@@ -2,6 +2,7 @@ import { buildClickEvent, recordClick, type ClickRequest } from '@shared/clicks/
 import { parseUserAgent } from '@shared/clicks/user-agent';
 import { getEventSink } from '@shared/events/event-sink';
 import type { ApiResult } from '@shared/http/api-types';
+import { headerUrl } from '@shared/http/header-url';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import { uuid } from '@shared/util/ids';
 import { log } from '@shared/util/logger';
@@ -14,10 +15,13 @@ import { passwordPage } from './html/password-page';
 import { previewPage } from './html/preview-page';
 import { statusPage } from './html/status-page';
 
-/** Headers of every edge redirect: never cached anywhere, so every click reaches the edge and is counted. */
+/**
+ * Headers of every edge redirect: never cached anywhere, so every click reaches the edge and is
+ * counted. The location is sent serialized (`new URL(...).href`): a header carries ASCII only.
+ */
 export const redirectTo = (location: string, status = 302): ApiResult => ({
   statusCode: status,
-  headers: { Location: location, 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'strict-origin-when-cross-origin' },
+  headers: { Location: headerUrl(location), 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'strict-origin-when-cross-origin' },
 });
 
 export interface ClickInput {
