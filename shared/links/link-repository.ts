@@ -41,9 +41,16 @@ export const slugItem = (link: LinkRecord) => ({
   ...toRedirectRecord(link),
 });
 
+/**
+ * The slug write lost: the slug is held (`ConditionalCheckFailed`), or another transaction kept
+ * it busy through every retry of the client (`TransactionConflict`, shared/db/conflict-retry.ts):
+ * deployed, concurrent creates of one slug end that way, and the caller is told 409 `slug_taken`
+ * either way rather than a 500.
+ */
+const SLUG_LOST = new Set(['ConditionalCheckFailed', 'TransactionConflict']);
 const isSlugConflict = (error: unknown, slugIndexes: number[]): boolean =>
   error instanceof TransactionCanceledException &&
-  slugIndexes.some((i) => error.CancellationReasons?.[i]?.Code === 'ConditionalCheckFailed');
+  slugIndexes.some((i) => SLUG_LOST.has(error.CancellationReasons?.[i]?.Code ?? ''));
 
 export const linkRepository = {
   /**
