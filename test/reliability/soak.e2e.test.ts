@@ -4,6 +4,7 @@ import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '@shared/local/paths';
 import { http } from '@test/support/http-client';
+import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { IPHONE_UA } from './route-cases';
 
@@ -12,10 +13,17 @@ const RSS_GROWTH_BOUND_MB = 150;
 const SOAK_SECONDS = 12;
 
 let t: TestStack;
+let proxy: DynamoFaultProxy;
+/** Through the fault proxy: transactions conflict as deployed, and every call takes 2 ms more. */
 beforeAll(async () => {
+  proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, { transactionHoldMs: 10, latencyMs: 2 });
+  process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
   t = await startTestStack();
 });
-afterAll(async () => t?.stop());
+afterAll(async () => {
+  await t?.stop();
+  await proxy?.stop();
+});
 
 const run = (opts: autocannon.Options) => new Promise<autocannon.Result>((resolve, reject) => autocannon(opts, (err, res) => (err ? reject(err) : resolve(res))));
 
