@@ -10,7 +10,7 @@ import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
 import { projectRoot } from '@shared/local/paths';
 import { bundleDefinesFor, bundleSettings, runtimeNodeOptions } from './bundle-settings';
-import { handlerEntry, type RouteDef } from '@shared/routes/route-types';
+import { handlerEntry, routeTimeoutSeconds, type RouteDef } from '@shared/routes/route-types';
 import type { Analytics } from './analytics';
 
 export interface ServiceFunctionProps {
@@ -36,8 +36,7 @@ export class ServiceFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
-      // Analytics waits for Athena (it gives up after 25 s); API Gateway's limit is 30 s.
-      timeout: Duration.seconds(props.route.grants.analytics ? 29 : 10),
+      timeout: Duration.seconds(routeTimeoutSeconds(props.route)),
       loggingFormat: LoggingFormat.JSON,
       logGroup,
       environment: { NODE_OPTIONS: runtimeNodeOptions },

@@ -1,6 +1,7 @@
 import { walkIndex } from '@shared/db/index-walk';
 import type { Pagination } from '@shared/http/api-types';
 import { compareSortKeys, positionFromCursor, toPage } from '@shared/pagination/page';
+import { escapedJsonBytes } from '@shared/pagination/response-budget';
 import type { LinkSort, ListLinksQuery } from '@shared/schemas/list-schemas';
 import {
   linkIdOfIndexRow,
@@ -37,6 +38,9 @@ import { toLinkResource, type LinkResource } from './link-view';
  * and its index sort key), so a lagging index never shows a wrong or a duplicated record.
  */
 const FILTERED_CHUNK = 100;
+
+/** A link's size in the response (pages stop before Lambda's 6 MB limit: pagination/page.ts). */
+const renderedBytes = (link: LinkRecord) => escapedJsonBytes(toLinkResource(link));
 const FULL_PARTITION_CHUNK = 1000;
 
 type ClicksPosition = { clicks: number; key: string };
@@ -96,7 +100,7 @@ export const listLinks = async (
     const sorted = all
       .sort((a, b) => order(positionOf(a), positionOf(b)))
       .filter((link) => position === undefined || order(positionOf(link), position) > 0);
-    const page = await toPage(sorted.slice(0, want), query.limit, positionOf, cursorQuery);
+    const page = await toPage(sorted.slice(0, want), query.limit, positionOf, cursorQuery, renderedBytes);
     return { data: page.items.map(toLinkResource), pagination: page.pagination };
   }
 
@@ -120,6 +124,6 @@ export const listLinks = async (
     }
     if (found.length === want) break;
   }
-  const page = await toPage(found, query.limit, (link) => linkSortKey(link, sort), cursorQuery);
+  const page = await toPage(found, query.limit, (link) => linkSortKey(link, sort), cursorQuery, renderedBytes);
   return { data: page.items.map(toLinkResource), pagination: page.pagination };
 };

@@ -2,14 +2,59 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { ApiEvent, ApiResult } from '@shared/http/api-types';
-import type { ApiName, RouteDef } from '@shared/routes/route-types';
+import { routeTimeoutSeconds, type ApiName, type RouteDef } from '@shared/routes/route-types';
 import { pickRequestId } from '@shared/http/middleware/request-id';
+import { LAMBDA_RESPONSE_LIMIT_BYTES } from '@shared/pagination/response-budget';
 
 export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult | undefined>;
 export type HandlerLoader = (route: RouteDef) => Promise<LambdaHandler>;
 
 /** API Gateway refuses payloads over 10 MB with 413; so does the local server. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+
+/**
+ * Lambda's synchronous invocation request limit (6 MB): the whole event, the body base64-encoded
+ * in it (multipart and binary bodies are), headers included. API Gateway cannot invoke the
+ * function with a larger event; the local server answers 413 as well, before any handler runs.
+ */
+export const LAMBDA_REQUEST_LIMIT_BYTES = 6_291_456;
+
+const gatewayAnswer = (statusCode: number, message: string): ApiResult => ({
+  statusCode,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ message }),
+});
+
+/** What API Gateway answers when the function failed (an error, a timeout, a response over 6 MB). */
+const functionFailed = (route: RouteDef, reason: string): ApiResult => {
+  console.error(JSON.stringify({ level: 'error', message: 'local Lambda invocation failed', route: `${route.method} ${route.path}`, reason }));
+  return gatewayAnswer(500, 'Internal Server Error');
+};
+
+/**
+ * Invokes a handler as Lambda would: with its route's timeout (the context's remaining time
+ * counts down from it, and a handler still running at the end is a failed invocation), and with
+ * its result refused when the serialized response is over Lambda's 6 MB limit.
+ */
+const invokeAsLambda = async (handler: LambdaHandler, event: ApiEvent, route: RouteDef): Promise<ApiResult | undefined> => {
+  const timeoutMs = routeTimeoutSeconds(route) * 1000;
+  const deadline = Date.now() + timeoutMs;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  try {
+    const result = await Promise.race([handler(event, lambdaContext(route, deadline)), timedOut]);
+    if (result === 'timeout') return functionFailed(route, `Task timed out after ${timeoutMs / 1000} seconds`);
+    const size = Buffer.byteLength(JSON.stringify(result ?? null));
+    if (size > LAMBDA_RESPONSE_LIMIT_BYTES) {
+      return functionFailed(route, `Response payload size (${size} bytes) exceeded maximum allowed payload size (${LAMBDA_RESPONSE_LIMIT_BYTES} bytes)`);
+    }
+    return result;
+  } finally {
+    clearTimeout(timer);
+  }
+};
 
 interface CompiledRoute {
   route: RouteDef;
@@ -51,6 +96,9 @@ export const createLocalApiServer = (options: {
   loadHandler: HandlerLoader;
 }): Server => {
   const fallback = options.routes.find((r) => r.api === options.api && r.path === '$default');
+  // HTTP APIs match `/v1/links/` as `/v1/links` (rawPath keeps the slash). The edge keeps its
+  // exact matching: it moves off API Gateway (Lambda function URLs behind CloudFront).
+  const ignoreTrailingSlash = options.api === 'service';
   const compiled = options.routes
     .filter((r) => r.api === options.api && r.path !== '$default')
     .sort((a, b) => specificity(a) - specificity(b))
@@ -87,10 +135,11 @@ export const createLocalApiServer = (options: {
       rawPath = url.pathname;
     }
 
+    const matchPath = ignoreTrailingSlash && url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
     let match: { route: RouteDef; pathParameters: Record<string, string> } | undefined;
     for (const c of compiled) {
       if (c.route.method !== method && c.route.method !== 'ANY') continue;
-      const m = c.pattern.exec(url.pathname);
+      const m = c.pattern.exec(matchPath);
       if (!m) continue;
       const pathParameters: Record<string, string> = {};
       c.params.forEach((name, i) => {
@@ -109,10 +158,12 @@ export const createLocalApiServer = (options: {
     const event = toEvent(req, url, rawPath, method, body, match);
     let result: ApiResult | undefined;
     if (!match) {
-      result = { statusCode: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Not Found' }) };
+      result = gatewayAnswer(404, 'Not Found');
+    } else if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_REQUEST_LIMIT_BYTES) {
+      result = gatewayAnswer(413, 'Request Entity Too Large');
     } else {
       const handler = await options.loadHandler(match.route);
-      result = await handler(event, lambdaContext(match.route));
+      result = await invokeAsLambda(handler, event, match.route);
     }
     writeResult(res, result ?? { statusCode: 204 }, method);
   }
@@ -175,8 +226,8 @@ const toEvent = (
 const routeKeyOf = (route: RouteDef | undefined) =>
   !route || route.path === '$default' ? '$default' : `${route.method} ${route.path}`;
 
-/** A Lambda context for one local invocation of a function named after its handler. */
-export const lambdaContext = (route: Pick<RouteDef, 'handler'>): Context =>
+/** A Lambda context for one local invocation of a function named after its handler; its remaining time runs to `deadline`. */
+export const lambdaContext = (route: Pick<RouteDef, 'handler'>, deadline = Date.now() + 10_000): Context =>
   ({
     callbackWaitsForEmptyEventLoop: false,
     functionName: route.handler,
@@ -186,7 +237,7 @@ export const lambdaContext = (route: Pick<RouteDef, 'handler'>): Context =>
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${route.handler}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 10_000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

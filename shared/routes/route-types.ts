@@ -19,3 +19,10 @@ export interface RouteDef {
 }
 
 export const handlerEntry = (route: Pick<RouteDef, 'handler'>) => `lambdas/${route.handler}.ts`;
+
+/**
+ * The function timeout of a route, in seconds: analytics waits for Athena (it gives up after
+ * 25 s) within API Gateway's 30 s integration limit; everything else 10 s. The CDK construct and
+ * the local server (through the Lambda context's remaining time) both read it.
+ */
+export const routeTimeoutSeconds = (route: Pick<RouteDef, 'grants'>): number => (route.grants.analytics ? 29 : 10);
