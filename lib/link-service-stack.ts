@@ -39,7 +39,7 @@ export class LinkServiceStack extends Stack {
     const integrationFor = (route: RouteDef) => {
       let integration = integrations.get(route.handler);
       if (!integration) {
-        const fn = new ServiceFunction(this, pascal(route.handler), { route }).bindTable(this.table, route.grants.table);
+        const fn = new ServiceFunction(this, pascal(route.handler), { route }).bindTable(this.table, route.grants);
         if (route.grants.events) fn.bindEvents(this.eventPipeline.stream);
         if (route.grants.analytics) fn.bindAnalytics(this.analytics);
         this.functions.set(route.handler, fn);

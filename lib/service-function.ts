@@ -10,8 +10,12 @@ import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
 import { projectRoot } from '@shared/local/paths';
 import { bundleDefinesFor, bundleSettings, runtimeNodeOptions } from './bundle-settings';
-import { handlerEntry, routeTimeoutSeconds, type RouteDef } from '@shared/routes/route-types';
+import { handlerEntry, routeTimeoutSeconds, type RouteDef, type RouteGrants } from '@shared/routes/route-types';
 import type { Analytics } from './analytics';
+
+/** Table actions by kind: exact names, no wildcards, no Scan. */
+export const tableReadActions = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
+export const tableWriteActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
 
 export interface ServiceFunctionProps {
   route: RouteDef;
@@ -58,16 +62,43 @@ export class ServiceFunction extends NodejsFunction {
     });
   }
 
-  /** Grants exactly the table access the route table names, and sets TABLE_NAME. */
-  bindTable(table: ITableV2, access: RouteDef['grants']['table']): this {
-    if (access === 'none') return this;
-    if (access === 'read') table.grantReadData(this);
-    else table.grantReadWriteData(this);
-    const tableLogicalId = Stack.of(this).getLogicalId(table.node.defaultChild as never);
-    Validations.of(this.role!).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
-      reason: "Lists Query the table's own global secondary indexes; the wildcard covers only this table's indexes.",
-    });
+  /**
+   * Grants exactly the table access the route table names, and sets TABLE_NAME:
+   * - reads: GetItem, BatchGetItem, Query (never Scan) on the table; its indexes only for a
+   *   route that Queries them (`grants.indexes`);
+   * - writes: PutItem, UpdateItem, DeleteItem, ConditionCheckItem (what TransactWriteItems
+   *   checks per item) only on items whose partition key starts with one of the route's
+   *   `grants.writes` prefixes (`dynamodb:LeadingKeys`). The edge can therefore never write an
+   *   API key, a secret or a domain.
+   */
+  bindTable(table: ITableV2, grants: RouteGrants): this {
+    if (grants.table === 'none') return this;
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: tableReadActions,
+        resources: grants.indexes ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn],
+      }),
+    );
+    const writes = grants.table === 'readWrite' ? (grants.writes ?? []) : [];
+    if (grants.table === 'readWrite' && writes.length === 0) {
+      throw new Error(`Route ${this.node.id}: a readWrite route names the key prefixes it writes (grants.writes)`);
+    }
+    if (writes.length > 0) {
+      this.addToRolePolicy(
+        new PolicyStatement({
+          actions: tableWriteActions,
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': writes.map((prefix) => `${prefix}*`) } },
+        }),
+      );
+    }
+    if (grants.indexes) {
+      const tableLogicalId = Stack.of(this).getLogicalId(table.node.defaultChild as never);
+      Validations.of(this.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
+        reason: "Lists Query the table's own global secondary indexes; the wildcard covers only this table's indexes.",
+      });
+    }
     this.addEnvironment(envNames.tableName, table.tableName);
     return this;
   }

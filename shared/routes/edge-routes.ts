@@ -8,15 +8,15 @@ export const edgeRoutes: RouteDef[] = [
     handler: 'edge-redirect',
     method: 'GET',
     path: '/{key}',
-    // UpdateItem: click counters (and the visitor salt, created once).
-    grants: { table: 'readWrite', events: true },
+    // UpdateItem: click counters only (the visitor salt is created at provisioning).
+    grants: { table: 'readWrite', writes: ['LINK#'], events: true },
     summary: 'A click on a short or deep link: redirect, launch view, password form, preview, 404/410',
   }),
   edge({
     handler: 'edge-redirect',
     method: 'HEAD',
     path: '/{key}',
-    grants: { table: 'readWrite', events: true },
+    grants: { table: 'readWrite', writes: ['LINK#'], events: true },
     summary: 'HEAD of a link: the GET answer without body, counted as a bot click',
   }),
   edge({
@@ -24,7 +24,7 @@ export const edgeRoutes: RouteDef[] = [
     method: 'POST',
     path: '/{key}',
     // UpdateItem / DeleteItem: password attempt counters and click counters.
-    grants: { table: 'readWrite', events: true },
+    grants: { table: 'readWrite', writes: ['LINK#', 'PWTRY#'], events: true },
     summary: "Password form answer: the link on the right password, 401 on a wrong one, 429 when tried too often",
   }),
   edge({
