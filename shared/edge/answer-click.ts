@@ -1,6 +1,7 @@
-import { buildClickEvent, recordClick, type ClickRequest } from '@shared/clicks/record-click';
+import { buildClickEvent, type ClickRequest } from '@shared/clicks/record-click';
+import { recordClickWithin } from '@shared/clicks/record-click-within';
+import type { EventRecord } from '@shared/events/event-record';
 import { parseUserAgent } from '@shared/clicks/user-agent';
-import { getEventSink } from '@shared/events/event-sink';
 import type { ApiResult } from '@shared/http/api-types';
 import { headerUrl } from '@shared/http/header-url';
 import type { RedirectRecord } from '@shared/links/redirect-record';
@@ -52,28 +53,23 @@ const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind:
 
 /**
  * Records the click (counters + `click` event, plus the launch view's impression) while the
- * response is built; the caller's answer waits for both, so nothing runs after the Lambda
- * returns. A failed write is logged with everything needed to replay it, and the visitor still
- * gets the answer.
+ * response is built; the answer waits for it at most CLICK_RECORD_BUDGET_MS
+ * (record-click-within.ts), so nothing runs after the Lambda returns. What is not recorded in
+ * time, or fails, is logged as a replayable record (click-replay.ts); the visitor still gets the
+ * answer.
  */
-const recordInBackground = (input: ClickInput, click: ClickRequest, impression: boolean): Promise<void> => {
-  const work: Promise<unknown>[] = [recordClick(click)];
-  if (impression) {
-    work.push(
-      buildClickEvent(click).then(({ event }) =>
-        getEventSink().send([{ ...event, eventId: uuid(), eventType: 'launch_view_impression' }]),
-      ),
-    );
+const recordInBackground = async (input: ClickInput, click: ClickRequest, impression: boolean): Promise<void> => {
+  let recorded: Awaited<ReturnType<typeof buildClickEvent>>;
+  try {
+    recorded = await buildClickEvent(click);
+  } catch (error) {
+    log('error', 'edge click not recorded', { requestId: input.requestId, error: String(error), click: { ...click, ip: undefined } });
+    return;
   }
-  return Promise.all(work).then(
-    () => undefined,
-    (error: unknown) =>
-      log('error', 'edge click not recorded', {
-        requestId: input.requestId,
-        error: String(error),
-        click: { ...click, ip: undefined, link: click.link },
-      }),
-  );
+  const events: EventRecord[] = impression
+    ? [recorded.event, { ...recorded.event, eventId: uuid(), eventType: 'launch_view_impression' }]
+    : [recorded.event];
+  await recordClickWithin(recorded, events, { requestId: input.requestId });
 };
 
 const resolvedOf = (outcome: EdgeOutcome): string | null =>

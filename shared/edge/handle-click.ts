@@ -7,7 +7,10 @@ import { decideOutcome } from './edge-outcome';
 import { parseEdgeRequest, type EdgeRequest } from './edge-request';
 import { ALTERNATE_LABEL, resolveHost, type ResolvedHost } from './host-resolver';
 import { plainNotFound, statusPage } from './html/status-page';
+import { EDGE_READ_BUDGET_MS, fallbackAnswer, ReadBudgetExceededError, withinReadBudget } from './read-budget';
 import { findRedirectRecord } from './redirect-lookup';
+import type { RedirectRecord } from '@shared/links/redirect-record';
+import { log } from '@shared/util/logger';
 
 /** DESIGN.md section 4 key syntax; anything else cannot be a link (no table read). */
 export const LINK_KEY = /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9_-])?$/;
@@ -30,8 +33,7 @@ export const knownHostOf = async (event: ApiEvent): Promise<KnownHostRequest | n
  * app (not installed, or the OS did not hand the link over): the auto attempt goes back to the
  * launch view; the button goes to the platform's store, else the destination.
  */
-const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: string): Promise<ApiResult> => {
-  const record = await findRedirectRecord(host.hostname, key);
+const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: string, record: RedirectRecord | undefined): Promise<ApiResult> => {
   const clickId = request.query.get('c') ?? '';
   if (request.query.get('lv') === 'auto' && record && CLICK_ID.test(clickId)) {
     return redirectTo(`${request.origin.replace(`://${ALTERNATE_LABEL}`, '://')}/${encodeURIComponent(key)}?lv=stay&c=${clickId}`);
@@ -47,15 +49,29 @@ const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: s
   return redirectTo(store ?? destinationFor(record!, client.platform));
 };
 
-/** GET / HEAD `/{key}` on the edge. */
+/**
+ * GET / HEAD `/{key}` on the edge. The reads before the answer (host, slug item) run within
+ * EDGE_READ_BUDGET_MS; past it the visitor gets the domain's fallback answer (read-budget.ts).
+ */
 export const handleLinkRequest = async (event: ApiEvent, requestId: string): Promise<ApiResult> => {
-  const known = await knownHostOf(event);
-  if (!known) return plainNotFound();
-  const { request, host } = known;
+  const request = parseEdgeRequest(event);
   const key = request.key ?? '';
+  // What was read so far: the host is known when only the slug read ran over budget.
+  const read: { host: ResolvedHost | null; record?: RedirectRecord } = { host: null };
+  try {
+    await withinReadBudget(async (signal) => {
+      read.host = await resolveHost(request.hostname, Date.now(), signal);
+      if (read.host && LINK_KEY.test(key)) read.record = await findRedirectRecord(read.host.hostname, key, signal);
+    });
+  } catch (error) {
+    if (!(error instanceof ReadBudgetExceededError)) throw error;
+    log('warn', 'edge reads over budget: fallback answer', { requestId, hostname: request.hostname, budgetMs: EDGE_READ_BUDGET_MS });
+    return fallbackAnswer(read.host);
+  }
+  const { host, record } = read;
+  if (!host) return plainNotFound();
   if (!LINK_KEY.test(key)) return answerClick({ request, host, key, record: undefined, unlocked: false, requestId });
-  if (host.alternate) return answerOnAlternateHost(known, key);
-  const record = await findRedirectRecord(host.hostname, key);
+  if (host.alternate) return answerOnAlternateHost({ request, host }, key, record);
   const clickId = request.query.get('c');
   const resumeClickId = request.query.get('lv') === 'stay' && clickId && CLICK_ID.test(clickId) ? clickId : null;
   return answerClick({ request, host, key, record, unlocked: false, requestId, resumeClickId });

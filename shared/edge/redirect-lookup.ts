@@ -8,7 +8,7 @@ import type { RedirectRecord } from '@shared/links/redirect-record';
  * written in the same transaction as every change to the link (so no cache, no staleness
  * beyond DynamoDB's eventually consistent read).
  */
-export const findRedirectRecord = async (hostname: string, key: string): Promise<RedirectRecord | undefined> => {
-  const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.slug(hostname, key) }));
+export const findRedirectRecord = async (hostname: string, key: string, abortSignal?: AbortSignal): Promise<RedirectRecord | undefined> => {
+  const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.slug(hostname, key) }), { abortSignal });
   return out.Item as RedirectRecord | undefined;
 };
