@@ -5,6 +5,7 @@
  * TABLE_NAME with the usual AWS credentials (set BASE_URL and EDGE_URL to the stack outputs).
  */
 import { Command } from 'commander';
+import { registerClickCommands } from './admin/click-commands';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
@@ -17,6 +18,7 @@ const program = new Command('admin')
 registerTenantCommands(program);
 registerKeyCommands(program);
 registerDomainCommands(program);
+registerClickCommands(program);
 
 try {
   await program.parseAsync(process.argv);
