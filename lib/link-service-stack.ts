@@ -5,6 +5,7 @@ import { Construct } from 'constructs';
 import { routeTable } from '@shared/routes/route-table';
 import type { ApiName, RouteDef } from '@shared/routes/route-types';
 import { Analytics } from './analytics';
+import { capacityFromContext, checkReservations, CLICK_PATH_HANDLERS, type CapacitySettings } from './capacity';
 import { EventLake } from './event-lake';
 import { EventPipeline } from './event-pipeline';
 import { LinkTable } from './link-table';
@@ -24,9 +25,17 @@ export class LinkServiceStack extends Stack {
   readonly serviceApi: HttpApi;
   readonly edgeApi: HttpApi;
   readonly functions = new Map<string, ServiceFunction>();
+  readonly capacity: CapacitySettings;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
+    this.capacity = capacityFromContext(this.node);
+    const reservationOf = (route: RouteDef) =>
+      CLICK_PATH_HANDLERS.includes(route.handler)
+        ? this.capacity.clickPathReservedConcurrency
+        : route.grants.analytics
+          ? this.capacity.analyticsReservedConcurrency
+          : undefined;
     this.table = new LinkTable(this, 'Table');
     this.eventLake = new EventLake(this, 'EventLake');
     this.alarms = new ServiceAlarms(this, 'Alarms');
@@ -39,7 +48,10 @@ export class LinkServiceStack extends Stack {
     const integrationFor = (route: RouteDef) => {
       let integration = integrations.get(route.handler);
       if (!integration) {
-        const fn = new ServiceFunction(this, pascal(route.handler), { route }).bindTable(this.table, route.grants);
+        const fn = new ServiceFunction(this, pascal(route.handler), { route, reservedConcurrentExecutions: reservationOf(route) }).bindTable(
+          this.table,
+          route.grants,
+        );
         if (route.grants.events) fn.bindEvents(this.eventPipeline.stream);
         if (route.grants.analytics) fn.bindAnalytics(this.analytics);
         this.functions.set(route.handler, fn);
@@ -58,8 +70,8 @@ export class LinkServiceStack extends Stack {
         throttle,
       }).api;
     };
-    this.serviceApi = apiFor('service', 'ServiceApi', { rateLimit: 1000, burstLimit: 2000 });
-    this.edgeApi = apiFor('edge', 'EdgeApi', { rateLimit: 5000, burstLimit: 10000 });
+    this.serviceApi = apiFor('service', 'ServiceApi', this.capacity.serviceApi);
+    this.edgeApi = apiFor('edge', 'EdgeApi', this.capacity.edgeApi);
 
     for (const route of routeTable) {
       if (route.path === '$default') continue;
@@ -70,6 +82,8 @@ export class LinkServiceStack extends Stack {
         integration: integrationFor(route),
       });
     }
+
+    checkReservations(this.capacity, [...this.functions.values()].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0));
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-APIG4',

@@ -20,6 +20,8 @@ export const tableWriteActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dy
 export interface ServiceFunctionProps {
   route: RouteDef;
   memorySize?: number;
+  /** Reserved concurrency (also the function's maximum); unset: the account's shared pool. */
+  reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -28,6 +30,9 @@ export interface ServiceFunctionProps {
  * through the bind* methods, which grant and set the environment together.
  */
 export class ServiceFunction extends NodejsFunction {
+  /** Its reserved concurrency, if any (the stack checks the account keeps 100 unreserved). */
+  readonly reservedConcurrency?: number;
+
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
     // Own role with only its log group: no AWS managed policy (AWSLambdaBasicExecutionRole).
@@ -40,6 +45,7 @@ export class ServiceFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       timeout: Duration.seconds(routeTimeoutSeconds(props.route)),
       loggingFormat: LoggingFormat.JSON,
       logGroup,
@@ -56,6 +62,7 @@ export class ServiceFunction extends NodejsFunction {
         define: bundleDefinesFor(props.route),
       },
     });
+    this.reservedConcurrency = props.reservedConcurrentExecutions;
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',
       reason: 'The product targets the Node.js 22 Lambda runtime (DESIGN.md section 1); runtime upgrades are a deliberate, tested change.',
