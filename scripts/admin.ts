@@ -5,6 +5,7 @@
  * TABLE_NAME with the usual AWS credentials (set BASE_URL and EDGE_URL to the stack outputs).
  */
 import { Command } from 'commander';
+import { registerAppCommands } from './admin/app-commands';
 import { registerClickCommands } from './admin/click-commands';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
@@ -18,6 +19,7 @@ const program = new Command('admin')
 registerTenantCommands(program);
 registerKeyCommands(program);
 registerDomainCommands(program);
+registerAppCommands(program);
 registerClickCommands(program);
 
 try {

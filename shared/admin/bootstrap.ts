@@ -93,8 +93,14 @@ export const bootstrapTenant = async (options: BootstrapOptions): Promise<Bootst
     domainId: appDomain.id,
     domain: appDomain.domain,
     defaultUrl: options.appDefaultUrl ?? 'https://www.example.com/app',
-    ios: { teamId: 'ABCDE12345', bundleId, appStoreUrl: 'https://apps.apple.com/app/id000000000' },
-    android: { packageName: androidPackage, sha256CertFingerprints: [sha256Cert], playStoreUrl: `https://play.google.com/store/apps/details?id=${androidPackage}` },
+    // Custom URL schemes for in-app browsers; the pasteboard hand-off and an App Clip are opt-in (`admin set-app`).
+    ios: { teamId: 'ABCDE12345', bundleId, appStoreUrl: 'https://apps.apple.com/app/id000000000', urlScheme: `demo${suffix}`, appClipBundleId: null, pasteboardHandoff: false },
+    android: {
+      packageName: androidPackage,
+      sha256CertFingerprints: [sha256Cert],
+      playStoreUrl: `https://play.google.com/store/apps/details?id=${androidPackage}`,
+      urlScheme: `demo${suffix}`,
+    },
     createdAt: now,
     updatedAt: now,
   };

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { strip } from '@shared/tenancy/workspace-repository';
@@ -20,6 +20,11 @@ export interface AttributionRecord {
   /** Salted hash (see fingerprint.ts), or null when the click had no client IP. */
   fingerprint: string | null;
   link: ClientLinkPayload;
+  /**
+   * On the fingerprint entry only: the install (or open) that took this click by a match.
+   * A click is claimed once; a later install behind the same IP gets no probabilistic match.
+   */
+  claimedBy?: string | null;
 }
 
 const ttlOf = (iso: string) => Math.ceil(Date.parse(iso) / 1000);
@@ -47,6 +52,30 @@ export const attributionRepository = {
         TransactItems: puts.map((Item) => ({ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
       }),
     );
+  },
+
+  /**
+   * Claims the click for `claimant` with a conditional write on its fingerprint entry: true
+   * when it was free or already this claimant's, false when another install took it first (or
+   * the click has no fingerprint entry: nothing can claim it probabilistically anyway).
+   */
+  async claim(record: AttributionRecord, claimant: string, at: Date): Promise<boolean> {
+    if (!record.fingerprint) return false;
+    try {
+      await getDocumentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.fingerprintClick(record.workspaceId, record.fingerprint, record.clickedAt, record.clickId),
+          UpdateExpression: 'SET claimedBy = :me, claimedAt = if_not_exists(claimedAt, :at)',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(claimedBy) OR claimedBy = :me)',
+          ExpressionAttributeValues: { ':me': claimant, ':at': at.toISOString() },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
   },
 
   async findByAttributionId(attributionId: string, at: Date): Promise<AttributionRecord | undefined> {

@@ -1,7 +1,7 @@
 import { recordClick } from '@shared/clicks/record-click';
 import { uuid } from '@shared/util/ids';
 import { ATTRIBUTION_TTL_MS, attributionRepository } from './attribution-repository';
-import { isEligible, resolveClientLinkOrThrow, toClientLinkPayload, type ClientLinkPayload } from './client-link';
+import { clientLinkPayloadOf, isEligible, resolveClientLinkOrThrow, type ClientLinkPayload } from './client-link';
 import type { ClientRequestInfo } from './client-request';
 import type { ClientClickBody } from './client-schemas';
 import { deviceFingerprint } from './fingerprint';
@@ -32,7 +32,7 @@ export const recordClientClick = async (
   const ids = { clickId: uuid(), attributionId: uuid(), sessionId: body.sessionId ?? uuid(), installId: body.installId ?? null };
   const expiresAt = new Date(at.getTime() + ATTRIBUTION_TTL_MS).toISOString();
   const eligible = isEligible(link, request.client.isBot, at);
-  const payload = toClientLinkPayload(link);
+  const payload = clientLinkPayloadOf(link);
 
   await recordClick({
     link: { workspaceId, linkId: link.id, linkType: link.linkType, deepLinkAppId: link.deepLinkAppId, domain: link.domain, key: link.key, tracking: link.tracking },
@@ -46,7 +46,7 @@ export const recordClientClick = async (
     at,
   });
   if (eligible) {
-    const fingerprint = await deviceFingerprint({ ip: request.ip, platform: request.client.platform, osMajor: request.client.osMajor });
+    const fingerprint = await deviceFingerprint({ ip: request.ip, platform: request.client.platform });
     await attributionRepository.save({ ...ids, workspaceId, linkId: link.id, clickedAt: at.toISOString(), expiresAt, fingerprint, link: payload });
   }
   return { ...ids, expiresAt, eligible, deferredDeepLink: eligible ? payload : null };

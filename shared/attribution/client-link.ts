@@ -2,6 +2,7 @@ import { AppError, notFound } from '@shared/errors/app-error';
 import { shortLinkOf, type LinkRecord, type LinkType } from '@shared/links/link-record';
 import { linkRepository } from '@shared/links/link-repository';
 import type { ClientLinkReference } from './client-schemas';
+import { canonicalLinkDomain } from '@shared/links/link-domain';
 import { slugOfShortLink } from '@shared/links/short-link';
 
 /** ClientLinkPayload (spec 2.9). */
@@ -12,18 +13,32 @@ export interface ClientLinkPayload {
   shortLink: string;
   domain: string;
   key: string;
+  /** The destination; for a password-protected link its `shortLink` (whose page asks for the password). */
   url: string;
+  /** Extension: the link asks for a password; `url` then holds no destination. */
+  passwordProtected: boolean;
 }
 
-export const toClientLinkPayload = (link: LinkRecord): ClientLinkPayload => ({
-  linkId: link.id,
-  linkType: link.linkType,
-  deepLinkAppId: link.deepLinkAppId,
-  shortLink: shortLinkOf(link.domain, link.key),
-  domain: link.domain,
-  key: link.key,
-  url: link.url,
-});
+/** What a publishable key may learn of a link: never the destination behind a password. */
+export const toClientLinkPayload = (
+  link: Pick<LinkRecord, 'linkType' | 'deepLinkAppId' | 'domain' | 'key' | 'url' | 'passwordHash'> & { linkId: string },
+): ClientLinkPayload => {
+  const shortLink = shortLinkOf(link.domain, link.key);
+  const passwordProtected = Boolean(link.passwordHash);
+  return {
+    linkId: link.linkId,
+    linkType: link.linkType,
+    deepLinkAppId: link.deepLinkAppId,
+    shortLink,
+    domain: link.domain,
+    key: link.key,
+    url: passwordProtected ? shortLink : link.url,
+    passwordProtected,
+  };
+};
+
+/** The payload of a stored link record. */
+export const clientLinkPayloadOf = (link: LinkRecord): ClientLinkPayload => toClientLinkPayload({ ...link, linkId: link.id });
 
 export const hasLinkReference = (ref: ClientLinkReference): boolean =>
   Boolean(ref.linkId ?? ref.shortLink ?? ref.url ?? ref.domain ?? ref.key ?? ref.slug);
@@ -56,7 +71,7 @@ export const resolveClientLinkOrThrow = async (workspaceId: string, ref: ClientL
   if (ref.linkId !== undefined) link = await linkRepository.findById(ref.linkId);
   else if (ref.shortLink !== undefined || ref.url !== undefined) {
     const { domain, key } = parseShortLinkOrThrow((ref.shortLink ?? ref.url)!);
-    link = await linkRepository.findBySlug(domain, key);
+    link = await linkRepository.findBySlug(await canonicalLinkDomain(domain), key);
   } else if (ref.domain !== undefined || ref.key !== undefined || ref.slug !== undefined) {
     const key = ref.key ?? ref.slug;
     if (ref.domain === undefined || key === undefined) {
@@ -64,7 +79,7 @@ export const resolveClientLinkOrThrow = async (workspaceId: string, ref: ClientL
         { path: ref.domain === undefined ? 'domain' : 'key', message: 'is required with ' + (ref.domain === undefined ? 'key' : 'domain') },
       ]);
     }
-    link = await linkRepository.findBySlug(ref.domain, key);
+    link = await linkRepository.findBySlug(await canonicalLinkDomain(ref.domain), key);
   } else throw missingReference();
   if (!link || link.workspaceId !== workspaceId) throw notFound('Link');
   return link;

@@ -8,13 +8,17 @@ import { hasLinkReference, resolveClientLinkOrThrow, type ClientLinkPayload } fr
 import type { ClientRequestInfo } from './client-request';
 import type { FirstOpenBody } from './client-schemas';
 import { firstOpenRepository, type FirstOpenRecord } from './first-open-repository';
-import { devicePlatformOf, matchAttribution, type AttributionMatch, type MatchType } from './match-attribution';
+import { devicePlatformOf, isMatchGuaranteed, matchAttribution, type AttributionMatch, type MatchType } from './match-attribution';
 
-/** FirstOpenResponse (spec 2.9) plus `matchType`, so a match can be audited. */
+/**
+ * FirstOpenResponse (spec 2.9) plus `matchType`, so a match can be audited, and
+ * `matchGuaranteed` (true only for a deterministic match, as Branch's `+match_guaranteed`).
+ */
 export interface FirstOpenResponse {
   openId: string;
   matched: boolean;
   matchType: MatchType | null;
+  matchGuaranteed: boolean;
   deferredDeepLink: ClientLinkPayload | null;
 }
 
@@ -22,6 +26,7 @@ const toResponse = (r: Pick<FirstOpenRecord, 'openId' | 'matched' | 'matchType' 
   openId: r.openId,
   matched: r.matched,
   matchType: r.matchType,
+  matchGuaranteed: isMatchGuaranteed(r.matchType),
   deferredDeepLink: r.deferredDeepLink,
 });
 
@@ -29,13 +34,17 @@ const toResponse = (r: Pick<FirstOpenRecord, 'openId' | 'matched' | 'matchType' 
 export const namedLinkOf = async (workspaceId: string, body: FirstOpenBody): Promise<LinkRecord | undefined> =>
   hasLinkReference(body) ? resolveClientLinkOrThrow(workspaceId, body) : undefined;
 
-/** Matches a first open or deferred-deep-link request (DESIGN.md 7). */
-export const matchOpen = async (auth: AuthContext, body: FirstOpenBody, request: ClientRequestInfo, at: Date) => {
+/**
+ * Matches a first open or deferred-deep-link request (DESIGN.md 7); `claimant` claims a matched
+ * click (see matchAttribution), null only looks.
+ */
+export const matchOpen = async (auth: AuthContext, body: FirstOpenBody, request: ClientRequestInfo, at: Date, claimant: string | null) => {
   const named = await namedLinkOf(auth.workspaceId, body);
   const match = await matchAttribution(
     { workspaceId: auth.workspaceId, attributionId: body.attributionId, clickId: body.clickId, linkId: named?.id },
-    { ip: request.ip, platform: devicePlatformOf(auth.publishable, request), osMajor: request.client.osMajor },
+    { ip: request.ip, platform: devicePlatformOf(auth.publishable, request) },
     at,
+    claimant,
   );
   return { named, match };
 };
@@ -96,8 +105,9 @@ export const recordFirstOpen = async (
       return toResponse(existing);
     }
   }
-  const { named, match } = await matchOpen(auth, body, request, at);
   const openId = uuid();
+  // The install claims the click it matches (without an installId, this open does).
+  const { named, match } = await matchOpen(auth, body, request, at, body.installId ?? openId);
   const event = await openEvent(auth, body, request, openId, match, named, at);
   const opened = {
     openId,

@@ -1,5 +1,7 @@
+import InAppSpy from 'inapp-spy';
+import { recordEdgeAttribution, type TapIds } from '@shared/attribution/edge-attribution';
 import { buildClickEvent, type ClickRequest } from '@shared/clicks/record-click';
-import { recordClickWithin } from '@shared/clicks/record-click-within';
+import { CLICK_RECORD_BUDGET_MS, recordClickWithin } from '@shared/clicks/record-click-within';
 import type { EventRecord } from '@shared/events/event-record';
 import { parseUserAgent } from '@shared/clicks/user-agent';
 import type { ApiResult } from '@shared/http/api-types';
@@ -7,7 +9,8 @@ import { headerUrl } from '@shared/http/header-url';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import { uuid } from '@shared/util/ids';
 import { log } from '@shared/util/logger';
-import { getAppCached, openInAppUrl } from './app-links';
+import { isHttpUrl } from '@shared/links/short-link';
+import { getAppCached, openInAppUrl, pasteboardHandoff } from './app-links';
 import { decideOutcome, type EdgeOutcome } from './edge-outcome';
 import type { EdgeRequest } from './edge-request';
 import type { ResolvedHost } from './host-resolver';
@@ -33,12 +36,10 @@ export interface ClickInput {
   /** The right password was just given (POST). */
   unlocked: boolean;
   requestId: string;
-  /** The launch view shown again after an auto-open attempt: no new click, no second attempt. */
-  resumeClickId?: string | null;
   now?: Date;
 }
 
-const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind: string, resolved: string | null, clickId?: string): ClickRequest => ({
+const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind: string, resolved: string | null, ids?: ClickRequest['ids']): ClickRequest => ({
   link: { ...record, domain: input.host.hostname, key: input.key },
   userAgent: input.request.userAgent,
   ip: input.request.ip,
@@ -47,30 +48,67 @@ const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind:
   resolvedDestinationUrl: resolved,
   responseKind,
   forceBot: input.request.method === 'HEAD',
-  ids: clickId ? { clickId } : undefined,
+  ids,
   at: input.now,
 });
 
 /**
- * Records the click (counters + `click` event, plus the launch view's impression) while the
- * response is built; the answer waits for it at most CLICK_RECORD_BUDGET_MS
- * (record-click-within.ts), so nothing runs after the Lambda returns. What is not recorded in
- * time, or fails, is logged as a replayable record (click-replay.ts); the visitor still gets the
- * answer.
+ * Records the click (counters + `click` event, plus the launch view's impression and, for a
+ * human tap on a deep link, its attribution record) while the response is built; the answer
+ * waits for them at most CLICK_RECORD_BUDGET_MS (record-click-within.ts), so nothing runs after
+ * the Lambda returns. A counter or event not written in time, or failed, is logged as a
+ * replayable record (click-replay.ts); an attribution record is logged as not recorded. The
+ * visitor still gets the answer.
  */
-const recordInBackground = async (input: ClickInput, click: ClickRequest, impression: boolean): Promise<void> => {
+const recordInBackground = async (input: ClickInput, click: ClickRequest, impression: boolean, tap: { ids: TapIds; platform: string } | null): Promise<void> => {
+  const attribution = tap ? recordTapWithin(input, click, tap) : Promise.resolve();
   let recorded: Awaited<ReturnType<typeof buildClickEvent>>;
   try {
     recorded = await buildClickEvent(click);
   } catch (error) {
     log('error', 'edge click not recorded', { requestId: input.requestId, error: String(error), click: { ...click, ip: undefined } });
+    await attribution;
     return;
   }
   const events: EventRecord[] = impression
     ? [recorded.event, { ...recorded.event, eventId: uuid(), eventType: 'launch_view_impression' }]
     : [recorded.event];
-  await recordClickWithin(recorded, events, { requestId: input.requestId });
+  await Promise.all([recordClickWithin(recorded, events, { requestId: input.requestId }), attribution]);
 };
+
+/** The tap's attribution record, waited for at most CLICK_RECORD_BUDGET_MS; a failure or timeout is logged. */
+const recordTapWithin = async (input: ClickInput, click: ClickRequest, tap: { ids: TapIds; platform: string }): Promise<void> => {
+  const { record, host, key, request } = input;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      recordEdgeAttribution({ record: record!, domain: host.hostname, key, ids: tap.ids, ip: request.ip, platform: tap.platform, at: click.at ?? new Date() }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`not recorded within ${CLICK_RECORD_BUDGET_MS} ms`)), CLICK_RECORD_BUDGET_MS);
+      }),
+    ]);
+  } catch (error) {
+    log('error', 'edge tap attribution not recorded', { requestId: input.requestId, error: String(error), linkId: record?.linkId, ids: tap.ids });
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/** The launch view's heading: the link's title unless it is only a URL (the default title is the short link). */
+const headingOf = (title: string | null | undefined, appName: string): string => (title && title.trim() !== '' && !isHttpUrl(title) ? title : appName);
+
+/**
+ * The in-app browser a user agent belongs to, or null: detected by inapp-spy (a maintained list:
+ * Instagram, Facebook, TikTok, Snapchat, LinkedIn, WeChat, Line, Threads, ...); named by our
+ * own browser name where we have one (inapp-spy names Facebook's Android browser "Messenger").
+ */
+const inAppBrowserOf = (userAgent: string | null, browser: string | null): string | null => {
+  if (!userAgent) return null;
+  const spy = InAppSpy({ ua: userAgent });
+  if (!spy.isInApp) return null;
+  return browser && IN_APP_NAMES.has(browser) ? browser : (spy.appName ?? 'in-app browser');
+};
+const IN_APP_NAMES = new Set(['Facebook', 'Instagram', 'TikTok', 'Snapchat', 'LinkedIn', 'WeChat']);
 
 const resolvedOf = (outcome: EdgeOutcome): string | null =>
   'destination' in outcome ? outcome.destination : 'location' in outcome ? outcome.location : null;
@@ -93,12 +131,20 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
   const platform = client.platform === 'ios' || client.platform === 'android' ? client.platform : null;
   if (outcome.kind === 'launch_view' && (!app || !platform || !app[platform])) outcome = { kind: 'redirect', destination: outcome.destination };
 
-  const resuming = outcome.kind === 'launch_view' && input.resumeClickId ? input.resumeClickId : null;
-  const clickId = outcome.kind === 'launch_view' ? (resuming ?? uuid()) : undefined;
-  const recording =
-    record && !resuming
-      ? recordInBackground(input, clickRequestOf(input, record, outcome.kind, resolvedOf(outcome), clickId), outcome.kind === 'launch_view' && !isHead)
-      : Promise.resolve();
+  // Every human tap on a live deep link is attributable (DESIGN.md 7): its click id goes on the
+  // launch view's links, into the Play Store referrer and the pasteboard hand-off.
+  const attributable = human && record?.linkType === 'DEEPLINK' && (outcome.kind === 'launch_view' || outcome.kind === 'redirect');
+  const tap: TapIds | null = attributable ? { clickId: uuid(), attributionId: uuid(), sessionId: uuid() } : null;
+  const clickId = tap?.clickId ?? (outcome.kind === 'launch_view' ? uuid() : undefined);
+  const ids = tap ?? (clickId ? { clickId } : undefined);
+  const recording = record
+    ? recordInBackground(
+        input,
+        clickRequestOf(input, record, outcome.kind, resolvedOf(outcome), ids),
+        outcome.kind === 'launch_view' && !isHead,
+        tap && { ids: tap, platform: client.platform },
+      )
+    : Promise.resolve();
 
   const response = ((): ApiResult => {
     switch (outcome.kind) {
@@ -116,15 +162,26 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
           destination: outcome.destination,
         });
       case 'launch_view': {
-        const common = { platform: platform!, origin: request.origin, key, clickId: clickId!, app: app!, destination: outcome.destination };
+        const inAppBrowser = inAppBrowserOf(request.userAgent, client.browser);
         return launchViewPage({
-          title: record!.title,
+          heading: headingOf(record!.title, app!.name),
           appName: app!.name,
           key,
           clickId: clickId!,
-          openUrl: openInAppUrl({ ...common, mode: 'open' }),
-          autoOpenUrl: resuming ? null : openInAppUrl({ ...common, mode: 'auto' }),
+          platform: platform!,
+          openUrl: openInAppUrl({
+            platform: platform!,
+            origin: request.origin,
+            key,
+            clickId: clickId!,
+            app: app!,
+            destination: outcome.destination,
+            tracking: record!.tracking,
+            inAppBrowser: inAppBrowser !== null,
+          }),
           destination: outcome.destination,
+          inAppBrowser,
+          handoff: platform === 'ios' && app!.ios?.pasteboardHandoff ? pasteboardHandoff(request.origin, key, clickId!) : null,
         });
       }
       case 'redirect':

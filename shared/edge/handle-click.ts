@@ -1,6 +1,6 @@
 import { parseUserAgent } from '@shared/clicks/user-agent';
 import type { ApiEvent, ApiResult } from '@shared/http/api-types';
-import { getAppCached } from './app-links';
+import { getAppCached, playStoreUrlWithReferrer } from './app-links';
 import { answerClick, redirectTo } from './answer-click';
 import { destinationFor } from './destination';
 import { decideOutcome } from './edge-outcome';
@@ -29,24 +29,28 @@ export const knownHostOf = async (event: ApiEvent): Promise<KnownHostRequest | n
 };
 
 /**
- * The alternate host `open.<app domain>` is reached only when "Open in app" did not open the
- * app (not installed, or the OS did not hand the link over): the auto attempt goes back to the
- * launch view; the button goes to the platform's store, else the destination.
+ * The alternate host `open.<app domain>`: iOS reaches it in the browser only when "Open in app"
+ * (`?c=<click id>`) did not open the app, so the app is not installed: the App Store (the tap's
+ * attribution record is already written, and the app's first open matches it), else the
+ * destination. Anything else here (a link shared with the `open.` host, no click id, a
+ * password-protected link) is sent to the same link on the app domain, which answers it in full
+ * (launch view, password form, the click and its attribution).
  */
 const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: string, record: RedirectRecord | undefined): Promise<ApiResult> => {
+  const canonical = `${request.origin.replace(`://${ALTERNATE_LABEL}`, '://')}/${encodeURIComponent(key)}`;
   const clickId = request.query.get('c') ?? '';
-  if (request.query.get('lv') === 'auto' && record && CLICK_ID.test(clickId)) {
-    return redirectTo(`${request.origin.replace(`://${ALTERNATE_LABEL}`, '://')}/${encodeURIComponent(key)}?lv=stay&c=${clickId}`);
-  }
+  if (!CLICK_ID.test(clickId)) return redirectTo(canonical);
   const client = parseUserAgent(request.userAgent);
-  const outcome = decideOutcome({ host, record, client: { ...client, isBot: false }, unlocked: true, now: new Date() });
+  const outcome = decideOutcome({ host, record, client: { ...client, isBot: false }, unlocked: false, now: new Date() });
   if (outcome.kind === 'not_found' || outcome.kind === 'expired') {
     if (outcome.location) return redirectTo(outcome.location);
     return statusPage(outcome.kind === 'expired' ? 410 : 404);
   }
+  if (outcome.kind === 'password' || !record) return redirectTo(canonical);
   const app = host.appId ? await getAppCached(host.workspaceId, host.appId) : undefined;
-  const store = client.platform === 'ios' ? app?.ios?.appStoreUrl : client.platform === 'android' ? app?.android?.playStoreUrl : null;
-  return redirectTo(store ?? destinationFor(record!, client.platform));
+  const store =
+    client.platform === 'ios' ? app?.ios?.appStoreUrl : client.platform === 'android' ? playStoreUrlWithReferrer(app?.android?.playStoreUrl, clickId, record.tracking) : null;
+  return redirectTo(store ?? destinationFor(record, client.platform));
 };
 
 /**
@@ -72,9 +76,7 @@ export const handleLinkRequest = async (event: ApiEvent, requestId: string): Pro
   if (!host) return plainNotFound();
   if (!LINK_KEY.test(key)) return answerClick({ request, host, key, record: undefined, unlocked: false, requestId });
   if (host.alternate) return answerOnAlternateHost({ request, host }, key, record);
-  const clickId = request.query.get('c');
-  const resumeClickId = request.query.get('lv') === 'stay' && clickId && CLICK_ID.test(clickId) ? clickId : null;
-  return answerClick({ request, host, key, record, unlocked: false, requestId, resumeClickId });
+  return answerClick({ request, host, key, record, unlocked: false, requestId });
 };
 
 /** Any other edge path: plain 404 for unknown hosts, the domain's not-found answer otherwise. */

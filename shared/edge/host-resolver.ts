@@ -1,3 +1,4 @@
+import { ALTERNATE_LABEL } from '@shared/links/link-domain';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { HostRecord } from '@shared/tenancy/tenancy-types';
 
@@ -8,12 +9,7 @@ import type { HostRecord } from '@shared/tenancy/tenancy-types';
 export const HOST_CACHE_TTL_MS = 60_000;
 const HOST_CACHE_MAX = 1_000;
 
-/**
- * The label that marks a deep-link app's alternate host: `open.<app domain>` serves the same
- * app so that "Open in app" on the launch view crosses domains (iOS opens universal links only
- * across domains). See docs/edge.md.
- */
-export const ALTERNATE_LABEL = 'open.';
+export { ALTERNATE_LABEL };
 
 export interface ResolvedHost extends HostRecord {
   /** True when the request came in on `open.<app domain>`. */

@@ -8,9 +8,11 @@ import { plainNotFound } from './html/status-page';
 import { findRedirectRecord } from './redirect-lookup';
 import { bodyBytes } from '@shared/http/request-body';
 
-/** The steps the launch view page reports (the impression is recorded when the page is served). */
+/**
+ * The taps the launch view page reports (the impression is recorded when the page is served).
+ * `launch_view_auto_open_attempt` is not among them: the page attempts nothing on its own.
+ */
 const BEACON_EVENTS: Record<string, EventType> = {
-  auto_open_attempt: 'launch_view_auto_open_attempt',
   primary_click: 'launch_view_primary_click',
   secondary_click: 'launch_view_secondary_click',
 };

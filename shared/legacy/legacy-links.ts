@@ -7,6 +7,7 @@ import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { DomainRecord } from '@shared/tenancy/tenancy-types';
 import { legacyErrors } from './legacy-error';
 import { toLegacyDeepLink, toLegacyShortLink, type LegacyDeepLink, type LegacyShortLink } from './legacy-link-view';
+import { canonicalLinkDomain } from '@shared/links/link-domain';
 import { isHttpUrl, slugOfShortLink } from '@shared/links/short-link';
 
 /** Spec 4.7 / 8: legacy creates generate 6-character slugs. */
@@ -64,7 +65,8 @@ export const parseShortLinkOrThrow = (shortLink: string | undefined): { domain: 
 /** The link a shortLink names, when `belongs` accepts it; otherwise 404 "requested link could not be found". */
 const getLinkByShortLinkOrThrow = async (shortLink: string | undefined, belongs: (link: LinkRecord) => boolean) => {
   const slug = parseShortLinkOrThrow(shortLink);
-  const link = slug ? await linkRepository.findBySlug(slug.domain, slug.key) : undefined;
+  // `open.<app domain>` (the launch view's alternate host) names the app domain's link.
+  const link = slug ? await linkRepository.findBySlug(await canonicalLinkDomain(slug.domain), slug.key) : undefined;
   if (!link || !belongs(link)) throw legacyErrors.linkNotFound();
   return link;
 };

@@ -26,8 +26,9 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/deferred-deep-link',
     credential: 'publishable',
     api: 'service',
-    // Reads only: the fingerprint salt is created at provisioning (ensureSecrets), never here.
-    grants: { table: 'read' },
+    // Claims a probabilistic match on its fingerprint entry (FP#) when an installId is given;
+    // the fingerprint salt is created at provisioning (ensureSecrets), never here.
+    grants: { table: 'readWrite', writes: ['FP#'] },
     summary: 'Find the deferred deep link of a fresh install (records nothing)',
   },
   {
@@ -36,7 +37,7 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/first-open',
     credential: 'publishable',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['OPEN#'], events: true },
+    grants: { table: 'readWrite', writes: ['OPEN#', 'FP#'], events: true },
     summary: 'Record a first open or install, matched to a click',
   },
   {

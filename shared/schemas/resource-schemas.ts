@@ -149,10 +149,14 @@ export const clientLinkPayloadSchema = z.nullable(
     domain: z.string(),
     key: z.string(),
     url: z.url(),
+    /** Extension: true for a password-protected link, whose `url` is then its `shortLink`. */
+    passwordProtected: z.optional(z.boolean()),
   }),
 );
 const uuid = z.uuid();
 const matchType = z.optional(z.nullable(z.enum(['deterministic', 'probabilistic'])));
+/** Extension: true only for a deterministic match. */
+const matchGuaranteed = z.optional(z.boolean());
 export const clientResolveResponseSchema = z.looseObject({ link: clientLinkPayloadSchema });
 export const clientClickResponseSchema = z.looseObject({
   clickId: uuid,
@@ -163,8 +167,8 @@ export const clientClickResponseSchema = z.looseObject({
   eligible: z.boolean(),
   deferredDeepLink: clientLinkPayloadSchema,
 });
-export const firstOpenResponseSchema = z.looseObject({ openId: uuid, matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType });
-export const deferredDeepLinkResponseSchema = z.looseObject({ matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType });
+export const firstOpenResponseSchema = z.looseObject({ openId: uuid, matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType, matchGuaranteed });
+export const deferredDeepLinkResponseSchema = z.looseObject({ matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType, matchGuaranteed });
 export const customerEventsResponseSchema = z.looseObject({
   accepted: z.array(z.looseObject({ eventId: z.string(), status: z.enum(['queued', 'duplicate']) })),
 });

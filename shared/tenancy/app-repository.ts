@@ -15,6 +15,16 @@ export const appRepository = {
       }),
     );
   },
+  /** Replaces the settings of an existing app (never creates one). */
+  async update(app: DeepLinkAppRecord): Promise<void> {
+    await getDocumentClient().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.app(app.workspaceId, app.id), type: 'APP', ...app },
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+  },
   async findById(workspaceId: string, appId: string): Promise<DeepLinkAppRecord | undefined> {
     const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.app(workspaceId, appId) }));
     return out.Item ? strip<DeepLinkAppRecord>(out.Item) : undefined;

@@ -29,8 +29,25 @@ export interface DeepLinkAppRecord {
   domainId: string;
   domain: string;
   defaultUrl: string;
-  ios: { teamId: string; bundleId: string; appStoreUrl: string | null } | null;
-  android: { packageName: string; sha256CertFingerprints: string[]; playStoreUrl: string | null } | null;
+  ios: {
+    teamId: string;
+    bundleId: string;
+    appStoreUrl: string | null;
+    /** Custom URL scheme (`myapp`) for in-app browsers, where universal links do not open the app. */
+    urlScheme?: string | null;
+    /** The App Clip's bundle id: the AASA then has an `appclips` section. */
+    appClipBundleId?: string | null;
+    /** Opt-in: the launch view's buttons copy the click's hand-off URL to the pasteboard (docs/client-attribution.md). */
+    pasteboardHandoff?: boolean;
+  } | null;
+  android: {
+    packageName: string;
+    /** SHA-256 signing-certificate fingerprints, upper-case colon-separated (see app-settings.ts). */
+    sha256CertFingerprints: string[];
+    playStoreUrl: string | null;
+    /** Custom URL scheme (`myapp`) for in-app browsers (an intent with this scheme). */
+    urlScheme?: string | null;
+  } | null;
   createdAt: string;
   updatedAt: string;
 }

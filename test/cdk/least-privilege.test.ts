@@ -59,8 +59,8 @@ describe('least privilege on the table, per route', () => {
     }
   });
 
-  it('the unauthenticated edge writes only click counters and password attempts', () => {
+  it('the unauthenticated edge writes only click counters, password attempts and tap attribution records', () => {
     const edgeWrites = new Set(routeTable.filter((r) => r.api === 'edge').flatMap((r) => r.grants.writes ?? []));
-    expect([...edgeWrites].sort()).toEqual(['LINK#', 'PWTRY#']);
+    expect([...edgeWrites].sort()).toEqual(['ATTR#', 'CLICKID#', 'FP#', 'LINK#', 'PWTRY#']);
   });
 });

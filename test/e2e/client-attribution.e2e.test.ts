@@ -142,7 +142,7 @@ describe('CORS for browser keys', () => {
 
 describe('POST /v1/client/resolve', () => {
   it('resolves linkId, shortLink, url, domain+key and domain+slug to the same ClientLinkPayload', async () => {
-    const payload = { linkId: link.id, linkType: 'SHORTLINK', deepLinkAppId: null, shortLink: link.shortLink, domain: link.domain, key: link.key, url: link.url };
+    const payload = { linkId: link.id, linkType: 'SHORTLINK', deepLinkAppId: null, shortLink: link.shortLink, domain: link.domain, key: link.key, url: link.url, passwordProtected: false };
     for (const ref of [{ linkId: link.id }, { shortLink: link.shortLink }, { url: link.shortLink }, { domain: link.domain, key: link.key }, { domain: link.domain.toUpperCase(), slug: link.key }]) {
       const res = await post('/v1/client/resolve', ios(), ref);
       expect(res.status).toBe(200);
@@ -200,20 +200,22 @@ describe('first-open and deferred-deep-link', () => {
     const click = await post('/v1/client/attribution/click', browser({ 'user-agent': ANDROID }), { linkId: link.id });
     const deferred = await post('/v1/client/deferred-deep-link', android(), { installId: 'e2e-install-1' });
     expect(deferred.status).toBe(200);
-    expect(deferred.body.data).toEqual({ matched: true, matchType: 'probabilistic', deferredDeepLink: click.body.data.deferredDeepLink });
+    expect(deferred.body.data).toEqual({ matched: true, matchType: 'probabilistic', matchGuaranteed: false, deferredDeepLink: click.body.data.deferredDeepLink });
     const byId = await post('/v1/client/deferred-deep-link', ios({ 'user-agent': 'DemoApp/2 CFNetwork/1490 Darwin/23.2.0' }), { attributionId: click.body.data.attributionId });
     expect(byId.body.data).toMatchObject({ matched: true, matchType: 'deterministic' });
 
     const opened = await post('/v1/client/first-open', android(), { installId: 'e2e-install-1', clickId: click.body.data.clickId });
     expect(opened.status).toBe(201);
-    expect(opened.body.data).toEqual({ openId: expect.stringMatching(/^[0-9a-f-]{36}$/), matched: true, matchType: 'deterministic', deferredDeepLink: click.body.data.deferredDeepLink });
+    expect(opened.body.data).toEqual({ openId: expect.stringMatching(/^[0-9a-f-]{36}$/), matched: true, matchType: 'deterministic', matchGuaranteed: true, deferredDeepLink: click.body.data.deferredDeepLink });
     const again = await post('/v1/client/first-open', android(), { installId: 'e2e-install-1' });
     expect(again.status).toBe(201);
     expect(again.body.data).toEqual(opened.body.data);
     const lake = readLake().filter((e) => e.line.installId === 'e2e-install-1');
     expect(lake.map((e) => e.line.eventType)).toEqual(['first_open']);
 
-    const unmatched = await post('/v1/client/first-open', ios({ 'user-agent': 'DemoApp/2 CFNetwork/1490 Darwin/23.2.0' }), { eventType: 'install' });
+    // An open naming a link nobody clicked matches nothing (other iPhones behind this IP clicked other links).
+    const unclicked = await http(t.baseUrl, 'POST', '/v1/links', { headers: { 'api-key': t.tenantA.serverKey }, json: { url: 'https://example.com/quiet', domain: t.tenantA.domain } });
+    const unmatched = await post('/v1/client/first-open', ios({ 'user-agent': 'DemoApp/2 CFNetwork/1490 Darwin/23.2.0' }), { eventType: 'install', linkId: unclicked.body.data.id });
     expect(unmatched.body.data).toMatchObject({ matched: false, matchType: null, deferredDeepLink: null });
     expect((await post('/v1/client/first-open', ios(), { eventType: 'reinstall' })).status).toBe(400);
   });

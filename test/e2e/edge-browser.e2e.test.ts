@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { bootstrapTenant } from '@shared/admin/bootstrap';
+import { configureApp } from '@shared/admin/configure-app';
 import type { EventRecord } from '@shared/events/event-record';
 import { createDeepLink } from '@shared/links/create-deep-link';
 import { createShortLink } from '@shared/links/create-link';
@@ -28,9 +30,13 @@ const ARGS = [
   // Nothing leaves the machine: every name but loopback fails to resolve (stores, example.com).
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.1',
 ];
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+/** Safari on iOS 26 (it still reports 18_6). */
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.0 Mobile/15E148 Safari/604.1';
 const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
+/** Chrome on Android sends the reduced user agent since M110. */
+const ANDROID = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+const INSTAGRAM_IOS =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 385.0.0.32.79 (iPhone16,2; iOS 18_5; en_US; en; scale=3.00; 1290x2796; 745960233)';
 
 let t: TestStack;
 let landing: Server;
@@ -137,56 +143,90 @@ describe('the edge in a real browser (headless Chromium)', () => {
     expect((await linkRepository.findById(link.id, true))?.clicks).toBe(1);
   });
 
-  it('shows the launch view on iOS: auto-open attempt, Open in app, Continue to website, each recorded', async () => {
-    const link = await createDeepLink(t.tenantA.workspaceId, {
-      deepLinkAppId: t.tenantA.deepLinkApp.id,
+  it('shows the launch view on iOS: nothing automatic; Open in app copies the hand-off (opted in) and goes to the store; each tap recorded', async () => {
+    // A tenant of its own whose app opted in to the pasteboard hand-off (before the edge reads the app).
+    const tenant = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl });
+    await configureApp(tenant.deepLinkApp.domain, { pasteboardHandoff: true });
+    const link = await createDeepLink(tenant.workspaceId, {
+      deepLinkAppId: tenant.deepLinkApp.id,
       url: `${landingUrl}/in-app-content`,
       title: 'Spring <sale>',
     } as CreateDeepLinkBody);
     const page = await browser(IPHONE, true);
-    const appHost = `${t.tenantA.deepLinkApp.domain}:${edgePort()}`;
-    await page.goto(`http://${appHost}/${link.key}`);
-    // The auto-open attempt goes to the alternate host; without the app it comes back here.
-    await page.waitForURL(new RegExp(`^http://${appHost.replace(/\./g, '\\.')}/${link.key}\\?lv=stay&c=`));
+    const appHost = `${tenant.deepLinkApp.domain}:${edgePort()}`;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://${appHost}` });
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const launchUrl = `http://${appHost}/${link.key}`;
+    await page.goto(launchUrl);
+    await page.waitForLoadState('networkidle');
+    // Nothing happens without a tap: the page stays, and it asked for nothing but itself.
+    expect(page.url()).toBe(launchUrl);
+    expect(requests).toEqual([launchUrl]);
     await expect(page.locator('h1').textContent()).resolves.toBe('Spring <sale>');
     await expect(page.locator('#open').textContent()).resolves.toBe('Open in app');
     await expect(page.locator('#web').textContent()).resolves.toBe('Continue to website');
     await page.screenshot({ path: path.join(ARTIFACTS, 'edge-launch-view.png') });
 
-    // "Open in app": a cross-domain universal link; without the app the edge sends it to the App Store.
-    const stayUrl = page.url();
+    // "Open in app": a cross-domain universal link carrying the click id; without the app the
+    // edge sends it to the App Store. The tap copies the hand-off URL first.
+    const clickId = await page.locator('#lv').getAttribute('data-click');
+    await expect(page.locator('#open').getAttribute('href')).resolves.toBe(`http://open.${appHost}/${link.key}?c=${clickId}`);
     const storeRequest = page.waitForRequest((r) => r.url().startsWith('https://apps.apple.com/'));
     await page.click('#open');
     await storeRequest;
+    // The pasteboard now holds the link with its click id (read on the app's origin, from a
+    // page of the edge that records no click).
+    await page.goto(`http://${appHost}/.well-known/apple-app-site-association`);
+    await page.bringToFront();
+    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(`http://${appHost}/${link.key}?c=${clickId}`);
 
-    // Back on the launch view (as after returning from the store): no new click, no new attempt.
-    await page.goto(stayUrl);
+    // Back on the launch view (a new visit): "Continue to website".
+    await page.goto(launchUrl);
     await Promise.all([page.waitForURL(`${landingUrl}/in-app-content`), page.click('#web')]);
     await expect(page.locator('h1').textContent()).resolves.toBe('Landing page');
 
-    const expected: EventRecord['eventType'][] = ['click', 'launch_view_impression', 'launch_view_auto_open_attempt', 'launch_view_primary_click', 'launch_view_secondary_click'];
-    const events = await eventsOf(link.id, expected);
+    const expected: EventRecord['eventType'][] = ['click', 'click', 'launch_view_impression', 'launch_view_impression', 'launch_view_primary_click', 'launch_view_secondary_click'];
+    const events = await eventsOf(link.id, ['launch_view_primary_click', 'launch_view_secondary_click']);
     expect(events.map((e) => e.eventType).sort()).toEqual([...expected].sort());
-    expect(new Set(events.map((e) => e.clickId)).size).toBe(1);
-    expect(events.every((e) => e.platform === 'ios' && e.trafficType === 'human' && e.deepLinkAppId === t.tenantA.deepLinkApp.id)).toBe(true);
-    expect((await linkRepository.findById(link.id, true))?.clicks).toBe(1);
+    expect(events.filter((e) => e.clickId === clickId).map((e) => e.eventType).sort()).toEqual(['click', 'launch_view_impression', 'launch_view_primary_click']);
+    expect(events.every((e) => e.platform === 'ios' && e.trafficType === 'human' && e.deepLinkAppId === tenant.deepLinkApp.id)).toBe(true);
+    expect((await linkRepository.findById(link.id, true))?.clicks).toBe(2);
     expect(consoleMessages.filter((m) => /Content Security Policy/i.test(m))).toEqual([]);
   });
 
-  it('shows the launch view on Android and records the steps', async () => {
+  it('shows the launch view on Android: no attempt, an intent with the click id and the Play Store referrer; taps recorded', async () => {
     const link = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id, url: `${landingUrl}/android` } as CreateDeepLinkBody);
     const page = await browser(ANDROID, true);
-    await page.goto(`http://${t.tenantA.deepLinkApp.domain}:${edgePort()}/${link.key}`);
-    await expect(page.locator('#open').getAttribute('href')).resolves.toMatch(/^intent:\/\//);
-    // The auto-open attempt (an intent: URL, which this Chromium cannot hand to an app) is done.
-    await page.waitForSelector('html[data-auto-opened]', { state: 'attached' });
-    // Headless Chromium keeps the (unanswerable) external-protocol prompt of the intent: attempt,
-    // which swallows input events: the button is clicked through the DOM instead.
-    await Promise.all([page.waitForURL(`${landingUrl}/android`), page.locator('#web').dispatchEvent('click')]);
+    const launchUrl = `http://${t.tenantA.deepLinkApp.domain}:${edgePort()}/${link.key}`;
+    await page.goto(launchUrl);
+    await page.waitForLoadState('networkidle');
+    expect(page.url()).toBe(launchUrl);
+    const clickId = await page.locator('#lv').getAttribute('data-click');
+    const intent = await page.locator('#open').getAttribute('href');
+    expect(intent).toMatch(new RegExp(`^intent://[^#]+/${link.key}\\?c=${clickId}#Intent;`));
+    expect(decodeURIComponent(/S\.browser_fallback_url=([^;]+);/.exec(intent!)![1]!)).toContain(`&referrer=click_id%3D${clickId}`);
+    await Promise.all([page.waitForURL(`${landingUrl}/android`), page.click('#web')]);
     const events = await eventsOf(link.id, ['launch_view_secondary_click']);
-    expect(events.map((e) => e.eventType).sort()).toEqual(
-      ['click', 'launch_view_auto_open_attempt', 'launch_view_impression', 'launch_view_secondary_click'].sort(),
-    );
-    expect(events.every((e) => e.platform === 'android')).toBe(true);
+    expect(events.map((e) => e.eventType).sort()).toEqual(['click', 'launch_view_impression', 'launch_view_secondary_click'].sort());
+    expect(events.every((e) => e.platform === 'android' && e.clickId === clickId)).toBe(true);
+  });
+
+  it('in an in-app browser (Instagram on iOS) attempts nothing and offers the custom scheme and a hint', async () => {
+    const link = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id, url: `${landingUrl}/insta` } as CreateDeepLinkBody);
+    const page = await browser(INSTAGRAM_IOS, true);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const launchUrl = `http://${t.tenantA.deepLinkApp.domain}:${edgePort()}/${link.key}`;
+    await page.goto(launchUrl);
+    await page.waitForLoadState('networkidle');
+    expect(page.url()).toBe(launchUrl);
+    expect(requests).toEqual([launchUrl]);
+    await expect(page.locator('#open').getAttribute('href')).resolves.toMatch(new RegExp(`^demo[a-z0-9]+://${t.tenantA.deepLinkApp.domain.replace(/\./g, '\\.')}/${link.key}\\?c=[0-9a-f-]{36}$`));
+    await expect(page.locator('#hint').isVisible()).resolves.toBe(true);
+    await expect(page.locator('#hint').textContent()).resolves.toContain('open this page in Safari (the Instagram menu');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'edge-launch-view-in-app.png') });
+    const events = await eventsOf(link.id, ['click', 'launch_view_impression']);
+    expect(events.map((e) => e.eventType).sort()).toEqual(['click', 'launch_view_impression']);
   });
 });

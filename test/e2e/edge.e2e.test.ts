@@ -287,9 +287,10 @@ describe('deep links: launch view and app-link files', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     const port = new URL(t.edgeUrl).port;
-    expect(res.text).toMatch(new RegExp(`id="open" class="button primary" href="http://open\\.${t.tenantA.deepLinkApp.domain.replace(/\./g, '\\.')}:${port}/${link.key}\\?lv=open&amp;c=[0-9a-f-]{36}"`));
+    expect(res.text).toMatch(new RegExp(`id="open" class="button primary" href="http://open\\.${t.tenantA.deepLinkApp.domain.replace(/\./g, '\\.')}:${port}/${link.key}\\?c=[0-9a-f-]{36}"`));
     expect(res.text).toContain('href="https://www.example.com/product/1?utm_source=app"');
-    expect(res.text).toContain('data-auto="http://open.');
+    // Nothing automatic: no timer, no navigation from script.
+    expect(res.text).not.toMatch(/setTimeout|location\.(?:replace|assign|href\s*=)/);
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("connect-src 'self'");
     const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
@@ -304,25 +305,28 @@ describe('deep links: launch view and app-link files', () => {
     const link = await deepLink();
     const android = await get(t.tenantA.deepLinkApp.domain, `/${link.key}`, { 'user-agent': UA.android });
     expect(android.status).toBe(200);
-    expect(android.text).toContain(`href="intent://${t.tenantA.deepLinkApp.domain}:${new URL(t.edgeUrl).port}/${link.key}?lv=open#Intent;scheme=http;package=${t.tenantA.publishableKeys.android.package};S.browser_fallback_url=${encodeURIComponent(`https://play.google.com/store/apps/details?id=${t.tenantA.publishableKeys.android.package}`)};end"`);
+    const clickId = /data-click="([0-9a-f-]{36})"/.exec(android.text)?.[1];
+    const store = `https://play.google.com/store/apps/details?id=${t.tenantA.publishableKeys.android.package}&referrer=click_id%3D${clickId}`;
+    expect(android.text).toContain(
+      `href="intent://${t.tenantA.deepLinkApp.domain}:${new URL(t.edgeUrl).port}/${link.key}?c=${clickId}#Intent;scheme=http;package=${t.tenantA.publishableKeys.android.package};S.browser_fallback_url=${encodeURIComponent(store)};end"`,
+    );
     const desktop = await get(t.tenantA.deepLinkApp.domain, `/${link.key}`);
     expect(desktop.status).toBe(302);
     expect(desktop.headers.location).toBe('https://www.example.com/product/1');
   });
 
-  it('on the alternate host: sends the auto attempt back to the launch view without a new click, and Open in app to the store', async () => {
+  it('on the alternate host: Open in app (with its click id) goes to the store; anything else to the link on the app domain', async () => {
     const link = await deepLink();
     const clickId = '0b6c1f43-8a0e-4b5e-9d53-6f7c8a9b0c1d';
-    const auto = await get(`open.${t.tenantA.deepLinkApp.domain}`, `/${link.key}?lv=auto&c=${clickId}`, { 'user-agent': UA.iphone });
-    expect(auto.status).toBe(302);
-    expect(auto.headers.location).toBe(`http://${t.tenantA.deepLinkApp.domain}:${new URL(t.edgeUrl).port}/${link.key}?lv=stay&c=${clickId}`);
-    const stay = await get(t.tenantA.deepLinkApp.domain, `/${link.key}?lv=stay&c=${clickId}`, { 'user-agent': UA.iphone });
-    expect(stay.status).toBe(200);
-    expect(stay.text).not.toContain('data-auto=');
-    expect(stay.text).toContain(`data-click="${clickId}"`);
-    expect(await eventsOf(link.id)).toEqual([]);
-    const open = await get(`open.${t.tenantA.deepLinkApp.domain}`, `/${link.key}?lv=open&c=${clickId}`, { 'user-agent': UA.iphone });
+    const open = await get(`open.${t.tenantA.deepLinkApp.domain}`, `/${link.key}?c=${clickId}`, { 'user-agent': UA.iphone });
     expect(open.headers.location).toBe('https://apps.apple.com/app/id000000000');
+    const android = await get(`open.${t.tenantA.deepLinkApp.domain}`, `/${link.key}?c=${clickId}`, { 'user-agent': UA.android });
+    expect(android.headers.location).toBe(`https://play.google.com/store/apps/details?id=${t.tenantA.publishableKeys.android.package}&referrer=click_id%3D${clickId}`);
+    const bare = await get(`open.${t.tenantA.deepLinkApp.domain}`, `/${link.key}`, { 'user-agent': UA.iphone });
+    expect(bare.status).toBe(302);
+    expect(bare.headers.location).toBe(`http://${t.tenantA.deepLinkApp.domain}:${new URL(t.edgeUrl).port}/${link.key}`);
+    // The alternate host records nothing itself: the launch view that gave the click id did.
+    expect(await eventsOf(link.id)).toEqual([]);
   });
 
   it('records launch view beacons for live deep links only', async () => {

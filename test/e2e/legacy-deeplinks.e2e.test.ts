@@ -168,6 +168,9 @@ describe('GET /api/mobile/deeplink?shortLink=', () => {
     });
     const res = await retrieve(v1.shortLink);
     expect(res.status).toBe(200);
+    // The app may have been opened through the launch view's alternate host: same link.
+    const viaOpenHost = await retrieve(v1.shortLink.replace('https://', 'https://open.'));
+    expect(viaOpenHost.body).toEqual(res.body);
     expect(res.body.data).toEqual({
       id: v1.id,
       title: 'From v1',

@@ -82,6 +82,22 @@ describe('npm start, admin bootstrap, restart', () => {
     });
     expect(other.status).toBe(201);
 
+    // admin set-app: a deep-link app's platform settings, validated and normalised.
+    const cert = 'ab'.repeat(32);
+    const setApp = await run(tsx, ['scripts/admin.ts', 'set-app', second.deepLinkApp.domain, '--ios-url-scheme', 'MyApp', '--android-cert', cert, '--pasteboard-handoff', 'on', '--json'], {
+      cwd: projectRoot,
+      env: userEnv({}),
+    });
+    expect(JSON.parse(setApp.stdout)).toMatchObject({
+      domain: second.deepLinkApp.domain,
+      ios: { urlScheme: 'myapp', pasteboardHandoff: true },
+      android: { sha256CertFingerprints: [Array(32).fill('AB').join(':')] },
+    });
+    const refused = await run(tsx, ['scripts/admin.ts', 'set-app', second.deepLinkApp.domain, '--android-cert', 'AB:CD'], { cwd: projectRoot, env: userEnv({}) }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining('sha256CertFingerprints.0: must be 32 bytes of hex') });
+
     expect(await stop(first.child)).toBe(0);
     expect(existsSync(path.join(stateDir, 'stack.json'))).toBe(false);
     await expect(fetch(`${credentials.baseUrl}/v1/links/x`)).rejects.toThrow();

@@ -18,6 +18,7 @@ import { readLake } from '@test/support/lake-reader';
 
 const IPHONE_17 = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
 const IPHONE_16 = 'Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1';
+const ANDROID_APP = 'Dalvik/2.1.0 (Linux; U; Android 14; Pixel 8 Build/UD1A.230803.041)';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const HOUR = 3600_000;
 
@@ -60,7 +61,7 @@ describe('client click', () => {
     await getDocumentClient().send(new UpdateCommand({ TableName: tableName(), Key: keys.link(link.id), UpdateExpression: 'SET archived = :t', ExpressionAttributeValues: { ':t': true } }));
     const archived = await recordClientClick(tenant.workspaceId, { linkId: link.id }, device(ip), before);
     expect(archived.eligible).toBe(false);
-    expect(await findDeferredDeepLink(auth, open({ attributionId: archived.attributionId }), device(newIp()), before)).toEqual({ matched: false, matchType: null, deferredDeepLink: null });
+    expect(await findDeferredDeepLink(auth, open({ attributionId: archived.attributionId }), device(newIp()), before)).toEqual({ matched: false, matchType: null, matchGuaranteed: false, deferredDeepLink: null });
     expect(await linkRepository.findById(link.id, true)).toMatchObject({ clicks: 2, botClicks: 1 });
   });
 });
@@ -75,12 +76,12 @@ describe('matching (DESIGN.md 7)', () => {
     expect(await findDeferredDeepLink(auth, open({ attributionId: click.attributionId }), elsewhere, later)).toMatchObject({ matched: true, matchType: 'deterministic', deferredDeepLink: { linkId: link.id } });
     expect(await findDeferredDeepLink(auth, open({ attributionId: 'nope', clickId: click.clickId }), elsewhere, later)).toMatchObject({ matched: true, matchType: 'deterministic' });
     const otherAuth = { ...auth, workspaceId: other.workspaceId };
-    expect(await findDeferredDeepLink(otherAuth, open({ attributionId: click.attributionId, clickId: click.clickId }), elsewhere, later)).toEqual({ matched: false, matchType: null, deferredDeepLink: null });
+    expect(await findDeferredDeepLink(otherAuth, open({ attributionId: click.attributionId, clickId: click.clickId }), elsewhere, later)).toEqual({ matched: false, matchType: null, matchGuaranteed: false, deferredDeepLink: null });
     // After the 7 days the record no longer matches, even before TTL removes it.
     expect((await findDeferredDeepLink(auth, open({ attributionId: click.attributionId }), elsewhere, new Date(t0.getTime() + 7 * 24 * HOUR))).matched).toBe(false);
   });
 
-  it('matches probabilistically on IP + platform + OS major within 2 hours after the click, edges included', async () => {
+  it('matches probabilistically on IP + platform (not the OS version) within 2 hours after the click, edges included', async () => {
     const link = await newLink();
     const ip = newIp();
     const t0 = new Date('2026-02-03T10:00:00.000Z');
@@ -92,7 +93,45 @@ describe('matching (DESIGN.md 7)', () => {
     expect((await deferred(2 * HOUR + 1)).matched).toBe(false);
     expect((await deferred(-1)).matched).toBe(false);
     expect((await deferred(HOUR, device(newIp()))).matched).toBe(false);
-    expect((await deferred(HOUR, device(ip, IPHONE_16))).matched).toBe(false);
+    // Browsers freeze the OS version and apps report the real one: it is not part of the fingerprint.
+    expect((await deferred(HOUR, device(ip, IPHONE_16))).matched).toBe(true);
+    expect((await deferred(HOUR, device(ip, ANDROID_APP))).matched).toBe(false);
+  });
+
+  it('matches IPv6 clients by their /64 prefix (phones rotate temporary addresses between browser and app)', async () => {
+    const link = await newLink();
+    const prefix = `2001:db8:${(++ipCounter).toString(16)}:42`;
+    const t0 = new Date('2026-02-03T12:00:00.000Z');
+    await recordClientClick(tenant.workspaceId, { linkId: link.id }, device(`${prefix}:a1b2:c3d4:e5f6:1`), t0);
+    const at = new Date(t0.getTime() + 60_000);
+    const lookup = (ip: string) => findDeferredDeepLink(auth, open({}), device(ip), at);
+    expect(await lookup(`${prefix}:9999::2`)).toMatchObject({ matched: true, matchType: 'probabilistic', deferredDeepLink: { linkId: link.id } });
+    expect(await lookup(`${prefix.toUpperCase()}:0:0:0:7`)).toMatchObject({ matched: true });
+    expect((await lookup(`2001:db8:${(++ipCounter).toString(16)}:43::1`)).matched).toBe(false);
+  });
+
+  it('claims a probabilistic match for one install: concurrent installs behind one IP never share a click', async () => {
+    const link = await newLink();
+    const ip = newIp();
+    const t0 = new Date('2026-02-03T14:00:00.000Z');
+    await recordClientClick(tenant.workspaceId, { linkId: link.id }, device(ip), t0);
+    const at = new Date(t0.getTime() + 60_000);
+    const opens = await Promise.all([1, 2, 3, 4].map((n) => recordFirstOpen(auth, open({ installId: `claim-${ip}-${n}` }), device(ip), at)));
+    expect(opens.filter((o) => o.matched)).toHaveLength(1);
+    // deferred-deep-link with the winner's installId agrees; a peek without one sees nothing left.
+    const winner = opens.findIndex((o) => o.matched) + 1;
+    expect(await findDeferredDeepLink(auth, open({ installId: `claim-${ip}-${winner}` }), device(ip), at)).toMatchObject({ matched: true, matchType: 'probabilistic' });
+    expect((await findDeferredDeepLink(auth, open({}), device(ip), at)).matched).toBe(false);
+  });
+
+  it('a click taken deterministically is not handed to another install probabilistically', async () => {
+    const link = await newLink();
+    const ip = newIp();
+    const t0 = new Date('2026-02-03T16:00:00.000Z');
+    const click = await recordClientClick(tenant.workspaceId, { linkId: link.id }, device(ip), t0);
+    const at = new Date(t0.getTime() + 60_000);
+    expect(await recordFirstOpen(auth, open({ installId: `det-${ip}`, clickId: click.clickId }), device(ip), at)).toMatchObject({ matchType: 'deterministic', matchGuaranteed: true });
+    expect((await recordFirstOpen(auth, open({ installId: `prob-${ip}` }), device(ip), at)).matched).toBe(false);
   });
 
   it('takes the newest click when several fit, and only clicks on the named link when the request names one', async () => {
@@ -126,7 +165,7 @@ describe('first open', () => {
     const installId = `inst-${ip}`;
     const at = new Date(t0.getTime() + 60_000);
     const firstTime = await recordFirstOpen(auth, open({ installId, eventType: 'install', sessionId: 'sess-1' }), device(ip), at);
-    expect(firstTime).toEqual({ openId: expect.stringMatching(/^[0-9a-f-]{36}$/), matched: true, matchType: 'probabilistic', deferredDeepLink: click.deferredDeepLink });
+    expect(firstTime).toEqual({ openId: expect.stringMatching(/^[0-9a-f-]{36}$/), matched: true, matchType: 'probabilistic', matchGuaranteed: false, deferredDeepLink: click.deferredDeepLink });
     const repeats = await Promise.all([1, 2, 3].map(() => recordFirstOpen(auth, open({ installId, clickId: 'other' }), device(newIp()), new Date(at.getTime() + HOUR))));
     for (const r of repeats) expect(r).toEqual(firstTime);
     const events = readLake().filter((e) => e.line.installId === installId);
@@ -137,7 +176,7 @@ describe('first open', () => {
     expect(events[0]!.dir).toBe(`events/workspace_id=${tenant.workspaceId}/dt=2026-02-06/hour=10`);
     // deferred-deep-link for an opened install answers that open's match, and records nothing.
     const lakeSize = readLake().length;
-    expect(await findDeferredDeepLink(auth, open({ installId }), device(newIp()), at)).toEqual({ matched: true, matchType: 'probabilistic', deferredDeepLink: click.deferredDeepLink });
+    expect(await findDeferredDeepLink(auth, open({ installId }), device(newIp()), at)).toEqual({ matched: true, matchType: 'probabilistic', matchGuaranteed: false, deferredDeepLink: click.deferredDeepLink });
     expect(readLake()).toHaveLength(lakeSize);
   });
 
@@ -149,7 +188,7 @@ describe('first open', () => {
     await expect(recordFirstOpen(auth, open({ installId }), device(newIp()), new Date())).rejects.toThrow('sink down');
     setEventSink(real);
     const retried = await recordFirstOpen(auth, open({ installId }), device(newIp()), new Date());
-    expect(retried).toMatchObject({ matched: false, matchType: null, deferredDeepLink: null });
+    expect(retried).toMatchObject({ matched: false, matchType: null, matchGuaranteed: false, deferredDeepLink: null });
     const events = readLake().filter((e) => e.line.installId === installId);
     expect(events.map((e) => [e.line.eventId, e.line.eventType])).toEqual([[retried.openId, 'first_open']]);
     await recordFirstOpen(auth, open({ installId }), device(newIp()), new Date());

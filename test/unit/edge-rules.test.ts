@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseUserAgent } from '@shared/clicks/user-agent';
-import { alternateOrigin, appleAppSiteAssociation, assetLinks, openInAppUrl } from '@shared/edge/app-links';
+import { alternateOrigin, appleAppSiteAssociation, assetLinks, openInAppUrl, playStoreUrlWithReferrer } from '@shared/edge/app-links';
 import { destinationFor, withTracking } from '@shared/edge/destination';
 import { decideOutcome } from '@shared/edge/edge-outcome';
 import { parseEdgeRequest } from '@shared/edge/edge-request';
 import { escapeHtml } from '@shared/edge/html/escape';
 import { edgeHandler } from '@shared/http/edge-handler';
 import type { ApiContext, ApiEvent } from '@shared/http/api-types';
+import type { Tracking } from '@shared/links/link-record';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import type { DeepLinkAppRecord } from '@shared/tenancy/tenancy-types';
 
@@ -120,14 +121,41 @@ describe('app links', () => {
     expect(assetLinks({ ...app, android: null })).toBeNull();
   });
 
-  it('opens iOS through the alternate host and Android through an intent with a fallback', () => {
+  it('serves Android fingerprints normalised and adds the App Clip section when the app has one', () => {
+    const hex = 'ab'.repeat(32);
+    const android = { ...app.android!, sha256CertFingerprints: [hex, hex.match(/../g)!.join(':').toUpperCase()] };
+    expect(assetLinks({ ...app, android })?.[0]?.target.sha256_cert_fingerprints).toEqual([Array(32).fill('AB').join(':')]);
+    expect(appleAppSiteAssociation(app)).not.toHaveProperty('appclips');
+    expect(appleAppSiteAssociation({ ...app, ios: { ...app.ios!, appClipBundleId: 'com.example.app.Clip' } })?.appclips).toEqual({ apps: ['TEAM123456.com.example.app.Clip'] });
+  });
+
+  it('opens iOS through the alternate host and Android through an intent, both with the click id', () => {
     expect(alternateOrigin('https://app.example.com')).toBe('https://open.app.example.com');
-    const common = { origin: 'https://app.example.com', key: 'k1', clickId: 'c-1', app, destination: 'https://example.com/d' };
-    expect(openInAppUrl({ ...common, platform: 'ios', mode: 'open' })).toBe('https://open.app.example.com/k1?lv=open&c=c-1');
-    expect(openInAppUrl({ ...common, platform: 'android', mode: 'open' })).toBe(
-      'intent://app.example.com/k1?lv=open#Intent;scheme=https;package=com.example.app;S.browser_fallback_url=https%3A%2F%2Fexample.com%2Fd;end',
+    const common = { origin: 'https://app.example.com', key: 'k1', clickId: 'c-1', app, destination: 'https://example.com/d', inAppBrowser: false };
+    expect(openInAppUrl({ ...common, platform: 'ios' })).toBe('https://open.app.example.com/k1?c=c-1');
+    expect(openInAppUrl({ ...common, platform: 'android' })).toBe(
+      'intent://app.example.com/k1?c=c-1#Intent;scheme=https;package=com.example.app;S.browser_fallback_url=https%3A%2F%2Fexample.com%2Fd;end',
     );
-    expect(openInAppUrl({ ...common, platform: 'android', mode: 'auto' })).toContain(encodeURIComponent('https://app.example.com/k1?lv=stay&c=c-1'));
+  });
+
+  it('falls back to the Play Store with the install referrer holding the click id (and the utm fields)', () => {
+    const store = 'https://play.google.com/store/apps/details?id=com.example.app';
+    const url = playStoreUrlWithReferrer(store, 'c-1', { utmSource: 'news', utmCampaign: 'spring' } as Tracking);
+    expect(url).toBe(`${store}&referrer=click_id%3Dc-1%26utm_source%3Dnews%26utm_campaign%3Dspring`);
+    expect(new URLSearchParams(new URL(url!).searchParams.get('referrer')!).get('click_id')).toBe('c-1');
+    const withStore = { ...app, android: { ...app.android!, playStoreUrl: store } };
+    const intent = openInAppUrl({ origin: 'https://app.example.com', key: 'k1', clickId: 'c-1', app: withStore, destination: 'https://example.com/d', inAppBrowser: false, platform: 'android' });
+    expect(decodeURIComponent(/S\.browser_fallback_url=([^;]+);/.exec(intent)![1]!)).toBe(playStoreUrlWithReferrer(store, 'c-1'));
+    expect(playStoreUrlWithReferrer(null, 'c-1')).toBeNull();
+  });
+
+  it('uses the custom URL schemes in in-app browsers', () => {
+    const schemed = { ...app, ios: { ...app.ios!, urlScheme: 'myapp' }, android: { ...app.android!, urlScheme: 'myapp' } };
+    const common = { origin: 'https://app.example.com:8443', key: 'k1', clickId: 'c-1', app: schemed, destination: 'https://example.com/d', inAppBrowser: true };
+    expect(openInAppUrl({ ...common, platform: 'ios' })).toBe('myapp://app.example.com/k1?c=c-1');
+    expect(openInAppUrl({ ...common, platform: 'android' })).toMatch(/^intent:\/\/app\.example\.com\/k1\?c=c-1#Intent;scheme=myapp;package=com\.example\.app;/);
+    // Without a scheme, in-app browsers get the universal / app link like any browser.
+    expect(openInAppUrl({ ...common, app, platform: 'ios' })).toBe('https://open.app.example.com:8443/k1?c=c-1');
   });
 });
 

@@ -20,7 +20,7 @@ export interface PageOptions {
 
 const STYLE = `body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;padding:2rem 1rem;color:#1d1d1f;background:#f5f5f7}
 main{max-width:26rem;margin:0 auto;background:#fff;border-radius:12px;padding:1.5rem;box-shadow:0 1px 3px #0002}
-h1{font-size:1.25rem;margin:0 0 1rem}p{margin:.5rem 0}.error{color:#b00020}
+h1{font-size:1.25rem;margin:0 0 1rem}p{margin:.5rem 0}.error{color:#b00020}.hint{font-size:.875rem;color:#6e6e73}
 .button{display:block;box-sizing:border-box;width:100%;text-align:center;padding:.75rem;border-radius:8px;border:0;font:inherit;text-decoration:none;margin-top:.75rem;cursor:pointer}
 .primary{background:#0a66ff;color:#fff}.secondary{background:#e8e8ed;color:#1d1d1f}
 input{box-sizing:border-box;width:100%;padding:.6rem;font:inherit;border:1px solid #c7c7cc;border-radius:8px}`;
