@@ -9,6 +9,7 @@ import { registerAppCommands } from './admin/app-commands';
 import { registerClickCommands } from './admin/click-commands';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
+import { registerLinkCommands } from './admin/link-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
 
 const program = new Command('admin')
@@ -21,6 +22,7 @@ registerKeyCommands(program);
 registerDomainCommands(program);
 registerAppCommands(program);
 registerClickCommands(program);
+registerLinkCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -25,11 +25,14 @@ export class LinkChangedError extends Error {
   }
 }
 
-/** Attributes a link change rewrites; counters (clicks, botClicks, last*) are never touched. */
+/**
+ * Attributes a link change rewrites; counters (clicks, botClicks, last*) are never touched, nor
+ * the clicks order's sort key (gsi3sk: the counter update keeps it; only its partition moves).
+ */
 const EDITABLE_ATTRIBUTES = [
   'domainId', 'domain', 'key', 'url', 'title', 'desktopOverrideUrl', 'androidOverrideUrl', 'iosOverrideUrl', 'expiresAt',
   'expiredUrl', 'passwordHash', 'comments', 'objects', 'tags', 'tracking', 'socialPreview', 'archived', 'updatedAt',
-  'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk',
+  'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk',
 ] as const;
 
 const BATCH_GET_MAX = 100;
