@@ -9,6 +9,7 @@ import { capacityFromContext, checkReservations, CLICK_PATH_HANDLERS, type Capac
 import { EventLake } from './event-lake';
 import { EventPipeline } from './event-pipeline';
 import { LinkTable } from './link-table';
+import { OutboundEvents } from './outbound-events';
 import { ServiceAlarms } from './service-alarms';
 import { ServiceFunction } from './service-function';
 import { ServiceHttpApi, type ServiceHttpApiProps } from './service-http-api';
@@ -22,6 +23,7 @@ export class LinkServiceStack extends Stack {
   readonly alarms: ServiceAlarms;
   readonly eventPipeline: EventPipeline;
   readonly analytics: Analytics;
+  readonly outbound: OutboundEvents;
   readonly serviceApi: HttpApi;
   readonly edgeApi: HttpApi;
   readonly functions = new Map<string, ServiceFunction>();
@@ -43,6 +45,7 @@ export class LinkServiceStack extends Stack {
     this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
     this.alarms.watchEventStream(this.eventPipeline.stream.ref);
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
+    this.outbound = new OutboundEvents(this, 'Outbound', { table: this.table, alarms: this.alarms });
 
     const integrations = new Map<string, HttpRouteIntegration>();
     const integrationFor = (route: RouteDef) => {
@@ -94,5 +97,6 @@ export class LinkServiceStack extends Stack {
     new CfnOutput(this, 'BaseUrl', { value: this.serviceApi.apiEndpoint });
     new CfnOutput(this, 'EdgeUrl', { value: this.edgeApi.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'EventBusName', { value: this.outbound.bus.eventBusName });
   }
 }

@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, Billing, ProjectionType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { tableDefinition } from '@shared/db/table-definition';
 
@@ -13,6 +13,8 @@ export class LinkTable extends TableV2 {
       timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
+      // Outbound events (lib/outbound-events.ts) come from the stream: only committed writes are on it.
+      dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES,
       removalPolicy: RemovalPolicy.RETAIN,
       encryption: TableEncryptionV2.awsManagedKey(),
       globalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((index) => ({

@@ -15,13 +15,15 @@ import type { Analytics } from './analytics';
 
 /** Table actions by kind: exact names, no wildcards, no Scan. */
 export const tableReadActions = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
-export const tableWriteActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
+export const tableWriteActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
 
 export interface ServiceFunctionProps {
   route: RouteDef;
   memorySize?: number;
   /** Reserved concurrency (also the function's maximum); unset: the account's shared pool. */
   reservedConcurrentExecutions?: number;
+  /** Functions that are not behind API Gateway (stream and queue consumers) may run longer. */
+  timeout?: Duration;
 }
 
 /**
@@ -46,7 +48,7 @@ export class ServiceFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
-      timeout: Duration.seconds(routeTimeoutSeconds(props.route)),
+      timeout: props.timeout ?? Duration.seconds(routeTimeoutSeconds(props.route)),
       loggingFormat: LoggingFormat.JSON,
       logGroup,
       environment: { NODE_OPTIONS: runtimeNodeOptions },
@@ -73,8 +75,8 @@ export class ServiceFunction extends NodejsFunction {
    * Grants exactly the table access the route table names, and sets TABLE_NAME:
    * - reads: GetItem, BatchGetItem, Query (never Scan) on the table; its indexes only for a
    *   route that Queries them (`grants.indexes`);
-   * - writes: PutItem, UpdateItem, DeleteItem, ConditionCheckItem (what TransactWriteItems
-   *   checks per item) only on items whose partition key starts with one of the route's
+   * - writes: PutItem, UpdateItem, DeleteItem, BatchWriteItem, ConditionCheckItem (what
+   *   TransactWriteItems checks per item) only on items whose partition key starts with one of the route's
    *   `grants.writes` prefixes (`dynamodb:LeadingKeys`). The edge can therefore never write an
    *   API key, a secret or a domain.
    */

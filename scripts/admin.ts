@@ -11,6 +11,7 @@ import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerLinkCommands } from './admin/link-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
+import { registerWebhookCommands } from './admin/webhook-commands';
 
 const program = new Command('admin')
   .description('Provision and operate the link service (local stack or a deployed table)')
@@ -20,6 +21,7 @@ const program = new Command('admin')
 registerTenantCommands(program);
 registerKeyCommands(program);
 registerDomainCommands(program);
+registerWebhookCommands(program);
 registerAppCommands(program);
 registerClickCommands(program);
 registerLinkCommands(program);

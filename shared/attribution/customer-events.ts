@@ -4,6 +4,8 @@ import { blankEvent, type EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
 import type { LinkRecord } from '@shared/links/link-record';
 import { linkRepository } from '@shared/links/link-repository';
+import { customerEvent } from '@shared/outbound/event-builders';
+import { outboxRepository } from '@shared/outbound/outbox-repository';
 import { uuid } from '@shared/util/ids';
 import type { ClientRequestInfo } from './client-request';
 import type { CustomerEvent, CustomerEventsBody } from './client-schemas';
@@ -83,6 +85,8 @@ export const recordCustomerEvents = async (
   if (records.length) {
     try {
       await getEventSink().send(records);
+      // Committed: now the outbound events (published from the table's stream).
+      await outboxRepository.add(records.map(customerEvent));
     } catch (error) {
       await customerEventDedup.release(workspaceId, records.map((r) => r.eventId));
       throw error;

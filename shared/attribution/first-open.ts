@@ -3,6 +3,8 @@ import { visitorIdFor } from '@shared/clicks/visitor-id';
 import { blankEvent, type EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
 import type { LinkRecord } from '@shared/links/link-record';
+import { attributionEvents } from '@shared/outbound/event-builders';
+import { outboxRepository } from '@shared/outbound/outbox-repository';
 import { uuid } from '@shared/util/ids';
 import { hasLinkReference, resolveClientLinkOrThrow, type ClientLinkPayload } from './client-link';
 import type { ClientRequestInfo } from './client-request';
@@ -80,10 +82,11 @@ const openEvent = async (
   };
 };
 
-/** Sends an open's event that has not reached the sink yet, then clears it. */
+/** Sends an open's event that has not reached the sink yet (and its outbound events), then clears it. */
 const flushPending = async (record: FirstOpenRecord): Promise<void> => {
   if (!record.pendingEvent) return;
   await getEventSink().send([record.pendingEvent]);
+  await outboxRepository.add(attributionEvents(record.pendingEvent, record));
   await firstOpenRepository.markEventSent(record.workspaceId, record.installId);
 };
 
@@ -117,6 +120,7 @@ export const recordFirstOpen = async (
   };
   if (body.installId === undefined) {
     await getEventSink().send([event]);
+    await outboxRepository.add(attributionEvents(event, opened));
     return toResponse(opened);
   }
   const record: FirstOpenRecord = {

@@ -47,4 +47,18 @@ export const keys = {
     pk: `ANALYTICS#${workspaceId}#${route}#${subjectId}#${range}#${traffic}`,
     sk: 'ANALYTICS',
   }),
+  /** A workspace's webhook endpoint (its list is one Query); gsi1 finds it by endpoint id alone. */
+  webhookEndpoint: (workspaceId: string, endpointId: string): ItemKey => ({ pk: `WEBHOOKS#${workspaceId}`, sk: `WEBHOOK#${endpointId}` }),
+  webhookEndpointsOf: (workspaceId: string) => ({ pk: `WEBHOOKS#${workspaceId}`, skPrefix: 'WEBHOOK#' }),
+  webhookEndpointLookup: (endpointId: string) => ({ gsi1pk: `WEBHOOK#${endpointId}`, gsi1sk: 'WEBHOOK' }),
+  /** An attribution / customer event committed and waiting for the table's stream to publish it (TTL 1 day). */
+  outbox: (eventId: string): ItemKey => ({ pk: `OUTBOX#${eventId}`, sk: 'OUTBOX' }),
+  /** A webhook replay request: the stream enqueues the event for one endpoint (TTL 1 day). */
+  webhookReplay: (endpointId: string, eventId: string): ItemKey => ({ pk: `REPLAY#${endpointId}#${eventId}`, sk: 'REPLAY' }),
+  /** Published events of a workspace by time, for `webhooks replay` (TTL 30 days). */
+  eventLog: (workspaceId: string, occurredAt: string, eventId: string): ItemKey => ({ pk: `EVENTLOG#${workspaceId}`, sk: `${occurredAt}#${eventId}` }),
+  eventLogOf: (workspaceId: string) => ({ pk: `EVENTLOG#${workspaceId}` }),
 };
+
+/** Sort keys of the items the table's stream turns into outbound events (the stream filter). */
+export const streamedItemSortKeys = ['LINK', 'OUTBOX', 'REPLAY'] as const;

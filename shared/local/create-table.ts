@@ -19,6 +19,8 @@ export const createTableIfMissing = async (client: DynamoDBClient, tableName: st
       new CreateTableCommand({
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
+        // The outbound events come from the table's stream (docs/events.md), as deployed.
+        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
         AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
         KeySchema: [
           { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },

@@ -14,7 +14,7 @@ export const routeContext = new AsyncLocalStorage<RouteDef>();
 
 /** What IAM grants a route (lib/service-function.ts bindTable): these reads, and writes under its key prefixes. */
 const READ_COMMANDS = new Set(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
-const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand']);
+const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
 
 const accessDenied = (route: RouteDef, action: string) =>
   Object.assign(new Error(`User is not authorized to perform: ${action} (route ${route.handler} grants ${JSON.stringify(route.grants)})`), {
@@ -32,6 +32,10 @@ const partitionKeyOf = (op: Keyed): string => {
 
 /** The partition keys a write command touches (each item of a transaction). */
 const writtenPartitionKeys = (command: string, input: Record<string, unknown>): string[] => {
+  if (command === 'BatchWriteItemCommand') {
+    const requests = Object.values((input.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: Keyed; DeleteRequest?: Keyed }>>).flat();
+    return requests.map((r) => partitionKeyOf(r.PutRequest ?? r.DeleteRequest));
+  }
   if (command !== 'TransactWriteItemsCommand') return [partitionKeyOf(input as Keyed)];
   const items = (input.TransactItems ?? []) as Array<Record<string, Keyed>>;
   return items.map((entry) => partitionKeyOf(entry.Put ?? entry.Update ?? entry.Delete ?? entry.ConditionCheck));

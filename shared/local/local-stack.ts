@@ -11,6 +11,7 @@ import { getDocumentClient } from '@shared/db/dynamo-client';
 import { getEventSink, setEventSink } from '@shared/events/event-sink';
 import { guardEventSink, installTableGrantGuard, routeContext } from './grant-guard';
 import { createLocalApiServer, type LambdaHandler } from './local-server';
+import { startLocalOutbound, type LocalOutbound } from './local-outbound';
 import { localDir, projectRoot } from './paths';
 
 export interface LocalStackOptions {
@@ -34,6 +35,8 @@ export interface LocalStack {
   dynamoEndpoint: string;
   lakeDir: string;
   dynamo?: DynamoDbLocal;
+  /** The local event bus and webhook queue (docs/events.md). */
+  outbound: LocalOutbound;
   stop(): Promise<void>;
 }
 
@@ -89,6 +92,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   await createTableIfMissing(admin, tableName);
+  const outbound = await startLocalOutbound({ dynamo: admin, dynamoEndpoint, tableName });
   admin.destroy();
   installTableGrantGuard(getDocumentClient());
   setEventSink(guardEventSink(getEventSink()));
@@ -105,8 +109,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     dynamoEndpoint,
     lakeDir,
     dynamo,
+    outbound,
     stop: async () => {
       await Promise.all([close(service), close(edge)]);
+      await outbound.stop();
       await dynamo?.stop();
     },
   };

@@ -5,6 +5,7 @@ import type { RouteDef } from '@shared/routes/route-types';
 import { errorEnvelopeSchema, paginationSchema, tagResourceSchema } from '@shared/schemas/resource-schemas';
 import * as z from '@shared/schemas/zod-mini';
 import { routeSchemas, type RouteSchemas } from './route-schemas';
+import { eventComponents, webhooksSection } from './webhook-components';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -142,6 +143,7 @@ export const buildOpenApiDocument = (routes: readonly RouteDef[] = routeTable) =
       ['Tag', tagResourceSchema],
       ['Pagination', paginationSchema],
       ['ErrorEnvelope', errorEnvelopeSchema],
+      ...eventComponents(),
     ],
     'output',
   );
@@ -162,6 +164,7 @@ export const buildOpenApiDocument = (routes: readonly RouteDef[] = routeTable) =
     },
     servers: [{ url: '/' }],
     paths,
+    webhooks: webhooksSection(),
     components: {
       schemas: { ...Object.fromEntries(Object.entries(inputs).filter(([id]) => !queryIds.has(id))), ...outputs },
       securitySchemes,

@@ -37,7 +37,7 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/first-open',
     credential: 'publishable',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['OPEN#', 'FP#'], events: true },
+    grants: { table: 'readWrite', writes: ['OPEN#', 'FP#', 'OUTBOX#'], events: true },
     summary: 'Record a first open or install, matched to a click',
   },
   {
@@ -46,7 +46,7 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/events',
     credential: 'publishable',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['CEVT#'], events: true },
+    grants: { table: 'readWrite', writes: ['CEVT#', 'OUTBOX#'], events: true },
     summary: 'Queue customer events (deduplicated by eventId)',
   },
   {

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { blankEvent } from '@shared/events/event-record';
@@ -46,6 +46,10 @@ describe('local grant guards (IAM on one machine)', () => {
         );
       await expect(transaction('WS#other')).rejects.toMatchObject({ name: 'AccessDeniedException' });
       await expect(transaction('SLUG#ok')).resolves.toBeDefined();
+      const batch = (pk: string) =>
+        getDocumentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: [{ PutRequest: { Item: { pk: 'LINK#b', sk: 'x' } } }, { PutRequest: { Item: { pk, sk: 'x' } } }] } }));
+      await expect(batch('APIKEY#b')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(batch('SLUG#b')).resolves.toBeDefined();
     });
     await routeContext.run(route({ table: 'readWrite' }), async () => {
       await expect(put()).rejects.toMatchObject({ name: 'AccessDeniedException' });

@@ -1,0 +1,162 @@
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Archive, EventBus } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { EventSourceMapping, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { envNames } from '@shared/config/config';
+import { streamedItemSortKeys } from '@shared/db/keys';
+import { outboundEnvNames } from '@shared/outbound/outbound-config';
+import { MAX_DELIVERY_ATTEMPTS } from '@shared/outbound/retry-schedule';
+import type { RouteDef } from '@shared/routes/route-types';
+import { ServiceFunction } from './service-function';
+import type { ServiceAlarms } from './service-alarms';
+
+export interface OutboundEventsProps {
+  table: ITableV2;
+  alarms: ServiceAlarms;
+}
+
+/** A function that is not a route: a stream or queue consumer. */
+const consumer = (handler: string, summary: string): RouteDef => ({
+  handler,
+  method: 'ANY',
+  path: '',
+  credential: 'none',
+  api: 'service',
+  grants: { table: 'none' },
+  summary,
+});
+
+/** Visibility of a received delivery batch: six times the delivery function's timeout, as AWS advises. */
+const DELIVERY_TIMEOUT = Duration.seconds(30);
+
+/**
+ * Outbound events (docs/events.md): the table's stream -> a publisher function -> the stack's
+ * EventBridge bus (operators' rules) and, per subscribed webhook endpoint, the delivery queue ->
+ * the delivery function (Standard Webhooks, partial batch failures, exponential backoff by
+ * visibility timeout for about 27.6 hours) -> after the last attempt, the dead-letter queue,
+ * which alarms.
+ */
+export class OutboundEvents extends Construct {
+  readonly bus: EventBus;
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly publishFailures: Queue;
+  readonly publisher: ServiceFunction;
+  readonly delivery: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: OutboundEventsProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const { table } = props;
+
+    this.bus = new EventBus(this, 'Bus', { eventBusName: `${stack.stackName}-events` });
+    new Archive(this, 'Archive', {
+      sourceEventBus: this.bus,
+      eventPattern: { source: [stack.stackName] },
+      retention: Duration.days(30),
+      description: 'Every outbound event of the stack, replayable by operators for 30 days',
+    });
+
+    this.deadLetterQueue = new Queue(this, 'WebhookDeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new Queue(this, 'WebhookDeliveries', {
+      visibilityTimeout: Duration.seconds(DELIVERY_TIMEOUT.toSeconds() * 6),
+      // Longer than the whole retry schedule (~27.6 h).
+      retentionPeriod: Duration.days(4),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: MAX_DELIVERY_ATTEMPTS },
+    });
+    this.publishFailures = new Queue(this, 'PublishFailures', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    for (const dlq of [this.deadLetterQueue, this.publishFailures]) {
+      Validations.of(dlq).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself a dead-letter queue (it alarms on any message).' });
+    }
+
+    const tableArn = table.tableArn;
+    const leadingKeys = (prefix: string) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${prefix}*`] } });
+
+    // Publisher: reads the stream; Queries webhook endpoints; writes the event log; puts on the bus; sends to the queue.
+    this.publisher = new ServiceFunction(this, 'Publisher', {
+      route: consumer('outbound-publisher', 'Table stream -> event bus and webhook queue'),
+      timeout: Duration.seconds(60),
+    });
+    table.grantStreamRead(this.publisher);
+    this.publisher.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn], conditions: leadingKeys('WEBHOOKS#') }));
+    this.publisher.addToRolePolicy(
+      new PolicyStatement({ actions: ['dynamodb:BatchWriteItem', 'dynamodb:PutItem'], resources: [tableArn], conditions: leadingKeys('EVENTLOG#') }),
+    );
+    this.bus.grantPutEventsTo(this.publisher);
+    this.queue.grantSendMessages(this.publisher);
+    this.publisher.addEnvironment(envNames.tableName, table.tableName);
+    this.publisher.addEnvironment(outboundEnvNames.busName, this.bus.eventBusName);
+    this.publisher.addEnvironment(outboundEnvNames.eventSource, stack.stackName);
+    this.publisher.addEnvironment(outboundEnvNames.queueUrl, this.queue.queueUrl);
+    new EventSourceMapping(this, 'StreamMapping', {
+      target: this.publisher,
+      eventSourceArn: table.tableStreamArn!,
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      batchSize: 100,
+      maxBatchingWindow: Duration.seconds(1),
+      bisectBatchOnError: true,
+      reportBatchItemFailures: true,
+      retryAttempts: 20,
+      maxRecordAge: Duration.hours(24),
+      onFailure: new SqsDlq(this.publishFailures),
+      // Only writes of the items that are outbound events (links, the outbox, replay requests); not TTL removals.
+      filters: [
+        FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { Keys: { sk: { S: FilterRule.or(...streamedItemSortKeys) } } } }),
+      ],
+    });
+
+    // Delivery: reads webhook endpoints and may only mark one disabled (410); consumes the queue.
+    this.delivery = new ServiceFunction(this, 'Delivery', {
+      route: consumer('webhook-delivery', 'Webhook queue -> workspace endpoints (Standard Webhooks)'),
+      timeout: DELIVERY_TIMEOUT,
+    });
+    this.delivery.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [tableArn], conditions: leadingKeys('WEBHOOKS#') }));
+    this.delivery.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [tableArn],
+        conditions: {
+          ...leadingKeys('WEBHOOKS#'),
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'enabled', 'disabledAt', 'disabledReason'] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+        },
+      }),
+    );
+    this.delivery.addEnvironment(envNames.tableName, table.tableName);
+    this.delivery.addEnvironment(outboundEnvNames.queueUrl, this.queue.queueUrl);
+    this.delivery.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 20 }));
+
+    props.alarms.watchFunction('OutboundPublisher', this.publisher);
+    props.alarms.watchFunction('WebhookDelivery', this.delivery);
+    props.alarms.alarmOn(
+      'WebhookDeadLetters',
+      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      'Webhook deliveries that failed every attempt (~27.6 h) are in the dead-letter queue',
+    );
+    props.alarms.alarmOn(
+      'OutboundPublishFailures',
+      this.publishFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      'Table stream batches the outbound publisher gave up on (events not published)',
+    );
+    props.alarms.alarmOn(
+      'OutboundStreamAge',
+      this.publisher.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' }),
+      'Outbound events are more than 5 minutes behind the table',
+      300_000,
+    );
+  }
+}

@@ -1,0 +1,104 @@
+/** admin webhooks add|list|remove|rotate-secret|replay: a workspace's webhook endpoints (docs/events.md). */
+import type { Command } from 'commander';
+import { outboundEventTypes } from '@shared/outbound/event-catalogue';
+import {
+  addWebhookEndpoint,
+  listWebhookEndpoints,
+  parseEventTypes,
+  removeWebhookEndpoint,
+  replayWebhookEvents,
+  rotateWebhookSecret,
+  WebhookAdminError,
+} from '@shared/outbound/manage-webhooks';
+import { allowLoopbackWebhooks } from '@shared/outbound/webhook-url';
+import { AdminUsageError, adminTarget } from './admin-target';
+import { printResult, progressBar, type JsonOption } from './output';
+
+/** The target; loopback http URLs only when it is the local stack. */
+const target = () => {
+  const t = adminTarget();
+  allowLoopbackWebhooks(t.local !== undefined);
+  return t;
+};
+
+const usage = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof WebhookAdminError) throw new AdminUsageError(error.message);
+    throw error;
+  }
+};
+
+export const registerWebhookCommands = (program: Command): void => {
+  const webhooks = program.command('webhooks').description("a workspace's signed webhook endpoints (Standard Webhooks)");
+
+  webhooks
+    .command('add')
+    .description('add an endpoint; prints its id and signing secret once')
+    .argument('<workspaceId>', 'the workspace')
+    .requiredOption('--url <url>', 'https URL (the local stack also takes http://127.0.0.1 and http://localhost)')
+    .option('--events <types>', `comma-separated event types (default: all but link.clicked); known: ${outboundEventTypes.join(', ')}`)
+    .option('--json', 'print {"id","secret"}')
+    .action(async (workspaceId: string, options: JsonOption & { url: string; events?: string }) => {
+      target();
+      const added = await usage(() => addWebhookEndpoint(workspaceId, options.url, parseEventTypes(options.events)));
+      printResult(options, added, (v) => `endpoint ${v.id}\nsecret   ${v.secret}   (shown once)`);
+    });
+
+  webhooks
+    .command('list')
+    .description("a workspace's endpoints (never their secrets)")
+    .argument('<workspaceId>', 'the workspace')
+    .option('--json', 'print one line of JSON')
+    .action(async (workspaceId: string, options: JsonOption) => {
+      target();
+      const endpoints = await listWebhookEndpoints(workspaceId);
+      printResult(options, endpoints, (list) =>
+        list.length === 0
+          ? 'no endpoints'
+          : list.map((e) => `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}  ${e.events.join(',')}`).join('\n'),
+      );
+    });
+
+  webhooks
+    .command('remove')
+    .description('remove an endpoint (queued deliveries to it are dropped)')
+    .argument('<endpointId>', 'the endpoint')
+    .option('--json', 'print one line of JSON')
+    .action(async (endpointId: string, options: JsonOption) => {
+      target();
+      printResult(options, await usage(() => removeWebhookEndpoint(endpointId)), (v) => `removed ${v.id}`);
+    });
+
+  webhooks
+    .command('rotate-secret')
+    .description('new signing secret; for 24 hours deliveries carry signatures with both the old and the new one')
+    .argument('<endpointId>', 'the endpoint')
+    .option('--json', 'print {"id","secret","previousSecretExpiresAt"}')
+    .action(async (endpointId: string, options: JsonOption) => {
+      target();
+      const rotated = await usage(() => rotateWebhookSecret(endpointId));
+      printResult(options, rotated, (v) => `endpoint ${v.id}\nsecret   ${v.secret}   (shown once; the old one signs too until ${v.previousSecretExpiresAt})`);
+    });
+
+  webhooks
+    .command('replay')
+    .description("re-send the workspace's events since a time (kept 30 days) that the endpoint subscribes to, with their original ids")
+    .argument('<endpointId>', 'the endpoint')
+    .requiredOption('--since <iso>', 'ISO 8601 date-time')
+    .option('--json', 'print one line of JSON')
+    .action(async (endpointId: string, options: JsonOption & { since: string }) => {
+      target();
+      const bar = progressBar(options, 0, 'replay');
+      let shown = 0;
+      const result = await usage(() =>
+        replayWebhookEvents(endpointId, options.since, (n) => {
+          bar.increment(n - shown);
+          shown = n;
+        }),
+      );
+      bar.stop();
+      printResult(options, result, (v) => `replaying ${v.replayed} event(s) to ${v.id} since ${v.since}`);
+    });
+};

@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { setDeliveryQueue, type DeliveryMessage, type DeliveryQueue } from '@shared/outbound/delivery-queue';
+import type { OutboundEvent } from '@shared/outbound/event-catalogue';
+import { setEventBus, type EventBus } from '@shared/outbound/event-bus';
+import { localRetryDelaysMs, MAX_DELIVERY_ATTEMPTS, setRetryDelays } from '@shared/outbound/retry-schedule';
+import { allowLoopbackWebhooks } from '@shared/outbound/webhook-url';
+import { log } from '@shared/util/logger';
+import { projectRoot } from './paths';
+
+/**
+ * The outbound path on one machine, running the deployed functions' code:
+ * - the table's stream (DynamoDB Local has streams), polled with the official streams client and
+ *   handed to lambdas/outbound-publisher.ts as the Lambda event source mapping would;
+ * - a stand-in for the EventBridge bus (kept in memory, one log line per event);
+ * - a stand-in for the SQS queue and its dead-letter queue (receive counts, visibility timeouts,
+ *   partial batch failures, maxReceiveCount), invoking lambdas/webhook-delivery.ts;
+ * - retries on a schedule of seconds, and http://127.0.0.1 / http://localhost endpoints allowed.
+ */
+export interface LocalOutbound {
+  busEvents: OutboundEvent[];
+  deadLetters: DeliveryMessage[];
+  /** Deliveries on the local queue, in flight or waiting for a retry. */
+  pendingDeliveries(): number;
+  stop(): Promise<void>;
+}
+
+const POLL_MS = 100;
+const IDLE_POLL_MS = 200;
+/** Visibility timeout of a received local message (the deployed queue's is 3 minutes). */
+const LOCAL_VISIBILITY_MS = 5_000;
+const BUS_MEMORY = 1000;
+
+/** Turns on the table's stream (NEW_AND_OLD_IMAGES) when a table made before it lacks one; returns its ARN. */
+export const ensureTableStream = async (client: DynamoDBClient, tableName: string): Promise<string> => {
+  const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  if (described.Table?.StreamSpecification?.StreamEnabled && described.Table.LatestStreamArn) return described.Table.LatestStreamArn;
+  const updated = await client.send(
+    new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } }),
+  );
+  return updated.TableDescription!.LatestStreamArn!;
+};
+
+const importHandler = async <E, R>(file: string) =>
+  ((await import(pathToFileURL(path.join(projectRoot, file)).href)) as { handler: (event: E) => Promise<R> }).handler;
+
+interface LocalMessage {
+  messageId: string;
+  body: string;
+  receiveCount: number;
+  visibleAt: number;
+  receiptHandle?: string;
+  sentAt: number;
+}
+
+const createLocalQueue = (deadLetters: DeliveryMessage[]) => {
+  const messages = new Map<string, LocalMessage>();
+  const queue: DeliveryQueue & { receive(now: number): LocalMessage[]; remove(id: string): void; size(): number } = {
+    size: () => messages.size,
+    async send(batch) {
+      const now = Date.now();
+      for (const message of batch) {
+        const messageId = randomUUID();
+        messages.set(messageId, { messageId, body: JSON.stringify(message), receiveCount: 0, visibleAt: now, sentAt: now });
+      }
+    },
+    async retryLater(receiptHandle, delayMs) {
+      for (const m of messages.values()) if (m.receiptHandle === receiptHandle) m.visibleAt = Date.now() + delayMs;
+    },
+    /** Up to 10 visible messages, as ReceiveMessage gives them; over maxReceiveCount goes to the DLQ. */
+    receive(now) {
+      const out: LocalMessage[] = [];
+      for (const m of messages.values()) {
+        if (out.length === 10) break;
+        if (m.visibleAt > now) continue;
+        if (m.receiveCount >= MAX_DELIVERY_ATTEMPTS) {
+          messages.delete(m.messageId);
+          deadLetters.push(JSON.parse(m.body) as DeliveryMessage);
+          log('warn', 'local webhook delivery moved to the dead-letter queue', { messageId: m.messageId });
+          continue;
+        }
+        m.receiveCount += 1;
+        m.receiptHandle = randomUUID();
+        m.visibleAt = now + LOCAL_VISIBILITY_MS;
+        out.push(m);
+      }
+      return out;
+    },
+    remove(id) {
+      messages.delete(id);
+    },
+  };
+  return queue;
+};
+
+const sqsRecord = (m: LocalMessage): SQSRecord => ({
+  messageId: m.messageId,
+  receiptHandle: m.receiptHandle!,
+  body: m.body,
+  attributes: {
+    ApproximateReceiveCount: String(m.receiveCount),
+    SentTimestamp: String(m.sentAt),
+    SenderId: 'local',
+    ApproximateFirstReceiveTimestamp: String(m.sentAt),
+  },
+  messageAttributes: {},
+  md5OfBody: '',
+  eventSource: 'aws:sqs',
+  eventSourceARN: 'arn:aws:sqs:local:000000000000:webhook-deliveries',
+  awsRegion: 'local',
+});
+
+/** A loop that runs `tick` until stopped; `tick` answers how long to wait before the next one. */
+const loop = (name: string, tick: () => Promise<number>) => {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const next = (ms: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = tick().then(next, (error: unknown) => {
+        log('warn', `local ${name} poll failed`, { error: String(error) });
+        next(1000);
+      }) as Promise<void>;
+    }, ms);
+  };
+  next(0);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running.catch(() => undefined);
+  };
+};
+
+export const startLocalOutbound = async (options: { dynamo: DynamoDBClient; dynamoEndpoint: string; tableName: string }): Promise<LocalOutbound> => {
+  const busEvents: OutboundEvent[] = [];
+  const deadLetters: DeliveryMessage[] = [];
+  const bus: EventBus = {
+    async put(events) {
+      busEvents.push(...events);
+      if (busEvents.length > BUS_MEMORY) busEvents.splice(0, busEvents.length - BUS_MEMORY);
+      for (const e of events) log('info', 'local event bus', { id: e.id, type: e.type, workspaceId: e.workspaceId });
+    },
+  };
+  const queue = createLocalQueue(deadLetters);
+  setEventBus(bus);
+  setDeliveryQueue(queue);
+  setRetryDelays(localRetryDelaysMs);
+  allowLoopbackWebhooks(true);
+
+  const publish = await importHandler<DynamoDBStreamEvent, DynamoDBBatchResponse>('lambdas/outbound-publisher.ts');
+  const deliver = await importHandler<SQSEvent, SQSBatchResponse>('lambdas/webhook-delivery.ts');
+
+  // The stream: one iterator per shard, LATEST for the shards open now, TRIM_HORIZON for later ones.
+  const streamArn = await ensureTableStream(options.dynamo, options.tableName);
+  const streams = new DynamoDBStreamsClient({
+    endpoint: options.dynamoEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const iterators = new Map<string, string | undefined>();
+  const pending = new Map<string, StreamRecord[]>();
+  const discoverShards = async (initial: boolean) => {
+    const described = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    for (const shard of described.StreamDescription?.Shards ?? []) {
+      const id = shard.ShardId!;
+      if (iterators.has(id)) continue;
+      const open = !shard.SequenceNumberRange?.EndingSequenceNumber;
+      if (initial && !open) {
+        iterators.set(id, undefined); // history from before this start: not ours to publish
+        continue;
+      }
+      const out = await streams.send(
+        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: id, ShardIteratorType: initial ? 'LATEST' : 'TRIM_HORIZON' }),
+      );
+      iterators.set(id, out.ShardIterator);
+    }
+  };
+  await discoverShards(true);
+  let sinceDiscovery = 0;
+
+  const stopStream = loop('stream', async () => {
+    if (++sinceDiscovery >= 10) {
+      sinceDiscovery = 0;
+      await discoverShards(false);
+    }
+    let busy = false;
+    for (const [shardId, iterator] of iterators) {
+      let records = pending.get(shardId) ?? [];
+      if (records.length === 0 && iterator) {
+        const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+        iterators.set(shardId, out.NextShardIterator);
+        records = out.Records ?? [];
+      }
+      if (records.length === 0) continue;
+      busy = true;
+      const result = await publish({ Records: records as unknown as DynamoDBRecord[] });
+      const failedFrom = result.batchItemFailures[0]?.itemIdentifier;
+      const index = failedFrom ? records.findIndex((r) => r.dynamodb?.SequenceNumber === failedFrom) : -1;
+      pending.set(shardId, index >= 0 ? records.slice(index) : []);
+    }
+    return busy ? POLL_MS : IDLE_POLL_MS;
+  });
+
+  const stopQueue = loop('queue', async () => {
+    const received = queue.receive(Date.now());
+    if (received.length === 0) return POLL_MS;
+    const result = await deliver({ Records: received.map(sqsRecord) });
+    const failed = new Set(result.batchItemFailures.map((f) => f.itemIdentifier));
+    for (const m of received) if (!failed.has(m.messageId)) queue.remove(m.messageId);
+    return 0;
+  });
+
+  return {
+    busEvents,
+    deadLetters,
+    pendingDeliveries: () => queue.size(),
+    stop: async () => {
+      await Promise.all([stopStream(), stopQueue()]);
+      streams.destroy();
+      setEventBus(undefined);
+      setDeliveryQueue(undefined);
+    },
+  };
+};

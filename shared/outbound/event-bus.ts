@@ -1,0 +1,57 @@
+import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import type { OutboundEvent } from './event-catalogue';
+import { outboundEnv } from './outbound-config';
+
+/** Where every outbound event goes for operators: the stack's EventBridge bus (a stand-in locally). */
+export interface EventBus {
+  put(events: OutboundEvent[]): Promise<void>;
+}
+
+/** PutEvents takes at most 10 entries per call. */
+const BATCH = 10;
+const ATTEMPTS = 4;
+
+/** The entry of one event: `source` = the stack's name, `detail-type` = the event type, `detail` = the envelope. */
+export const busEntry = (event: OutboundEvent, busName: string, source: string): PutEventsRequestEntry => ({
+  EventBusName: busName,
+  Source: source,
+  DetailType: event.type,
+  Detail: JSON.stringify(event),
+  Time: new Date(event.occurredAt),
+});
+
+/** PutEvents over the official client; entries that fail (throttling, internal) are retried, then the call throws. */
+export const createEventBridgeBus = (options: { client: EventBridgeClient; busName: string; source: string }): EventBus => ({
+  async put(events) {
+    for (let i = 0; i < events.length; i += BATCH) {
+      let entries = events.slice(i, i + BATCH).map((e) => busEntry(e, options.busName, options.source));
+      for (let attempt = 1; entries.length > 0; attempt++) {
+        const out = await options.client.send(new PutEventsCommand({ Entries: entries }));
+        if (!out.FailedEntryCount) break;
+        const failed = entries.filter((_, j) => out.Entries?.[j]?.ErrorCode);
+        if (attempt >= ATTEMPTS) {
+          const first = out.Entries?.find((e) => e.ErrorCode);
+          throw new Error(`PutEvents: ${failed.length} entries failed (${first?.ErrorCode}: ${first?.ErrorMessage})`);
+        }
+        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+        entries = failed;
+      }
+    }
+  },
+});
+
+let bus: EventBus | undefined;
+
+export const getEventBus = (): EventBus => {
+  if (!bus) {
+    const env = outboundEnv();
+    if (!env.busName) throw new Error('No event bus configured (OUTBOUND_BUS_NAME)');
+    bus = createEventBridgeBus({ client: new EventBridgeClient({ region: env.region }), busName: env.busName, source: env.eventSource });
+  }
+  return bus;
+};
+
+/** The local stack's stand-in, or a test's. */
+export const setEventBus = (next: EventBus | undefined) => {
+  bus = next;
+};
