@@ -1,7 +1,7 @@
 import InAppSpy from 'inapp-spy';
 import { recordEdgeAttribution, type TapIds } from '@shared/attribution/edge-attribution';
 import { buildClickEvent, type ClickRequest } from '@shared/clicks/record-click';
-import { CLICK_RECORD_BUDGET_MS, recordClickWithin } from '@shared/clicks/record-click-within';
+import { clickRecordBudgetMs, recordClickWithin } from '@shared/clicks/record-click-within';
 import type { EventRecord } from '@shared/events/event-record';
 import { parseUserAgent } from '@shared/clicks/user-agent';
 import type { ApiResult } from '@shared/http/api-types';
@@ -80,11 +80,12 @@ const recordInBackground = async (input: ClickInput, click: ClickRequest, impres
 const recordTapWithin = async (input: ClickInput, click: ClickRequest, tap: { ids: TapIds; platform: string }): Promise<void> => {
   const { record, host, key, request } = input;
   let timer: NodeJS.Timeout | undefined;
+  const budgetMs = clickRecordBudgetMs();
   try {
     await Promise.race([
       recordEdgeAttribution({ record: record!, domain: host.hostname, key, ids: tap.ids, ip: request.ip, platform: tap.platform, at: click.at ?? new Date() }),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`not recorded within ${CLICK_RECORD_BUDGET_MS} ms`)), CLICK_RECORD_BUDGET_MS);
+        timer = setTimeout(() => reject(new Error(`not recorded within ${budgetMs} ms`)), budgetMs);
       }),
     ]);
   } catch (error) {

@@ -7,7 +7,7 @@ import { decideOutcome } from './edge-outcome';
 import { parseEdgeRequest, type EdgeRequest } from './edge-request';
 import { ALTERNATE_LABEL, resolveHost, type ResolvedHost } from './host-resolver';
 import { plainNotFound, statusPage } from './html/status-page';
-import { EDGE_READ_BUDGET_MS, fallbackAnswer, ReadBudgetExceededError, withinReadBudget } from './read-budget';
+import { edgeReadBudgetMs, fallbackAnswer, ReadBudgetExceededError, withinReadBudget } from './read-budget';
 import { findRedirectRecord } from './redirect-lookup';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import { log } from '@shared/util/logger';
@@ -69,7 +69,7 @@ export const handleLinkRequest = async (event: ApiEvent, requestId: string): Pro
     });
   } catch (error) {
     if (!(error instanceof ReadBudgetExceededError)) throw error;
-    log('warn', 'edge reads over budget: fallback answer', { requestId, hostname: request.hostname, budgetMs: EDGE_READ_BUDGET_MS });
+    log('warn', 'edge reads over budget: fallback answer', { requestId, hostname: request.hostname, budgetMs: edgeReadBudgetMs() });
     return fallbackAnswer(read.host);
   }
   const { host, record } = read;

@@ -30,7 +30,11 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const STALL_MS = 5_000;
+/**
+ * Longer than the local budgets (4 s reads, 5 s recording; deployed 1.5 s and 3 s), so they fire
+ * whatever the machine's load; the calls are never answered while stalled.
+ */
+const STALL_MS = Number.POSITIVE_INFINITY;
 const click = (key: string) => edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } });
 const create = async (key: string) => {
   const res = await http(t.baseUrl, 'POST', '/v1/links', {
@@ -53,7 +57,7 @@ const errorLinesDuring = async <T>(run: () => Promise<T>): Promise<{ result: T; 
   }
 };
 
-describe('DynamoDB stalled for 5 s behind the edge', () => {
+describe('DynamoDB stalled behind the edge', () => {
   it('writes stalled: the redirect is answered, the click is logged for replay, and the replay counts it once', async () => {
     const link = await create('stall-write');
     expect((await click(link.key)).status).toBe(302); // warms the host cache
