@@ -11,10 +11,13 @@ import { measureAnalyticsScale } from './analytics-scale';
 import { measureCapacity } from './capacity';
 import { measureColdStart } from './cold-start';
 import { costPerMillion } from './cost';
+import { operations } from './operations';
+import { routeByHandler } from '@shared/routes/route-table';
 import { pricesTakenOn } from './prices';
 import { judgeBudgets, toMarkdown, type BenchResults } from './report';
 import { measureThroughput } from './throughput';
 import { measureDurations, measureWarmLatency } from './warm-latency';
+import { measureLimiterOverhead } from './limiter-overhead';
 import { startWorld } from './world';
 
 const args = new Set(process.argv.slice(2));
@@ -66,6 +69,8 @@ try {
   const { rows: capacity, recorded } = await measureCapacity(world, endpoint, settings.capacityRuns);
   progress('warm latency vs bare SDK');
   const latency = await measureWarmLatency(world, endpoint, recorded, settings.latencySamples);
+  progress('rate limiter overhead (GET link with and without it)');
+  const limiter = await measureLimiterOverhead(world, endpoint, settings.latencySamples);
   progress('durations of every operation');
   const durationsMs = await measureDurations(world, endpoint, settings.durationSamples);
   const memoryMb = configuredMemoryMb();
@@ -77,7 +82,16 @@ try {
     rows: capacity.map((c) => ({
       operation: c.operation,
       name: c.name,
-      ...costPerMillion({ memoryMb, durationMs: durationsMs[c.operation]!, readUnits: c.read, writeUnits: c.write, events: c.events, eventBytes }),
+      ...costPerMillion({
+        memoryMb,
+        durationMs: durationsMs[c.operation]!,
+        readUnits: c.read,
+        writeUnits: c.write,
+        events: c.events,
+        eventBytes,
+        via: routeByHandler(operations[c.operation]!.handler).api === 'edge' ? 'edge' : 'api',
+        waf: true,
+      }),
     })),
   };
   progress('throughput (autocannon on loopback)');
@@ -92,6 +106,7 @@ try {
     seconds: (performance.now() - started) / 1000,
     coldStart,
     latency,
+    limiter,
     capacity,
     durationsMs,
     cost,

@@ -4,9 +4,10 @@ import type { Node } from 'constructs';
  * Capacity settings of a deployment, from CDK context (`-c key=value` or cdk.json), with
  * defaults that mean something on a new account (docs/operations.md lists the quotas):
  *
- * - API Gateway stage throttles. An account's HTTP APIs share a regional quota of 10,000
- *   requests/s with a burst of 5,000; a stage limit above it never applies. The edge gets the
- *   whole burst by default; `apiBurstQuota` tells synth about a raised quota.
+ * - API Gateway stage throttle of the service API. An account's HTTP APIs share a regional quota
+ *   of 10,000 requests/s with a burst of 5,000; a stage limit above it never applies;
+ *   `apiBurstQuota` tells synth about a raised quota. (The edge is behind CloudFront, not API
+ *   Gateway: its limits are the front door's WAF rules.)
  * - Reserved concurrency, off by default: a new account may have a concurrency quota as small as
  *   10, and a reservation must leave 100 unreserved, so a default reservation would fail the
  *   first deploy. `clickPathReservedConcurrency` reserves that many instances for each click-path
@@ -17,7 +18,6 @@ import type { Node } from 'constructs';
  */
 export interface CapacitySettings {
   serviceApi: { rateLimit: number; burstLimit: number };
-  edgeApi: { rateLimit: number; burstLimit: number };
   clickPathReservedConcurrency?: number;
   analyticsReservedConcurrency?: number;
   accountConcurrency: number;
@@ -26,7 +26,7 @@ export interface CapacitySettings {
 }
 
 /** The functions on the click path (reserved capacity when the operator asks for it). */
-export const CLICK_PATH_HANDLERS: readonly string[] = ['edge-redirect', 'client-click'];
+export const CLICK_PATH_HANDLERS: readonly string[] = ['edge-links', 'client-click'];
 
 /** Every account must keep this much concurrency unreserved (Lambda refuses a reservation that would not). */
 export const UNRESERVED_MINIMUM = 100;
@@ -44,14 +44,13 @@ export const capacityFromContext = (node: Node): CapacitySettings => {
   const apiRateQuota = positiveInt(node, 'apiRateQuota') ?? 10_000;
   const settings: CapacitySettings = {
     serviceApi: { rateLimit: positiveInt(node, 'serviceRateLimit') ?? 1_000, burstLimit: positiveInt(node, 'serviceBurstLimit') ?? 2_000 },
-    edgeApi: { rateLimit: positiveInt(node, 'edgeRateLimit') ?? 5_000, burstLimit: positiveInt(node, 'edgeBurstLimit') ?? apiBurstQuota },
     clickPathReservedConcurrency: positiveInt(node, 'clickPathReservedConcurrency'),
     analyticsReservedConcurrency: positiveInt(node, 'analyticsReservedConcurrency'),
     accountConcurrency: positiveInt(node, 'accountConcurrency') ?? 1_000,
     apiBurstQuota,
     apiRateQuota,
   };
-  for (const [name, api] of Object.entries({ service: settings.serviceApi, edge: settings.edgeApi })) {
+  for (const [name, api] of Object.entries({ service: settings.serviceApi })) {
     if (api.burstLimit > apiBurstQuota) {
       throw new Error(`The ${name} API burst (${api.burstLimit}) is above the account's API Gateway burst quota (${apiBurstQuota}): it would never apply. Raise the quota and set -c apiBurstQuota, or lower it.`);
     }

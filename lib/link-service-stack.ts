@@ -1,9 +1,11 @@
+import { EventSpool } from './event-spool';
+import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { HttpMethod, type HttpApi, type HttpRouteIntegration } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
 import { routeTable } from '@shared/routes/route-table';
-import type { ApiName, RouteDef } from '@shared/routes/route-types';
+import type { RouteDef } from '@shared/routes/route-types';
 import { Analytics } from './analytics';
 import { capacityFromContext, checkReservations, CLICK_PATH_HANDLERS, type CapacitySettings } from './capacity';
 import { EventLake } from './event-lake';
@@ -13,19 +15,22 @@ import { OutboundEvents } from './outbound-events';
 import { ServiceAlarms } from './service-alarms';
 import { ServiceFunction } from './service-function';
 import { ServiceHttpApi, type ServiceHttpApiProps } from './service-http-api';
+import { EdgeFrontDoor } from './edge-front-door';
+import { frontDoorContext } from './front-door/front-door-context';
 
 const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase());
 
-/** Composes the service: the table, the two HTTP APIs, and one function per route-table row. */
+/** Composes the service: the table, the service HTTP API, the edge's front door, and one function per route-table handler. */
 export class LinkServiceStack extends Stack {
   readonly table: LinkTable;
   readonly eventLake: EventLake;
   readonly alarms: ServiceAlarms;
   readonly eventPipeline: EventPipeline;
+  readonly eventSpool: EventSpool;
   readonly analytics: Analytics;
   readonly outbound: OutboundEvents;
   readonly serviceApi: HttpApi;
-  readonly edgeApi: HttpApi;
+  readonly frontDoor: EdgeFrontDoor;
   readonly functions = new Map<string, ServiceFunction>();
   readonly capacity: CapacitySettings;
 
@@ -44,47 +49,66 @@ export class LinkServiceStack extends Stack {
     this.alarms.watchTable(this.table);
     this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
     this.alarms.watchEventStream(this.eventPipeline.stream.ref);
+    this.eventSpool = new EventSpool(this, 'EventSpool', { stream: this.eventPipeline.stream, alarms: this.alarms });
+    this.eventPipeline.watch(this.alarms);
+    this.eventLake.watch(this.alarms);
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
     this.outbound = new OutboundEvents(this, 'Outbound', { table: this.table, alarms: this.alarms });
 
+    const functionFor = (route: RouteDef) => {
+      let fn = this.functions.get(route.handler);
+      if (!fn) {
+        // One function per handler, granted the union of its rows (edge-links answers several).
+        const rows = routeTable.filter((r) => r.handler === route.handler);
+        const tableAccess = rows.some((r) => r.grants.table === 'readWrite') ? 'readWrite' : rows.some((r) => r.grants.table === 'read') ? 'read' : 'none';
+        // Writes: the union of the rows' key prefixes, plus the rate-limit counters of a limited credential.
+        const rateLimited = rows.some((r) => rateLimitKindOf(r.credential));
+        const writes = [...new Set([...rows.flatMap((r) => r.grants.writes ?? []), ...(tableAccess === 'readWrite' && rateLimited ? (['RATE#'] as const) : [])])];
+        const grants = { table: tableAccess, writes, indexes: rows.some((r) => r.grants.indexes) } as const;
+        fn = new ServiceFunction(this, pascal(route.handler), { route, reservedConcurrentExecutions: reservationOf(route) }).bindTable(this.table, grants);
+        if (rows.some((r) => r.grants.events)) {
+          fn.bindEvents(this.eventPipeline.stream);
+          this.eventSpool.bindSpool(fn);
+        }
+        if (tableAccess === 'read' && rows.some((r) => rateLimitKindOf(r.credential))) fn.bindRateLimitCounters(this.table);
+        if (rows.some((r) => r.grants.analytics)) fn.bindAnalytics(this.analytics);
+        this.functions.set(route.handler, fn);
+        this.alarms.watchFunction(pascal(route.handler), fn);
+      }
+      return fn;
+    };
     const integrations = new Map<string, HttpRouteIntegration>();
     const integrationFor = (route: RouteDef) => {
       let integration = integrations.get(route.handler);
       if (!integration) {
-        const fn = new ServiceFunction(this, pascal(route.handler), { route, reservedConcurrentExecutions: reservationOf(route) }).bindTable(
-          this.table,
-          route.grants,
-        );
-        if (route.grants.events) fn.bindEvents(this.eventPipeline.stream);
-        if (route.grants.analytics) fn.bindAnalytics(this.analytics);
-        this.functions.set(route.handler, fn);
-        this.alarms.watchFunction(pascal(route.handler), fn);
-        integration = new HttpLambdaIntegration(`${pascal(route.handler)}Integration`, fn);
+        integration = new HttpLambdaIntegration(`${pascal(route.handler)}Integration`, functionFor(route));
         integrations.set(route.handler, integration);
       }
       return integration;
     };
 
-    const apiFor = (api: ApiName, name: string, throttle: ServiceHttpApiProps['throttle']) => {
-      const defaultRoute = routeTable.find((r) => r.api === api && r.path === '$default');
-      return new ServiceHttpApi(this, name, {
-        apiName: `${id}-${api}`,
-        defaultIntegration: defaultRoute ? integrationFor(defaultRoute) : undefined,
-        throttle,
-      }).api;
-    };
-    this.serviceApi = apiFor('service', 'ServiceApi', this.capacity.serviceApi);
-    this.edgeApi = apiFor('edge', 'EdgeApi', this.capacity.edgeApi);
-
+    // The v1 service API stays on API Gateway.
+    const defaultRoute = routeTable.find((r) => r.api === 'service' && r.path === '$default');
+    this.serviceApi = new ServiceHttpApi(this, 'ServiceApi', {
+      apiName: `${id}-service`,
+      defaultIntegration: defaultRoute ? integrationFor(defaultRoute) : undefined,
+      throttle: this.capacity.serviceApi satisfies ServiceHttpApiProps['throttle'],
+    }).api;
     for (const route of routeTable) {
-      if (route.path === '$default') continue;
-      const api = route.api === 'service' ? this.serviceApi : this.edgeApi;
-      api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
-        integration: integrationFor(route),
-      });
+      if (route.api !== 'service' || route.path === '$default') continue;
+      this.serviceApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrationFor(route) });
     }
+
+    // The edge: Lambda function URLs (RESPONSE_STREAM) behind CloudFront SaaS Manager.
+    const edgeHandlers = [...new Set(routeTable.filter((r) => r.api === 'edge').map((r) => r.handler))];
+    this.frontDoor = new EdgeFrontDoor(this, 'EdgeFrontDoor', {
+      ...frontDoorContext(this),
+      origins: edgeHandlers.map((handler) => {
+        const rows = routeTable.filter((r) => r.api === 'edge' && r.handler === handler);
+        const patterns = [...new Set(rows.map((r) => (r.path === '$default' || r.path.includes('{') ? '*' : r.path)))];
+        return { fn: functionFor(rows[0]!), pathPatterns: patterns, cacheable: patterns.every((p) => p.startsWith('/.well-known/')) };
+      }),
+    });
 
     checkReservations(this.capacity, [...this.functions.values()].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0));
 
@@ -95,8 +119,11 @@ export class LinkServiceStack extends Stack {
     });
 
     new CfnOutput(this, 'BaseUrl', { value: this.serviceApi.apiEndpoint });
-    new CfnOutput(this, 'EdgeUrl', { value: this.edgeApi.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    // For `admin replay-events` (EVENTS_STREAM_NAME, EVENTS_SPOOL_QUEUE_URL, EVENTS_SPOOL_DLQ_URL).
+    new CfnOutput(this, 'EventsStreamName', { value: this.eventPipeline.stream.ref });
+    new CfnOutput(this, 'EventsSpoolQueueUrl', { value: this.eventSpool.queue.queueUrl });
+    new CfnOutput(this, 'EventsSpoolDlqUrl', { value: this.eventSpool.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'EventBusName', { value: this.outbound.bus.eventBusName });
   }
 }

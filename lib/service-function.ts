@@ -112,6 +112,22 @@ export class ServiceFunction extends NodejsFunction {
     return this;
   }
 
+  /**
+   * The rate limiter's counter writes on a route whose table access is read-only: UpdateItem
+   * on the table, only on items whose partition key starts with `RATE#` (IAM
+   * `dynamodb:LeadingKeys`), so a read route still cannot write anything else.
+   */
+  bindRateLimitCounters(table: ITableV2): this {
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+      }),
+    );
+    return this;
+  }
+
   /** Grants only `firehose:PutRecordBatch` on the event stream, and sets EVENTS_STREAM_NAME. */
   bindEvents(stream: CfnDeliveryStream): this {
     this.addToRolePolicy(new PolicyStatement({ actions: ['firehose:PutRecordBatch'], resources: [stream.attrArn] }));

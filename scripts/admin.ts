@@ -7,10 +7,14 @@
 import { Command } from 'commander';
 import { registerAppCommands } from './admin/app-commands';
 import { registerClickCommands } from './admin/click-commands';
+import { registerCloudFrontDomainCommands } from './admin/cloudfront-domain-commands';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
+import { registerEventCommands } from './admin/event-commands';
+import { registerLakeCommands } from './admin/lake-commands';
 import { registerLinkCommands } from './admin/link-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
+import { registerWorkspaceCommands } from './admin/workspace-commands';
 import { registerWebhookCommands } from './admin/webhook-commands';
 
 const program = new Command('admin')
@@ -23,6 +27,10 @@ registerKeyCommands(program);
 registerDomainCommands(program);
 registerWebhookCommands(program);
 registerAppCommands(program);
+registerWorkspaceCommands(program);
+registerEventCommands(program);
+registerCloudFrontDomainCommands(program);
+registerLakeCommands(program);
 registerClickCommands(program);
 registerLinkCommands(program);
 

@@ -13,7 +13,7 @@ export const registerKeyCommands = (program: Command): void => {
     .option('--json', 'print one line of JSON')
     .action(async (key: string, options: JsonOption) => {
       adminTarget();
-      await apiKeyRepository.revoke(hashApiKey(key));
-      printResult(options, { revoked: true }, () => 'revoked');
+      const { indexItemsCleared } = await apiKeyRepository.revoke(hashApiKey(key));
+      printResult(options, { revoked: true, indexItemsCleared }, () => `revoked (${indexItemsCleared} origin-index items cleared)`);
     });
 };

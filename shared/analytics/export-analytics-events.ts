@@ -2,6 +2,7 @@ import type { Pagination } from '@shared/http/api-types';
 import { decodeCursor, encodeCursor } from '@shared/pagination/cursor';
 import { countWithinBudget } from '@shared/pagination/response-budget';
 import { getAnalyticsEngine } from './analytics-backend';
+import { analyticsDeadline } from './analytics-engine';
 import { rawEventFrom } from './analytics-rows';
 import type { AnalyticsEventsQuery } from './analytics-schemas';
 import type { RawAnalyticsEvent } from './analytics-types';
@@ -25,6 +26,7 @@ export interface ExportPage {
  * the last event returned, so walking every page yields each event exactly once.
  */
 export const exportAnalyticsEvents = async (workspaceId: string, query: AnalyticsEventsQuery, now = new Date()): Promise<ExportPage> => {
+  const deadline = analyticsDeadline();
   const cursorQuery = { route: 'analytics-events', workspaceId, range: query.range, eventType: query.eventType };
   const position = query.cursor ? await decodeCursor<ExportCursor>(query.cursor, cursorQuery) : null;
   const window = position?.window ?? analyticsWindow(query.range, now);
@@ -38,6 +40,7 @@ export const exportAnalyticsEvents = async (workspaceId: string, query: Analytic
     workspaceId,
     firstDay: window.firstDay,
     lastDay: window.lastDay,
+    deadline,
   });
   const wanted = rows.slice(0, query.limit).map(rawEventFrom);
   // The page also ends before its response could pass Lambda's 6 MB limit (response-budget.ts).

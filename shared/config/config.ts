@@ -15,6 +15,8 @@ export interface Config {
   DYNAMODB_ENDPOINT?: string;
   /** Firehose delivery stream for events (deployed). */
   EVENTS_STREAM_NAME?: string;
+  /** SQS queue URL of the event spool: events Firehose rejects after the retries (deployed). */
+  EVENTS_SPOOL_QUEUE_URL?: string;
   /** Local stand-in for the Firehose -> S3 lake: a directory. */
   LOCAL_LAKE_DIR?: string;
   /** Athena workgroup and Glue database of the event lake (deployed analytics). */
@@ -53,6 +55,7 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
     AWS_REGION: region,
     DYNAMODB_ENDPOINT: endpoint,
     EVENTS_STREAM_NAME: optional('EVENTS_STREAM_NAME'),
+    EVENTS_SPOOL_QUEUE_URL: optional('EVENTS_SPOOL_QUEUE_URL'),
     LOCAL_LAKE_DIR: optional('LOCAL_LAKE_DIR'),
     ATHENA_WORKGROUP: optional('ATHENA_WORKGROUP'),
     ATHENA_DATABASE: optional('ATHENA_DATABASE'),
@@ -78,6 +81,7 @@ export const resetConfig = () => {
 export const envNames = {
   tableName: 'TABLE_NAME',
   eventsStreamName: 'EVENTS_STREAM_NAME',
+  eventsSpoolQueueUrl: 'EVENTS_SPOOL_QUEUE_URL',
   athenaWorkgroup: 'ATHENA_WORKGROUP',
   athenaDatabase: 'ATHENA_DATABASE',
 } as const;

@@ -42,6 +42,15 @@ export const keys = {
   firstOpen: (workspaceId: string, installId: string): ItemKey => ({ pk: `OPEN#${workspaceId}#${installId}`, sk: 'OPEN' }),
   /** Customer event dedup by event id (TTL 7 days). */
   customerEvent: (workspaceId: string, eventId: string): ItemKey => ({ pk: `CEVT#${workspaceId}#${eventId}`, sk: 'CEVT' }),
+  /**
+   * A rate-limit counter: one workspace's budget (server, client, legacy) in one one-minute
+   * window, sharded (rate-limit-policy.ts); expires by TTL. Not under WS#: the write load of a
+   * busy workspace must not share a partition with its other items.
+   */
+  rateCounter: (workspaceId: string, kind: string, windowStart: number, shard: number): ItemKey => ({
+    pk: `RATE#${workspaceId}#${kind}#${windowStart}#${shard}`,
+    sk: 'RATE',
+  }),
   /** A cached analytics answer: one per workspace, route, subject (link / app), range and traffic. */
   analyticsCache: (workspaceId: string, route: string, subjectId: string, range: string, traffic: string): ItemKey => ({
     pk: `ANALYTICS#${workspaceId}#${route}#${subjectId}#${range}#${traffic}`,

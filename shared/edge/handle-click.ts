@@ -8,7 +8,7 @@ import { parseEdgeRequest, type EdgeRequest } from './edge-request';
 import { ALTERNATE_LABEL, resolveHost, type ResolvedHost } from './host-resolver';
 import { plainNotFound, statusPage } from './html/status-page';
 import { edgeReadBudgetMs, fallbackAnswer, ReadBudgetExceededError, withinReadBudget } from './read-budget';
-import { findRedirectRecord } from './redirect-lookup';
+import { findRecordOnHost } from './redirect-lookup';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import { log } from '@shared/util/logger';
 
@@ -65,7 +65,7 @@ export const handleLinkRequest = async (event: ApiEvent, requestId: string): Pro
   try {
     await withinReadBudget(async (signal) => {
       read.host = await resolveHost(request.hostname, Date.now(), signal);
-      if (read.host && LINK_KEY.test(key)) read.record = await findRedirectRecord(read.host.hostname, key, signal);
+      if (read.host && LINK_KEY.test(key)) read.record = await findRecordOnHost(read.host, key, signal);
     });
   } catch (error) {
     if (!(error instanceof ReadBudgetExceededError)) throw error;

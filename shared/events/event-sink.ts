@@ -2,6 +2,7 @@ import { getConfig } from '@shared/config/config';
 import type { EventRecord } from './event-record';
 import { createFirehosePut } from './firehose-client';
 import { createFirehoseSink } from './firehose-sink';
+import { createSqsSpool } from './event-spool';
 import { createLocalLakeSink } from './local-lake-sink';
 
 /** Where every recorded event goes: Firehose when deployed, the local lake on one machine. */
@@ -16,7 +17,9 @@ export const getEventSink = (): EventSink => {
     const config = getConfig();
     if (config.EVENTS_STREAM_NAME) {
       // The sink retries itself (per record, with backoff); the client makes one attempt per call.
-      sink = createFirehoseSink({ putRecordBatch: createFirehosePut({ region: config.AWS_REGION }), streamName: config.EVENTS_STREAM_NAME });
+      // What still fails after the retries goes to the SQS spool; the redrive Lambda re-sends it.
+      const spool = config.EVENTS_SPOOL_QUEUE_URL ? createSqsSpool({ queueUrl: config.EVENTS_SPOOL_QUEUE_URL, region: config.AWS_REGION }) : undefined;
+      sink = createFirehoseSink({ putRecordBatch: createFirehosePut({ region: config.AWS_REGION }), streamName: config.EVENTS_STREAM_NAME, spool });
     } else if (config.LOCAL_LAKE_DIR) sink = createLocalLakeSink(config.LOCAL_LAKE_DIR);
     else throw new Error('No event sink configured (EVENTS_STREAM_NAME or LOCAL_LAKE_DIR)');
   }

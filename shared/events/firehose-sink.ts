@@ -2,6 +2,7 @@ import { log } from '@shared/util/logger';
 import type { PutRecordBatch } from './firehose-client';
 import type { EventRecord } from './event-record';
 import type { EventSink } from './event-sink';
+import type { EventSpool } from './event-spool';
 
 /** PutRecordBatch limits (Firehose quotas): per call and per record. */
 export const firehoseLimits = {
@@ -36,8 +37,19 @@ export interface FirehoseSinkOptions {
   maxDelayMs?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
-  /** What happens to events that still fail after the retries; default: error log + EMF metric. */
+  /** What happens to events that still fail after the retries (and the spool); default: error log + EMF metric. */
   onUndelivered?: (undelivered: UndeliveredEvents) => void;
+  /**
+   * The durable fallback: events Firehose still rejects after the retries are spooled there
+   * (SQS deployed) and re-sent when Firehose recovers. Only if the spool fails too are they
+   * reported (logged in full). Records too large for Firehose are never spooled.
+   */
+  spool?: EventSpool;
+}
+
+/** The Firehose sink, plus one delivery pass that hands back what it could not deliver (the redrive uses it). */
+export interface FirehoseSink extends EventSink {
+  deliver(events: EventRecord[]): Promise<{ undelivered: EventRecord[]; reasons: string[] }>;
 }
 
 interface Pending {
@@ -97,21 +109,25 @@ export const reportUndelivered = ({ streamName, reason, events }: UndeliveredEve
  * The deployed event sink: Firehose PutRecordBatch. Batches respect the per-call limits; records
  * that fail (FailedPutCount > 0 with a per-record ErrorCode) and whole calls that are throttled
  * or fail transiently are retried with exponential backoff and jitter; whatever still fails
- * after `maxAttempts` (or cannot be sent at all: too large, permanent errors) is reported.
+ * after `maxAttempts` (or meets a permanent error) goes to the spool when there is one (the
+ * durable fallback, re-sent by the redrive), and is reported only if that fails too or there is
+ * none; records too large for Firehose are reported.
  */
-export const createFirehoseSink = (options: FirehoseSinkOptions): EventSink => {
+export const createFirehoseSink = (options: FirehoseSinkOptions): FirehoseSink => {
   const maxAttempts = options.maxAttempts ?? 5;
   const baseDelayMs = options.baseDelayMs ?? 100;
   const maxDelayMs = options.maxDelayMs ?? 3000;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
   const onUndelivered = options.onUndelivered ?? reportUndelivered;
-  const report = (reason: string, records: Pending[]) => {
-    if (records.length) onUndelivered({ streamName: options.streamName, reason, events: records.map((r) => r.event) });
+  /** Failures of the current delivery pass, by reason (reported or spooled after it). */
+  type Failures = Array<{ reason: string; records: Pending[] }>;
+  const report = (failures: Failures, reason: string, records: Pending[]) => {
+    if (records.length) failures.push({ reason, records });
   };
 
   /** Sends one batch; returns the records worth another attempt. */
-  const putBatch = async (batch: Pending[]): Promise<Pending[]> => {
+  const putBatch = async (batch: Pending[], failures: Failures): Promise<Pending[]> => {
     try {
       const out = await options.putRecordBatch({ DeliveryStreamName: options.streamName, Records: batch.map((r) => ({ Data: r.data })) });
       if (!out.FailedPutCount) return [];
@@ -124,29 +140,56 @@ export const createFirehoseSink = (options: FirehoseSinkOptions): EventSink => {
     } catch (error) {
       const name = (error as Error).name ?? 'Error';
       if (PERMANENT_ERRORS.has(name)) {
-        report(name, batch);
+        report(failures, name, batch);
         return [];
       }
       return batch.map((record) => ({ ...record, error: name }));
     }
   };
 
+  /** One delivery pass with retries; what still failed, by reason (records too large apart). */
+  const deliverPass = async (events: EventRecord[]): Promise<{ failures: Failures; tooLarge: Pending[] }> => {
+    const failures: Failures = [];
+    const encoded = events.map((event) => ({ event, data: encodeEventRecord(event) }));
+    const tooLarge = encoded.filter((r) => r.data.length > firehoseLimits.bytesPerRecord);
+    let pending: Pending[] = encoded.filter((r) => r.data.length <= firehoseLimits.bytesPerRecord);
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const failed = (await Promise.all(batchRecords(pending).map((batch) => putBatch(batch, failures)))).flat();
+      if (failed.length === 0) break;
+      if (attempt >= maxAttempts) {
+        const reasons = [...new Set(failed.map((r) => r.error))].join(',');
+        report(failures, `RetriesExhausted:${reasons}`, failed);
+        break;
+      }
+      log('warn', 'Firehose: retrying failed records', { streamName: options.streamName, attempt, failed: failed.length });
+      await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs, random));
+      pending = failed;
+    }
+    return { failures, tooLarge };
+  };
+
   return {
+    async deliver(events: EventRecord[]) {
+      const { failures, tooLarge } = await deliverPass(events);
+      if (tooLarge.length) onUndelivered({ streamName: options.streamName, reason: 'RecordTooLarge', events: tooLarge.map((r) => r.event) });
+      return { undelivered: failures.flatMap((f) => f.records.map((r) => r.event)), reasons: failures.map((f) => f.reason) };
+    },
     async send(events: EventRecord[]) {
-      const encoded = events.map((event) => ({ event, data: encodeEventRecord(event) }));
-      report('RecordTooLarge', encoded.filter((r) => r.data.length > firehoseLimits.bytesPerRecord));
-      let pending: Pending[] = encoded.filter((r) => r.data.length <= firehoseLimits.bytesPerRecord);
-      for (let attempt = 1; pending.length > 0; attempt++) {
-        const failed = (await Promise.all(batchRecords(pending).map(putBatch))).flat();
-        if (failed.length === 0) return;
-        if (attempt >= maxAttempts) {
-          const reasons = [...new Set(failed.map((r) => r.error))].join(',');
-          report(`RetriesExhausted:${reasons}`, failed);
-          return;
+      const { failures, tooLarge } = await deliverPass(events);
+      if (tooLarge.length) onUndelivered({ streamName: options.streamName, reason: 'RecordTooLarge', events: tooLarge.map((r) => r.event) });
+      for (const { reason, records } of failures) {
+        const failed = records.map((r) => r.event);
+        if (options.spool) {
+          try {
+            await options.spool.spool(failed, reason);
+            log('warn', 'Firehose: undelivered events spooled for redrive', { streamName: options.streamName, reason, count: failed.length });
+            continue;
+          } catch (error) {
+            onUndelivered({ streamName: options.streamName, reason: `${reason};SpoolFailed:${(error as Error).name}`, events: failed });
+            continue;
+          }
         }
-        log('warn', 'Firehose: retrying failed records', { streamName: options.streamName, attempt, failed: failed.length });
-        await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs, random));
-        pending = failed;
+        onUndelivered({ streamName: options.streamName, reason, events: failed });
       }
     },
   };

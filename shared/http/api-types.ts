@@ -10,6 +10,8 @@ export interface ApiContext extends Context {
   auth?: AuthContext;
   /** Parsed JSON body (undefined when none was sent). */
   jsonBody?: unknown;
+  /** Rate-limit headers of the workspace's budget; the envelope adds them to every answer. */
+  rateLimitHeaders?: Record<string, string>;
 }
 
 export interface Pagination {

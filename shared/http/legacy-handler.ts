@@ -4,6 +4,7 @@ import { ownRoute } from '@shared/routes/own-route';
 import type { ApiContext, ApiEvent, ApiResult } from './api-types';
 import { legacyAuthMiddleware, type LegacyCredential } from './middleware/legacy-auth';
 import { legacyEnvelopeMiddleware } from './middleware/legacy-envelope';
+import { rateLimitMiddleware } from './middleware/rate-limit';
 import { requestIdMiddleware } from './middleware/request-id';
 import { parseMultipartForm } from './multipart-form';
 
@@ -24,7 +25,8 @@ export interface LegacyInput<F> {
 
 /**
  * Builds a legacy (`/api/mobile/*`) Lambda handler, parallel to `v1Handler`: request id
- * (`X-Request-Id` is kept), the legacy envelope, legacy `api-key` auth, multipart form parsing
+ * (`X-Request-Id` is kept), the legacy envelope, legacy `api-key` auth, the workspace's legacy
+ * rate limit, multipart form parsing
  * when `form` is given. The function returns the `data` of `{success:true, data}`.
  */
 export const legacyHandler = <F = undefined>(spec: LegacyHandlerSpec<F>, fn: (input: LegacyInput<F>) => Promise<unknown>) => {
@@ -43,5 +45,6 @@ export const legacyHandler = <F = undefined>(spec: LegacyHandlerSpec<F>, fn: (in
   return middy<ApiEvent, ApiResult, Error, ApiContext>(core)
     .use(requestIdMiddleware())
     .use(legacyEnvelopeMiddleware())
-    .use(legacyAuthMiddleware(route.credential as LegacyCredential, route.method));
+    .use(legacyAuthMiddleware(route.credential as LegacyCredential, route.method))
+    .use(rateLimitMiddleware('legacy'));
 };

@@ -29,13 +29,30 @@ export const defaultMultipartLimits: MultipartLimits = {
 };
 
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * undici decodes field values as UTF-8 with replacement, so `https://example.com/\xff` would
+ * arrive as `https://example.com/\ufffd` and be stored that way. Files are refused, so every
+ * byte of an acceptable form (boundaries, part headers, values) is text: a body that is not
+ * valid UTF-8 is refused, naming the field whose value carries the replacement character.
+ */
+const refuseInvalidUtf8 = (bytes: Buffer, fields: Map<string, string>) => {
+  try {
+    utf8.decode(bytes);
+  } catch {
+    const field = [...fields].find(([name, value]) => value.includes('\ufffd') || name.includes('\ufffd'))?.[0];
+    throw new MultipartFormError(field ? `The form field ${field} is not valid UTF-8` : 'The form body is not valid UTF-8');
+  }
+};
+
 /**
  * Parses a `multipart/form-data` body into its text fields (UTF-8) with the runtime's own
  * multipart parser (Node's fetch implementation, undici: `Response.formData()`), which costs the
  * Lambda bundle nothing and its cold start nothing (docs/benchmarks.md). Refused, as
  * `MultipartFormError`: another content type, a missing boundary, a malformed or truncated body,
  * a file part (uploads are not accepted), a field sent twice, too many parts, a field over
- * `maxFieldBytes` (400), a body over `maxBodyBytes` (413; checked before parsing).
+ * `maxFieldBytes` (400), bytes that are not valid UTF-8 (400), a body over `maxBodyBytes` (413; checked before parsing).
  */
 export const parseMultipartForm = async (
   event: ApiEvent,
@@ -63,5 +80,6 @@ export const parseMultipartForm = async (
     if (fields.has(name)) throw new MultipartFormError(`The form field ${name} is sent more than once`);
     fields.set(name, value);
   }
+  refuseInvalidUtf8(bytes, fields);
   return fields;
 };

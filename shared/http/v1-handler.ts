@@ -7,6 +7,8 @@ import { header } from './api-types';
 import { authMiddlewareFor, type V1Credential } from './middleware/auth';
 import { clientCorsMiddleware } from './middleware/client-cors';
 import { jsonBodyMiddleware } from './middleware/json-body';
+import { rateLimitMiddleware } from './middleware/rate-limit';
+import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 import { requestIdMiddleware } from './middleware/request-id';
 import { v1EnvelopeMiddleware } from './middleware/v1-envelope';
 import { parseOrThrow } from './validation';
@@ -34,7 +36,8 @@ export interface V1Input<B, Q, P> {
 type Infer<S> = S extends $ZodType ? output<S> : undefined;
 
 /**
- * Builds a v1 Lambda handler: request id, envelope and error mapping, auth, JSON body, zod
+ * Builds a v1 Lambda handler: request id, envelope and error mapping, auth, the workspace's
+ * rate limit (server-key or client budget by the route's credential), JSON body, zod
  * validation of body / query / path, then the route's function. Handlers stay thin.
  */
 export const v1Handler = <
@@ -73,6 +76,8 @@ export const v1Handler = <
   chain.use(v1EnvelopeMiddleware());
   const auth = authMiddlewareFor(credential);
   if (auth) chain.use(auth);
+  const limitKind = rateLimitKindOf(credential);
+  if (limitKind) chain.use(rateLimitMiddleware(limitKind));
   if (spec.body) chain.use(jsonBodyMiddleware());
   return chain;
 };

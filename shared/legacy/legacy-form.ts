@@ -2,6 +2,7 @@ import type { $ZodType, output } from 'zod/v4/core';
 import * as z from '@shared/schemas/zod-mini';
 import { legacyDeepLinkFormSchema, legacyLinkFormSchema, type LegacyDeepLinkForm, type LegacyLinkForm } from '@shared/schemas/legacy-schemas';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '@shared/util/json-depth';
+import { findJsonSafetyProblem } from '@shared/util/json-safety';
 import { legacyErrors } from './legacy-error';
 
 const FORM_FIELDS = ['url', 'slug', 'title', 'objects', 'tags', 'comments', 'password'] as const;
@@ -16,6 +17,12 @@ const parseJsonText = (text: string): { ok: true; value: unknown } | { ok: false
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** A decoded JSON field that cannot be stored exactly (reserved key, lone surrogate, unsafe number) is a 400 naming it. */
+const refuseUnsafe = (value: unknown, field: string) => {
+  const problem = findJsonSafetyProblem(value, field);
+  if (problem) throw legacyErrors.invalidForm(`${problem.path} ${problem.message}`);
+};
+
 /** `objects`: serialized JSON object (or `null`); anything else is a 400. */
 const decodeObjects = (text: string): Record<string, unknown> | null => {
   const parsed = parseJsonText(text);
@@ -25,6 +32,7 @@ const decodeObjects = (text: string): Record<string, unknown> | null => {
   if (jsonDepthExceeds(parsed.value, MAX_JSON_DEPTH)) {
     throw legacyErrors.invalidForm(`objects is nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
+  refuseUnsafe(parsed.value, 'objects');
   return parsed.value;
 };
 
@@ -34,6 +42,7 @@ const decodeTags = (text: string): string[] => {
   if (!parsed.ok || !Array.isArray(parsed.value) || !parsed.value.every((t) => typeof t === 'string')) {
     throw legacyErrors.invalidForm('tags must be a serialized JSON array of strings');
   }
+  refuseUnsafe(parsed.value, 'tags');
   return parsed.value;
 };
 

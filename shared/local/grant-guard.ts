@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventSink } from '@shared/events/event-sink';
 import type { RouteDef } from '@shared/routes/route-types';
+import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 
 /**
  * IAM, locally. Deployed, each Lambda may do only what its route-table row grants (table
@@ -21,6 +22,14 @@ const accessDenied = (route: RouteDef, action: string) =>
     name: 'AccessDeniedException',
     $fault: 'client',
   });
+
+/** What `bindRateLimitCounters` grants a read route of a limited credential: UpdateItem on `RATE#` partitions only. */
+const isRateCounterUpdate = (route: RouteDef, input: unknown): boolean => {
+  if (!rateLimitKindOf(route.credential)) return false;
+  const pk = (input as { Key?: { pk?: unknown } }).Key?.pk;
+  const value = typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S;
+  return typeof value === 'string' && value.startsWith('RATE#');
+};
 
 type Keyed = { Item?: Record<string, unknown>; Key?: Record<string, unknown> } | undefined;
 
@@ -45,6 +54,8 @@ const writtenPartitionKeys = (command: string, input: Record<string, unknown>): 
 export const deniedAction = (route: RouteDef, command: string, input: Record<string, unknown>): string | null => {
   const action = `dynamodb:${command.replace(/Command$/, '')}`;
   const { grants } = route;
+  // Rate-limit counters (bindRateLimitCounters / RATE# in the stack): UpdateItem on RATE# partitions for limited credentials.
+  if ((command === 'UpdateItemCommand' || command === 'UpdateCommand') && isRateCounterUpdate(route, input)) return null;
   if (grants.table === 'none') return action;
   if (READ_COMMANDS.has(command)) return command === 'QueryCommand' && input.IndexName && !grants.indexes ? `${action} on index ${String(input.IndexName)}` : null;
   if (!WRITE_COMMANDS.has(command) || grants.table !== 'readWrite') return action;

@@ -80,12 +80,25 @@ const v1ErrorResponses = (route: RouteDef) => {
     '404',
     '409',
     '415',
+    // Per-workspace rate limits (docs/operations.md): every route with a credential.
+    ...(route.credential === 'none' ? [] : ['429']),
     '500',
     // Spec 7.2: analytics_unavailable on the three analytics routes only.
     ...(route.grants.analytics ? ['503'] : []),
   ];
+  const rateLimitHeaders = {
+    RateLimit: { description: 'Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>)', schema: { type: 'string' } },
+    'RateLimit-Policy': { description: 'The budget: quota per window ("<budget>";q=<n>;w=60)', schema: { type: 'string' } },
+  };
   return Object.fromEntries(
-    statuses.map((s) => [s, { description: 'Error (v1 envelope; error.code per DESIGN.md section 3)', content: { 'application/json': { schema: ref('ErrorEnvelope') } } }]),
+    statuses.map((s) => [
+      s,
+      {
+        description: s === '429' ? 'rate_limited: the workspace used its per-minute budget for this kind of key' : 'Error (v1 envelope; error.code per DESIGN.md section 3)',
+        ...(s === '429' ? { headers: { ...rateLimitHeaders, 'Retry-After': { description: 'Seconds until the window resets', schema: { type: 'integer' } } } } : {}),
+        content: { 'application/json': { schema: ref('ErrorEnvelope') } },
+      },
+    ]),
   );
 };
 

@@ -15,12 +15,26 @@ export const limits = {
 
 export const RESERVED_KEYS = ['api', 'v1', '.well-known', 'favicon.ico', 'robots.txt'] as const;
 
+/** True when the URL's authority has a userinfo part, even an empty one (`https://@host/`, which URL normalizes away). */
+const hasUserinfo = (value: string): boolean => {
+  const url = parseHttpUrl(value);
+  if (url === undefined) return false;
+  if (url.username !== '' || url.password !== '') return true;
+  const afterScheme = value.replace(/^[a-z][a-z0-9+.-]*:[\/\\]*/i, '');
+  return /^[^/\\?#]*@/.test(afterScheme);
+};
+
 const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
 
-/** Absolute http(s) URL, at most 2,048 characters; other schemes (javascript:, data:, file:) refused. */
+/**
+ * Absolute http(s) URL, at most 2,048 characters; other schemes (javascript:, data:, file:)
+ * refused, and so are credentials (`https://accounts.example.com@evil.example/` is a known
+ * phishing disguise: the host is evil.example).
+ */
 export const httpUrlSchema = z.string().check(
   z.maxLength(limits.urlMax, `must be at most ${limits.urlMax} characters`),
   z.refine((value) => !CONTROL_OR_SPACE.test(value) && parseHttpUrl(value) !== undefined, 'must be an absolute http:// or https:// URL'),
+  z.refine((value) => !hasUserinfo(value), 'must not contain credentials (user:password@ before the host)'),
 );
 
 export const nullableHttpUrlSchema = z.nullable(httpUrlSchema);

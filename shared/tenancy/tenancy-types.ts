@@ -3,6 +3,8 @@ export interface WorkspaceRecord {
   id: string;
   name: string;
   createdAt: string;
+  /** Per-minute limits set by `admin set-rate-limits`; a missing field takes the default. */
+  rateLimits?: Partial<Record<'serverPerMinute' | 'clientPerMinute' | 'legacyPerMinute', number>>;
 }
 
 export interface DomainRecord {
@@ -61,4 +63,6 @@ export interface HostRecord {
   /** The domain's fallbacks, copied here so the edge needs only host + slug lookups. */
   expiredUrl?: string | null;
   notFoundUrl?: string | null;
+  /** Set by `domains remove`: the domain is gone; every key answers the domain's not-found answer. */
+  retired?: boolean;
 }

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import type { WorkspaceRecord } from './tenancy-types';
@@ -13,9 +13,41 @@ export const workspaceRepository = {
       }),
     );
   },
-  async findById(workspaceId: string): Promise<WorkspaceRecord | undefined> {
-    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.workspace(workspaceId) }));
+  async findById(workspaceId: string, consistent = false): Promise<WorkspaceRecord | undefined> {
+    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.workspace(workspaceId), ConsistentRead: consistent }));
     return out.Item ? strip<WorkspaceRecord>(out.Item) : undefined;
+  },
+  /**
+   * Sets the given per-minute limits, leaving the others as they are (field-level SETs: two
+   * operators setting different limits at once both win). Throws ConditionalCheckFailed when
+   * the workspace does not exist. Returns what is stored after.
+   */
+  async setRateLimits(workspaceId: string, changes: NonNullable<WorkspaceRecord['rateLimits']>): Promise<WorkspaceRecord['rateLimits']> {
+    const client = getDocumentClient();
+    const Key = keys.workspace(workspaceId);
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key,
+        UpdateExpression: 'SET rateLimits = if_not_exists(rateLimits, :empty)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':empty': {} },
+      }),
+    );
+    const fields = Object.entries(changes).filter(([, v]) => v !== undefined);
+    if (fields.length === 0) return (await this.findById(workspaceId, true))?.rateLimits;
+    const out = await client.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key,
+        UpdateExpression: `SET ${fields.map((_, i) => `rateLimits.#f${i} = :v${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(fields.map(([f], i) => [`#f${i}`, f])),
+        ExpressionAttributeValues: Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes?.rateLimits as WorkspaceRecord['rateLimits'];
   },
 };
 

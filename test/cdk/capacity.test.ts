@@ -32,7 +32,7 @@ describe('capacity settings', () => {
   it('context values reserve the click path and cap the analytics functions', () => {
     const { stack, template } = synthWith({ clickPathReservedConcurrency: 200, analyticsReservedConcurrency: 5, accountConcurrency: 3000 });
     const reservations = reservationsOf(stack, template);
-    expect(reservations['edge-redirect']).toBe(200);
+    expect(reservations['edge-links']).toBe(200);
     expect(reservations['client-click']).toBe(200);
     for (const route of routeTable.filter((r) => r.grants.analytics)) expect(reservations[route.handler]).toBe(5);
     expect(reservations['links-create']).toBeUndefined();
@@ -40,12 +40,12 @@ describe('capacity settings', () => {
 
   it('refuses settings that would fail the deploy or never apply', () => {
     expect(() => synthWith({ clickPathReservedConcurrency: 500 })).toThrow(/unreserved/);
-    expect(() => synthWith({ edgeBurstLimit: 10_000 })).toThrow(/burst quota/);
+    expect(() => synthWith({ serviceBurstLimit: 10_000 })).toThrow(/burst quota/);
     expect(() => synthWith({ clickPathReservedConcurrency: 'many' })).toThrow(/positive integer/);
   });
 
   it('lets an operator with raised quotas set them', () => {
-    const { template } = synthWith({ apiBurstQuota: 10_000, edgeBurstLimit: 10_000 });
+    const { template } = synthWith({ apiBurstQuota: 10_000, serviceBurstLimit: 10_000 });
     expect(stageThrottles(template).map((t) => t.ThrottlingBurstLimit)).toContain(10_000);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tableReadActions, tableWriteActions } from '@lib/service-function';
 import { routeTable } from '@shared/routes/route-table';
+import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 import { synthStack } from '@test/support/synth-stack';
 
 const { template, stack } = synthStack();
@@ -24,26 +25,32 @@ describe('least privilege on the table, per route', () => {
   for (const route of routeTable) {
     it(`${route.method} ${route.path} (${route.handler}): ${route.grants.table}${route.grants.writes ? ` writes ${route.grants.writes.join(' ')}` : ''}`, () => {
       const statements = tableStatementsOf(route.handler);
-      if (route.grants.table === 'none') {
-        expect(statements).toEqual([]);
+      if (routeTable.filter((r) => r.handler === route.handler).every((r) => r.grants.table === 'none')) {
+        expect(statements.filter((s) => !JSON.stringify(s.Condition ?? {}).includes('RATE#'))).toEqual([]);
         return;
       }
       const reads = statements.filter((s) => actionsOf(s).includes('dynamodb:GetItem'));
       expect(reads).toHaveLength(1);
       expect(actionsOf(reads[0]).sort()).toEqual([...tableReadActions].sort());
       expect(reads[0].Condition).toBeUndefined();
-      expect(JSON.stringify(reads[0].Resource).includes('/index/*')).toBe(route.grants.indexes === true);
+      const indexes = routeTable.filter((r) => r.handler === route.handler).some((r) => r.grants.indexes === true);
+      expect(JSON.stringify(reads[0].Resource).includes('/index/*')).toBe(indexes);
 
-      const writes = statements.filter((s) => actionsOf(s).some((a) => tableWriteActions.includes(a)));
-      if (route.grants.table === 'read') {
+      // One function per handler: its grants are the union of its rows (the edge-links function serves several).
+      const rows = routeTable.filter((r) => r.handler === route.handler);
+      const rateLimited = rows.some((r) => rateLimitKindOf(r.credential));
+      const allWrites = statements.filter((s) => actionsOf(s).some((a) => tableWriteActions.includes(a)));
+      // Rate-limit counters of a read route: UpdateItem on RATE# partitions only (bindRateLimitCounters).
+      const rateCounters = allWrites.filter((s) => JSON.stringify(s.Condition ?? {}) === JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } }) && actionsOf(s).join() === 'dynamodb:UpdateItem');
+      const writes = allWrites.filter((s) => !rateCounters.includes(s));
+      if (!rows.some((r) => r.grants.table === 'readWrite')) {
         expect(writes).toEqual([]);
       } else {
+        const expected = [...new Set([...rows.flatMap((r) => r.grants.writes ?? []), ...(rateLimited ? ['RATE#'] : [])])];
         expect(writes).toHaveLength(1);
         expect(actionsOf(writes[0]).sort()).toEqual([...tableWriteActions].sort());
         expect(writes[0].Resource).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
-        expect(writes[0].Condition).toEqual({
-          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': route.grants.writes!.map((prefix) => `${prefix}*`) },
-        });
+        expect(writes[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': expected.map((prefix) => `${prefix}*`) } });
       }
       for (const s of statements) {
         expect(actionsOf(s)).not.toContain('dynamodb:Scan');

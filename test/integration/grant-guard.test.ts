@@ -81,4 +81,17 @@ describe('local grant guards (IAM on one machine)', () => {
     await routeContext.run(route({ table: 'read', events: true }), () => sink.send([event]));
     expect(sent).toHaveLength(1);
   });
+
+  it('lets a read route of a limited credential write rate-limit counters (RATE# partitions) and nothing else', async () => {
+    const update = (pk: string) =>
+      getDocumentClient().send(new UpdateCommand({ TableName: tableName(), Key: { pk, sk: 'RATE' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } }));
+    const limited: RouteDef = { ...route({ table: 'read' }), credential: 'server' };
+    await routeContext.run(limited, async () => {
+      await expect(update('RATE#ws#server#0#0')).resolves.toBeDefined();
+      await expect(update('LINK#x')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    });
+    await routeContext.run(route({ table: 'read' }), async () => {
+      await expect(update('RATE#ws#server#0#0')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    });
+  });
 });

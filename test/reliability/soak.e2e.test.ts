@@ -3,6 +3,9 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '@shared/local/paths';
+import { RATE_LIMIT_MAX } from '@shared/rate-limits/rate-limit-policy';
+import { clearRateLimitCache } from '@shared/rate-limits/rate-limiter';
+import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { http } from '@test/support/http-client';
 import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
@@ -19,6 +22,9 @@ beforeAll(async () => {
   proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, { transactionHoldMs: 10, latencyMs: 2 });
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
   t = await startTestStack();
+  // A load test raises its own workspace's limits (the default 3,000 server-key requests a minute would answer 429s).
+  await workspaceRepository.setRateLimits(t.tenantA.workspaceId, { serverPerMinute: RATE_LIMIT_MAX, clientPerMinute: RATE_LIMIT_MAX });
+  clearRateLimitCache();
 });
 afterAll(async () => {
   await t?.stop();

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '@shared/routes/route-table';
+import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
+import { clearRateLimitCache, setRateLimitClock } from '@shared/rate-limits/rate-limiter';
+import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
@@ -77,5 +80,35 @@ describe('tenant walls', () => {
         expect([400, 401, 404], `${label} without a key`).toContain(none.status);
       });
     }
+  }
+});
+
+/**
+ * Rate limits are walls too: tenant B used up every budget (limit 1 a minute, the clock pinned
+ * inside one window); on every limited route B is 429 and A's same request is not.
+ */
+describe('rate limits are per workspace', () => {
+  const limited = routeTable.filter((r) => rateLimitKindOf(r.credential));
+  beforeAll(async () => {
+    setRateLimitClock(() => Date.UTC(2026, 10, 23, 12, 0, 5));
+    await workspaceRepository.setRateLimits(b.tenant.workspaceId, { serverPerMinute: 1, clientPerMinute: 1, legacyPerMinute: 1 });
+    clearRateLimitCache();
+  });
+  afterAll(() => setRateLimitClock(undefined));
+
+  it('covers every route with a credential', () => {
+    expect(limited.map((r) => r.handler).sort()).toEqual(routeTable.filter((r) => r.credential !== 'none').map((r) => r.handler).sort());
+  });
+
+  for (const route of limited) {
+    it(`${route.method} ${route.path} (${route.handler}): tenant B over its limit is 429, tenant A is not`, async () => {
+      let res = await send(route, routeCases[route.handler]!(b, route), credentialHeaders(route.credential, b.tenant));
+      for (let i = 0; i < 2 && res.status !== 429; i++) res = await send(route, routeCases[route.handler]!(b, route), credentialHeaders(route.credential, b.tenant));
+      expect(res.status, res.text.slice(0, 200)).toBe(429);
+      for (const secret of secretsOf(a)) expect(res.text).not.toContain(secret);
+      const own = await send(route, routeCases[route.handler]!(a, route), credentialHeaders(route.credential, a.tenant));
+      expect(own.status, own.text.slice(0, 200)).not.toBe(429);
+      expect(own.status).toBeLessThan(500);
+    });
   }
 });

@@ -24,6 +24,17 @@ const rejects = async (promise: Promise<unknown>, message: string | RegExp, stat
 };
 
 describe('parseMultipartForm', () => {
+  it('refuses field bytes that are not valid UTF-8, naming the field, and keeps a sent U+FFFD', async () => {
+    const text = form([{ name: 'title', value: 'ok' }, { name: 'url', value: 'https://example.com/@@' }]);
+    const bad = Buffer.from(text.replace('@@', '\u0000\u0001'), 'utf8');
+    const at = bad.indexOf(0);
+    bad[at] = 0xff;
+    bad[at + 1] = 0xfe;
+    await rejects(parseMultipartForm(event(bad, TYPE)), 'The form field url is not valid UTF-8');
+    const replacement = form([{ name: 'title', value: 'a\ufffdb' }]);
+    expect((await parseMultipartForm(event(replacement, TYPE))).get('title')).toBe('a\ufffdb');
+  });
+
   it('reads text fields from a base64 body (local server, API Gateway binary) and a plain one', async () => {
     const body = form([{ name: 'url', value: 'https://example.com/ä' }, { name: 'tags', value: '["a","b"]' }, { name: 'empty', value: '' }]);
     for (const base64 of [true, false]) {

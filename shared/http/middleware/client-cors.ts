@@ -14,7 +14,7 @@ export const CLIENT_ALLOWED_HEADERS = [
 
 export const corsHeadersFor = (origin: string): Record<string, string> => ({
   'Access-Control-Allow-Origin': origin,
-  'Access-Control-Expose-Headers': 'X-Request-Id',
+  'Access-Control-Expose-Headers': 'X-Request-Id, RateLimit, RateLimit-Policy, Retry-After',
   Vary: 'Origin',
 });
 

@@ -5,6 +5,7 @@ import { MultipartFormError } from '@shared/http/multipart-form';
 import { JSON_HEADERS } from '@shared/http/responses';
 import { isLegacyError, legacyErrors, LegacyError } from '@shared/legacy/legacy-error';
 import { log } from '@shared/util/logger';
+import { withRateLimitHeaders } from './v1-envelope';
 
 const legacyResult = (status: number, body: Record<string, unknown>): ApiResult => ({
   statusCode: status,
@@ -30,7 +31,7 @@ const asLegacyError = (error: unknown): LegacyError | null => {
  */
 export const legacyEnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   after: (request) => {
-    request.response = legacyResult(200, { success: true, data: request.response });
+    request.response = withRateLimitHeaders(legacyResult(200, { success: true, data: request.response }), request.context);
   },
   onError: (request) => {
     const requestId = request.context.requestId ?? 'unknown';
@@ -44,6 +45,6 @@ export const legacyEnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, E
       });
       legacy = legacyErrors.internal();
     }
-    request.response = legacyResult(legacy.status, { success: false, [legacy.field]: legacy.message });
+    request.response = withRateLimitHeaders(legacyResult(legacy.status, { success: false, [legacy.field]: legacy.message }), request.context);
   },
 });

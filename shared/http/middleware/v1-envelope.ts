@@ -4,6 +4,10 @@ import type { ApiContext, ApiEvent, ApiReply, ApiResult } from '@shared/http/api
 import { errorResult, internalError, successResult } from '@shared/http/responses';
 import { log } from '@shared/util/logger';
 
+/** The workspace's rate-limit headers (middleware/rate-limit.ts) on an answer of a limited route. */
+export const withRateLimitHeaders = (result: ApiResult, context: Pick<ApiContext, 'rateLimitHeaders'> | undefined): ApiResult =>
+  context?.rateLimitHeaders ? { ...result, headers: { ...result.headers, ...context.rateLimitHeaders } } : result;
+
 /**
  * The v1 envelope: handler replies become `{success:true,data,pagination?,requestId}`; typed
  * errors become `{success:false,error:{code,message,details?},requestId}`. Anything else is a
@@ -11,14 +15,14 @@ import { log } from '@shared/util/logger';
  */
 export const v1EnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   after: (request) => {
-    request.response = successResult(request.response as unknown as ApiReply, request.context.requestId);
+    request.response = withRateLimitHeaders(successResult(request.response as unknown as ApiReply, request.context.requestId), request.context);
   },
   onError: (request) => {
     const { error } = request;
     const requestId = request.context.requestId ?? 'unknown';
     if (isAppError(error)) {
       if (error.status >= 500) log('error', error.message, { requestId, code: error.code });
-      request.response = errorResult(error, requestId);
+      request.response = withRateLimitHeaders(errorResult(error, requestId), request.context);
       return;
     }
     log('error', 'Unhandled error', {
@@ -26,6 +30,6 @@ export const v1EnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error
       route: request.event?.routeKey,
       error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
     });
-    request.response = errorResult(internalError(), requestId);
+    request.response = withRateLimitHeaders(errorResult(internalError(), requestId), request.context);
   },
 });

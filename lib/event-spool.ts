@@ -1,0 +1,78 @@
+import { Duration } from 'aws-cdk-lib';
+import type { CfnDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { envNames } from '@shared/config/config';
+import type { RouteDef } from '@shared/routes/route-types';
+import type { ServiceAlarms } from './service-alarms';
+import { ServiceFunction } from './service-function';
+
+/** The redrive is not an HTTP route; this row only names its entry (lambdas/events-redrive.ts) and grants. */
+export const redriveFunctionRow: RouteDef = {
+  handler: 'events-redrive',
+  method: 'POST',
+  path: '-',
+  api: 'service',
+  credential: 'none',
+  grants: { table: 'none', events: true },
+  summary: 'Re-sends spooled events to Firehose (SQS event source)',
+};
+
+/** How long the redrive keeps trying one message before SQS moves it to the dead-letter queue. */
+export const SPOOL_VISIBILITY_TIMEOUT = Duration.minutes(5);
+export const SPOOL_MAX_RECEIVES = 288; // 288 x 5 min = 24 h of Firehose outage
+
+export interface EventSpoolProps {
+  stream: CfnDeliveryStream;
+  alarms: ServiceAlarms;
+}
+
+/**
+ * The durable fallback of the event sink: an SQS queue (encrypted, TLS only, 14 days) that the
+ * Lambdas spool undelivered events to, a redrive Lambda on it (partial batch failures: only the
+ * messages Firehose still rejects return, after 5 minutes), and a dead-letter queue after 24 h
+ * of failures, drained by `admin replay-events --dead-letter`. Alarms: the oldest spooled
+ * message older than 15 minutes (Firehose has been down that long), anything in the DLQ.
+ */
+export class EventSpool extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly redrive: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: EventSpoolProps) {
+    super(scope, id);
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.queue = new Queue(this, 'Queue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      visibilityTimeout: SPOOL_VISIBILITY_TIMEOUT,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: SPOOL_MAX_RECEIVES },
+    });
+    this.redrive = new ServiceFunction(scope, 'EventsRedrive', { route: redriveFunctionRow }).bindEvents(props.stream);
+    this.redrive.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    props.alarms.watchFunction('EventsRedrive', this.redrive);
+    props.alarms.alarmOn(
+      'SpooledEventsAge',
+      this.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      'Events Firehose rejected have waited in the spool for more than 15 minutes (Firehose still failing?)',
+      900,
+    );
+    props.alarms.alarmOn(
+      'SpooledEventsDeadLetters',
+      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      'Spooled events gave up after 24 h of redrive; replay them with `admin replay-events --dead-letter`',
+    );
+  }
+
+  /** A function that sends events may spool them: SendMessage on the queue, and its URL. */
+  bindSpool(fn: ServiceFunction): void {
+    this.queue.grantSendMessages(fn);
+    fn.addEnvironment(envNames.eventsSpoolQueueUrl, this.queue.queueUrl);
+  }
+}

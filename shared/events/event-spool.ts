@@ -1,0 +1,96 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { EventRecord } from './event-record';
+
+/**
+ * Where events go when Firehose still rejects them after the sink's retries: a durable queue
+ * (SQS deployed) from which the redrive Lambda re-sends them when Firehose recovers, and from
+ * which `admin replay-events` re-sends them by hand. Firehose does not de-duplicate, so a
+ * re-sent event may reach the lake twice; analytics count each eventId once.
+ */
+export interface EventSpool {
+  spool(events: EventRecord[], reason: string): Promise<void>;
+}
+
+/** One queue message: a group of undelivered events and why they were not delivered. */
+export interface SpoolMessage {
+  reason: string;
+  spooledAt: string;
+  events: EventRecord[];
+}
+
+/** SQS takes at most 256 KiB per message and per batch call, and 10 messages per batch. */
+const MAX_MESSAGE_BYTES = 200 * 1024;
+const MAX_BATCH_BYTES = 240 * 1024;
+const MAX_BATCH_MESSAGES = 10;
+
+/** Groups events into message bodies under the SQS size limit, in order. */
+export const spoolMessages = (events: EventRecord[], reason: string, now = new Date()): string[] => {
+  const bodies: string[] = [];
+  let group: EventRecord[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (group.length) bodies.push(JSON.stringify({ reason, spooledAt: now.toISOString(), events: group } satisfies SpoolMessage));
+    group = [];
+    bytes = 0;
+  };
+  for (const event of events) {
+    const size = Buffer.byteLength(JSON.stringify(event)) + 1;
+    if (bytes + size > MAX_MESSAGE_BYTES) flush();
+    group.push(event);
+    bytes += size;
+  }
+  flush();
+  return bodies;
+};
+
+export const parseSpoolMessage = (body: string): SpoolMessage => {
+  const parsed = JSON.parse(body) as SpoolMessage;
+  if (!parsed || !Array.isArray(parsed.events)) throw new Error('not a spooled-events message');
+  return parsed;
+};
+
+/**
+ * The deployed spool: SendMessageBatch with the official SQS client (loaded on first use, so
+ * the redirect's cold start does not pay for it while Firehose is healthy). Entries SQS refuses
+ * are retried once, then the call throws (the sink then logs the events in full).
+ */
+export const createSqsSpool = (options: { queueUrl: string; region: string; endpoint?: string; client?: SQSClient }): EventSpool => {
+  let client: SQSClient | undefined = options.client;
+  const sqs = async () => {
+    if (!client) {
+      const { SQSClient } = await import('@aws-sdk/client-sqs');
+      client = new SQSClient({ region: options.region, ...(options.endpoint ? { endpoint: options.endpoint } : {}) });
+    }
+    return client;
+  };
+  return {
+    async spool(events, reason) {
+      const { SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
+      const sqsClient = await sqs();
+      const bodies = spoolMessages(events, reason);
+      const batches: string[][] = [];
+      let current: string[] = [];
+      let bytes = 0;
+      for (const body of bodies) {
+        const size = Buffer.byteLength(body);
+        if (current.length === MAX_BATCH_MESSAGES || bytes + size > MAX_BATCH_BYTES) {
+          batches.push(current);
+          current = [];
+          bytes = 0;
+        }
+        current.push(body);
+        bytes += size;
+      }
+      if (current.length) batches.push(current);
+      for (const batch of batches) {
+        let entries = batch.map((body, i) => ({ Id: String(i), MessageBody: body }));
+        for (let attempt = 1; entries.length > 0; attempt++) {
+          const out = await sqsClient.send(new SendMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: entries }));
+          const failed = new Set((out.Failed ?? []).map((f) => f.Id));
+          entries = entries.filter((e) => failed.has(e.Id));
+          if (entries.length && attempt >= 2) throw new Error(`SQS refused ${entries.length} spool messages: ${(out.Failed ?? []).map((f) => f.Code).join(',')}`);
+        }
+      }
+    },
+  };
+};

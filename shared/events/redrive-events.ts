@@ -1,0 +1,47 @@
+import { log } from '@shared/util/logger';
+import type { FirehoseSink } from './firehose-sink';
+import { parseSpoolMessage } from './event-spool';
+
+export interface SpooledMessage {
+  id: string;
+  body: string;
+}
+
+export interface RedriveResult {
+  /** Messages whose events all reached Firehose (delete them from the queue). */
+  delivered: string[];
+  /** Messages to leave on the queue (Firehose still failing, or unreadable). */
+  failed: string[];
+  /** Events re-sent to Firehose. */
+  eventsReplayed: number;
+}
+
+/**
+ * Re-sends spooled events to Firehose, one message at a time (a message is delivered when all
+ * its events are). A message that still fails stays on the queue and comes back after its
+ * visibility timeout; SQS moves it to the dead-letter queue after maxReceiveCount receives.
+ * A partly delivered message is re-sent whole: the lake may get a line twice, and analytics
+ * count each eventId once.
+ */
+export const redriveSpooledMessages = async (messages: SpooledMessage[], sink: FirehoseSink): Promise<RedriveResult> => {
+  const result: RedriveResult = { delivered: [], failed: [], eventsReplayed: 0 };
+  for (const message of messages) {
+    let events;
+    try {
+      events = parseSpoolMessage(message.body).events;
+    } catch (error) {
+      log('error', 'Spooled events message cannot be read; left for the dead-letter queue', { messageId: message.id, error: (error as Error).message });
+      result.failed.push(message.id);
+      continue;
+    }
+    const { undelivered, reasons } = await sink.deliver(events);
+    if (undelivered.length) {
+      log('warn', 'Redrive: Firehose still rejects spooled events', { messageId: message.id, undelivered: undelivered.length, reasons });
+      result.failed.push(message.id);
+      continue;
+    }
+    result.delivered.push(message.id);
+    result.eventsReplayed += events.length;
+  }
+  return result;
+};

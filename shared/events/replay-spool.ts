@@ -1,0 +1,48 @@
+import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { FirehoseSink } from './firehose-sink';
+import { redriveSpooledMessages } from './redrive-events';
+
+export interface ReplayTotals {
+  messages: number;
+  messagesReplayed: number;
+  messagesLeft: number;
+  eventsReplayed: number;
+}
+
+/**
+ * `admin replay-events`: drains a spool queue (or its dead-letter queue) by hand, ten messages
+ * at a time, re-sending each message's events to Firehose and deleting it once all are
+ * delivered; a message Firehose still rejects is made visible again and left on the queue.
+ * Stops when the queue answers empty or after `maxMessages`.
+ */
+export const replaySpool = async (options: {
+  sqs: SQSClient;
+  queueUrl: string;
+  sink: FirehoseSink;
+  maxMessages?: number;
+  onProgress?: (totals: ReplayTotals) => void;
+}): Promise<ReplayTotals> => {
+  const totals: ReplayTotals = { messages: 0, messagesReplayed: 0, messagesLeft: 0, eventsReplayed: 0 };
+  const max = options.maxMessages ?? Number.POSITIVE_INFINITY;
+  while (totals.messages < max) {
+    const out = await options.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: options.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 120 }),
+    );
+    const messages = out.Messages ?? [];
+    if (messages.length === 0) break;
+    totals.messages += messages.length;
+    const result = await redriveSpooledMessages(messages.map((m) => ({ id: m.MessageId!, body: m.Body ?? '' })), options.sink);
+    const handle = (ids: string[]) => messages.filter((m) => ids.includes(m.MessageId!)).map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! }));
+    if (result.delivered.length) await options.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: handle(result.delivered) }));
+    if (result.failed.length) {
+      await options.sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: options.queueUrl, Entries: handle(result.failed).map((e) => ({ ...e, VisibilityTimeout: 0 })) }));
+    }
+    totals.messagesReplayed += result.delivered.length;
+    totals.messagesLeft += result.failed.length;
+    totals.eventsReplayed += result.eventsReplayed;
+    options.onProgress?.(totals);
+    // Firehose still failing: stop rather than spin on the same messages.
+    if (result.failed.length) break;
+  }
+  return totals;
+};

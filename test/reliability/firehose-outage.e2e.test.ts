@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventRecord } from '@shared/events/event-record';
+import { setEventSink } from '@shared/events/event-sink';
+import { createSqsSpool } from '@shared/events/event-spool';
+import { createFirehosePut } from '@shared/events/firehose-client';
+import { createFirehoseSink } from '@shared/events/firehose-sink';
+import { createLocalLakeSink } from '@shared/events/local-lake-sink';
+import { replaySpool } from '@shared/events/replay-spool';
+import { projectRoot } from '@shared/local/paths';
+import { startLocalSqs, type LocalSqs } from '@shared/local/local-sqs';
+import { edgeRequest } from '@test/support/edge-client';
+import { http } from '@test/support/http-client';
+import { loopbackCredentials } from '@test/support/aws-loopback';
+import { readLake } from '@test/support/lake-reader';
+import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { IPHONE_UA } from './route-cases';
+
+/**
+ * Firehose down for a while under clicks: a loopback Firehose (the AWS JSON 1.1 wire format)
+ * answers 500 ServiceUnavailableException, the sink retries, then spools to SQS (the official
+ * client against the local SQS stand-in); Firehose recovers, the redrive re-sends. Every click
+ * reaches the lake, and analytics count each once although a message is re-sent twice.
+ */
+let t: TestStack;
+let sqs: LocalSqs;
+let firehose: { endpoint: string; failing: boolean; puts: number; refused: number; close: () => Promise<void> };
+const QUEUE = 'events-spool';
+const figures = { clicks: 0, refusedPuts: 0, spooledMessages: 0, eventsReplayed: 0, duplicateLinesInLake: 0 };
+
+const startLoopbackFirehose = async (lakeDir: string) => {
+  const lake = createLocalLakeSink(lakeDir);
+  const state = { endpoint: '', failing: false, puts: 0, refused: 0, close: async () => {} };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      state.puts++;
+      if (state.failing) {
+        state.refused++;
+        res.writeHead(500, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify({ __type: 'ServiceUnavailableException', message: 'Slow down.' }));
+        return;
+      }
+      const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { Records: Array<{ Data: string }> };
+      const events = input.Records.map((r) => JSON.parse(Buffer.from(r.Data, 'base64').toString('utf8')) as EventRecord);
+      await lake.send(events);
+      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify({ FailedPutCount: 0, RequestResponses: events.map(() => ({ RecordId: randomUUID() })) }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return state;
+};
+
+const sqsClient = () => new SQSClient({ region: 'us-east-1', endpoint: sqs.endpoint, credentials: loopbackCredentials });
+const sinkOf = (spool: boolean) =>
+  createFirehoseSink({
+    putRecordBatch: createFirehosePut({ region: 'us-east-1', endpoint: firehose.endpoint, credentials: loopbackCredentials }),
+    streamName: 'events',
+    maxAttempts: 3,
+    sleep: async () => {},
+    spool: spool ? createSqsSpool({ queueUrl: sqs.queueUrl(QUEUE), region: 'us-east-1', client: sqsClient() }) : undefined,
+  });
+
+beforeAll(async () => {
+  t = await startTestStack();
+  sqs = await startLocalSqs();
+  firehose = await startLoopbackFirehose(process.env.LOCAL_LAKE_DIR!);
+  setEventSink(sinkOf(true));
+});
+afterAll(async () => {
+  await t?.stop();
+  await sqs?.stop();
+  await firehose?.close();
+  const dir = path.join(projectRoot, 'test', 'artifacts');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'event-spool-report.json'), JSON.stringify(figures, null, 2));
+});
+
+describe('Firehose outage under clicks', () => {
+  it('spools what Firehose rejects, re-sends it on recovery, and analytics count every click once', async () => {
+    const server = { 'api-key': t.tenantA.serverKey };
+    const link = (await http(t.baseUrl, 'POST', '/v1/links', { headers: server, json: { url: 'https://example.com/outage', domain: t.tenantA.domain } })).body.data;
+    const click = async () => {
+      const res = await edgeRequest(t.edgeUrl, { host: link.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE_UA } });
+      expect(res.status).toBe(302);
+      figures.clicks++;
+    };
+
+    await click();
+    firehose.failing = true;
+    for (let i = 0; i < 8; i++) await click();
+    expect(firehose.refused).toBeGreaterThanOrEqual(8 * 3);
+    figures.refusedPuts = firehose.refused;
+    figures.spooledMessages = sqs.depth(QUEUE);
+    expect(figures.spooledMessages).toBe(8);
+
+    // Still down: the redrive leaves every message on the queue.
+    const stillDown = await replaySpool({ sqs: sqsClient(), queueUrl: sqs.queueUrl(QUEUE), sink: sinkOf(false) });
+    expect(stillDown).toMatchObject({ messagesReplayed: 0, eventsReplayed: 0 });
+    expect(sqs.depth(QUEUE)).toBe(8);
+
+    firehose.failing = false;
+    for (let i = 0; i < 3; i++) await click();
+    const replayed = await replaySpool({ sqs: sqsClient(), queueUrl: sqs.queueUrl(QUEUE), sink: sinkOf(false), maxMessages: 3 });
+    // By hand three at a time, then the rest.
+    const again = await replaySpool({ sqs: sqsClient(), queueUrl: sqs.queueUrl(QUEUE), sink: sinkOf(false) });
+    expect(replayed.messagesReplayed + again.messagesReplayed).toBe(8);
+    expect(sqs.depth(QUEUE)).toBe(0);
+    figures.eventsReplayed = replayed.eventsReplayed + again.eventsReplayed;
+    expect(figures.eventsReplayed).toBe(8);
+    // A duplicate delivery: one replayed event line written to the lake a second time.
+    const clickLines = () => readLake().filter((l) => l.line.eventType === 'click' && l.line.linkId === link.id);
+    await createLocalLakeSink(process.env.LOCAL_LAKE_DIR!).send([clickLines()[1]!.line as EventRecord]);
+
+    const lines = clickLines();
+    const ids = new Set(lines.map((l) => l.line.eventId));
+    expect(ids.size).toBe(12);
+    figures.duplicateLinesInLake = lines.length - ids.size;
+    expect(figures.duplicateLinesInLake).toBe(1);
+
+    const analytics = await http(t.baseUrl, 'GET', `/v1/analytics/links/${link.id}?range=24h&traffic=all`, { headers: server });
+    expect(analytics.status).toBe(200);
+    expect(analytics.body.data.summary).toMatchObject({ totalClicks: 12 });
+  });
+});

@@ -1,0 +1,32 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { projectRoot } from '@shared/local/paths';
+
+const run = promisify(execFile);
+const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
+
+/**
+ * Runs the admin CLI as an operator would (`npm run -s admin -- <args> --json`) against this
+ * test file's table (TABLE_NAME / DYNAMODB_ENDPOINT / LOCAL_LAKE_DIR of the test environment),
+ * and returns its one line of JSON.
+ */
+export const runAdminJson = async <T = any>(args: string[], env: Record<string, string> = {}): Promise<T> => {
+  const { stdout } = await run(tsx, ['scripts/admin.ts', ...args, '--json'], {
+    cwd: projectRoot,
+    env: { ...(process.env as Record<string, string>), LOG_LEVEL: 'silent', ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as T;
+};
+
+/** The same, expecting a failure: its exit code and stderr. */
+export const runAdminFailing = async (args: string[]): Promise<{ code: number; stderr: string }> => {
+  try {
+    await run(tsx, ['scripts/admin.ts', ...args], { cwd: projectRoot, env: { ...(process.env as Record<string, string>), LOG_LEVEL: 'silent' } });
+  } catch (error) {
+    const e = error as { code: number; stderr: string };
+    return { code: e.code, stderr: e.stderr };
+  }
+  throw new Error(`admin ${args.join(' ')} succeeded`);
+};
