@@ -7,7 +7,7 @@ import { synthStack } from '@test/support/synth-stack';
 
 const synthWith = (context: Record<string, unknown>) => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new LinkServiceStack(app, 'CapacityStack', { env: { account: '111111111111', region: 'eu-west-1' } });
+  const stack = new LinkServiceStack(app, 'CapacityStack', { env: { account: '111111111111', region: 'us-east-1' } });
   return { stack, template: Template.fromStack(stack) };
 };
 const reservationsOf = (stack: LinkServiceStack, template: Template) => {
