@@ -11,6 +11,7 @@ import { registerKeyCommands } from './admin/key-commands';
 import { registerEventCommands } from './admin/event-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
 import { registerWorkspaceCommands } from './admin/workspace-commands';
+import { registerWorkspaceDataCommands } from './admin/workspace-data-commands';
 import { registerWebhookCommands } from './admin/webhook-commands';
 
 const program = new Command('admin')
@@ -24,6 +25,7 @@ registerDomainCommands(program);
 registerWebhookCommands(program);
 registerAppCommands(program);
 registerWorkspaceCommands(program);
+registerWorkspaceDataCommands(program);
 registerEventCommands(program);
 
 try {

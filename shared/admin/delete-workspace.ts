@@ -1,0 +1,40 @@
+/**
+ * `admin delete-workspace`: erases every table item of one workspace (see workspace-items.ts
+ * for how they are found) in batches, then its lake data (erase-workspace-lake.ts), and
+ * counts what went, per kind. Other workspaces' items are never selected.
+ */
+import { batchDeleteKeys } from './batch-delete';
+import { eraseWorkspaceLake, type LakeErasure } from './erase-workspace-lake';
+import { collectWorkspaceItems, kindOfItem, type WalkOptions } from './workspace-items';
+
+export interface WorkspaceErasure {
+  workspaceId: string;
+  /** Table items erased, per kind (item type or key prefix). */
+  itemsErased: Record<string, number>;
+  totalItemsErased: number;
+  /** Items both Scans read to find them. */
+  itemsScanned: number;
+  /** BatchWriteItem calls re-sent for unprocessed items. */
+  batchRetries: number;
+  lake: LakeErasure;
+}
+
+export interface DeleteOptions extends WalkOptions {
+  onFound?: (total: number) => void;
+  onDeleted?: (n: number) => void;
+}
+
+export const deleteWorkspace = async (workspaceId: string, options: DeleteOptions = {}): Promise<WorkspaceErasure> => {
+  const { items, scanned } = await collectWorkspaceItems(workspaceId, options);
+  options.onFound?.(items.length);
+  const itemsErased: Record<string, number> = {};
+  for (const item of items) {
+    const kind = kindOfItem(item);
+    itemsErased[kind] = (itemsErased[kind] ?? 0) + 1;
+  }
+  // The workspace item last: a run cut short can be run again and still finds the rest.
+  const ordered = [...items.filter((i) => i.sk !== 'WORKSPACE'), ...items.filter((i) => i.sk === 'WORKSPACE')];
+  const { retries } = await batchDeleteKeys(ordered.map(({ pk, sk }) => ({ pk, sk })), { onDeleted: options.onDeleted });
+  const lake = await eraseWorkspaceLake(workspaceId);
+  return { workspaceId, itemsErased, totalItemsErased: items.length, itemsScanned: scanned, batchRetries: retries, lake };
+};
