@@ -4,7 +4,7 @@
  * exponential backoff until none are left or `maxAttempts` is reached (then it throws, and the
  * command can simply be run again: deletes are idempotent).
  */
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import type { ItemKey } from '@shared/db/keys';
 
@@ -15,6 +15,9 @@ export interface BatchDeleteOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Called with the number of items each completed batch removed (progress). */
   onDeleted?: (n: number) => void;
+  /** Defaults: the process's document client and table. */
+  client?: DynamoDBDocumentClient;
+  table?: string;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -22,6 +25,8 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export const batchDeleteKeys = async (itemKeys: ItemKey[], options: BatchDeleteOptions = {}): Promise<{ retries: number }> => {
   const maxAttempts = options.maxAttempts ?? 10;
   const sleep = options.sleep ?? defaultSleep;
+  const client = options.client ?? getDocumentClient();
+  const table = options.table ?? tableName();
   let retries = 0;
   for (let i = 0; i < itemKeys.length; i += BATCH_WRITE_MAX) {
     let pending = itemKeys.slice(i, i + BATCH_WRITE_MAX).map(({ pk, sk }) => ({ DeleteRequest: { Key: { pk, sk } } }));
@@ -32,8 +37,8 @@ export const batchDeleteKeys = async (itemKeys: ItemKey[], options: BatchDeleteO
         await sleep(Math.min(50 * 2 ** (attempt - 2), 5_000));
       }
       const before = pending.length;
-      const out = await getDocumentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (out.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+      const out = await client.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      pending = (out.UnprocessedItems?.[table] ?? []) as typeof pending;
       options.onDeleted?.(before - pending.length);
     }
   }
