@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { setAnalyticsEngine } from '@shared/analytics/analytics-backend';
 import type { AnalyticsEngine, QueryScope } from '@shared/analytics/analytics-engine';
+import { compactLake } from '@shared/analytics/compact-lake';
 import { createDuckDbEngine, lakeFilesFor } from '@shared/analytics/duckdb-engine';
+import { compactedWorkspacePath, RAW_PREFIX, shardOf } from '@shared/analytics/lake-layout';
 import { exportAnalyticsEvents } from '@shared/analytics/export-analytics-events';
 import { getAppAnalyticsOrThrow } from '@shared/analytics/get-app-analytics';
 import { getLinkAnalyticsOrThrow } from '@shared/analytics/get-link-analytics';
@@ -13,7 +15,7 @@ import { median, round } from './stats';
 import type { World } from './world';
 
 const DAY = 86_400_000;
-const SPREAD_DAYS = 30;
+const SPREAD_DAYS = 90;
 const BATCH = 5000;
 const OTHER_WORKSPACES = ['ws_bench_other_1', 'ws_bench_other_2', 'ws_bench_other_3'];
 
@@ -26,7 +28,7 @@ const rng = (seed: number) => () => {
 const pick = <T>(random: () => number, values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
 
 /**
- * `count` events over the last 30 days, in time order (so each batch touches few partitions):
+ * `count` events over the last 90 days, in time order (so each batch touches few partitions):
  * 55% the bench workspace (its link and its deep-link app), 45% three other workspaces.
  */
 const eventsOf = (world: World, count: number, seed: number, now: number) => {
@@ -84,87 +86,119 @@ const bytesOf = (files: string[]) => files.reduce((n, f) => n + statSync(f).size
 export interface AnalyticsQueryRow {
   route: string;
   ms: number;
-  /** Files and bytes the engine read for the query (its partition list), against the whole lake. */
+  /** Files and bytes the engine read for the route (its partition lists), against the whole lake. */
   filesRead: number;
   bytesRead: number;
-  /** Every file read belongs to the query's workspace and lies in its day range. */
+  /** Bytes each query of the route opened (one dashboard view runs them all). */
+  queryBytes: number[];
+  /** Every file read is the query's workspace's (its raw shard or its compacted folder) and lies in its day range. */
   prunedToScope: boolean;
 }
 
-export interface AnalyticsLevel {
-  events: number;
-  generateSeconds: number;
+export interface LakeMeasure {
   lakeFiles: number;
   lakeBytes: number;
   queries: AnalyticsQueryRow[];
 }
 
+export interface AnalyticsLevel extends LakeMeasure {
+  events: number;
+  generateSeconds: number;
+  /** The bench workspace's events in the 90-day window. */
+  workspaceEvents: number;
+  /** The same lake after a compaction run (every closed hour in Parquet, the open hour raw). */
+  compacted: LakeMeasure & { compactSeconds: number };
+}
+
+/** Athena's price and per-query minimum (bench/prices.ts has the other prices). */
+export const ATHENA_USD_PER_TB = 5;
+export const ATHENA_MIN_BYTES_PER_QUERY = 10 * 1000 * 1000;
+
+/** USD of one dashboard view deployed: every query's scanned bytes (the objects it opens), each at least 10 MB. */
+export const dashboardViewUsd = (queryBytes: number[]): number =>
+  queryBytes.reduce((sum, bytes) => sum + (Math.max(bytes, ATHENA_MIN_BYTES_PER_QUERY) / 1e12) * ATHENA_USD_PER_TB, 0);
+
+/** The view's cost for a workspace with `target` events in 90 days, scaled from a measured workspace (bytes grow with events). */
+export const dashboardViewUsdFor = (queryBytes: number[], measuredEvents: number, target = 1_000_000): number =>
+  dashboardViewUsd(queryBytes.map((bytes) => (bytes * target) / Math.max(1, measuredEvents)));
+
+const LINK_90D = 'link analytics (90d)';
+
 /**
- * Generates the levels cumulatively through the real local sink (batched sends), then times the
- * three analytics routes' domain functions on DuckDB (median of `repeats`), recording the file
- * list the DuckDB engine builds for each query (its `lakeFilesFor`, the partition pruning).
+ * Generates each level into a fresh lake through the real local sink (batched sends), times the
+ * analytics routes' domain functions on DuckDB over the raw JSON (median of `repeats`), compacts
+ * the lake (compact-lake.ts) and times them again over Parquet plus the open hour's JSON,
+ * recording the files the DuckDB engine lists for each query (its `lakeFilesFor`, the pruning).
  */
 export const measureAnalyticsScale = async (world: World, levels: number[], repeats: number): Promise<AnalyticsLevel[]> => {
-  const lakeDir = mkdtempSync(path.join(os.tmpdir(), 'bench-analytics-lake-'));
-  const duck = createDuckDbEngine(lakeDir);
-  let lastRead: { files: string[]; scope: QueryScope } | undefined;
-  const instrumented: AnalyticsEngine = {
-    name: duck.name,
-    cacheTtlSeconds: 0,
-    async query(query, scope) {
-      const files = await lakeFilesFor(lakeDir, scope);
-      lastRead = { files: [...new Set([...(lastRead?.files ?? []), ...files])], scope };
-      return duck.query(query, scope);
-    },
-  };
-  setAnalyticsEngine(instrumented);
-  const sink = createLocalLakeSink(lakeDir);
-  const now = Date.now();
-  const routes: Array<[string, () => Promise<unknown>]> = [
-    ['link analytics (7d)', () => getLinkAnalyticsOrThrow(world.tenant.workspaceId, world.link.id, { range: '7d', traffic: 'all' })],
-    ['deep-link app analytics (7d)', () => getAppAnalyticsOrThrow(world.tenant.workspaceId, world.tenant.deepLinkApp.id, { range: '7d', traffic: 'all' })],
-    ['events export page (24h, 100)', () => exportAnalyticsEvents(world.tenant.workspaceId, { limit: 100, range: '24h', eventType: 'all' })],
-  ];
   const results: AnalyticsLevel[] = [];
-  let written = 0;
-  try {
-    for (const [index, level] of levels.entries()) {
-      const count = level - written;
-      const make = eventsOf(world, count, index + 1, now);
-      const started = performance.now();
-      for (let i = 0; i < count; i += BATCH) {
-        const batch: EventRecord[] = [];
-        for (let j = i; j < Math.min(count, i + BATCH); j++) batch.push(make(j));
-        await sink.send(batch);
-      }
-      const generateSeconds = (performance.now() - started) / 1000;
-      written = level;
+  for (const [index, level] of levels.entries()) {
+    const lakeDir = mkdtempSync(path.join(os.tmpdir(), 'bench-analytics-lake-'));
+    const duck = createDuckDbEngine(lakeDir);
+    let reads: Array<{ files: string[]; scope: QueryScope }> = [];
+    const instrumented: AnalyticsEngine = {
+      name: duck.name,
+      cacheTtlSeconds: 0,
+      async query(query, scope) {
+        const files = await lakeFilesFor(lakeDir, scope);
+        reads.push({ files: [...files.raw, ...files.compacted], scope });
+        return duck.query(query, scope);
+      },
+    };
+    setAnalyticsEngine(instrumented);
+    const sink = createLocalLakeSink(lakeDir);
+    const now = Date.now();
+    const ws = world.tenant.workspaceId;
+    const routes: Array<[string, () => Promise<unknown>]> = [
+      [LINK_90D, () => getLinkAnalyticsOrThrow(ws, world.link.id, { range: '90d', traffic: 'all' })],
+      ['link analytics (7d)', () => getLinkAnalyticsOrThrow(ws, world.link.id, { range: '7d', traffic: 'all' })],
+      ['deep-link app analytics (7d)', () => getAppAnalyticsOrThrow(ws, world.tenant.deepLinkApp.id, { range: '7d', traffic: 'all' })],
+      ['events export page (24h, 100)', () => exportAnalyticsEvents(ws, { limit: 100, range: '24h', eventType: 'all' })],
+    ];
+    const measure = async (): Promise<LakeMeasure> => {
       const all = lakeFiles(lakeDir);
-      const lakeBytes = bytesOf(all);
       const queries: AnalyticsQueryRow[] = [];
       for (const [route, run] of routes) {
         const times: number[] = [];
-        let read: typeof lastRead;
         for (let r = 0; r < repeats; r++) {
-          lastRead = undefined;
+          reads = [];
           const t = performance.now();
           await run();
           times.push(performance.now() - t);
-          read = lastRead;
         }
-        const files = read?.files ?? [];
-        const prefix = path.join(lakeDir, 'events', `workspace_id=${world.tenant.workspaceId}`) + path.sep;
-        const inScope = files.every((f) => {
-          const day = /dt=(\d{4}-\d{2}-\d{2})/.exec(f)?.[1] ?? '';
-          return f.startsWith(prefix) && read !== undefined && day >= read.scope.firstDay && day <= read.scope.lastDay;
-        });
-        queries.push({ route, ms: round(median(times), 1), filesRead: files.length, bytesRead: bytesOf(files), prunedToScope: inScope });
+        const files = [...new Set(reads.flatMap((read) => read.files))];
+        const inScope = reads.every((read) =>
+          read.files.every((f) => {
+            const day = /dt=(\d{4}-\d{2}-\d{2})/.exec(f)?.[1] ?? '';
+            const own = f.includes(`${path.sep}${RAW_PREFIX}shard=${shardOf(ws)}${path.sep}`) || f.includes(`${path.sep}${compactedWorkspacePath(ws)}${path.sep}`);
+            return own && day >= read.scope.firstDay && day <= read.scope.lastDay;
+          }),
+        );
+        queries.push({ route, ms: round(median(times), 1), filesRead: files.length, bytesRead: bytesOf(files), queryBytes: reads.map((read) => bytesOf(read.files)), prunedToScope: inScope });
       }
-      results.push({ events: level, generateSeconds: round(generateSeconds, 1), lakeFiles: all.length, lakeBytes, queries });
+      return { lakeFiles: all.length, lakeBytes: bytesOf(all), queries };
+    };
+    try {
+      const make = eventsOf(world, level, index + 1, now);
+      let workspaceEvents = 0;
+      const started = performance.now();
+      for (let i = 0; i < level; i += BATCH) {
+        const batch: EventRecord[] = [];
+        for (let j = i; j < Math.min(level, i + BATCH); j++) batch.push(make(j));
+        workspaceEvents += batch.filter((e) => e.workspaceId === ws).length;
+        await sink.send(batch);
+      }
+      const generateSeconds = (performance.now() - started) / 1000;
+      const raw = await measure();
+      const compactStarted = performance.now();
+      await compactLake(lakeDir, { now: new Date(now) });
+      const compactSeconds = (performance.now() - compactStarted) / 1000;
+      const compacted = await measure();
+      results.push({ events: level, generateSeconds: round(generateSeconds, 1), workspaceEvents, ...raw, compacted: { ...compacted, compactSeconds: round(compactSeconds, 1) } });
+    } finally {
+      setAnalyticsEngine(undefined);
+      rmSync(lakeDir, { recursive: true, force: true });
     }
-  } finally {
-    setAnalyticsEngine(undefined);
-    rmSync(lakeDir, { recursive: true, force: true });
   }
   return results;
 };

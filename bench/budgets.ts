@@ -8,6 +8,8 @@ export const budgets = {
   warmP50VsBare: 1.25,
   /** Errors during the loopback throughput runs. */
   throughputErrors: 0,
+  /** USD of one link-analytics dashboard view deployed (Athena bytes scanned), workspace with 1M events in 90 days. */
+  dashboardViewUsd: 0.001,
 } as const;
 
 export interface BudgetResult {

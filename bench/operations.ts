@@ -18,7 +18,7 @@ const run = `${process.pid}-${Date.now().toString(36)}`;
 export const operations: Record<string, Operation> = {
   redirect: {
     name: 'redirect (GET /{key})',
-    handler: 'edge-redirect',
+    handler: 'edge-links',
     request: (w) => ({ method: 'GET', path: `/${w.link.key}`, headers: { host: w.link.domain }, pathParameters: { key: w.link.key } }),
     expect: [302],
     events: 1,

@@ -18,4 +18,14 @@ export const prices = {
   firehoseIngestGb: 0.029,
   firehoseRecordRoundingBytes: 5 * 1024,
   firehoseDynamicPartitioningGb: 0.02,
+  /** CloudFront, United States: HTTPS requests ($0.0100 per 10,000); CloudFront Functions invocations. */
+  cloudFrontHttpsRequest: 0.01 / 10_000,
+  cloudFrontFunctionInvocation: 0.1 / 1_000_000,
+  /** WAF: per request inspected (up to 1,500 WCUs), per web ACL and per rule (managed group counts as one) a month. */
+  wafRequest: 0.6 / 1_000_000,
+  wafWebAclMonth: 5,
+  wafRuleMonth: 1,
+  /** Secrets Manager: per secret a month (the origin-verify secret); per 10,000 API calls. */
+  secretMonth: 0.4,
+  secretApiCall: 0.05 / 10_000,
 } as const;

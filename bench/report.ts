@@ -1,5 +1,7 @@
-import type { AnalyticsLevel } from './analytics-scale';
+import { activePartitionsFor, FIREHOSE_ACTIVE_PARTITION_LIMIT, LAKE_SHARDS } from '@shared/analytics/lake-layout';
+import { dashboardViewUsdFor, type AnalyticsLevel } from './analytics-scale';
 import { budgets, type BudgetResult } from './budgets';
+import { frontDoorBudget, frontDoorPerMillion } from './cost';
 import type { CapacityRow } from './capacity';
 import type { ColdStartRow } from './cold-start';
 import type { CostPerMillion } from './cost';
@@ -26,7 +28,7 @@ export interface BenchResults {
   budgets: BudgetResult[];
 }
 
-export const REDIRECT = 'edge-redirect';
+export const REDIRECT = 'edge-links';
 
 /** Every budget of the issue, each pass or fail with the figure it was judged on. */
 export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] => {
@@ -60,7 +62,15 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
   for (const row of r.throughput) {
     out.push({ name: `throughput errors, ${row.name}`, limit: `${budgets.throughputErrors}`, measured: `${row.errors} of ${row.requests}`, pass: row.errors <= budgets.throughputErrors });
   }
-  const queries = r.analytics.flatMap((level) => level.queries.map((q) => ({ level, q })));
+  // The redirect's front door (CloudFront + viewer-request function + WAF), with WAF on and off.
+  const redirectCost = r.cost.rows.find((row) => row.operation === 'redirect');
+  if (redirectCost) {
+    const wafOn = frontDoorPerMillion(redirectCost);
+    const wafOff = frontDoorPerMillion({ ...redirectCost, waf: 0 });
+    out.push({ name: 'redirect front door $ / 1M, WAF on', limit: `<= ${frontDoorBudget.wafOn}`, measured: `${wafOn}`, pass: wafOn <= frontDoorBudget.wafOn });
+    out.push({ name: 'redirect front door $ / 1M, WAF off', limit: `<= ${frontDoorBudget.wafOff}`, measured: `${wafOff}`, pass: wafOff <= frontDoorBudget.wafOff });
+  }
+  const queries = r.analytics.flatMap((level) => [level, level.compacted].flatMap((lake) => lake.queries.map((q) => ({ level: lake, q }))));
   const unpruned = queries.filter(({ level, q }) => !q.prunedToScope || q.bytesRead >= level.lakeBytes);
   const biggest = r.analytics.at(-1);
   const maxShare = biggest ? Math.max(...biggest.queries.map((q) => q.bytesRead / biggest.lakeBytes)) : 0;
@@ -69,6 +79,30 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
     limit: 'files in scope only',
     measured: unpruned.length ? `${unpruned.length} queries read outside their scope` : `all ${queries.length} queries; at most ${(maxShare * 100).toFixed(1)}% of the lake at ${biggest?.events.toLocaleString('en-US')} events`,
     pass: unpruned.length === 0 && queries.length > 0,
+  });
+  if (biggest) {
+    const json = biggest.queries.find((q) => q.route === 'link analytics (90d)')!;
+    const parquet = biggest.compacted.queries.find((q) => q.route === 'link analytics (90d)')!;
+    out.push({
+      name: `link analytics 90d on DuckDB, ${biggest.events.toLocaleString('en-US')} events, compacted vs JSON-only`,
+      limit: 'reported',
+      measured: `${parquet.ms} ms, ${mib(parquet.bytesRead)} MiB read (JSON-only: ${json.ms} ms, ${mib(json.bytesRead)} MiB)`,
+      pass: parquet.prunedToScope,
+    });
+    const usd = dashboardViewUsdFor(parquet.queryBytes, biggest.workspaceEvents);
+    out.push({
+      name: 'one dashboard view deployed (link 90d), workspace with 1M events in 90 days',
+      limit: `< $${budgets.dashboardViewUsd}`,
+      measured: `$${usd.toFixed(6)} (${parquet.queryBytes.length} queries, scaled from ${biggest.workspaceEvents.toLocaleString('en-US')} events: Athena $5/TB, 10 MB minimum each)`,
+      pass: usd < budgets.dashboardViewUsd,
+    });
+  }
+  const partitions = activePartitionsFor(10_000);
+  out.push({
+    name: 'Firehose active partitions, 10,000 workspaces sending in the same minute',
+    limit: `<= ${FIREHOSE_ACTIVE_PARTITION_LIMIT}`,
+    measured: `${partitions} (${LAKE_SHARDS} shards x 3 hours in flight)`,
+    pass: partitions <= FIREHOSE_ACTIVE_PARTITION_LIMIT,
   });
   return out;
 };
@@ -87,7 +121,6 @@ export const notes = [
   'One route row per bundle (shared/routes/own-route.ts, lib/bundle-settings.ts bundleDefinesFor): the handler reads its credential from its own row, inlined by esbuild from the route table; the table itself (~5 KiB) stays out of the Lambdas.',
   'linkIdPathSchema in its own module: zod schema construction is not tree-shaken, so GET/archive/analytics handlers built every create/patch schema at init (-16 KiB on links-get).',
   'Firehose PutRecordBatch over the SDK building blocks already bundled for DynamoDB (shared/events/firehose-client.ts) instead of @aws-sdk/client-firehose (~13 KiB): the redirect went from 1.17x to 1.14x the floor.',
-  'Athena over the same SDK building blocks (shared/analytics/athena-api.ts on shared/aws/aws-json-call.ts, shared with Firehose) instead of @aws-sdk/client-athena: analytics-link went from 1.265x to 1.227x the floor in size.',
   'ICU country names (Intl.DisplayNames, ~10 ms to build) built on first use instead of at module init (shared/analytics/analytics-rows.ts): analytics init went from 1.16-1.32x to about 1.0-1.18x the floor; a cold start answered from the analytics cache never builds them.',
   'Multipart forms parsed by the runtime (Response.formData(), undici in Node) instead of busboy (~23 KiB, ~3.5 ms init): the legacy creates went from 1.2999x to about 1.24x the floor in size.',
   'Cold-start processes start with the deployed NODE_OPTIONS (--enable-source-maps, lib/bundle-settings.ts), floor included.',
@@ -136,16 +169,16 @@ export const toMarkdown = (r: BenchResults): string => {
   lines.push('## 3. DynamoDB work and cost per million operations', '');
   lines.push(
     `Units from ReturnConsumedCapacity (TOTAL) as DynamoDB Local reports them${r.capacity.every((c) => c.reported) ? ' (reported for every call)' : ' (some calls did not report: marked)'}. ` +
-      `Cost: Lambda arm64 at ${r.cost.memoryMb} MB for the measured warm p50 duration (rounded up to 1 ms), HTTP API request, DynamoDB on-demand units, Firehose ingestion (${r.cost.eventBytes} B per event line, rounded to 5 KB per record) and dynamic partitioning; prices of ${r.cost.pricesTakenOn} (bench/prices.ts), USD.`,
+      `Cost: Lambda arm64 at ${r.cost.memoryMb} MB for the measured warm p50 duration (rounded up to 1 ms), HTTP API request (service API) or, for edge operations, the front door in its own columns (CloudFront HTTPS request, viewer-request CloudFront Function, WAF request with WAF on), DynamoDB on-demand units, Firehose ingestion (${r.cost.eventBytes} B per event line, rounded to 5 KB per record) and dynamic partitioning; prices of ${r.cost.pricesTakenOn} (bench/prices.ts), USD.`,
     '',
   );
   lines.push(
     table(
-      ['operation', 'DynamoDB calls', 'RCU', 'WCU', 'events', 'duration ms', 'Lambda $', 'HTTP API $', 'DynamoDB $', 'Firehose $', 'total $ / 1M'],
+      ['operation', 'DynamoDB calls', 'RCU', 'WCU', 'events', 'duration ms', 'Lambda $', 'HTTP API $', 'CloudFront $', 'CF Function $', 'WAF $', 'DynamoDB $', 'Firehose $', 'total $ / 1M'],
       r.capacity.map((c) => {
         const cost = r.cost.rows.find((x) => x.operation === c.operation)!;
         const calls = summarizeCalls(c.calls);
-        return [c.name, calls, `${c.read}${c.reported ? '' : ' (not reported)'}`, c.write, c.events, r.durationsMs[c.operation] ?? '', cost.lambda, cost.httpApi, cost.dynamodb, cost.firehose, `**${cost.total}**`];
+        return [c.name, calls, `${c.read}${c.reported ? '' : ' (not reported)'}`, c.write, c.events, r.durationsMs[c.operation] ?? '', cost.lambda, cost.httpApi, cost.cloudFront ?? 0, cost.cloudFrontFunction ?? 0, cost.waf ?? 0, cost.dynamodb, cost.firehose, `**${cost.total}**`];
       }),
     ),
     '',
@@ -163,20 +196,28 @@ export const toMarkdown = (r: BenchResults): string => {
   lines.push('## 5. Analytics scale (DuckDB over the local lake)', '');
   lines.push(
     table(
-      ['events', 'generate s', 'lake files', 'lake MiB', 'route', 'ms (median)', 'files read', 'MiB read', '% of lake', 'in scope'],
+      ['events', 'lake', 'generate / compact s', 'lake files', 'lake MiB', 'route', 'ms (median)', 'files read', 'MiB read', '% of lake', 'in scope'],
       r.analytics.flatMap((level) =>
-        level.queries.map((q) => [
-          level.events.toLocaleString('en-US'),
-          level.generateSeconds,
-          level.lakeFiles,
-          mib(level.lakeBytes),
-          q.route,
-          q.ms,
-          q.filesRead,
-          mib(q.bytesRead),
-          ((q.bytesRead / level.lakeBytes) * 100).toFixed(1),
-          q.prunedToScope ? 'yes' : '**no**',
-        ]),
+        (
+          [
+            ['JSON', level.generateSeconds, level],
+            ['compacted', level.compacted.compactSeconds, level.compacted],
+          ] as const
+        ).flatMap(([layout, seconds, lake]) =>
+          lake.queries.map((q) => [
+            level.events.toLocaleString('en-US'),
+            layout,
+            seconds,
+            lake.lakeFiles,
+            mib(lake.lakeBytes),
+            q.route,
+            q.ms,
+            q.filesRead,
+            mib(q.bytesRead),
+            ((q.bytesRead / lake.lakeBytes) * 100).toFixed(1),
+            q.prunedToScope ? 'yes' : '**no**',
+          ]),
+        ),
       ),
     ),
     '',

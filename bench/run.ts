@@ -11,6 +11,8 @@ import { measureAnalyticsScale } from './analytics-scale';
 import { measureCapacity } from './capacity';
 import { measureColdStart } from './cold-start';
 import { costPerMillion } from './cost';
+import { operations } from './operations';
+import { routeByHandler } from '@shared/routes/route-table';
 import { pricesTakenOn } from './prices';
 import { judgeBudgets, toMarkdown, type BenchResults } from './report';
 import { measureThroughput } from './throughput';
@@ -80,7 +82,16 @@ try {
     rows: capacity.map((c) => ({
       operation: c.operation,
       name: c.name,
-      ...costPerMillion({ memoryMb, durationMs: durationsMs[c.operation]!, readUnits: c.read, writeUnits: c.write, events: c.events, eventBytes }),
+      ...costPerMillion({
+        memoryMb,
+        durationMs: durationsMs[c.operation]!,
+        readUnits: c.read,
+        writeUnits: c.write,
+        events: c.events,
+        eventBytes,
+        via: routeByHandler(operations[c.operation]!.handler).api === 'edge' ? 'edge' : 'api',
+        waf: true,
+      }),
     })),
   };
   progress('throughput (autocannon on loopback)');

@@ -4,21 +4,21 @@ import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ANALYTICS_TABLE } from '@shared/analytics/analytics-sql';
+import { ANALYTICS_TABLE, COMPACTED_TABLE } from '@shared/analytics/analytics-sql';
+import { COMPACTED_PREFIX, compactedPartitionKeys, LAKE_SHARDS, RAW_PREFIX, rawPartitionKeys } from '@shared/analytics/lake-layout';
 import { eventRecordSchema } from '@shared/events/event-record-schema';
 
 export interface AnalyticsProps {
   /** Where the results bucket's server access logs go. */
   accessLogsBucket: IBucket;
-  /** The event lake Firehose writes to (`events/workspace_id=/dt=/hour=/`). */
+  /** The event lake: raw `events/shard=/dt=/hour=/`, compacted `compacted/workspace_id=/dt=/` (lake-layout.ts). */
   lakeBucket: IBucket;
   /** Athena refuses (and bills no more than) queries scanning more than this. Default 10 GiB. */
   bytesScannedCutoffPerQuery?: number;
 }
 
-/** Lake prefix and partition keys: the Firehose prefix, the local lake layout and partitionPath(). */
-export const LAKE_PREFIX = 'events/';
-export const partitionKeys = ['workspace_id', 'dt', 'hour'] as const;
+/** The shard values of the raw table's projection: 00 .. LAKE_SHARDS-1, two digits. */
+export const shardValues = () => Array.from({ length: LAKE_SHARDS }, (_, i) => String(i).padStart(2, '0'));
 
 /**
  * Glue columns straight from the event line schema (every field is text in the JSON lines),
@@ -27,14 +27,16 @@ export const partitionKeys = ['workspace_id', 'dt', 'hour'] as const;
 export const eventTableColumns = () => Object.keys(eventRecordSchema.shape).map((name) => ({ name: name.toLowerCase(), type: 'string' }));
 
 /**
- * Athena over the event lake: a Glue database and table (JSON SerDe, partition projection, so
- * no crawler and no partition maintenance), an Athena workgroup (engine v3, enforced settings,
+ * Athena over the event lake: a Glue database and two tables, `events` (raw JSON lines, JSON
+ * SerDe) and `events_compacted` (Parquet), both with partition projection, so no crawler and no
+ * partition maintenance; an Athena workgroup (engine v3, enforced settings,
  * bytes-scanned cutoff, encrypted results) and its results bucket. `grantQuery` gives a function
  * exactly what running analytics queries needs.
  */
 export class Analytics extends Construct {
   readonly databaseName: string;
   readonly tableName = ANALYTICS_TABLE;
+  readonly compactedTableName = COMPACTED_TABLE;
   readonly workgroupName: string;
   readonly resultsBucket: Bucket;
   readonly lakeBucket: IBucket;
@@ -64,19 +66,20 @@ export class Analytics extends Construct {
       databaseInput: { name: this.databaseName, description: 'Link service event lake' },
     });
 
-    const lakeRoot = `s3://${props.lakeBucket.bucketName}/${LAKE_PREFIX}`;
+    const lakeRoot = `s3://${props.lakeBucket.bucketName}/${RAW_PREFIX}`;
     const table = new CfnTable(this, 'EventsTable', {
       catalogId: Aws.ACCOUNT_ID,
       databaseName: this.databaseName,
       tableInput: {
         name: this.tableName,
         tableType: 'EXTERNAL_TABLE',
-        partitionKeys: partitionKeys.map((name) => ({ name, type: 'string' })),
+        partitionKeys: rawPartitionKeys.map((name) => ({ name, type: 'string' })),
         parameters: {
           classification: 'json',
           'projection.enabled': 'true',
-          // Injected: any workspace id works, and every query must name one (ours always do).
-          'projection.workspace_id.type': 'injected',
+          // A hash of the workspace id (lake-layout.ts shardOf); every query names its workspace's shard.
+          'projection.shard.type': 'enum',
+          'projection.shard.values': shardValues().join(','),
           'projection.dt.type': 'date',
           'projection.dt.format': 'yyyy-MM-dd',
           'projection.dt.range': '2024-01-01,NOW',
@@ -85,7 +88,7 @@ export class Analytics extends Construct {
           'projection.hour.type': 'integer',
           'projection.hour.range': '0,23',
           'projection.hour.digits': '2',
-          'storage.location.template': `${lakeRoot}workspace_id=\${workspace_id}/dt=\${dt}/hour=\${hour}/`,
+          'storage.location.template': `${lakeRoot}shard=\${shard}/dt=\${dt}/hour=\${hour}/`,
         },
         storageDescriptor: {
           location: lakeRoot,
@@ -100,6 +103,37 @@ export class Analytics extends Construct {
       },
     });
     table.addResourceDependency(database);
+
+    const compactedRoot = `s3://${props.lakeBucket.bucketName}/${COMPACTED_PREFIX}`;
+    const compacted = new CfnTable(this, 'CompactedEventsTable', {
+      catalogId: Aws.ACCOUNT_ID,
+      databaseName: this.databaseName,
+      tableInput: {
+        name: this.compactedTableName,
+        tableType: 'EXTERNAL_TABLE',
+        partitionKeys: compactedPartitionKeys.map((name) => ({ name, type: 'string' })),
+        parameters: {
+          classification: 'parquet',
+          'projection.enabled': 'true',
+          // Injected: any workspace id works, and every query must name one (ours always do).
+          'projection.workspace_id.type': 'injected',
+          'projection.dt.type': 'date',
+          'projection.dt.format': 'yyyy-MM-dd',
+          'projection.dt.range': '2024-01-01,NOW',
+          'projection.dt.interval': '1',
+          'projection.dt.interval.unit': 'DAYS',
+          'storage.location.template': `${compactedRoot}workspace_id=\${workspace_id}/dt=\${dt}/`,
+        },
+        storageDescriptor: {
+          location: compactedRoot,
+          columns: eventTableColumns(),
+          inputFormat: 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat',
+          outputFormat: 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat',
+          serdeInfo: { serializationLibrary: 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe' },
+        },
+      },
+    });
+    compacted.addResourceDependency(database);
 
     new CfnWorkGroup(this, 'WorkGroup', {
       name: this.workgroupName,
@@ -139,11 +173,12 @@ export class Analytics extends Construct {
           stack.formatArn({ service: 'glue', resource: 'catalog' }),
           stack.formatArn({ service: 'glue', resource: 'database', resourceName: this.databaseName }),
           stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${this.databaseName}/${this.tableName}` }),
+          stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${this.databaseName}/${this.compactedTableName}` }),
         ],
       }),
     );
     // Exact S3 actions (no grantRead/grantReadWrite action wildcards): Athena reads the lake's
-    // event objects and writes its results.
+    // raw and compacted objects and writes its results (multipart, as Athena documents).
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['s3:GetBucketLocation', 's3:ListBucket'],
@@ -151,19 +186,29 @@ export class Analytics extends Construct {
       }),
     );
     grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['s3:GetObject'], resources: [this.lakeBucket.arnForObjects(`${LAKE_PREFIX}*`)] }),
+      new PolicyStatement({ actions: ['s3:ListBucketMultipartUploads'], resources: [this.resultsBucket.bucketArn] }),
     );
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'],
+        actions: ['s3:GetObject'],
+        resources: [this.lakeBucket.arnForObjects(`${RAW_PREFIX}*`), this.lakeBucket.arnForObjects(`${COMPACTED_PREFIX}*`)],
+      }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
         resources: [this.resultsBucket.arnForObjects('*')],
       }),
     );
     const id = (bucket: IBucket) => stack.getLogicalId(bucket.node.defaultChild as never);
     if (grantee.grantPrincipal instanceof Construct) {
       Validations.of(grantee.grantPrincipal).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${id(this.lakeBucket)}.Arn>/${LAKE_PREFIX}*]`,
-        reason: 'Athena reads every event object of the lake (partitions are created by Firehose at run time); read-only, events prefix only.',
+        id: `AwsSolutions-IAM5[Resource::<${id(this.lakeBucket)}.Arn>/${RAW_PREFIX}*]`,
+        reason: 'Athena reads every raw event object of the lake (partitions are created by Firehose at run time); read-only, events prefix only.',
+      });
+      Validations.of(grantee.grantPrincipal).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${id(this.lakeBucket)}.Arn>/${COMPACTED_PREFIX}*]`,
+        reason: 'Athena reads the compacted Parquet of the lake (one folder per workspace and day, written by compaction); read-only, compacted prefix only.',
       });
       Validations.of(grantee.grantPrincipal).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${id(this.resultsBucket)}.Arn>/*]`,

@@ -1,36 +1,43 @@
-import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
 import { LogGroup, LogStream, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { partitionPath } from '@shared/events/event-record';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { ERRORS_PREFIX, RAW_FILE_EXTENSION, rawPartitionJq, rawPartitionPath } from '@shared/analytics/lake-layout';
+import type { ServiceAlarms } from './service-alarms';
 
 /**
- * The S3 prefix Firehose writes to: the same text as `partitionPath()` of the lake, with the
+ * The S3 prefix Firehose writes to: the same text as `rawPartitionPath()` of the lake, with the
  * partition values taken from the record itself by the JQ metadata extraction below.
  */
-export const eventPartitionPrefix = `${partitionPath({
-  workspace_id: '!{partitionKeyFromQuery:workspace_id}',
+export const eventPartitionPrefix = `${rawPartitionPath({
+  shard: '!{partitionKeyFromQuery:shard}',
   dt: '!{partitionKeyFromQuery:dt}',
   hour: '!{partitionKeyFromQuery:hour}',
 })}/`;
 
-/** JQ 1.6 query: workspace, UTC date and hour from the event's own `workspaceId` and `timestamp`. */
-export const eventPartitionQuery = '{workspace_id: .workspaceId, dt: .timestamp[0:10], hour: .timestamp[11:13]}';
+/**
+ * JQ 1.6 query: the workspace's shard (a hash of `workspaceId`, the same as shardOf()), UTC date
+ * and hour from the event's own `timestamp`. Active partitions: LAKE_SHARDS x the hours in flight,
+ * whatever the number of workspaces.
+ */
+export const eventPartitionQuery = rawPartitionJq();
 
-export const eventErrorPrefix = 'errors/!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/hour=!{timestamp:HH}/';
+export const eventErrorPrefix = `${ERRORS_PREFIX}!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/hour=!{timestamp:HH}/`;
 
 export interface EventPipelineProps {
   bucket: IBucket;
 }
 
 /**
- * Events -> Kinesis Data Firehose -> the event lake bucket. Dynamic partitioning by workspace,
- * date and hour (from the record, so late events land in their own hour), records that cannot
- * be partitioned go under `errors/`, server-side encryption of the stream, delivery errors
- * logged to CloudWatch. Records are already newline-terminated JSON lines (no delimiter added,
- * no compression: the local lake has the same files).
+ * Events -> Kinesis Data Firehose -> the event lake bucket. Dynamic partitioning by a hash shard
+ * of the workspace, date and hour (from the record, so late events land in their own hour;
+ * lake-layout.ts), records that cannot be partitioned go under `errors/`, server-side encryption
+ * of the stream, delivery errors logged to CloudWatch. Records are already newline-terminated
+ * JSON lines (no delimiter added, no compression: raw objects live for hours before compaction,
+ * and the local lake has the same `.json` files).
  */
 export class EventPipeline extends Construct {
   readonly stream: CfnDeliveryStream;
@@ -71,6 +78,8 @@ export class EventPipeline extends Construct {
         // Dynamic partitioning needs at least 64 MiB; a minute bounds the delay to the lake.
         bufferingHints: { sizeInMBs: 64, intervalInSeconds: 60 },
         compressionFormat: 'UNCOMPRESSED',
+        // Objects named like the local lake's files, so a copy of the real lake reads the same.
+        fileExtension: RAW_FILE_EXTENSION,
         // The bucket's own default encryption (SSE-S3) applies to every object.
         encryptionConfiguration: { noEncryptionConfig: 'NoEncryption' },
         dynamicPartitioningConfiguration: { enabled: true, retryOptions: { durationInSeconds: 300 } },
@@ -91,5 +100,14 @@ export class EventPipeline extends Construct {
     });
     // The role's policy must exist before Firehose validates the destination.
     this.stream.node.addDependency(role);
+  }
+
+  /** Alarm when records overflow the active-partition limit (they land under errors/ instead of the lake). */
+  watch(alarms: ServiceAlarms): void {
+    alarms.alarmOn(
+      'EventPartitionCountExceeded',
+      new Metric({ namespace: 'AWS/Firehose', metricName: 'PartitionCountExceeded', dimensionsMap: { DeliveryStreamName: this.stream.ref }, statistic: 'Maximum', period: Duration.minutes(5) }),
+      'Firehose exceeded its active-partition limit: records went to errors/activePartitionExceeded/ (replay them: docs/analytics.md)',
+    );
   }
 }

@@ -5,7 +5,7 @@ import { HttpMethod, type HttpApi, type HttpRouteIntegration } from 'aws-cdk-lib
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
 import { routeTable } from '@shared/routes/route-table';
-import type { ApiName, RouteDef } from '@shared/routes/route-types';
+import type { RouteDef } from '@shared/routes/route-types';
 import { Analytics } from './analytics';
 import { EventLake } from './event-lake';
 import { EventPipeline } from './event-pipeline';
@@ -14,10 +14,12 @@ import { OutboundEvents } from './outbound-events';
 import { ServiceAlarms } from './service-alarms';
 import { ServiceFunction } from './service-function';
 import { ServiceHttpApi, type ServiceHttpApiProps } from './service-http-api';
+import { EdgeFrontDoor } from './edge-front-door';
+import { frontDoorContext } from './front-door/front-door-context';
 
 const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase());
 
-/** Composes the service: the table, the two HTTP APIs, and one function per route-table row. */
+/** Composes the service: the table, the service HTTP API, the edge's front door, and one function per route-table handler. */
 export class LinkServiceStack extends Stack {
   readonly table: LinkTable;
   readonly eventLake: EventLake;
@@ -27,7 +29,7 @@ export class LinkServiceStack extends Stack {
   readonly analytics: Analytics;
   readonly outbound: OutboundEvents;
   readonly serviceApi: HttpApi;
-  readonly edgeApi: HttpApi;
+  readonly frontDoor: EdgeFrontDoor;
   readonly functions = new Map<string, ServiceFunction>();
 
   constructor(scope: Construct, id: string, props?: StackProps) {
@@ -39,48 +41,61 @@ export class LinkServiceStack extends Stack {
     this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
     this.alarms.watchEventStream(this.eventPipeline.stream.ref);
     this.eventSpool = new EventSpool(this, 'EventSpool', { stream: this.eventPipeline.stream, alarms: this.alarms });
+    this.eventPipeline.watch(this.alarms);
+    this.eventLake.watch(this.alarms);
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
     this.outbound = new OutboundEvents(this, 'Outbound', { table: this.table, alarms: this.alarms });
 
+    const functionFor = (route: RouteDef) => {
+      let fn = this.functions.get(route.handler);
+      if (!fn) {
+        // One function per handler, granted the union of its rows (edge-links answers several).
+        const rows = routeTable.filter((r) => r.handler === route.handler);
+        const tableAccess = rows.some((r) => r.grants.table === 'readWrite') ? 'readWrite' : rows.some((r) => r.grants.table === 'read') ? 'read' : 'none';
+        fn = new ServiceFunction(this, pascal(route.handler), { route }).bindTable(this.table, tableAccess);
+        if (rows.some((r) => r.grants.events)) {
+          fn.bindEvents(this.eventPipeline.stream);
+          this.eventSpool.bindSpool(fn);
+        }
+        if (tableAccess === 'read' && rows.some((r) => rateLimitKindOf(r.credential))) fn.bindRateLimitCounters(this.table);
+        if (rows.some((r) => r.grants.analytics)) fn.bindAnalytics(this.analytics);
+        this.functions.set(route.handler, fn);
+        this.alarms.watchFunction(pascal(route.handler), fn);
+      }
+      return fn;
+    };
     const integrations = new Map<string, HttpRouteIntegration>();
     const integrationFor = (route: RouteDef) => {
       let integration = integrations.get(route.handler);
       if (!integration) {
-        const fn = new ServiceFunction(this, pascal(route.handler), { route }).bindTable(this.table, route.grants.table);
-        if (route.grants.events) {
-          fn.bindEvents(this.eventPipeline.stream);
-          this.eventSpool.bindSpool(fn);
-        }
-        if (route.grants.table === 'read' && rateLimitKindOf(route.credential)) fn.bindRateLimitCounters(this.table);
-        if (route.grants.analytics) fn.bindAnalytics(this.analytics);
-        this.functions.set(route.handler, fn);
-        this.alarms.watchFunction(pascal(route.handler), fn);
-        integration = new HttpLambdaIntegration(`${pascal(route.handler)}Integration`, fn);
+        integration = new HttpLambdaIntegration(`${pascal(route.handler)}Integration`, functionFor(route));
         integrations.set(route.handler, integration);
       }
       return integration;
     };
 
-    const apiFor = (api: ApiName, name: string, throttle: ServiceHttpApiProps['throttle']) => {
-      const defaultRoute = routeTable.find((r) => r.api === api && r.path === '$default');
-      return new ServiceHttpApi(this, name, {
-        apiName: `${id}-${api}`,
-        defaultIntegration: defaultRoute ? integrationFor(defaultRoute) : undefined,
-        throttle,
-      }).api;
-    };
-    this.serviceApi = apiFor('service', 'ServiceApi', { rateLimit: 1000, burstLimit: 2000 });
-    this.edgeApi = apiFor('edge', 'EdgeApi', { rateLimit: 5000, burstLimit: 10000 });
-
+    // The v1 service API stays on API Gateway.
+    const defaultRoute = routeTable.find((r) => r.api === 'service' && r.path === '$default');
+    this.serviceApi = new ServiceHttpApi(this, 'ServiceApi', {
+      apiName: `${id}-service`,
+      defaultIntegration: defaultRoute ? integrationFor(defaultRoute) : undefined,
+      throttle: { rateLimit: 1000, burstLimit: 2000 } satisfies ServiceHttpApiProps['throttle'],
+    }).api;
     for (const route of routeTable) {
-      if (route.path === '$default') continue;
-      const api = route.api === 'service' ? this.serviceApi : this.edgeApi;
-      api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
-        integration: integrationFor(route),
-      });
+      if (route.api !== 'service' || route.path === '$default') continue;
+      this.serviceApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrationFor(route) });
     }
+
+    // The edge: Lambda function URLs (RESPONSE_STREAM) behind CloudFront SaaS Manager.
+    const edgeHandlers = [...new Set(routeTable.filter((r) => r.api === 'edge').map((r) => r.handler))];
+    this.frontDoor = new EdgeFrontDoor(this, 'EdgeFrontDoor', {
+      ...frontDoorContext(this),
+      origins: edgeHandlers.map((handler) => {
+        const rows = routeTable.filter((r) => r.api === 'edge' && r.handler === handler);
+        const patterns = [...new Set(rows.map((r) => (r.path === '$default' || r.path.includes('{') ? '*' : r.path)))];
+        return { fn: functionFor(rows[0]!), pathPatterns: patterns, cacheable: patterns.every((p) => p.startsWith('/.well-known/')) };
+      }),
+    });
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-APIG4',
@@ -89,7 +104,6 @@ export class LinkServiceStack extends Stack {
     });
 
     new CfnOutput(this, 'BaseUrl', { value: this.serviceApi.apiEndpoint });
-    new CfnOutput(this, 'EdgeUrl', { value: this.edgeApi.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     // For `admin replay-events` (EVENTS_STREAM_NAME, EVENTS_SPOOL_QUEUE_URL, EVENTS_SPOOL_DLQ_URL).
     new CfnOutput(this, 'EventsStreamName', { value: this.eventPipeline.stream.ref });

@@ -6,9 +6,11 @@
  */
 import { Command } from 'commander';
 import { registerAppCommands } from './admin/app-commands';
+import { registerCloudFrontDomainCommands } from './admin/cloudfront-domain-commands';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerEventCommands } from './admin/event-commands';
+import { registerLakeCommands } from './admin/lake-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
 import { registerWorkspaceCommands } from './admin/workspace-commands';
 import { registerWorkspaceDataCommands } from './admin/workspace-data-commands';
@@ -27,6 +29,8 @@ registerAppCommands(program);
 registerWorkspaceCommands(program);
 registerWorkspaceDataCommands(program);
 registerEventCommands(program);
+registerCloudFrontDomainCommands(program);
+registerLakeCommands(program);
 
 try {
   await program.parseAsync(process.argv);

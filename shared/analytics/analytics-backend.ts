@@ -1,6 +1,6 @@
 import { getConfig, type Config } from '@shared/config/config';
 import { AnalyticsUnavailableError, type AnalyticsEngine } from './analytics-engine';
-import { createAthenaApi } from './athena-api';
+import { createAthenaClient } from './athena-client';
 import { createAthenaEngine } from './athena-engine';
 import { createDuckDbEngine } from './duckdb-engine';
 
@@ -11,9 +11,7 @@ import { createDuckDbEngine } from './duckdb-engine';
 export const engineFromConfig = (config: Pick<Config, 'ATHENA_WORKGROUP' | 'ATHENA_DATABASE' | 'LOCAL_LAKE_DIR' | 'AWS_REGION'>): AnalyticsEngine => {
   if (config.ATHENA_WORKGROUP && config.ATHENA_DATABASE) {
     return createAthenaEngine({
-      // As the SDK client's maxAttempts: 3: throttling, 5xx and connection errors are retried
-      // twice (StartQueryExecution carries a ClientRequestToken, so a retry starts one query).
-      athena: createAthenaApi({ region: config.AWS_REGION, maxAttempts: 3 }),
+      athena: createAthenaClient({ region: config.AWS_REGION }),
       workgroup: config.ATHENA_WORKGROUP,
       database: config.ATHENA_DATABASE,
     });

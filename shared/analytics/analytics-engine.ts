@@ -9,7 +9,21 @@ export interface QueryScope {
   workspaceId: string;
   firstDay: string;
   lastDay: string;
+  /** Epoch ms by which the whole request must be answered (analyticsDeadline(), taken once at its start). */
+  deadline?: number;
 }
+
+/**
+ * One deadline for a whole analytics request, taken when its domain function starts (right
+ * after the handler's auth): every query's start, polls and result pages fit in it. Below the
+ * function's 29 s timeout and API Gateway's 30 s, with room for auth and the response.
+ */
+export const ANALYTICS_DEADLINE_MS = 25_000;
+
+export const analyticsDeadline = (startedAt = Date.now()): number => startedAt + ANALYTICS_DEADLINE_MS;
+
+/** The scope's deadline, or one starting now for a query run on its own. */
+export const deadlineOf = (scope: QueryScope, now: () => number = Date.now): number => scope.deadline ?? analyticsDeadline(now());
 
 /**
  * Runs the analytics SQL (analytics-sql.ts) with its `?` parameters. Two implementations:

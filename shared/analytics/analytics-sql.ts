@@ -1,15 +1,21 @@
-import type { EventType } from '@shared/events/event-record';
+import { eventRecordFields, type EventType } from '@shared/events/event-record';
 import type { TrafficFilter } from './analytics-schemas';
 import type { AnalyticsWindow } from './analytics-window';
+import { shardOf } from './lake-layout';
 
 /**
  * The analytics SQL: one text for both engines (Athena / Trino and DuckDB, which gets a few
- * macros for the Trino function names, see duckdb-engine.ts). The relation is `events` (the
- * Glue table; a DuckDB view over the local lake). Every value arrives as a `?` parameter, in
- * order; the only text that varies is chosen from fixed fragments here, plus validated integers.
+ * macros for the Trino function names, see duckdb-engine.ts). Two relations: `events`, the raw
+ * JSON lines (Glue table; a DuckDB view over the local lake's raw files) and `events_compacted`,
+ * the Parquet of closed periods (see lake-layout.ts). Every value arrives as a `?` parameter,
+ * and only in a WHERE clause (Athena's rule: "`?` parameters can be placed only in the WHERE
+ * clause"; test/unit/athena-dialect.test.ts checks every text). The only text that varies is
+ * chosen from fixed fragments here, plus validated integers.
  */
-/** The relation every query reads: the Glue table's name, and the DuckDB view's. */
+/** The raw relation: the Glue table's name, and the DuckDB view's. */
 export const ANALYTICS_TABLE = 'events';
+/** The compacted relation (Parquet, one folder per workspace and day). */
+export const COMPACTED_TABLE = 'events_compacted';
 
 export interface SqlQuery {
   sql: string;
@@ -34,36 +40,74 @@ const trafficTypes: Record<TrafficFilter, [string, string]> = {
   all: ['human', 'bot'],
 };
 
+/** The event columns both relations share (the partition columns differ). */
+const lakeColumns = eventRecordFields.map((name) => (name === 'timestamp' ? '"timestamp"' : name)).join(', ');
+
 /**
- * `scoped`: the events of one workspace (partition `workspace_id`), the days of the window
- * (partition `dt`, so Athena reads only those prefixes), the exact time span, the scope and
- * filters, with duplicate deliveries of an event dropped.
+ * `scoped`: the events of one workspace in the exact time span, scope and filters, each event
+ * once. Compacted days come from `events_compacted` (partitions workspace_id, dt); what is not
+ * compacted yet (the open period, late arrivals) from the raw `events` (partitions shard, dt,
+ * hour: the workspace's shard, the window's days, and for a window starting mid-day, its hours).
+ * The two overlap while a compaction run is between writing Parquet and removing the raw
+ * objects, and Firehose delivers at least once: the raw rows keep one row per eventId
+ * (`row_number() OVER (PARTITION BY eventId)`) and none whose eventId is already compacted.
  */
 const scopedCte = (filter: ScopeFilter): SqlQuery => {
-  const where = ['workspace_id = ?', 'dt >= ?', 'dt <= ?', '"timestamp" >= ?', '"timestamp" < ?'];
-  const params = [filter.workspaceId, filter.window.firstDay, filter.window.lastDay, filter.window.start, filter.window.end];
+  const { window } = filter;
+  const common: string[] = ['"timestamp" >= ?', '"timestamp" < ?'];
+  const commonParams: string[] = [window.start, window.end];
   if (filter.scope.kind === 'link') {
-    where.push('linkId = ?');
-    params.push(filter.scope.linkId);
+    common.push('linkId = ?');
+    commonParams.push(filter.scope.linkId);
   } else if (filter.scope.kind === 'app') {
-    where.push('deepLinkAppId = ?');
-    params.push(filter.scope.appId);
+    common.push('deepLinkAppId = ?');
+    commonParams.push(filter.scope.appId);
   }
   if (filter.traffic) {
-    where.push('trafficType IN (?, ?)');
-    params.push(...trafficTypes[filter.traffic]);
+    common.push('trafficType IN (?, ?)');
+    commonParams.push(...trafficTypes[filter.traffic]);
   }
   if (filter.eventType) {
-    where.push('eventType = ?');
-    params.push(filter.eventType);
+    common.push('eventType = ?');
+    commonParams.push(filter.eventType);
   }
-  // A line delivered twice (Firehose is at-least-once) is the same row twice: DISTINCT drops it.
+  const compactedWhere = ['workspace_id = ?', 'dt >= ?', 'dt <= ?', ...common];
+  const compactedParams = [filter.workspaceId, window.firstDay, window.lastDay, ...commonParams];
+  const rawWhere = ['shard = ?', 'workspaceId = ?', 'dt >= ?', 'dt <= ?'];
+  const rawParams = [shardOf(filter.workspaceId), filter.workspaceId, window.firstDay, window.lastDay];
+  const startHour = window.start.slice(11, 13);
+  if (startHour !== '00') {
+    // A window starting mid-day (24h) reads only the hours of its first day it covers.
+    rawWhere.push('(dt > ? OR hour >= ?)');
+    rawParams.push(window.firstDay, startHour);
+  }
+  rawWhere.push(...common);
+  rawParams.push(...commonParams);
+  // Compacted rows are unique by eventId (compaction de-duplicates); raw rows are de-duplicated
+  // among themselves, and dropped when their event is already compacted. Only the raw part (the
+  // open period and late arrivals) is windowed, not the whole range.
   const sql = `scoped AS (
-  SELECT DISTINCT e.*
-  FROM ${ANALYTICS_TABLE} e
-  WHERE ${where.join('\n    AND ')}
+  SELECT ${lakeColumns}
+  FROM ${COMPACTED_TABLE}
+  WHERE ${compactedWhere.join('\n    AND ')}
+  UNION ALL
+  SELECT ${lakeColumns}
+  FROM (
+    SELECT ${lakeColumns}, row_number() OVER (PARTITION BY eventId) AS copy_number
+    FROM ${ANALYTICS_TABLE}
+    WHERE ${rawWhere.join('\n      AND ')}
+  ) raw
+  WHERE copy_number = 1
+    AND NOT EXISTS (
+      SELECT 1
+      FROM ${COMPACTED_TABLE} done
+      WHERE done.workspace_id = ?
+        AND done.dt >= ?
+        AND done.dt <= ?
+        AND done.eventId = raw.eventId
+    )
 )`;
-  return { sql, params };
+  return { sql, params: [...compactedParams, ...rawParams, filter.workspaceId, window.firstDay, window.lastDay] };
 };
 
 /** The breakdown dimensions of the aggregate query, in GROUPING SETS order. */
@@ -87,13 +131,18 @@ export const groupingColumns = ['bucket', ...breakdownDimensions.map((d) => d.co
  * summary), (bucket) and each dimension. `grouping_id` tells the sets apart (a bit per column,
  * 1 = not grouped, first column most significant; same in Trino and DuckDB).
  */
+const bucketUnits = { hour: "'hour'", day: "'day'" } as const;
+
 export const aggregateQuery = (filter: ScopeFilter & { unit: 'hour' | 'day' }): SqlQuery => {
   const cte = scopedCte(filter);
+  // The unit is a fixed literal, not a `?`: Athena takes parameters only in WHERE.
+  const unit = bucketUnits[filter.unit];
+  if (!unit) throw new Error(`Invalid bucket unit ${String(filter.unit)}`);
   const dims = breakdownDimensions.map((d) => `${d.column} AS ${d.alias}`).join(',\n  ');
   const sets = ['()', '(bucket)', ...breakdownDimensions.map((d) => `(${d.column})`)].join(', ');
   const sql = `WITH ${cte.sql},
 bucketed AS (
-  SELECT scoped.*, to_iso8601(date_trunc(?, from_iso8601_timestamp("timestamp"))) AS bucket
+  SELECT scoped.*, to_iso8601(date_trunc(${unit}, from_iso8601_timestamp("timestamp"))) AS bucket
   FROM scoped
 )
 SELECT
@@ -113,7 +162,7 @@ SELECT
   max("timestamp") AS last_activity_at
 FROM bucketed
 GROUP BY GROUPING SETS (${sets})`;
-  return { sql, params: [...cte.params, filter.unit] };
+  return { sql, params: cte.params };
 };
 
 /** Columns of RawAnalyticsEvent / RecentAnalyticsEvent, lower-case aliases (Athena lower-cases names). */

@@ -1,18 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import {
+  GetQueryExecutionCommand,
+  GetQueryResultsCommand,
+  StartQueryExecutionCommand,
+  StopQueryExecutionCommand,
+  type GetQueryResultsCommandOutput,
+} from '@aws-sdk/client-athena';
 import { log } from '@shared/util/logger';
-import { AnalyticsUnavailableError, type AnalyticsEngine, type AnalyticsRow } from './analytics-engine';
-import type { AthenaApi, GetQueryResultsOutput } from './athena-api';
+import { AnalyticsUnavailableError, deadlineOf, type AnalyticsEngine, type AnalyticsRow } from './analytics-engine';
+import type { AthenaSender } from './athena-client';
 
 export interface AthenaEngineOptions {
-  /** The Athena calls (athena-api.ts). */
-  athena: AthenaApi;
+  /** The official Athena client (athena-client.ts), or a test double of its `send`. */
+  athena: AthenaSender;
   workgroup: string;
   database: string;
-  /** How long Athena may reuse a previous identical query's result (also the table-cache TTL). */
-  reuseMinutes?: number;
+  /** How long a computed dashboard answer is served from the table cache (analytics-cache.ts). */
+  cacheMinutes?: number;
+  /** First poll delay; each next poll waits twice as long, up to maxPollIntervalMs. */
   pollIntervalMs?: number;
-  /** Give up (503) after this long; below the Lambda and API Gateway timeouts. */
-  timeoutMs?: number;
+  maxPollIntervalMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
 }
 
 /**
@@ -24,15 +33,24 @@ export const athenaStringLiteral = (value: string) => `'${value.replaceAll("'", 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Athena over the Glue table of the event lake: StartQueryExecution (bound parameters, result
- * reuse, the workgroup's enforced output and bytes-scanned cutoff), poll GetQueryExecution,
- * page GetQueryResults. The backend failing in any way is 503 analytics_unavailable.
+ * Result reuse is OFF, by construction: Athena reuses a result when the query TEXT matches, and
+ * every tenant value is an execution parameter, so two workspaces' queries share one text.
+ * Repeated dashboard views are served by the table cache instead (keyed by workspace).
+ */
+export const RESULT_REUSE_OFF = { ResultReuseByAgeConfiguration: { Enabled: false } } as const;
+
+/**
+ * Athena over the Glue tables of the event lake: StartQueryExecution (bound parameters in WHERE
+ * only, no result reuse, the workgroup's enforced output and bytes-scanned cutoff), poll
+ * GetQueryExecution with exponential backoff, page GetQueryResults, all within the request's
+ * one deadline (QueryScope.deadline). The backend failing in any way is 503 analytics_unavailable.
  */
 export const createAthenaEngine = (options: AthenaEngineOptions): AnalyticsEngine => {
-  const reuseMinutes = options.reuseMinutes ?? 5;
-  const pollIntervalMs = options.pollIntervalMs ?? 250;
-  const timeoutMs = options.timeoutMs ?? 25_000;
+  const cacheMinutes = options.cacheMinutes ?? 5;
+  const firstPollMs = options.pollIntervalMs ?? 100;
+  const maxPollMs = options.maxPollIntervalMs ?? 1_000;
   const sleep = options.sleep ?? defaultSleep;
+  const now = options.now ?? Date.now;
   const { athena } = options;
 
   const unavailable = (message: string, fields: Record<string, unknown>, cause?: unknown) => {
@@ -40,44 +58,59 @@ export const createAthenaEngine = (options: AthenaEngineOptions): AnalyticsEngin
     return new AnalyticsUnavailableError(undefined, cause);
   };
 
-  const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (error) {
-      throw unavailable('athena call failed', { call: what, error: String(error) }, error);
-    }
-  };
-
   return {
     name: 'athena',
-    cacheTtlSeconds: reuseMinutes * 60,
-    async query(query): Promise<AnalyticsRow[]> {
-      const started = await call('StartQueryExecution', () =>
-        athena.startQueryExecution({
-          QueryString: query.sql,
-          ExecutionParameters: query.params.length > 0 ? query.params.map(athenaStringLiteral) : undefined,
-          QueryExecutionContext: { Database: options.database, Catalog: 'AwsDataCatalog' },
-          WorkGroup: options.workgroup,
-          ResultReuseConfiguration: { ResultReuseByAgeConfiguration: { Enabled: true, MaxAgeInMinutes: reuseMinutes } },
-        }),
+    cacheTtlSeconds: cacheMinutes * 60,
+    async query(query, scope): Promise<AnalyticsRow[]> {
+      const deadline = deadlineOf(scope, now);
+      /** One SDK call, aborted when the request's deadline passes. */
+      const call = async <T>(what: string, send: (abortSignal: AbortSignal) => Promise<T>): Promise<T> => {
+        const remaining = deadline - now();
+        if (remaining <= 0) throw unavailable('analytics deadline passed', { call: what });
+        try {
+          return await send(AbortSignal.timeout(remaining));
+        } catch (error) {
+          throw unavailable('athena call failed', { call: what, error: String(error) }, error);
+        }
+      };
+
+      const started = await call('StartQueryExecution', (abortSignal) =>
+        athena.send(
+          new StartQueryExecutionCommand({
+            QueryString: query.sql,
+            ClientRequestToken: randomUUID(),
+            ExecutionParameters: query.params.length > 0 ? query.params.map(athenaStringLiteral) : undefined,
+            QueryExecutionContext: { Database: options.database, Catalog: 'AwsDataCatalog' },
+            WorkGroup: options.workgroup,
+            ResultReuseConfiguration: RESULT_REUSE_OFF,
+          }),
+          { abortSignal },
+        ),
       );
       const id = started.QueryExecutionId;
       if (!id) throw unavailable('athena returned no query id', {});
 
-      const deadline = Date.now() + timeoutMs;
+      let delay = firstPollMs;
       for (;;) {
-        const { QueryExecution: execution } = await call('GetQueryExecution', () => athena.getQueryExecution({ QueryExecutionId: id }));
+        const { QueryExecution: execution } = await call('GetQueryExecution', (abortSignal) =>
+          athena.send(new GetQueryExecutionCommand({ QueryExecutionId: id }), { abortSignal }),
+        ).catch(async (error: unknown) => {
+          await athena.send(new StopQueryExecutionCommand({ QueryExecutionId: id })).catch(() => undefined);
+          throw error;
+        });
         const state = execution?.Status?.State;
         if (state === 'SUCCEEDED') break;
         if (state === 'FAILED' || state === 'CANCELLED') {
           // e.g. TABLE_NOT_FOUND (not initialized), bytes-scanned cutoff, S3 access: a reporting outage.
           throw unavailable('athena query failed', { queryExecutionId: id, state, reason: execution?.Status?.StateChangeReason, error: execution?.Status?.AthenaError });
         }
-        if (Date.now() >= deadline) {
-          await athena.stopQueryExecution({ QueryExecutionId: id }).catch(() => undefined);
-          throw unavailable('athena query timed out', { queryExecutionId: id, timeoutMs });
+        const remaining = deadline - now();
+        if (remaining <= 0) {
+          await athena.send(new StopQueryExecutionCommand({ QueryExecutionId: id })).catch(() => undefined);
+          throw unavailable('athena query timed out', { queryExecutionId: id });
         }
-        await sleep(pollIntervalMs);
+        await sleep(Math.min(delay, remaining));
+        delay = Math.min(delay * 2, maxPollMs);
       }
 
       const rows: AnalyticsRow[] = [];
@@ -85,8 +118,8 @@ export const createAthenaEngine = (options: AthenaEngineOptions): AnalyticsEngin
       let nextToken: string | undefined;
       let first = true;
       do {
-        const page: GetQueryResultsOutput = await call('GetQueryResults', () =>
-          athena.getQueryResults({ QueryExecutionId: id, NextToken: nextToken, MaxResults: 1000 }),
+        const page: GetQueryResultsCommandOutput = await call('GetQueryResults', (abortSignal) =>
+          athena.send(new GetQueryResultsCommand({ QueryExecutionId: id, NextToken: nextToken, MaxResults: 1000 }), { abortSignal }),
         );
         names ??= (page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? []).map((c) => (c.Name ?? '').toLowerCase());
         const data = page.ResultSet?.Rows ?? [];

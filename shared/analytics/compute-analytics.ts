@@ -13,12 +13,14 @@ export interface AnalyticsRequest {
   scope: AnalyticsScope;
   query: AnalyticsQuery;
   now: Date;
+  /** The request's one deadline (analyticsDeadline()). */
+  deadline?: number;
 }
 
 const filterOf = (request: AnalyticsRequest) => {
   const window = analyticsWindow(request.query.range, request.now);
   const filter = { workspaceId: request.workspaceId, scope: request.scope, window, traffic: request.query.traffic };
-  const queryScope: QueryScope = { workspaceId: request.workspaceId, firstDay: window.firstDay, lastDay: window.lastDay };
+  const queryScope: QueryScope = { workspaceId: request.workspaceId, firstDay: window.firstDay, lastDay: window.lastDay, deadline: request.deadline };
   return { window, filter, queryScope };
 };
 

@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { eventRecordFields } from '@shared/events/event-record';
-import { ANALYTICS_TABLE } from './analytics-sql';
+import { ANALYTICS_TABLE, COMPACTED_TABLE, type SqlQuery } from './analytics-sql';
+import { compactedPartitionKeys, compactedWorkspacePath, RAW_PREFIX, rawPartitionKeys, shardOf } from './lake-layout';
 import { log } from '@shared/util/logger';
 import { AnalyticsUnavailableError, assertSafeId, type AnalyticsEngine, type AnalyticsRow, type QueryScope } from './analytics-engine';
 
@@ -21,51 +23,79 @@ export const trinoCompatibilityMacros = [
 /** The columns of the lake's JSON lines, from the one event schema: every field is text. */
 const jsonColumns = () => `{${eventRecordFields.map((name) => `"${name}": 'VARCHAR'`).join(', ')}}`;
 
-const sqlString = (value: string) => `'${value.replaceAll("'", "''")}'`;
+export const sqlString = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 const DAY_DIR = /^dt=(\d{4}-\d{2}-\d{2})$/;
 const HOUR_DIR = /^hour=\d{2}$/;
-const FILE = /^[A-Za-z0-9_.-]+\.json$/;
+const RAW_FILE = /^[A-Za-z0-9_.-]+\.json$/;
+const COMPACTED_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.parquet$/;
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 
-/**
- * Partition pruning for the local lake: the files of ONE workspace's folder and only the days
- * of the window, found by listing folders whose names were validated. None: an empty list.
- */
-export const lakeFilesFor = async (lakeDir: string, scope: QueryScope): Promise<string[]> => {
-  const workspaceDir = path.join(lakeDir, 'events', `workspace_id=${assertSafeId(scope.workspaceId, 'workspace id')}`);
-  const list = async (dir: string) => {
-    try {
-      return await readdir(dir);
-    } catch (error) {
-      if (isMissing(error)) return [];
-      throw error;
-    }
-  };
-  const files: string[] = [];
-  for (const dayDir of (await list(workspaceDir)).sort()) {
-    const day = DAY_DIR.exec(dayDir)?.[1];
-    if (!day || day < scope.firstDay || day > scope.lastDay) continue;
-    for (const hourDir of (await list(path.join(workspaceDir, dayDir))).sort()) {
-      if (!HOUR_DIR.test(hourDir)) continue;
-      for (const file of (await list(path.join(workspaceDir, dayDir, hourDir))).sort()) {
-        if (FILE.test(file)) files.push(path.join(workspaceDir, dayDir, hourDir, file));
-      }
-    }
+const listDir = async (dir: string) => {
+  try {
+    return (await readdir(dir)).sort();
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw error;
   }
-  return files;
 };
 
-/** The `events` view of one query: read_json over the pruned file list, or an empty relation. */
-const eventsViewSql = (files: string[]): string => {
-  const hiveTypes = `{'workspace_id': 'VARCHAR', 'dt': 'VARCHAR', 'hour': 'VARCHAR'}`;
-  if (files.length === 0) {
-    const columns = eventRecordFields.map((name) => `CAST(NULL AS VARCHAR) AS "${name}"`);
-    return `CREATE TEMP VIEW ${ANALYTICS_TABLE} AS SELECT ${columns.join(', ')}, CAST(NULL AS VARCHAR) AS workspace_id, CAST(NULL AS VARCHAR) AS dt, CAST(NULL AS VARCHAR) AS hour WHERE false`;
+/** The files one query may read: the workspace's raw shard and its compacted folder, the window's days. */
+export interface LakeFiles {
+  raw: string[];
+  compacted: string[];
+}
+
+/**
+ * Partition pruning for the local lake, by listing folders whose names were validated: the raw
+ * files of the workspace's shard and the window's days, and the workspace's compacted days.
+ */
+export const lakeFilesFor = async (lakeDir: string, scope: QueryScope): Promise<LakeFiles> => {
+  const workspaceId = assertSafeId(scope.workspaceId, 'workspace id');
+  const inWindow = (dayDir: string) => {
+    const day = DAY_DIR.exec(dayDir)?.[1];
+    return day !== undefined && day >= scope.firstDay && day <= scope.lastDay;
+  };
+  const raw: string[] = [];
+  const shardDir = path.join(lakeDir, `${RAW_PREFIX}shard=${shardOf(workspaceId)}`);
+  for (const dayDir of (await listDir(shardDir)).filter(inWindow)) {
+    for (const hourDir of (await listDir(path.join(shardDir, dayDir))).filter((h) => HOUR_DIR.test(h))) {
+      const dir = path.join(shardDir, dayDir, hourDir);
+      for (const file of await listDir(dir)) if (RAW_FILE.test(file)) raw.push(path.join(dir, file));
+    }
   }
-  return `CREATE TEMP VIEW ${ANALYTICS_TABLE} AS SELECT * FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', hive_partitioning = true, hive_types = ${hiveTypes}, columns = ${jsonColumns()}, ignore_errors = true)`;
+  const compacted: string[] = [];
+  const workspaceDir = path.join(lakeDir, compactedWorkspacePath(workspaceId));
+  for (const dayDir of (await listDir(workspaceDir)).filter(inWindow)) {
+    const dir = path.join(workspaceDir, dayDir);
+    for (const file of await listDir(dir)) if (COMPACTED_FILE.test(file)) compacted.push(path.join(dir, file));
+  }
+  return { raw, compacted };
 };
+
+const emptyRelation = (partitions: readonly string[]) =>
+  `SELECT ${[...eventRecordFields, ...partitions].map((name) => `CAST(NULL AS VARCHAR) AS "${name}"`).join(', ')} WHERE false`;
+
+const hiveTypes = (partitions: readonly string[]) => `{${partitions.map((p) => `'${p}': 'VARCHAR'`).join(', ')}}`;
+
+/** read_json over raw files: newline-delimited, every field text, partitions from the path. */
+export const rawRelationSql = (files: string[]): string =>
+  files.length === 0
+    ? emptyRelation(rawPartitionKeys)
+    : `SELECT * FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', hive_partitioning = true, hive_types = ${hiveTypes(rawPartitionKeys)}, columns = ${jsonColumns()}, ignore_errors = true)`;
+
+/** read_parquet over compacted files, partitions from the path. */
+export const compactedRelationSql = (files: string[]): string =>
+  files.length === 0
+    ? emptyRelation(compactedPartitionKeys)
+    : `SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], hive_partitioning = true, hive_types = ${hiveTypes(compactedPartitionKeys)})`;
+
+/** The two views of one query (the names the analytics SQL reads), over the pruned file lists. */
+const viewsSql = (files: LakeFiles): string[] => [
+  `CREATE OR REPLACE TEMP VIEW ${ANALYTICS_TABLE} AS ${rawRelationSql(files.raw)}`,
+  `CREATE OR REPLACE TEMP VIEW ${COMPACTED_TABLE} AS ${compactedRelationSql(files.compacted)}`,
+];
 
 type DuckDbModule = typeof import('@duckdb/node-api');
 
@@ -80,7 +110,7 @@ const loadDuckDb = async (): Promise<DuckDbModule> => {
 
 let instance: Promise<DuckDBInstance> | undefined;
 
-const getInstance = (): Promise<DuckDBInstance> => {
+export const getDuckDbInstance = (): Promise<DuckDBInstance> => {
   if (!instance) {
     instance = (async () => {
       const duck = await loadDuckDb();
@@ -100,32 +130,49 @@ const getInstance = (): Promise<DuckDBInstance> => {
 
 const toText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
-/** DuckDB over the local lake (newline-delimited JSON in the Firehose partition layout). */
+class LakeChangedError extends Error {}
+
+const runOnce = async (lakeDir: string, query: SqlQuery, scope: QueryScope): Promise<AnalyticsRow[]> => {
+  let files: LakeFiles;
+  let connection: DuckDBConnection | undefined;
+  try {
+    const lake = await stat(lakeDir).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+    if (lake && !lake.isDirectory()) throw new Error(`LOCAL_LAKE_DIR is not a directory: ${lakeDir}`);
+    files = lake ? await lakeFilesFor(lakeDir, scope) : { raw: [], compacted: [] };
+    connection = await (await getDuckDbInstance()).connect();
+    for (const view of viewsSql(files)) await connection.run(view);
+  } catch (error) {
+    connection?.closeSync();
+    log('error', 'local analytics backend unavailable', { error: String(error) });
+    throw new AnalyticsUnavailableError(undefined, error);
+  }
+  try {
+    const prepared = await connection.prepare(query.sql);
+    query.params.forEach((value, i) => prepared.bindVarchar(i + 1, value));
+    const reader = await prepared.runAndReadAll();
+    const names = reader.columnNames().map((n) => n.toLowerCase());
+    return reader.getRows().map((row) => Object.fromEntries(names.map((n, i) => [n, toText(row[i])])));
+  } catch (error) {
+    const gone = [...files.raw, ...files.compacted].some((file) => !existsSync(file));
+    if (gone) throw new LakeChangedError(String(error));
+    throw error;
+  } finally {
+    connection.closeSync();
+  }
+};
+
+/** DuckDB over the local lake: raw JSON lines and compacted Parquet, the layout of lake-layout.ts. */
 export const createDuckDbEngine = (lakeDir: string): AnalyticsEngine => ({
   name: 'duckdb',
   cacheTtlSeconds: 0,
   async query(query, scope): Promise<AnalyticsRow[]> {
-    let files: string[];
-    let connection: DuckDBConnection | undefined;
+    // A compaction run may remove raw files between the listing and the read (their events are
+    // in the compacted file by then): list again and run once more.
     try {
-      const lake = await stat(lakeDir).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
-      if (lake && !lake.isDirectory()) throw new Error(`LOCAL_LAKE_DIR is not a directory: ${lakeDir}`);
-      files = lake ? await lakeFilesFor(lakeDir, scope) : [];
-      connection = await (await getInstance()).connect();
-      await connection.run(eventsViewSql(files));
+      return await runOnce(lakeDir, query, scope);
     } catch (error) {
-      connection?.closeSync();
-      log('error', 'local analytics backend unavailable', { error: String(error) });
-      throw new AnalyticsUnavailableError(undefined, error);
-    }
-    try {
-      const prepared = await connection.prepare(query.sql);
-      query.params.forEach((value, i) => prepared.bindVarchar(i + 1, value));
-      const reader = await prepared.runAndReadAll();
-      const names = reader.columnNames().map((n) => n.toLowerCase());
-      return reader.getRows().map((row) => Object.fromEntries(names.map((n, i) => [n, toText(row[i])])));
-    } finally {
-      connection.closeSync();
+      if (!(error instanceof LakeChangedError)) throw error;
+      return runOnce(lakeDir, query, scope);
     }
   },
 });

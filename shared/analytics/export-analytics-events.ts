@@ -1,6 +1,7 @@
 import type { Pagination } from '@shared/http/api-types';
 import { decodeCursor, encodeCursor } from '@shared/pagination/cursor';
 import { getAnalyticsEngine } from './analytics-backend';
+import { analyticsDeadline } from './analytics-engine';
 import { rawEventFrom } from './analytics-rows';
 import type { AnalyticsEventsQuery } from './analytics-schemas';
 import type { RawAnalyticsEvent } from './analytics-types';
@@ -24,6 +25,7 @@ export interface ExportPage {
  * the last event returned, so walking every page yields each event exactly once.
  */
 export const exportAnalyticsEvents = async (workspaceId: string, query: AnalyticsEventsQuery, now = new Date()): Promise<ExportPage> => {
+  const deadline = analyticsDeadline();
   const cursorQuery = { route: 'analytics-events', workspaceId, range: query.range, eventType: query.eventType };
   const position = query.cursor ? await decodeCursor<ExportCursor>(query.cursor, cursorQuery) : null;
   const window = position?.window ?? analyticsWindow(query.range, now);
@@ -37,6 +39,7 @@ export const exportAnalyticsEvents = async (workspaceId: string, query: Analytic
     workspaceId,
     firstDay: window.firstDay,
     lastDay: window.lastDay,
+    deadline,
   });
   const hasMore = rows.length > query.limit;
   const data = rows.slice(0, query.limit).map(rawEventFrom);

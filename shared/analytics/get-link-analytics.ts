@@ -1,6 +1,7 @@
 import { notFound } from '@shared/errors/app-error';
 import { linkRepository } from '@shared/links/link-repository';
 import { getAnalyticsEngine } from './analytics-backend';
+import { analyticsDeadline } from './analytics-engine';
 import { withAnalyticsCache } from './analytics-cache';
 import type { AnalyticsQuery } from './analytics-schemas';
 import type { AnalyticsData } from './analytics-types';
@@ -11,6 +12,7 @@ import { computeAnalyticsData } from './compute-analytics';
  * are Links; archived ones keep their analytics). Another workspace's id or an unknown id: 404.
  */
 export const getLinkAnalyticsOrThrow = async (workspaceId: string, linkId: string, query: AnalyticsQuery, now = new Date()): Promise<AnalyticsData> => {
+  const deadline = analyticsDeadline();
   // Not getByIdOrThrow(..., linkType): that answers 404 for the other type, and both types
   // have analytics here. Same tenancy rule, one read.
   const link = await linkRepository.findById(linkId);
@@ -20,6 +22,6 @@ export const getLinkAnalyticsOrThrow = async (workspaceId: string, linkId: strin
     { workspaceId, route: 'link', subjectId: link.id, range: query.range, traffic: query.traffic },
     engine.cacheTtlSeconds,
     now,
-    () => computeAnalyticsData(engine, { workspaceId, scope: { kind: 'link', linkId: link.id }, query, now }),
+    () => computeAnalyticsData(engine, { workspaceId, scope: { kind: 'link', linkId: link.id }, query, now, deadline }),
   );
 };

@@ -38,7 +38,7 @@ export const recordClientClick = async (
     link: { workspaceId, linkId: link.id, linkType: link.linkType, deepLinkAppId: link.deepLinkAppId, domain: link.domain, key: link.key, tracking: link.tracking },
     userAgent: request.userAgent,
     ip: request.ip,
-    country: null,
+    country: request.country,
     referrer: request.referrer,
     resolvedDestinationUrl: link.url,
     responseKind: 'api',

@@ -1,9 +1,12 @@
 import { parseUserAgent, type ClientInfo } from '@shared/clicks/user-agent';
 import { header, type ApiEvent } from '@shared/http/api-types';
+import { viewerCountry, viewerIp } from '@shared/http/trusted-viewer';
 
 /** What the client API reads from the HTTP request itself (never stored raw: see fingerprint). */
 export interface ClientRequestInfo {
   ip: string | null;
+  /** The CDN's viewer country, only on a request through the front door (shared/http/trusted-viewer.ts). */
+  country: string | null;
   userAgent: string | null;
   referrer: string | null;
   client: ClientInfo;
@@ -12,7 +15,8 @@ export interface ClientRequestInfo {
 export const clientRequestInfo = (event: ApiEvent): ClientRequestInfo => {
   const userAgent = header(event, 'user-agent') ?? null;
   return {
-    ip: event.requestContext?.http?.sourceIp || null,
+    ip: viewerIp(event),
+    country: viewerCountry(event),
     userAgent,
     referrer: header(event, 'referer') ?? null,
     client: parseUserAgent(userAgent),

@@ -69,6 +69,7 @@ export const recordCustomerEvents = async (
         linkKey: link?.key ?? null,
         linkType: link?.linkType ?? null,
         visitorId,
+        country: request.country,
         deviceType: client.deviceType,
         platform: client.platform,
         browser: client.browser,

@@ -70,6 +70,7 @@ const openEvent = async (
     linkKey: link?.key ?? named?.key ?? null,
     linkType: link?.linkType ?? named?.linkType ?? null,
     visitorId: await visitorIdFor(request.ip, request.userAgent, at),
+    country: request.country,
     deviceType: client.deviceType,
     platform: devicePlatformOf(auth.publishable, request),
     browser: client.browser,

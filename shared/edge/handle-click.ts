@@ -7,7 +7,7 @@ import { decideOutcome } from './edge-outcome';
 import { parseEdgeRequest, type EdgeRequest } from './edge-request';
 import { ALTERNATE_LABEL, resolveHost, type ResolvedHost } from './host-resolver';
 import { plainNotFound, statusPage } from './html/status-page';
-import { findRedirectRecord } from './redirect-lookup';
+import { findRecordOnHost } from './redirect-lookup';
 
 /** DESIGN.md section 4 key syntax; anything else cannot be a link (no table read). */
 export const LINK_KEY = /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9_-])?$/;
@@ -37,7 +37,7 @@ const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: s
   const canonical = `${request.origin.replace(`://${ALTERNATE_LABEL}`, '://')}/${encodeURIComponent(key)}`;
   const clickId = request.query.get('c') ?? '';
   if (!CLICK_ID.test(clickId)) return redirectTo(canonical);
-  const record = await findRedirectRecord(host.hostname, key);
+  const record = await findRecordOnHost(host, key);
   const client = parseUserAgent(request.userAgent);
   const outcome = decideOutcome({ host, record, client: { ...client, isBot: false }, unlocked: false, now: new Date() });
   if (outcome.kind === 'not_found' || outcome.kind === 'expired') {
@@ -59,7 +59,7 @@ export const handleLinkRequest = async (event: ApiEvent, requestId: string): Pro
   const key = request.key ?? '';
   if (!LINK_KEY.test(key)) return answerClick({ request, host, key, record: undefined, unlocked: false, requestId });
   if (host.alternate) return answerOnAlternateHost(known, key);
-  const record = await findRedirectRecord(host.hostname, key);
+  const record = await findRecordOnHost(host, key);
   return answerClick({ request, host, key, record, unlocked: false, requestId });
 };
 

@@ -5,7 +5,7 @@ import type { ApiEvent, ApiResult } from '@shared/http/api-types';
 import { uuid } from '@shared/util/ids';
 import { knownHostOf, LINK_KEY } from './handle-click';
 import { plainNotFound } from './html/status-page';
-import { findRedirectRecord } from './redirect-lookup';
+import { findRecordOnHost } from './redirect-lookup';
 import { bodyBytes } from '@shared/http/request-body';
 
 /**
@@ -36,7 +36,7 @@ export const recordLaunchViewEvent = async (event: ApiEvent): Promise<ApiResult>
   const eventType = BEACON_EVENTS[form.get('e') ?? ''];
   const clickId = form.get('c');
   if (!eventType || !LINK_KEY.test(key) || host.alternate) return noContent(400);
-  const record = await findRedirectRecord(host.hostname, key);
+  const record = await findRecordOnHost(host, key);
   if (!record || record.archived || record.linkType !== 'DEEPLINK') return noContent(400);
   const { event: click } = await buildClickEvent({
     link: { ...record, domain: host.hostname, key },

@@ -6,7 +6,7 @@ import { knownHostOf, LINK_KEY } from './handle-click';
 import { passwordPage } from './html/password-page';
 import { plainNotFound } from './html/status-page';
 import { clearPasswordAttempts, reservePasswordAttempt } from './password-attempts';
-import { findRedirectRecord } from './redirect-lookup';
+import { findRecordOnHost } from './redirect-lookup';
 import { bodyBytes } from '@shared/http/request-body';
 
 const MAX_FORM_BYTES = 4096;
@@ -32,7 +32,7 @@ export const handlePasswordSubmit = async (event: ApiEvent, requestId: string): 
   if (!known) return plainNotFound();
   const { request, host } = known;
   const key = request.key ?? '';
-  const record = LINK_KEY.test(key) && !host.alternate ? await findRedirectRecord(host.hostname, key) : undefined;
+  const record = LINK_KEY.test(key) && !host.alternate ? await findRecordOnHost(host, key) : undefined;
   const gated = record && !record.archived && !isExpired(record, new Date()) && record.passwordHash;
   // Not a password-protected live link: the same answer a GET gets.
   if (!gated) return answerClick({ request, host, key, record, unlocked: false, requestId });

@@ -12,3 +12,10 @@ export const findRedirectRecord = async (hostname: string, key: string): Promise
   const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.slug(hostname, key) }));
   return out.Item as RedirectRecord | undefined;
 };
+
+/**
+ * The record of a key on a resolved host. A removed domain (`domains remove`) keeps a retired
+ * host record so its links answer with the domain's not-found answer, never the link.
+ */
+export const findRecordOnHost = (host: { hostname: string; retired?: boolean }, key: string): Promise<RedirectRecord | undefined> =>
+  host.retired ? Promise.resolve(undefined) : findRedirectRecord(host.hostname, key);

@@ -13,7 +13,7 @@ export const ASSET_LINKS_PATH = '/.well-known/assetlinks.json';
  */
 export const answerWellKnown = async (event: ApiEvent): Promise<ApiResult> => {
   const known = await knownHostOf(event);
-  if (!known?.host.appId) return plainNotFound();
+  if (!known?.host.appId || known.host.retired) return plainNotFound();
   const app = await getAppCached(known.host.workspaceId, known.host.appId);
   if (!app) return plainNotFound();
   const body = event.rawPath === AASA_PATH ? appleAppSiteAssociation(app) : event.rawPath === ASSET_LINKS_PATH ? assetLinks(app) : null;

@@ -60,16 +60,6 @@ export const eventRecordFields = [
   'utmSource', 'utmMedium', 'utmCampaign', 'properties',
 ] as const satisfies ReadonlyArray<keyof EventRecord>;
 
-/** Lake partition of an event: by workspace, UTC date and hour of the event's own timestamp. */
-export const partitionOf = (event: Pick<EventRecord, 'workspaceId' | 'timestamp'>) => ({
-  workspace_id: event.workspaceId,
-  dt: event.timestamp.slice(0, 10),
-  hour: event.timestamp.slice(11, 13),
-});
-
-/** The S3 / local folder of a partition (Firehose's dynamic partitioning prefix, same text). */
-export const partitionPath = (p: ReturnType<typeof partitionOf>) => `events/workspace_id=${p.workspace_id}/dt=${p.dt}/hour=${p.hour}`;
-
 /** An event with every optional field null: builders fill in what they know. */
 export const blankEvent = (
   required: Pick<EventRecord, 'eventId' | 'timestamp' | 'eventType' | 'workspaceId' | 'trafficType'>,

@@ -1,11 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
 import type { Context } from 'aws-lambda';
 import type { ApiEvent, ApiResult } from '@shared/http/api-types';
 import type { ApiName, RouteDef } from '@shared/routes/route-types';
 import { pickRequestId } from '@shared/http/middleware/request-id';
+import { ORIGIN_VERIFY_HEADER } from '@shared/http/origin-verify';
+import { runViewerRequest } from '@lib/front-door/viewer-request-code';
+import type { PreludeStream, ResponsePrelude } from './lambda-streaming';
 
-export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult | undefined>;
+/** A handler as the local server invokes it; `streaming` is set for a RESPONSE_STREAM handler. */
+export type LambdaHandler = ((event: ApiEvent, context: Context) => Promise<ApiResult | undefined>) & {
+  streaming?: (event: ApiEvent, stream: PreludeStream, context: Context) => Promise<void>;
+};
 export type HandlerLoader = (route: RouteDef) => Promise<LambdaHandler>;
 
 /** API Gateway refuses payloads over 10 MB with 413; so does the local server. */
@@ -49,6 +56,13 @@ export const createLocalApiServer = (options: {
   api: ApiName;
   routes: readonly RouteDef[];
   loadHandler: HandlerLoader;
+  /**
+   * The edge's stand-in for CloudFront: runs the deployed viewer-request function (Host copied
+   * to x-forwarded-host), sends the origin its own Host, adds the origin-verify secret and, when
+   * the client did not send one (a test may, standing in for CloudFront's geolocation),
+   * `CloudFront-Viewer-Address` from the socket. `CloudFront-Viewer-Country` passes as sent.
+   */
+  frontDoor?: { originSecret: string };
 }): Server => {
   const fallback = options.routes.find((r) => r.api === options.api && r.path === '$default');
   const compiled = options.routes
@@ -107,11 +121,16 @@ export const createLocalApiServer = (options: {
 
     if (!match && fallback) match = { route: fallback, pathParameters: {} };
     const event = toEvent(req, url, rawPath, method, body, match);
+    if (options.frontDoor) throughFrontDoor(event, req, options.frontDoor.originSecret);
     let result: ApiResult | undefined;
     if (!match) {
       result = { statusCode: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Not Found' }) };
     } else {
       const handler = await options.loadHandler(match.route);
+      if (handler.streaming) {
+        await handler.streaming(event, new ServerResponseStream(res), lambdaContext(match.route));
+        return;
+      }
       result = await handler(event, lambdaContext(match.route));
     }
     writeResult(res, result ?? { statusCode: 204 }, method);
@@ -171,6 +190,44 @@ const toEvent = (
     isBase64Encoded: body.length > 0,
   };
 };
+
+const throughFrontDoor = (event: ApiEvent, req: IncomingMessage, originSecret: string) => {
+  const headers = event.headers as Record<string, string>;
+  const viewer = runViewerRequest({
+    method: event.requestContext.http.method,
+    uri: event.rawPath,
+    querystring: {},
+    headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, { value: v }])),
+    cookies: {},
+  });
+  const forwarded = viewer.headers['x-forwarded-host']?.value;
+  if (forwarded) headers['x-forwarded-host'] = forwarded;
+  else delete headers['x-forwarded-host'];
+  headers.host = `${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 0}`;
+  headers[ORIGIN_VERIFY_HEADER] = originSecret;
+  headers['cloudfront-viewer-address'] ??= `${event.requestContext.http.sourceIp}:${req.socket.remotePort ?? 0}`;
+};
+
+/** The function URL's response stream over the local HTTP response: prelude first, then body chunks. */
+class ServerResponseStream extends Writable implements PreludeStream {
+  constructor(private readonly res: ServerResponse) {
+    super();
+  }
+  setPrelude(prelude: ResponsePrelude) {
+    const headers: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(prelude.headers ?? {})) headers[k] = String(v);
+    if (prelude.cookies?.length) headers['set-cookie'] = prelude.cookies;
+    this.res.writeHead(prelude.statusCode ?? 200, headers);
+  }
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: (error?: Error | null) => void) {
+    if (!this.res.headersSent) this.res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    this.res.write(chunk, callback);
+  }
+  override _final(callback: (error?: Error | null) => void) {
+    if (!this.res.headersSent) this.res.writeHead(200);
+    this.res.end(() => callback());
+  }
+}
 
 const routeKeyOf = (route: RouteDef | undefined) =>
   !route || route.path === '$default' ? '$default' : `${route.method} ${route.path}`;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -11,8 +12,12 @@ import { getDocumentClient } from '@shared/db/dynamo-client';
 import { getEventSink, setEventSink } from '@shared/events/event-sink';
 import { guardEventSink, installTableGrantGuard, routeContext } from './grant-guard';
 import { createLocalApiServer, type LambdaHandler } from './local-server';
+import { installAwsLambdaGlobal, invokeCollected, isStreamingHandler } from './lambda-streaming';
 import { startLocalOutbound, type LocalOutbound } from './local-outbound';
 import { localDir, projectRoot } from './paths';
+import type { Context } from 'aws-lambda';
+import type { ApiEvent } from '@shared/http/api-types';
+import { ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
 
 export interface LocalStackOptions {
   /** Service API port (0: any free port). */
@@ -40,6 +45,10 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
+// The edge's handlers are RESPONSE_STREAM functions: the runtime's `awslambda` global must be
+// there before their modules are imported.
+installAwsLambdaGlobal();
+
 const handlers = new Map<string, Promise<LambdaHandler>>();
 
 /** Imports the same handler module the Lambda bundle is built from. */
@@ -48,10 +57,15 @@ export const loadHandler = (route: RouteDef): Promise<LambdaHandler> => {
   if (!loaded) {
     const file = pathToFileURL(path.join(projectRoot, handlerEntry(route))).href;
     // Each invocation runs in its route's context, so the local grant guards apply its IAM grants.
-    loaded = import(file).then(
-      (m: { handler: LambdaHandler }): LambdaHandler =>
-        (event, context) => routeContext.run(route, () => m.handler(event, context)),
-    );
+    loaded = import(file).then((m: { handler: unknown }): LambdaHandler => {
+      const handler = m.handler;
+      if (isStreamingHandler(handler)) {
+        const streaming: LambdaHandler['streaming'] = (event, stream, context) => routeContext.run(route, () => handler(event, stream, context));
+        return Object.assign((event: ApiEvent, context: Context) => routeContext.run(route, () => invokeCollected(handler, event, context)), { streaming });
+      }
+      const buffered = handler as LambdaHandler;
+      return (event, context) => routeContext.run(route, () => buffered(event, context));
+    });
     handlers.set(route.handler, loaded);
   }
   return loaded;
@@ -91,16 +105,37 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  await createTableIfMissing(admin, tableName);
-  const outbound = await startLocalOutbound({ dynamo: admin, dynamoEndpoint, tableName });
-  admin.destroy();
+  let outbound: LocalOutbound;
+  try {
+    await createTableIfMissing(admin, tableName);
+    outbound = await startLocalOutbound({ dynamo: admin, dynamoEndpoint, tableName });
+  } catch (error) {
+    // A start that fails stops everything it started (no orphaned DynamoDB Local).
+    await dynamo?.stop();
+    throw error;
+  } finally {
+    admin.destroy();
+  }
   installTableGrantGuard(getDocumentClient());
   setEventSink(guardEventSink(getEventSink()));
 
+  // The edge sits behind a local front door (CloudFront's stand-in) with its own origin secret.
+  const originSecret = randomBytes(24).toString('hex');
+  process.env[ORIGIN_VERIFY_VALUES_ENV] = originSecret;
   const service = createLocalApiServer({ api: 'service', routes: routeTable, loadHandler });
-  const edge = createLocalApiServer({ api: 'edge', routes: routeTable, loadHandler });
-  const servicePort = await listen(service, options.port ?? 0, host);
-  const edgePort = await listen(edge, options.edgePort ?? 0, host);
+  const edge = createLocalApiServer({ api: 'edge', routes: routeTable, loadHandler, frontDoor: { originSecret } });
+  let servicePort: number;
+  let edgePort: number;
+  try {
+    servicePort = await listen(service, options.port ?? 0, host);
+    edgePort = await listen(edge, options.edgePort ?? 0, host);
+  } catch (error) {
+    // A start that fails stops everything it started (no orphaned DynamoDB Local).
+    await Promise.all([service.listening ? close(service) : undefined, edge.listening ? close(edge) : undefined]);
+    await outbound.stop();
+    await dynamo?.stop();
+    throw error;
+  }
 
   return {
     baseUrl: `http://${host}:${servicePort}`,

@@ -5,7 +5,7 @@ const edge = (row: Omit<RouteDef, 'api' | 'credential'>): RouteDef => ({ ...row,
 
 export const edgeRoutes: RouteDef[] = [
   edge({
-    handler: 'edge-redirect',
+    handler: 'edge-links',
     method: 'GET',
     path: '/{key}',
     // UpdateItem: click counters (and the visitor salt, created once).
@@ -13,14 +13,14 @@ export const edgeRoutes: RouteDef[] = [
     summary: 'A click on a short or deep link: redirect, launch view, password form, preview, 404/410',
   }),
   edge({
-    handler: 'edge-redirect',
+    handler: 'edge-links',
     method: 'HEAD',
     path: '/{key}',
     grants: { table: 'readWrite', events: true },
     summary: 'HEAD of a link: the GET answer without body, counted as a bot click',
   }),
   edge({
-    handler: 'edge-password',
+    handler: 'edge-links',
     method: 'POST',
     path: '/{key}',
     // UpdateItem / DeleteItem: password attempt counters and click counters.
@@ -49,7 +49,7 @@ export const edgeRoutes: RouteDef[] = [
     summary: "Android App Links file of a deep-link app's domain",
   }),
   edge({
-    handler: 'edge-fallback',
+    handler: 'edge-links',
     method: 'ANY',
     path: '$default',
     grants: { table: 'read' },

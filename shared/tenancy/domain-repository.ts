@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { notFound } from '@shared/errors/app-error';
@@ -55,6 +55,50 @@ export const domainRepository = {
     await getDocumentClient().send(
       new TransactWriteCommand({
         TransactItems: [update(keys.domain(domain.workspaceId, domain.id), true), update(keys.host(domain.domain), false)],
+      }),
+    );
+  },
+
+  /** Flips `verified` (admin `domains verify`); the domain must exist. */
+  async setVerified(domain: DomainRecord, verified: boolean): Promise<void> {
+    await getDocumentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.domain(domain.workspaceId, domain.id),
+        UpdateExpression: 'SET verified = :v, updatedAt = :u',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':v': verified, ':u': new Date().toISOString() },
+      }),
+    );
+  },
+
+  /**
+   * `domains remove`: the domain archived and unverified, its host record retired (kept, so the
+   * edge answers every key with the domain's not-found answer), in one transaction.
+   */
+  async retire(domain: DomainRecord): Promise<void> {
+    await getDocumentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.domain(domain.workspaceId, domain.id),
+              UpdateExpression: 'SET archived = :t, verified = :f, updatedAt = :u',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':t': true, ':f': false, ':u': new Date().toISOString() },
+            },
+          },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.host(domain.domain),
+              UpdateExpression: 'SET retired = :t',
+              ConditionExpression: 'attribute_exists(pk) AND domainId = :d',
+              ExpressionAttributeValues: { ':t': true, ':d': domain.id },
+            },
+          },
+        ],
       }),
     );
   },

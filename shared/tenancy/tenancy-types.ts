@@ -63,4 +63,6 @@ export interface HostRecord {
   /** The domain's fallbacks, copied here so the edge needs only host + slug lookups. */
   expiredUrl?: string | null;
   notFoundUrl?: string | null;
+  /** Set by `domains remove`: the domain is gone; every key answers the domain's not-found answer. */
+  retired?: boolean;
 }

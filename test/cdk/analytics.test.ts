@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { partitionPath } from '@shared/events/event-record';
+import { compactedDayPath, rawPartitionPath } from '@shared/analytics/lake-layout';
 import { eventRecordSchema } from '@shared/events/event-record-schema';
 import { routeTable } from '@shared/routes/route-table';
 import { synthStack } from '@test/support/synth-stack';
@@ -23,20 +23,20 @@ const analyticsRoutes = routeTable.filter((r) => r.grants.analytics);
 const otherRoutes = routeTable.filter((r) => !r.grants.analytics);
 
 describe('CDK: Athena over the event lake', () => {
-  it('defines the Glue table from the event record schema, partitioned by workspace, day and hour with projection', () => {
-    const [, table] = ofType('AWS::Glue::Table')[0]!;
+  it('defines the raw Glue table from the event record schema, partitioned by shard, day and hour with projection', () => {
+    const table = ofType('AWS::Glue::Table').map(([, t]) => t).find((t) => t.Properties.TableInput.Name === 'events')!;
     const input = table.Properties.TableInput;
-    expect(input.Name).toBe('events');
     expect(input.StorageDescriptor.Columns).toEqual(Object.keys(eventRecordSchema.shape).map((n) => ({ Name: n.toLowerCase(), Type: 'string' })));
     expect(input.PartitionKeys).toEqual([
-      { Name: 'workspace_id', Type: 'string' },
+      { Name: 'shard', Type: 'string' },
       { Name: 'dt', Type: 'string' },
       { Name: 'hour', Type: 'string' },
     ]);
     expect(input.StorageDescriptor.SerdeInfo.SerializationLibrary).toBe('org.openx.data.jsonserde.JsonSerDe');
     expect(input.Parameters).toMatchObject({
       'projection.enabled': 'true',
-      'projection.workspace_id.type': 'injected',
+      'projection.shard.type': 'enum',
+      'projection.shard.values': '00,01,02,03,04,05,06,07,08,09,10,11,12,13,14,15',
       'projection.dt.type': 'date',
       'projection.dt.format': 'yyyy-MM-dd',
       'projection.hour.type': 'integer',
@@ -44,10 +44,22 @@ describe('CDK: Athena over the event lake', () => {
       'projection.hour.digits': '2',
     });
     // The location template is the lake bucket plus exactly the sink's partition path.
-    const template = JSON.stringify(input.Parameters['storage.location.template']);
-    expect(template).toContain(logicalIdOf(stack.eventLake.bucket));
-    const sinkPath = partitionPath({ workspace_id: '${workspace_id}', dt: '${dt}', hour: '${hour}' });
-    expect(template).toContain(`/${sinkPath}/`);
+    const location = JSON.stringify(input.Parameters['storage.location.template']);
+    expect(location).toContain(logicalIdOf(stack.eventLake.bucket));
+    expect(location).toContain(`/${rawPartitionPath({ shard: '${shard}', dt: '${dt}', hour: '${hour}' })}/`);
+  });
+
+  it('defines the compacted Parquet table, one folder per workspace and day, with projection', () => {
+    const table = ofType('AWS::Glue::Table').map(([, t]) => t).find((t) => t.Properties.TableInput.Name === 'events_compacted')!;
+    const input = table.Properties.TableInput;
+    expect(input.StorageDescriptor.Columns).toEqual(Object.keys(eventRecordSchema.shape).map((n) => ({ Name: n.toLowerCase(), Type: 'string' })));
+    expect(input.PartitionKeys).toEqual([
+      { Name: 'workspace_id', Type: 'string' },
+      { Name: 'dt', Type: 'string' },
+    ]);
+    expect(input.StorageDescriptor.SerdeInfo.SerializationLibrary).toBe('org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe');
+    expect(input.Parameters).toMatchObject({ 'projection.enabled': 'true', 'projection.workspace_id.type': 'injected', 'projection.dt.type': 'date' });
+    expect(JSON.stringify(input.Parameters['storage.location.template'])).toContain(`/${compactedDayPath('${workspace_id}', '${dt}')}/`);
   });
 
   it('has a workgroup with enforced settings, a bytes-scanned cutoff and encrypted results in a private TLS-only bucket', () => {
@@ -80,7 +92,8 @@ describe('CDK: Athena over the event lake', () => {
       expect(JSON.stringify(athena.Resource)).toContain(':workgroup/TestStack-analytics');
       const glue = statements.find((s) => [s.Action].flat().includes('glue:GetTable'))!;
       expect([glue.Action].flat().sort()).toEqual(['glue:GetDatabase', 'glue:GetPartitions', 'glue:GetTable']);
-      expect(JSON.stringify(glue.Resource)).toContain(':table/teststack_analytics/events');
+      expect(JSON.stringify(glue.Resource)).toContain(':table/teststack_analytics/events"');
+      expect(JSON.stringify(glue.Resource)).toContain(':table/teststack_analytics/events_compacted');
       expect(JSON.stringify(glue.Resource)).not.toContain('*');
       const lakeId = logicalIdOf(stack.eventLake.bucket);
       const lake = statements.filter((s) => JSON.stringify(s.Resource).includes(lakeId));
@@ -88,7 +101,9 @@ describe('CDK: Athena over the event lake', () => {
       expect(lake.flatMap((s) => [s.Action].flat()).some((a: string) => a.startsWith('s3:Put') || a.startsWith('s3:Delete'))).toBe(false);
       const resultsId = logicalIdOf(stack.analytics.resultsBucket);
       const results = statements.filter((s) => JSON.stringify(s.Resource).includes(resultsId));
-      expect(results.flatMap((s) => [s.Action].flat())).toEqual(expect.arrayContaining(['s3:GetObject', 's3:PutObject']));
+      expect(results.flatMap((s) => [s.Action].flat())).toEqual(
+        expect.arrayContaining(['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListBucketMultipartUploads', 's3:ListMultipartUploadParts']),
+      );
       expect([...lake, ...results].flatMap((s) => [s.Action].flat()).some((a: string) => a.includes('*'))).toBe(false);
       const fn = resources[logicalIdOf(stack.functions.get(route.handler)!)].Properties;
       expect(fn.Environment.Variables).toMatchObject({ ATHENA_WORKGROUP: 'TestStack-analytics', ATHENA_DATABASE: 'teststack_analytics' });

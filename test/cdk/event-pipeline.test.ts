@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
+import { execFileSync } from 'node:child_process';
 import { eventErrorPrefix, eventPartitionQuery } from '@lib/event-pipeline';
-import { partitionOf, partitionPath } from '@shared/events/event-record';
+import { activePartitionsFor, FIREHOSE_ACTIVE_PARTITION_LIMIT, LAKE_SHARDS, rawPartitionOf, rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
 import { routeTable } from '@shared/routes/route-table';
 import { synthStack } from '@test/support/synth-stack';
 
@@ -22,16 +23,16 @@ describe('event pipeline (Firehose -> event lake)', () => {
     expect(resources[streamId].Type).toBe('AWS::KinesisFirehose::DeliveryStream');
     expect(stream.DeliveryStreamType).toBe('DirectPut');
     expect(destination.BucketARN).toEqual({ 'Fn::GetAtt': [bucketId, 'Arn'] });
-    const expected = 'events/workspace_id=!{partitionKeyFromQuery:workspace_id}/dt=!{partitionKeyFromQuery:dt}/hour=!{partitionKeyFromQuery:hour}/';
+    const expected = 'events/shard=!{partitionKeyFromQuery:shard}/dt=!{partitionKeyFromQuery:dt}/hour=!{partitionKeyFromQuery:hour}/';
     expect(destination.Prefix).toBe(expected);
-    expect(
-      partitionPath({ workspace_id: '!{partitionKeyFromQuery:workspace_id}', dt: '!{partitionKeyFromQuery:dt}', hour: '!{partitionKeyFromQuery:hour}' }) + '/',
-    ).toBe(expected);
+    expect(rawPartitionPath({ shard: '!{partitionKeyFromQuery:shard}', dt: '!{partitionKeyFromQuery:dt}', hour: '!{partitionKeyFromQuery:hour}' }) + '/').toBe(expected);
     expect(destination.ErrorOutputPrefix).toBe(eventErrorPrefix);
     expect(destination.ErrorOutputPrefix.startsWith('errors/')).toBe(true);
+    // Objects carry an extension, as the local lake's files do.
+    expect(destination.FileExtension).toBe('.json');
   });
 
-  it('partitions dynamically by workspace, date and hour taken from the record (JQ metadata extraction)', () => {
+  it('partitions dynamically by a hash shard of the workspace, date and hour taken from the record (JQ metadata extraction)', () => {
     expect(destination.DynamicPartitioningConfiguration).toMatchObject({ Enabled: true });
     expect(destination.ProcessingConfiguration).toEqual({
       Enabled: true,
@@ -39,15 +40,45 @@ describe('event pipeline (Firehose -> event lake)', () => {
         {
           Type: 'MetadataExtraction',
           Parameters: [
-            { ParameterName: 'MetadataExtractionQuery', ParameterValue: '{workspace_id: .workspaceId, dt: .timestamp[0:10], hour: .timestamp[11:13]}' },
+            { ParameterName: 'MetadataExtractionQuery', ParameterValue: eventPartitionQuery },
             { ParameterName: 'JsonParsingEngine', ParameterValue: 'JQ-1.6' },
           ],
         },
       ],
     });
-    // The JQ slices are the ones partitionOf() takes locally.
-    expect(eventPartitionQuery).toContain('.timestamp[0:10]');
-    expect(partitionOf({ workspaceId: 'ws_1', timestamp: '2026-05-06T07:08:09.000Z' })).toEqual({ workspace_id: 'ws_1', dt: '2026-05-06', hour: '07' });
+    expect(rawPartitionOf({ workspaceId: 'ws_1', timestamp: '2026-05-06T07:08:09.000Z' })).toEqual({ shard: shardOf('ws_1'), dt: '2026-05-06', hour: '07' });
+  });
+
+  it('computes the same partition with jq as the local lake does (the deployed JQ query run by a real jq 1.6)', () => {
+    const records = Array.from({ length: 300 }, (_, i) => ({ workspaceId: `ws_${(i * 7919).toString(36)}${'x'.repeat(i % 23)}`, timestamp: `2026-05-${String((i % 28) + 1).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}:08:09.000Z` }));
+    records.push({ workspaceId: 'wś_ünïcode_😀', timestamp: '2026-05-06T07:08:09.000Z' });
+    const out = execFileSync('jq', ['-c', eventPartitionQuery], { input: records.map((r) => JSON.stringify(r)).join('\n') }).toString().trim().split('\n').map((l) => JSON.parse(l));
+    expect(out).toEqual(records.map((r) => rawPartitionOf(r)));
+    expect(new Set(out.map((p: { shard: string }) => p.shard)).size).toBe(LAKE_SHARDS);
+  });
+
+  it('keeps active partitions bounded: 10,000 workspaces sending in the same minute stay under the limit', () => {
+    // The current hour and, around the hour or with Firehose's late delivery, the previous one; plus a replayed hour.
+    expect(activePartitionsFor(10_000, 3)).toBe(LAKE_SHARDS * 3);
+    expect(activePartitionsFor(10_000, 3)).toBeLessThanOrEqual(FIREHOSE_ACTIVE_PARTITION_LIMIT);
+    expect(new Set(Array.from({ length: 10_000 }, (_, i) => shardOf(`ws_${i}`))).size).toBe(LAKE_SHARDS);
+  });
+
+  it('alarms on the partition limit and on any object under errors/, which expire after 30 days', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Firehose',
+      MetricName: 'PartitionCountExceeded',
+      Dimensions: [{ Name: 'DeliveryStreamName', Value: { Ref: streamId } }],
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/S3',
+      MetricName: 'PutRequests',
+      Dimensions: Match.arrayWith([{ Name: 'FilterId', Value: 'ErrorsPrefix' }]),
+    });
+    expect(resources[bucketId].Properties.MetricsConfigurations).toEqual([{ Id: 'ErrorsPrefix', Prefix: 'errors/' }]);
+    expect(resources[bucketId].Properties.LifecycleConfiguration.Rules).toEqual(
+      expect.arrayContaining([expect.objectContaining({ Prefix: 'errors/', ExpirationInDays: 30, Status: 'Enabled' })]),
+    );
   });
 
   it('buffers (64 MiB / 60 s), encrypts the stream, logs delivery errors, and the role may write to the bucket', () => {
@@ -81,7 +112,8 @@ describe('event pipeline (Firehose -> event lake)', () => {
       const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
       const firehose = roleActions(roleId).filter((s) => [s.Action].flat().some((a: string) => a.startsWith('firehose:')));
       const env = fnProps.Environment?.Variables ?? {};
-      if (route.grants.events) {
+      // A function answering several rows (edge-links) sends events when any of them does.
+      if (routeTable.some((r) => r.handler === route.handler && r.grants.events)) {
         expect(firehose).toEqual([{ Effect: 'Allow', Action: 'firehose:PutRecordBatch', Resource: { 'Fn::GetAtt': [streamId, 'Arn'] } }]);
         expect(env.EVENTS_STREAM_NAME).toEqual({ Ref: streamId });
       } else {

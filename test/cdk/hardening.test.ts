@@ -10,14 +10,21 @@ const { template, stack } = synthStack();
 describe('infrastructure hardening', () => {
   it('passes the cdk-nag AwsSolutions checks (every exception acknowledged with a reason in code)', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-    new LinkServiceStack(app, 'NagStack', { env: { account: '111111111111', region: 'eu-west-1' } });
+    new LinkServiceStack(app, 'NagStack', { env: { account: '111111111111', region: 'us-east-1' } });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     expect(() => app.synth()).not.toThrow();
   });
 
-  it('throttles both HTTP APIs and writes access logs with retention', () => {
+  it('passes them with the WAF off too (-c edgeWaf=false) and in any region then', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], edgeWaf: 'false' } });
+    new LinkServiceStack(app, 'NagStackNoWaf', { env: { account: '111111111111', region: 'eu-west-1' } });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  it('throttles the service HTTP API and writes access logs with retention', () => {
     const stages = Object.values(template.findResources('AWS::ApiGatewayV2::Stage')) as any[];
-    expect(stages).toHaveLength(2);
+    expect(stages).toHaveLength(1);
     for (const stage of stages) {
       expect(stage.Properties.StageName).toBe('$default');
       expect(stage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: expect.any(Number), ThrottlingBurstLimit: expect.any(Number) });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
 import { bootstrapTenant } from '@shared/admin/bootstrap';
@@ -185,7 +186,7 @@ describe('click -> event in the lake and counters moved (end to end)', () => {
       trafficType: 'human', platform: 'ios', referrerHost: 'news.example.org', responseKind: 'api',
     });
     const ts = event!.line.timestamp as string;
-    expect(event!.dir).toBe(`events/workspace_id=${t.tenantA.workspaceId}/dt=${ts.slice(0, 10)}/hour=${ts.slice(11, 13)}`);
+    expect(event!.dir).toBe(rawPartitionPath({ shard: shardOf(t.tenantA.workspaceId), dt: ts.slice(0, 10), hour: ts.slice(11, 13) }));
     expect(JSON.stringify(event!.line)).not.toContain('127.0.0.1');
 
     const bot = await post('/v1/client/attribution/click', browser({ 'user-agent': BOT }), { linkId: link.id });

@@ -1,10 +1,10 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '@shared/local/dynamodb-local';
 import { projectRoot } from '@shared/local/paths';
 import { http } from '@test/support/http-client';
 
@@ -19,8 +19,9 @@ const userEnv = (extra: Record<string, string>) => {
   return env;
 };
 
-const startService = async (port: number) => {
-  const child = spawn(tsx, ['scripts/start.ts'], { cwd: projectRoot, env: userEnv({ PORT: String(port), EDGE_PORT: String(port + 1) }), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `npm start` on OS-chosen ports (PORT=0: nothing to race for) and reads where it listens. */
+const startService = async () => {
+  const child = spawn(tsx, ['scripts/start.ts'], { cwd: projectRoot, env: userEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start did not come up: ${output}`)), 90_000);
@@ -35,7 +36,8 @@ const startService = async (port: number) => {
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
   });
-  return { child, output };
+  const state = JSON.parse(readFileSync(path.join(stateDir, 'stack.json'), 'utf8')) as { baseUrl: string; edgeUrl: string };
+  return { child, output, ...state };
 };
 
 const stop = (child: ChildProcess) =>
@@ -51,10 +53,11 @@ afterAll(() => {
 
 describe('npm start, admin bootstrap, restart', () => {
   it('starts the stack with a demo tenant, bootstraps another tenant into it, stops cleanly and keeps data', async () => {
-    const port = await freePort();
-    const first = await startService(port);
+    const first = await startService();
     running = first.child;
-    expect(first.output).toContain(`http://127.0.0.1:${port}`);
+    expect(first.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(first.output).toContain(first.baseUrl);
+    expect(first.output).toContain(first.edgeUrl);
 
     const credentials = JSON.parse(readFileSync(path.join(stateDir, 'credentials.json'), 'utf8'));
     expect(Object.keys(credentials).sort()).toEqual(
@@ -64,7 +67,7 @@ describe('npm start, admin bootstrap, restart', () => {
     expect(credentials.publishableKeys.browser).toEqual({ key: expect.stringMatching(/^pk_/), environment: expect.any(String), origin: expect.any(String) });
     expect(Object.keys(credentials.publishableKeys.android).sort()).toEqual(['environment', 'key', 'package', 'sha256Cert']);
     expect(Object.keys(credentials.publishableKeys.ios).sort()).toEqual(['bundleId', 'environment', 'key']);
-    expect(credentials.baseUrl).toBe(`http://127.0.0.1:${port}`);
+    expect(credentials.baseUrl).toBe(first.baseUrl);
 
     const created = await http(credentials.baseUrl, 'POST', '/v1/links', {
       headers: { 'api-key': credentials.serverKey },
@@ -102,12 +105,41 @@ describe('npm start, admin bootstrap, restart', () => {
     expect(existsSync(path.join(stateDir, 'stack.json'))).toBe(false);
     await expect(fetch(`${credentials.baseUrl}/v1/links/x`)).rejects.toThrow();
 
-    const again = await startService(port);
+    // The restart takes whatever ports are free now; the data is what must survive.
+    const again = await startService();
     running = again.child;
-    const got = await http(credentials.baseUrl, 'GET', `/v1/links/${created.body.data.id}`, { headers: { 'api-key': credentials.serverKey } });
+    const got = await http(again.baseUrl, 'GET', `/v1/links/${created.body.data.id}`, { headers: { 'api-key': credentials.serverKey } });
     expect(got.status).toBe(200);
     expect(got.body.data.url).toBe('https://example.com/persist');
     expect(await stop(again.child)).toBe(0);
     running = undefined;
+  }, 180_000);
+});
+
+describe('npm start that fails', () => {
+  it('stops everything it started (no orphaned DynamoDB Local) when its port is taken', async () => {
+    const failDir = mkdtempSync(path.join(tmpdir(), 'linkservice-start-fail-'));
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const child = spawn(tsx, ['scripts/start.ts'], {
+        cwd: projectRoot,
+        env: { ...userEnv({ PORT: String(port), EDGE_PORT: '0' }), LOCAL_STATE_DIR: failDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+      expect(code).not.toBe(0);
+      expect(output).toContain('EADDRINUSE');
+      expect(existsSync(path.join(failDir, 'stack.json'))).toBe(false);
+      // DynamoDB Local was started with this state dir's data folder; no process may still hold it.
+      const processes = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+      expect(processes.split('\n').filter((line) => line.includes(failDir))).toEqual([]);
+    } finally {
+      blocker.close();
+    }
   }, 180_000);
 });

@@ -1,4 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import type { AuthContext } from '@shared/auth/credential';
@@ -33,7 +34,7 @@ beforeAll(async () => {
 
 /** A fresh client IP per scenario, so that fingerprints of different tests never meet. */
 const newIp = () => `198.51.100.${++ipCounter}`;
-const device = (ip: string, userAgent = IPHONE_17): ClientRequestInfo => ({ ip, userAgent, referrer: null, client: parseUserAgent(userAgent) });
+const device = (ip: string, userAgent = IPHONE_17): ClientRequestInfo => ({ ip, country: null, userAgent, referrer: null, client: parseUserAgent(userAgent) });
 const open = (body: Partial<FirstOpenBody>) => firstOpenBodySchema.parse(body);
 const newLink = (workspaceId = tenant.workspaceId, domain = tenant.domain, extra: { expiresAt?: string } = {}) =>
   createShortLink(workspaceId, { url: 'https://example.com/landing', domain, ...extra });
@@ -173,7 +174,7 @@ describe('first open', () => {
     expect(events[0]!.line).toMatchObject({
       eventId: firstTime.openId, eventType: 'install', linkId: link.id, clickId: click.clickId, attributionId: click.attributionId, sessionId: 'sess-1', responseKind: 'api',
     });
-    expect(events[0]!.dir).toBe(`events/workspace_id=${tenant.workspaceId}/dt=2026-02-06/hour=10`);
+    expect(events[0]!.dir).toBe(rawPartitionPath({ shard: shardOf(tenant.workspaceId), dt: '2026-02-06', hour: '10' }));
     // deferred-deep-link for an opened install answers that open's match, and records nothing.
     const lakeSize = readLake().length;
     expect(await findDeferredDeepLink(auth, open({ installId }), device(newIp()), at)).toEqual({ matched: true, matchType: 'probabilistic', matchGuaranteed: false, deferredDeepLink: click.deferredDeepLink });

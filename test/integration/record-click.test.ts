@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { recordClick } from '@shared/clicks/record-click';
 import { parseUserAgent } from '@shared/clicks/user-agent';
@@ -38,7 +39,7 @@ describe('recordClick', () => {
     const events = readLake().filter((e) => e.line.linkId === link.id);
     expect(events).toHaveLength(27);
     for (const e of events) {
-      expect(e.dir).toBe(`events/workspace_id=${tenant.workspaceId}/dt=2026-03-04/hour=05`);
+      expect(e.dir).toBe(rawPartitionPath({ shard: shardOf(tenant.workspaceId), dt: '2026-03-04', hour: '05' }));
       expect(eventRecordSchema.parse(e.line)).toBeTruthy();
     }
     const human = events.find((e) => e.line.trafficType === 'human')!.line;

@@ -120,14 +120,20 @@ export const routeCases: Record<string, RouteCase> = {
   'openapi-get': () => ({ method: 'GET', path: '/v1/openapi.json' }),
   'not-found': () => ({ method: 'GET', path: '/v1/no-such-route' }),
   // edge (public; the Host header names the link's domain)
-  'edge-redirect': (t, route) => ({ method: route.method, path: `/${t.shortLink.key}`, host: t.shortLink.domain, headers: { 'user-agent': IPHONE_UA } }),
-  'edge-password': (t) => ({
-    method: 'POST',
-    path: `/${t.shortLink.key}`,
-    host: t.shortLink.domain,
-    body: 'password=wrong',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': IPHONE_UA },
-  }),
+  // edge-links answers every link-domain path but the beacon and /.well-known (one origin behind CloudFront)
+  'edge-links': (t, route): CaseRequest => {
+    if (route.path === '$default') return { method: 'GET', path: '/a/b/c', host: t.shortLink.domain };
+    if (route.method === 'POST') {
+      return {
+        method: 'POST',
+        path: `/${t.shortLink.key}`,
+        host: t.shortLink.domain,
+        body: 'password=wrong',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': IPHONE_UA },
+      };
+    }
+    return { method: route.method, path: `/${t.shortLink.key}`, host: t.shortLink.domain, headers: { 'user-agent': IPHONE_UA } };
+  },
   'edge-launch-events': (t) => ({
     method: 'POST',
     path: '/api/launch-view-events',
@@ -136,7 +142,6 @@ export const routeCases: Record<string, RouteCase> = {
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': IPHONE_UA },
   }),
   'edge-well-known': (t, route) => ({ method: 'GET', path: route.path, host: t.deepLink.domain }),
-  'edge-fallback': (t) => ({ method: 'GET', path: '/a/b/c', host: t.shortLink.domain }),
 };
 
 /** A multipart/form-data body (CRLF line breaks) and its content type. */

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { createAthenaApi } from '@shared/analytics/athena-api';
+import { AthenaClient } from '@aws-sdk/client-athena';
+import type { HttpRequest } from '@smithy/types';
 
 /** One captured Athena API call: the operation (X-Amz-Target) and its JSON body as sent. */
 export interface AthenaCall {
@@ -13,19 +14,19 @@ const bodyText = (body: unknown): string =>
   body === undefined ? '{}' : body instanceof Uint8Array ? new TextDecoder().decode(Uint8Array.prototype.slice.call(body)) : String(body);
 
 /**
- * The Athena API the engine uses (athena-api.ts) with its HTTP handler replaced: requests go
- * through the real JSON 1.1 caller and SigV4 signer (what AWS would receive; the wire test in
- * test/unit/athena-api.test.ts compares it with the SDK client's), responses through its parser
- * and error naming. No network.
+ * The official Athena client with its HTTP handler replaced: requests go through the client's
+ * real serializers and SigV4 signer (what AWS would receive; test/unit/athena-client.test.ts
+ * checks the same over a loopback server), responses through its parser and error naming. No
+ * network.
  */
 export const fakeAthenaApi = (respond: AthenaResponder) => {
   const calls: AthenaCall[] = [];
-  const athena = createAthenaApi({
+  const athena = new AthenaClient({
     region: 'eu-west-1',
     credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' },
     maxAttempts: 1,
     requestHandler: {
-      handle: async (request) => {
+      handle: async (request: HttpRequest) => {
         const target = String(request.headers['x-amz-target'] ?? '');
         const call = { operation: target.replace(/^AmazonAthena\./, ''), input: JSON.parse(bodyText(request.body)) };
         calls.push(call);

@@ -7,7 +7,7 @@ export interface LakeLine {
   line: Record<string, any>;
 }
 
-/** Every event line in this test file's local lake, with the folder it was written to. */
+/** Every raw event line (.json files) in this test file's local lake, with the folder it was written to. */
 export const readLake = (root = process.env.LOCAL_LAKE_DIR!): LakeLine[] => {
   const out: LakeLine[] = [];
   const walk = (dir: string) => {
@@ -15,7 +15,7 @@ export const readLake = (root = process.env.LOCAL_LAKE_DIR!): LakeLine[] => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else for (const line of readFileSync(full, 'utf8').split('\n').filter(Boolean)) out.push({ dir: path.relative(root, dir), line: JSON.parse(line) });
+      else if (entry.name.endsWith('.json')) for (const line of readFileSync(full, 'utf8').split('\n').filter(Boolean)) out.push({ dir: path.relative(root, dir), line: JSON.parse(line) });
     }
   };
   walk(root);

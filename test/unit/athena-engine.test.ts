@@ -33,8 +33,8 @@ const engineWith = (respond: Parameters<typeof fakeAthenaApi>[0], extra: Partial
   return { engine, calls };
 };
 
-describe('Athena engine against the wire requests and responses (the SDK client\'s: athena-api.test.ts)', () => {
-  it('starts the same SQL text DuckDB runs, with bound parameters, workgroup, database and result reuse', async () => {
+describe('Athena engine over the official client (requests as serialized by @aws-sdk/client-athena)', () => {
+  it('starts the same SQL text DuckDB runs, with bound parameters, workgroup, database and result reuse off', async () => {
     const pages = resultPages(['grouping_id', 'human_clicks'], [['511', '4']], 3);
     const { engine, calls } = engineWith(succeeding(pages));
     const query = aggregateQuery({ ...filter, unit: 'day' });
@@ -48,10 +48,11 @@ describe('Athena engine against the wire requests and responses (the SDK client\
     expect(start.input.ExecutionParameters).toContain("'lnk_1'' OR ''1''=''1'");
     expect(start.input.WorkGroup).toBe('analytics-wg');
     expect(start.input.QueryExecutionContext).toEqual({ Database: 'linkservice_events', Catalog: 'AwsDataCatalog' });
-    expect(start.input.ResultReuseConfiguration).toEqual({ ResultReuseByAgeConfiguration: { Enabled: true, MaxAgeInMinutes: 5 } });
-    // Every query is pruned to one workspace partition and the window's dt partitions.
-    expect(query.sql).toMatch(/workspace_id = \?/);
-    expect(query.sql).toMatch(/dt >= \?\s+AND dt <= \?/);
+    // Reuse matches on the text alone, which every workspace shares: off, by construction.
+    expect(start.input.ResultReuseConfiguration).toEqual({ ResultReuseByAgeConfiguration: { Enabled: false } });
+    // Every query is pruned to one workspace (compacted partition; raw shard and column) and the window's days.
+    expect(query.sql).toMatch(/workspace_id = \?\s+AND dt >= \?\s+AND dt <= \?/);
+    expect(query.sql).toMatch(/shard = \?\s+AND workspaceId = \?\s+AND dt >= \?\s+AND dt <= \?/);
   });
 
   it('polls until SUCCEEDED and pages GetQueryResults, dropping the header row', async () => {
@@ -91,7 +92,8 @@ describe('Athena engine against the wire requests and responses (the SDK client\
     await expect(engine.query(aggregateQuery({ ...filter, unit: 'day' }), scope)).rejects.toMatchObject({ code: 'analytics_unavailable' });
   });
 
-  it('stops a query that outlives its deadline and answers 503', async () => {
+  it('stops a query that outlives the request deadline and answers 503', async () => {
+    let clock = 1_000;
     const { engine, calls } = engineWith(
       (call) =>
         call.operation === 'StartQueryExecution'
@@ -99,10 +101,33 @@ describe('Athena engine against the wire requests and responses (the SDK client\
           : call.operation === 'StopQueryExecution'
             ? { body: {} }
             : { body: { QueryExecution: { Status: { State: 'RUNNING' } } } },
-      { timeoutMs: 0 },
+      { now: () => clock, sleep: async (ms) => void (clock += ms) },
     );
-    await expect(engine.query(aggregateQuery({ ...filter, unit: 'day' }), scope)).rejects.toMatchObject({ code: 'analytics_unavailable' });
+    await expect(engine.query(aggregateQuery({ ...filter, unit: 'day' }), { ...scope, deadline: 5_000 })).rejects.toMatchObject({ code: 'analytics_unavailable' });
     expect(calls.at(-1)).toEqual({ operation: 'StopQueryExecution', input: { QueryExecutionId: 'qe-3' } });
+    expect(clock).toBe(5_000);
+  });
+
+  it('polls with exponential backoff, capped, and never sleeps past the deadline', async () => {
+    let clock = 0;
+    const sleeps: number[] = [];
+    const { engine } = engineWith(
+      (call) =>
+        call.operation === 'StartQueryExecution'
+          ? { body: { QueryExecutionId: 'qe-4' } }
+          : call.operation === 'StopQueryExecution'
+            ? { body: {} }
+            : { body: { QueryExecution: { Status: { State: 'RUNNING' } } } },
+      { now: () => clock, sleep: async (ms) => void (sleeps.push(ms), (clock += ms)) },
+    );
+    await expect(engine.query(aggregateQuery({ ...filter, unit: 'day' }), { ...scope, deadline: 4_000 })).rejects.toMatchObject({ code: 'analytics_unavailable' });
+    expect(sleeps).toEqual([100, 200, 400, 800, 1000, 1000, 500]);
+  });
+
+  it('starts nothing once the request deadline has passed (one deadline for every query of a request)', async () => {
+    const { engine, calls } = engineWith(succeeding([]), { now: () => 10_000 });
+    await expect(engine.query(aggregateQuery({ ...filter, unit: 'day' }), { ...scope, deadline: 10_000 })).rejects.toMatchObject({ code: 'analytics_unavailable' });
+    expect(calls).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costPerMillion } from '@bench/cost';
+import { costPerMillion, frontDoorAtRestPerMonth, frontDoorBudget, frontDoorPerMillion } from '@bench/cost';
 import { prices } from '@bench/prices';
 import { median, percentile } from '@bench/stats';
 
@@ -30,5 +30,25 @@ describe('bench cost per million', () => {
     const big = costPerMillion({ memoryMb: 512, durationMs: 1, readUnits: 0, writeUnits: 0, events: 1, eventBytes: 5 * 1024 + 1 });
     // One more 5 KB of ingestion per record (dynamic partitioning counts actual bytes).
     expect(big.firehose - small.firehose).toBeCloseTo(1e6 * ((5 * 1024) / 1024 ** 3) * 0.029, 3);
+  });
+
+  it('prices an edge operation at the front door instead of API Gateway, in its own columns, within budget', () => {
+    const base = { memoryMb: 512, durationMs: 9, readUnits: 0.5, writeUnits: 1, events: 1, eventBytes: 700 };
+    const api = costPerMillion(base);
+    const wafOn = costPerMillion({ ...base, via: 'edge' });
+    const wafOff = costPerMillion({ ...base, via: 'edge', waf: false });
+    expect(api).toMatchObject({ cloudFront: 0, cloudFrontFunction: 0, waf: 0 });
+    expect(wafOn).toMatchObject({ httpApi: 0, cloudFront: 1, cloudFrontFunction: 0.1, waf: 0.6 });
+    expect(wafOff.waf).toBe(0);
+    expect(wafOn.total).toBeCloseTo(wafOn.lambda + wafOn.dynamodb + wafOn.firehose + 1.7, 3);
+    expect(frontDoorPerMillion(wafOn)).toBeCloseTo(1.7, 4);
+    expect(frontDoorPerMillion(wafOn)).toBeLessThanOrEqual(frontDoorBudget.wafOn);
+    expect(frontDoorPerMillion(wafOff)).toBeCloseTo(1.1, 4);
+    expect(frontDoorPerMillion(wafOff)).toBeLessThanOrEqual(frontDoorBudget.wafOff);
+  });
+
+  it('puts the front door at rest at the web ACL, its rules and the origin secret', () => {
+    expect(frontDoorAtRestPerMonth({ waf: true, wafRules: 6 })).toBeCloseTo(5 + 6 + 0.4, 4);
+    expect(frontDoorAtRestPerMonth({ waf: false, wafRules: 6 })).toBeCloseTo(0.4, 4);
   });
 });

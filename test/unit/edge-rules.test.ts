@@ -7,6 +7,7 @@ import { decideOutcome } from '@shared/edge/edge-outcome';
 import { parseEdgeRequest } from '@shared/edge/edge-request';
 import { escapeHtml } from '@shared/edge/html/escape';
 import { edgeHandler } from '@shared/http/edge-handler';
+import { markThroughFrontDoor } from '@shared/http/trusted-viewer';
 import type { ApiContext, ApiEvent } from '@shared/http/api-types';
 import type { Tracking } from '@shared/links/link-record';
 import type { RedirectRecord } from '@shared/links/redirect-record';
@@ -163,10 +164,16 @@ const event = (headers: Record<string, string>, rawQueryString = ''): ApiEvent =
   ({ headers, rawQueryString, pathParameters: { key: 'k' }, requestContext: { http: { method: 'GET', sourceIp: '1.2.3.4' }, domainName: 'x' } }) as unknown as ApiEvent;
 
 describe('edge request parsing and the handler factory', () => {
-  it('reads host, scheme, country and referrer', () => {
-    const r = parseEdgeRequest(event({ host: 'Go.Example.com:8443', 'x-forwarded-proto': 'https', 'cloudfront-viewer-country': 'fr', referer: 'https://t.co/x' }));
-    expect(r).toMatchObject({ hostname: 'go.example.com', origin: 'https://go.example.com:8443', country: 'FR', referrer: 'https://t.co/x', ip: '1.2.3.4', key: 'k' });
-    expect(parseEdgeRequest(event({ host: 'a.localhost', 'cloudfront-viewer-country': 'XYZ' })).country).toBeNull();
+  it('reads host, scheme, country and referrer; CDN headers only through the front door', () => {
+    const headers = { host: 'abc.lambda-url.us-east-1.on.aws', 'x-forwarded-host': 'Go.Example.com:8443', 'x-forwarded-proto': 'https', 'cloudfront-viewer-country': 'fr', 'cloudfront-viewer-address': '2001:db8::1:443', referer: 'https://t.co/x' };
+    const trusted = event(headers);
+    markThroughFrontDoor(trusted);
+    expect(parseEdgeRequest(trusted)).toMatchObject({ hostname: 'go.example.com', origin: 'https://go.example.com:8443', country: 'FR', referrer: 'https://t.co/x', ip: '2001:db8::1', key: 'k' });
+    // The same headers straight from a client: its own Host, its TCP address, no country.
+    expect(parseEdgeRequest(event(headers))).toMatchObject({ hostname: 'abc.lambda-url.us-east-1.on.aws', country: null, ip: '1.2.3.4' });
+    const bad = event({ host: 'a.localhost', 'cloudfront-viewer-country': 'XYZ' });
+    markThroughFrontDoor(bad);
+    expect(parseEdgeRequest(bad).country).toBeNull();
     expect(parseEdgeRequest(event({ host: 'a.localhost' })).origin).toBe('http://a.localhost');
   });
 

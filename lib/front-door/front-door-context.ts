@@ -1,0 +1,31 @@
+import type { Construct } from 'constructs';
+
+/** The front door's CDK context values (`-c name=value`), checked at synth. */
+export interface FrontDoorContext {
+  waf: boolean;
+  rateLimitPer5Min: number;
+  linkCertificateArn?: string;
+  originSecretRotation?: string;
+}
+
+export const DEFAULT_RATE_LIMIT_PER_5_MIN = 2000;
+
+export const frontDoorContext = (scope: Construct): FrontDoorContext => {
+  const raw = (name: string): string | undefined => {
+    const value: unknown = scope.node.tryGetContext(name);
+    return value === undefined || value === null || value === '' ? undefined : String(value);
+  };
+  const waf = raw('edgeWaf');
+  if (waf !== undefined && waf !== 'true' && waf !== 'false') throw new Error(`-c edgeWaf must be true or false, got ${waf}`);
+  const rate = raw('edgeRateLimitPer5Min');
+  const rateLimitPer5Min = rate === undefined ? DEFAULT_RATE_LIMIT_PER_5_MIN : Number(rate);
+  // WAF's rate-based rules take 10 to 2,000,000,000 requests per window.
+  if (!Number.isInteger(rateLimitPer5Min) || rateLimitPer5Min < 10 || rateLimitPer5Min > 2_000_000_000) {
+    throw new Error(`-c edgeRateLimitPer5Min must be a whole number from 10 to 2000000000, got ${rate}`);
+  }
+  const linkCertificateArn = raw('linkCertificateArn');
+  if (linkCertificateArn !== undefined && !/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/.test(linkCertificateArn)) {
+    throw new Error('-c linkCertificateArn must be an ACM certificate ARN in us-east-1 (CloudFront reads certificates only there)');
+  }
+  return { waf: waf !== 'false', rateLimitPer5Min, linkCertificateArn, originSecretRotation: raw('originSecretRotation') };
+};

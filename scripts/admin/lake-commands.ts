@@ -1,0 +1,81 @@
+/**
+ * admin compact-lake: move the local lake's closed hours from raw JSON into per-workspace Parquet.
+ * admin replay-lake-errors: send the events of downloaded errors/ objects through the event sink again.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { compactLake, COMPACTION_GRACE_MS } from '@shared/analytics/compact-lake';
+import { eventsFromErrorObject } from '@shared/analytics/lake-error-records';
+import { getEventSink } from '@shared/events/event-sink';
+import { createLocalLakeSink } from '@shared/events/local-lake-sink';
+import { localDir } from '@shared/local/paths';
+import { AdminUsageError } from './admin-target';
+import { printResult, progressBar, type JsonOption } from './output';
+
+/** The lake to compact: --lake-dir, else LOCAL_LAKE_DIR, else the running local stack's. */
+const lakeDirOf = (option?: string): string => {
+  if (option) return option;
+  if (process.env.LOCAL_LAKE_DIR) return process.env.LOCAL_LAKE_DIR;
+  const stackFile = path.join(localDir, 'stack.json');
+  if (existsSync(stackFile)) {
+    const lakeDir = (JSON.parse(readFileSync(stackFile, 'utf8')) as { lakeDir?: string }).lakeDir;
+    if (lakeDir) return lakeDir;
+  }
+  const fallback = path.join(localDir, 'lake');
+  if (existsSync(fallback)) return fallback;
+  throw new AdminUsageError('No local lake: pass --lake-dir, set LOCAL_LAKE_DIR or start the stack (`npm start`). Deployed, compaction runs on its own schedule (docs/analytics.md).');
+};
+
+export const registerLakeCommands = (program: Command): void => {
+  program
+    .command('compact-lake')
+    .description(`compact the local event lake: raw JSON of hours closed for ${COMPACTION_GRACE_MS / 60_000} min -> Parquet per workspace and day (late arrivals merged)`)
+    .option('--lake-dir <dir>', 'the lake folder (default: LOCAL_LAKE_DIR or the running local stack)')
+    .option('--now <iso>', 'compact as if it were this instant (ISO 8601)')
+    .option('--json', 'print one line of JSON')
+    .action(async (options: JsonOption & { lakeDir?: string; now?: string }) => {
+      const lakeDir = lakeDirOf(options.lakeDir);
+      const now = options.now === undefined ? new Date() : new Date(options.now);
+      if (Number.isNaN(now.getTime())) throw new AdminUsageError('--now must be an ISO 8601 instant');
+      let bar: ReturnType<typeof progressBar> | undefined;
+      const report = await compactLake(lakeDir, {
+        now,
+        onDay: (done, total) => {
+          bar ??= progressBar(options, total, 'compacting days');
+          bar.increment();
+          if (done === total) bar.stop();
+        },
+      });
+      printResult(options, { lakeDir, ...report }, (r) =>
+        `Compacted ${r.rawFiles} raw files into ${r.workspaceDays} workspace-days (${r.events} events); closed through ${r.watermark}` +
+        (r.skippedWorkspaces.length ? `; left raw (unsafe workspace ids): ${r.skippedWorkspaces.join(', ')}` : ''),
+      );
+    });
+  program
+    .command('replay-lake-errors')
+    .description('send the events in objects Firehose wrote under errors/ (downloaded with `aws s3 cp --recursive`) through the event sink again')
+    .argument('<path>', 'an errors/ object or a folder of them')
+    .option('--lake-dir <dir>', 'local: the lake folder (default: LOCAL_LAKE_DIR or the running local stack)')
+    .option('--json', 'print one line of JSON')
+    .action(async (target: string, options: JsonOption & { lakeDir?: string }) => {
+      if (!existsSync(target)) throw new AdminUsageError(`No such file or folder: ${target}`);
+      const files = statSync(target).isDirectory()
+        ? (readdirSync(target, { recursive: true }) as string[]).map((f) => path.join(target, f)).filter((f) => statSync(f).isFile())
+        : [target];
+      // Deployed: the stack's Firehose stream (EVENTS_STREAM_NAME, with TABLE_NAME as for every admin command); else the local lake.
+      const sink = process.env.EVENTS_STREAM_NAME ? getEventSink() : createLocalLakeSink(lakeDirOf(options.lakeDir));
+      const bar = progressBar(options, files.length, 'replaying');
+      let events = 0;
+      let unreadable = 0;
+      for (const file of files) {
+        const read = eventsFromErrorObject(readFileSync(file, 'utf8'));
+        for (let i = 0; i < read.events.length; i += 500) await sink.send(read.events.slice(i, i + 500));
+        events += read.events.length;
+        unreadable += read.unreadable;
+        bar.increment();
+      }
+      bar.stop();
+      printResult(options, { files: files.length, events, unreadable }, (r) => `Replayed ${r.events} events from ${r.files} files (${r.unreadable} unreadable lines)`);
+    });
+};

@@ -1,0 +1,133 @@
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { eventRecordFields } from '@shared/events/event-record';
+import { log } from '@shared/util/logger';
+import { SAFE_ID } from './analytics-engine';
+import { compactedRelationSql, getDuckDbInstance, rawRelationSql, sqlString } from './duckdb-engine';
+import { COMPACTED_PREFIX, compactedDayPath, RAW_FILE_EXTENSION, RAW_PREFIX } from './lake-layout';
+
+const HOUR = 3_600_000;
+
+/**
+ * How long after an hour ends its raw objects may still arrive in the normal course: Firehose
+ * delivers up to 1.5x its 60 s buffer interval late. Anything later (a replay hours later) lands
+ * in a hour already compacted and is picked up by the next run (raw objects are the work queue).
+ */
+export const COMPACTION_GRACE_MS = 10 * 60_000;
+
+/** The file of one workspace's compacted day (rewritten whole when late events arrive). */
+export const COMPACTED_FILE = 'events.parquet';
+export const WATERMARK_FILE = `${COMPACTED_PREFIX}_watermark.json`;
+
+export interface CompactionReport {
+  /** Raw hours before this instant were closed and compacted (ISO). */
+  watermark: string;
+  rawFiles: number;
+  /** Workspace-days written (new, or rewritten with late arrivals). */
+  workspaceDays: number;
+  /** Events in the compacted files written by this run (after de-duplication). */
+  events: number;
+  /** Workspace ids that cannot name a folder: their raw lines stay where they are (logged). */
+  skippedWorkspaces: string[];
+}
+
+export interface CompactionOptions {
+  now?: Date;
+  graceMs?: number;
+  /** Called after each day is compacted (admin progress bar). */
+  onDay?: (done: number, total: number) => void;
+}
+
+const DAY_DIR = /^dt=(\d{4}-\d{2}-\d{2})$/;
+const HOUR_DIR = /^hour=(\d{2})$/;
+const SHARD_DIR = /^shard=\d{2}$/;
+
+const listDir = async (dir: string) => (await readdir(dir).catch(() => [] as string[])).sort();
+
+/** Raw files of closed hours, by day: the work of one run. */
+const closedRawFiles = async (lakeDir: string, closedBefore: number): Promise<Map<string, string[]>> => {
+  const byDay = new Map<string, string[]>();
+  const root = path.join(lakeDir, RAW_PREFIX);
+  for (const shard of (await listDir(root)).filter((d) => SHARD_DIR.test(d))) {
+    for (const dayDir of await listDir(path.join(root, shard))) {
+      const day = DAY_DIR.exec(dayDir)?.[1];
+      if (!day) continue;
+      for (const hourDir of await listDir(path.join(root, shard, dayDir))) {
+        const hour = HOUR_DIR.exec(hourDir)?.[1];
+        if (!hour || Date.parse(`${day}T${hour}:00:00.000Z`) + HOUR > closedBefore) continue;
+        const dir = path.join(root, shard, dayDir, hourDir);
+        const files = (await listDir(dir)).filter((f) => f.endsWith(RAW_FILE_EXTENSION) && !f.startsWith('.')).map((f) => path.join(dir, f));
+        if (files.length > 0) byDay.set(day, [...(byDay.get(day) ?? []), ...files]);
+      }
+    }
+  }
+  return byDay;
+};
+
+const columns = eventRecordFields.map((name) => `"${name}"`).join(', ');
+
+/**
+ * Compacts the local lake (DuckDB, which writes Parquet natively): every raw JSON file of a
+ * closed hour is merged, per workspace and day, with that day's compacted Parquet (if any),
+ * de-duplicated by eventId, sorted by eventId, written to a temp file and renamed over
+ * `compacted/workspace_id=W/dt=D/events.parquet`; then the raw files it read are removed.
+ * A crash between the two steps leaves events in both places: the queries de-duplicate by
+ * eventId and the next run merges them again. Late arrivals in a compacted hour are raw files
+ * like any other and are merged by the next run. The watermark records the last closed instant.
+ */
+export const compactLake = async (lakeDir: string, options: CompactionOptions = {}): Promise<CompactionReport> => {
+  const now = (options.now ?? new Date()).getTime();
+  const closedBefore = Math.floor((now - (options.graceMs ?? COMPACTION_GRACE_MS)) / HOUR) * HOUR;
+  const byDay = await closedRawFiles(lakeDir, closedBefore);
+  const report: CompactionReport = { watermark: new Date(closedBefore).toISOString(), rawFiles: 0, workspaceDays: 0, events: 0, skippedWorkspaces: [] };
+  const connection = await (await getDuckDbInstance()).connect();
+  try {
+    let done = 0;
+    for (const [day, files] of [...byDay].sort(([a], [b]) => a.localeCompare(b))) {
+      // Parsed once per day (a table, not a view): each workspace's COPY reads it, not the JSON again.
+      await connection.run(`CREATE OR REPLACE TEMP TABLE compaction_raw AS ${rawRelationSql(files)}`);
+      const workspaces = (await connection.runAndReadAll('SELECT DISTINCT "workspaceId" FROM compaction_raw WHERE "workspaceId" IS NOT NULL')).getRows().map((r) => String(r[0]));
+      let consumedAll = true;
+      for (const workspaceId of workspaces) {
+        if (!SAFE_ID.test(workspaceId)) {
+          report.skippedWorkspaces.push(workspaceId);
+          consumedAll = false;
+          continue;
+        }
+        const dir = path.join(lakeDir, compactedDayPath(workspaceId, day));
+        await mkdir(dir, { recursive: true });
+        const existing = (await listDir(dir)).filter((f) => f === COMPACTED_FILE).map((f) => path.join(dir, f));
+        const temp = path.join(dir, `.compacting-${randomBytes(6).toString('hex')}.tmp`);
+        const merged = `SELECT ${columns} FROM (
+  SELECT lake.*, row_number() OVER (PARTITION BY "eventId" ORDER BY "eventId") AS copy_number
+  FROM (
+    SELECT ${columns} FROM (${compactedRelationSql(existing)})
+    UNION ALL
+    SELECT ${columns} FROM compaction_raw WHERE "workspaceId" = ${sqlString(workspaceId)} AND "eventId" IS NOT NULL
+  ) lake
+) WHERE copy_number = 1
+ORDER BY "eventId"`;
+        await connection.run(`COPY (${merged}) TO ${sqlString(temp)} (FORMAT parquet, COMPRESSION zstd)`);
+        const count = (await connection.runAndReadAll(`SELECT count(*) FROM read_parquet(${sqlString(temp)})`)).getRows()[0]![0];
+        await rename(temp, path.join(dir, COMPACTED_FILE));
+        report.workspaceDays += 1;
+        report.events += Number(count);
+      }
+      // Lines without a usable workspace stay raw (and are logged) rather than vanish.
+      if (consumedAll) {
+        await Promise.all(files.map((file) => rm(file, { force: true })));
+        report.rawFiles += files.length;
+      }
+      done += 1;
+      options.onDay?.(done, byDay.size);
+    }
+    await connection.run('DROP TABLE IF EXISTS compaction_raw');
+    await mkdir(path.join(lakeDir, COMPACTED_PREFIX), { recursive: true });
+    await writeFile(path.join(lakeDir, WATERMARK_FILE), JSON.stringify({ closedBefore: report.watermark, ranAt: new Date(now).toISOString() }) + '\n');
+  } finally {
+    connection.closeSync();
+  }
+  if (report.skippedWorkspaces.length > 0) log('warn', 'lake compaction skipped unsafe workspace ids', { workspaceIds: report.skippedWorkspaces });
+  return report;
+};

@@ -1,0 +1,34 @@
+import { log } from '@shared/util/logger';
+import { compactLake } from './compact-lake';
+
+/** How often the local stack compacts its lake (deployed: the schedule in lib/analytics.ts docs). */
+export const LOCAL_COMPACTION_INTERVAL_MS = 10 * 60_000;
+
+/** The first run waits this long: loading DuckDB blocks the event loop briefly, not while the stack starts. */
+export const FIRST_COMPACTION_DELAY_MS = 60_000;
+
+/**
+ * `npm start`'s compaction schedule: a first run a minute after start, then every `intervalMs`;
+ * runs never overlap, a failing run is logged and the next one tries again. Returns a stop
+ * function that waits for a run in progress.
+ */
+export const scheduleLakeCompaction = (lakeDir: string, intervalMs = LOCAL_COMPACTION_INTERVAL_MS): (() => Promise<void>) => {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= compactLake(lakeDir)
+      .then((report) => {
+        if (report.rawFiles > 0) log('info', 'lake compacted', { ...report });
+      })
+      .catch((error: unknown) => log('error', 'lake compaction failed', { error: String(error) }))
+      .finally(() => (running = undefined));
+  };
+  const first = setTimeout(run, Math.min(FIRST_COMPACTION_DELAY_MS, intervalMs));
+  const timer = setInterval(run, intervalMs);
+  first.unref();
+  timer.unref();
+  return async () => {
+    clearTimeout(first);
+    clearInterval(timer);
+    await running;
+  };
+};

@@ -1,0 +1,68 @@
+import { timingSafeEqual } from 'node:crypto';
+import { GetSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { header, type ApiEvent } from './api-types';
+
+/**
+ * The front door's proof: CloudFront adds this header (a secret from Secrets Manager) to every
+ * origin request. A function URL is public (auth NONE), so the edge answers 403 to a request
+ * without it, and trusts the CDN's viewer headers (x-forwarded-host, CloudFront-Viewer-Country,
+ * CloudFront-Viewer-Address) only on a request that carries it.
+ */
+export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+
+/** Deployed: the secret's ARN; the edge accepts its AWSCURRENT and AWSPREVIOUS values (rotation). */
+export const ORIGIN_VERIFY_SECRET_ARN_ENV = 'ORIGIN_VERIFY_SECRET_ARN';
+/** Local stack: the accepted values, comma-separated (the local front door adds the first). */
+export const ORIGIN_VERIFY_VALUES_ENV = 'ORIGIN_VERIFY_VALUES';
+
+/** How long fetched secret values are reused; a rotation reaches every instance within this. */
+export const ORIGIN_SECRET_CACHE_MS = 5 * 60_000;
+
+let client: SecretsManagerClient | undefined;
+let cached: { values: string[]; expires: number; arn: string } | undefined;
+
+const stageValue = async (arn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS'): Promise<string | undefined> => {
+  client ??= new SecretsManagerClient({});
+  try {
+    const out = await client.send(new GetSecretValueCommand({ SecretId: arn, VersionStage: stage }));
+    return out.SecretString || undefined;
+  } catch (error) {
+    // No AWSPREVIOUS before the first rotation.
+    if (stage === 'AWSPREVIOUS' && error instanceof ResourceNotFoundException) return undefined;
+    throw error;
+  }
+};
+
+/**
+ * The values a request may carry, or null when this process has no front door (the service API
+ * on API Gateway, unit tests): then no CDN header is trusted and nothing is refused.
+ */
+export const acceptedOriginValues = async (env = process.env, now = Date.now()): Promise<string[] | null> => {
+  const local = env[ORIGIN_VERIFY_VALUES_ENV];
+  if (local) return local.split(',').filter(Boolean);
+  const arn = env[ORIGIN_VERIFY_SECRET_ARN_ENV];
+  if (!arn) return null;
+  if (cached && cached.arn === arn && cached.expires > now) return cached.values;
+  const [current, previous] = await Promise.all([stageValue(arn, 'AWSCURRENT'), stageValue(arn, 'AWSPREVIOUS')]);
+  const values = [current, previous].filter((v): v is string => Boolean(v));
+  cached = { values, expires: now + ORIGIN_SECRET_CACHE_MS, arn };
+  return values;
+};
+
+/** For tests: a client for a loopback endpoint, and a cold cache. */
+export const setOriginSecretClient = (next: SecretsManagerClient | undefined) => {
+  client = next;
+  cached = undefined;
+};
+
+const same = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** True when the request carries one of the accepted values (compared in constant time). */
+export const carriesOriginSecret = (event: ApiEvent, accepted: readonly string[]): boolean => {
+  const sent = header(event, ORIGIN_VERIFY_HEADER);
+  return sent !== undefined && accepted.some((value) => same(sent, value));
+};

@@ -1,0 +1,156 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+
+/**
+ * A loopback CloudFront (REST-XML, API version 2020-05-31) for the SaaS Manager operations the
+ * admin CLI calls, answering the real SDK client: a connection group, distribution tenants with
+ * ETags, DNS verification and managed certificates. Tests set the world (DNS state, certificate
+ * status, an error to inject) and read what was sent.
+ */
+const NS = 'xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"';
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const tag = (name: string, value: string | number | boolean | undefined) => (value === undefined ? '' : `<${name}>${typeof value === 'string' ? esc(value) : value}</${name}>`);
+const pick = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
+const pickAll = (xml: string, name: string) => [...xml.matchAll(new RegExp(`<${name}>([^<]*)</${name}>`, 'g'))].map((m) => m[1]!);
+
+export interface FakeTenant {
+  id: string;
+  name: string;
+  domains: string[];
+  enabled: boolean;
+  etag: string;
+  certificateArn?: string;
+  managedCertificate: boolean;
+}
+
+export interface SeenCall {
+  method: string;
+  path: string;
+  body: string;
+  ifMatch?: string;
+  authorization?: string;
+}
+
+export const cloudFrontLoopback = () => {
+  const state = {
+    endpoint: '',
+    routingEndpoint: 'd1234abcd.cloudfront.net',
+    connectionGroupId: 'cg_2abc',
+    tenants: new Map<string, FakeTenant>(),
+    /** Domains whose CNAME points at the routing endpoint. */
+    dnsReady: new Set<string>(),
+    certificateStatus: 'pending-validation' as string,
+    /** Next CreateDistributionTenant answers this error (e.g. InvalidArgument) instead. */
+    createError: undefined as { status: number; code: string; message: string } | undefined,
+    deleteError: undefined as { status: number; code: string; message: string } | undefined,
+    seen: [] as SeenCall[],
+    reset() {
+      this.tenants.clear();
+      this.dnsReady.clear();
+      this.certificateStatus = 'pending-validation';
+      this.createError = undefined;
+      this.deleteError = undefined;
+      this.seen = [];
+    },
+  };
+  let counter = 0;
+
+  const tenantXml = (t: FakeTenant) =>
+    `<DistributionTenant ${NS}>${tag('Id', t.id)}${tag('DistributionId', 'E2DIST')}${tag('Name', t.name)}` +
+    `<Domains>${t.domains.map((d) => `<member>${tag('Domain', d)}${tag('Status', state.dnsReady.has(d) ? 'active' : 'inactive')}</member>`).join('')}</Domains>` +
+    (t.certificateArn ? `<Customizations><Certificate>${tag('Arn', t.certificateArn)}</Certificate></Customizations>` : '') +
+    `${tag('ConnectionGroupId', state.connectionGroupId)}${tag('Enabled', t.enabled)}${tag('Status', 'Deployed')}</DistributionTenant>`;
+
+  const send = (res: ServerResponse, status: number, xml: string, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'text/xml', 'x-amz-request-id': `req-${++counter}`, ...headers });
+    res.end(xml ? `<?xml version="1.0" encoding="UTF-8"?>${xml}` : '');
+  };
+  const error = (res: ServerResponse, status: number, code: string, message: string) =>
+    send(res, status, `<ErrorResponse ${NS}><Error><Type>Sender</Type>${tag('Code', code)}${tag('Message', message)}</Error><RequestId>req-${counter}</RequestId></ErrorResponse>`);
+  const byDomain = (domain: string) => [...state.tenants.values()].find((t) => t.domains.includes(domain));
+
+  const route = (req: IncomingMessage, res: ServerResponse, body: string) => {
+    const url = new URL(req.url!, 'http://x');
+    const path = url.pathname;
+    const ifMatch = req.headers['if-match'] as string | undefined;
+    state.seen.push({ method: req.method!, path: `${path}${url.search}`, body, ifMatch, authorization: req.headers.authorization });
+    let m: RegExpExecArray | null;
+    if (req.method === 'GET' && (m = /^\/2020-05-31\/connection-group\/([^/]+)$/.exec(path))) {
+      if (decodeURIComponent(m[1]!) !== state.connectionGroupId) return error(res, 404, 'EntityNotFound', 'No such connection group');
+      return send(res, 200, `<ConnectionGroup ${NS}>${tag('Id', state.connectionGroupId)}${tag('Name', 'links')}${tag('RoutingEndpoint', state.routingEndpoint)}${tag('Enabled', true)}</ConnectionGroup>`, { etag: 'CG1' });
+    }
+    if (req.method === 'GET' && path === '/2020-05-31/distribution-tenant') {
+      const t = byDomain(url.searchParams.get('domain') ?? '');
+      return t ? send(res, 200, tenantXml(t), { etag: t.etag }) : error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
+    }
+    if (req.method === 'POST' && path === '/2020-05-31/distribution-tenant') {
+      if (state.createError) {
+        const e = state.createError;
+        state.createError = undefined;
+        return error(res, e.status, e.code, e.message);
+      }
+      const domains = pickAll(body, 'Domain');
+      const t: FakeTenant = {
+        id: `dt_${++counter}`,
+        name: pick(body, 'Name') ?? '',
+        domains,
+        enabled: pick(body, 'Enabled') !== 'false',
+        etag: `E${counter}`,
+        certificateArn: pick(body, 'Arn'),
+        managedCertificate: body.includes('<ManagedCertificateRequest>'),
+      };
+      state.tenants.set(t.id, t);
+      return send(res, 201, tenantXml(t), { etag: t.etag, location: `https://cloudfront.amazonaws.com/2020-05-31/distribution-tenant/${t.id}` });
+    }
+    if ((m = /^\/2020-05-31\/distribution-tenant\/([^/]+)$/.exec(path))) {
+      const t = state.tenants.get(decodeURIComponent(m[1]!));
+      if (!t) return error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
+      if (ifMatch !== t.etag) return error(res, 412, 'PreconditionFailed', 'The If-Match version is missing or not valid.');
+      if (req.method === 'PUT') {
+        const enabled = pick(body, 'Enabled');
+        if (enabled !== undefined) t.enabled = enabled === 'true';
+        if (body.includes('<ManagedCertificateRequest>')) state.certificateStatus = 'pending-validation';
+        t.etag = `E${++counter}`;
+        return send(res, 200, tenantXml(t), { etag: t.etag });
+      }
+      if (req.method === 'DELETE') {
+        if (state.deleteError) return error(res, state.deleteError.status, state.deleteError.code, state.deleteError.message);
+        if (t.enabled) return error(res, 409, 'ResourceNotDisabled', 'The specified CloudFront resource hasn\'t been disabled yet.');
+        state.tenants.delete(t.id);
+        res.writeHead(204).end();
+        return undefined;
+      }
+    }
+    if (req.method === 'POST' && path === '/2020-05-31/verify-dns-configuration') {
+      const t = state.tenants.get(pick(body, 'Identifier') ?? '');
+      if (!t) return error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
+      const items = t.domains
+        .map((d) => `<DnsConfiguration>${tag('Domain', d)}${tag('Status', state.dnsReady.has(d) ? 'valid-configuration' : 'invalid-configuration')}${state.dnsReady.has(d) ? '' : tag('Reason', `${d} does not resolve to ${state.routingEndpoint}`)}</DnsConfiguration>`)
+        .join('');
+      return send(res, 200, `<VerifyDnsConfigurationResult ${NS}><DnsConfigurationList>${items}</DnsConfigurationList></VerifyDnsConfigurationResult>`);
+    }
+    if (req.method === 'GET' && (m = /^\/2020-05-31\/managed-certificate\/([^/]+)$/.exec(path))) {
+      const t = state.tenants.get(decodeURIComponent(m[1]!));
+      if (!t?.managedCertificate) return error(res, 404, 'EntityNotFound', 'No managed certificate');
+      return send(
+        res,
+        200,
+        `<ManagedCertificateDetails ${NS}>${tag('CertificateArn', `arn:aws:acm:us-east-1:111111111111:certificate/${t.id}`)}${tag('CertificateStatus', state.certificateStatus)}${tag('ValidationTokenHost', 'cloudfront')}</ManagedCertificateDetails>`,
+      );
+    }
+    return error(res, 400, 'InvalidRequest', `loopback: no route for ${req.method} ${path}`);
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => route(req, res, Buffer.concat(chunks).toString('utf8')));
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    state.endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return state;
+};
