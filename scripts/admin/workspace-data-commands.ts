@@ -1,8 +1,10 @@
 /** admin export-workspace, delete-workspace: hand a workspace its data; erase a workspace. */
 import path from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
 import type { Command } from 'commander';
 import { deleteWorkspace } from '@shared/admin/delete-workspace';
 import { exportWorkspace } from '@shared/admin/export-workspace';
+import { createLocalLakeStore, createS3LakeStore, type LakeStore } from '@shared/admin/lake-store';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { AdminUsageError, adminTarget } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
@@ -11,6 +13,21 @@ const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const checkId = (workspaceId: string) => {
   if (!WORKSPACE_ID.test(workspaceId)) throw new AdminUsageError(`Not a workspace id: ${workspaceId}`);
+};
+
+/**
+ * The lake: LOCAL_LAKE_DIR or the running local stack's folder (which the local analytics
+ * engine then reads too), else the deployed bucket LAKE_BUCKET (stack output EventLakeBucketName).
+ */
+const lakeStore = (): LakeStore => {
+  const target = adminTarget();
+  const localDir = process.env.LOCAL_LAKE_DIR ?? (process.env.LAKE_BUCKET ? undefined : target.local?.lakeDir);
+  if (localDir) {
+    process.env.LOCAL_LAKE_DIR = localDir;
+    return createLocalLakeStore(localDir);
+  }
+  if (process.env.LAKE_BUCKET) return createS3LakeStore(new S3Client({ region: process.env.AWS_REGION ?? 'us-east-1' }), process.env.LAKE_BUCKET);
+  throw new AdminUsageError('No lake: set LAKE_BUCKET (the stack output EventLakeBucketName) or LOCAL_LAKE_DIR; nothing was erased');
 };
 
 export const registerWorkspaceDataCommands = (program: Command): void => {
@@ -23,6 +40,7 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
     .action(async (workspaceId: string, options: JsonOption & { out: string }) => {
       adminTarget();
       checkId(workspaceId);
+      lakeStore();
       if (!(await workspaceRepository.findById(workspaceId, true))) throw new AdminUsageError(`No workspace ${workspaceId}`);
       const bar = progressBar(options, 0, 'events exported');
       const result = await exportWorkspace(workspaceId, path.resolve(options.out), { onEvents: (n) => bar.increment(n) });
@@ -40,8 +58,9 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
       adminTarget();
       checkId(workspaceId);
       if (options.confirm !== workspaceId) throw new AdminUsageError(`--confirm must repeat the workspace id (${workspaceId}); nothing was erased`);
+      const lake = lakeStore();
       let bar = progressBar(options, 0, 'items erased');
-      const result = await deleteWorkspace(workspaceId, {
+      const result = await deleteWorkspace(workspaceId, lake, {
         onFound: (total) => {
           bar.stop();
           bar = progressBar(options, total, 'items erased');
@@ -53,9 +72,8 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
         [
           `erased ${r.workspaceId}: ${r.totalItemsErased} table items (${r.itemsScanned} scanned)`,
           ...Object.entries(r.itemsErased).sort().map(([k, n]) => `  ${k}: ${n}`),
-          r.lake.lake === 'local'
-            ? `lake: ${r.lake.recordsRemoved} records removed (${r.lake.objectsDeleted} objects deleted, ${r.lake.objectsRewritten} rewritten)`
-            : `lake: NOT erased by this command on a deployed stack; delete s3://<lake bucket>/events/workspace_id=${r.workspaceId}/ (docs/operations.md)`,
+          `lake ${r.lake.location}: ${r.lake.compactedObjectsDeleted} compacted objects deleted; ${r.lake.rawRecordsRemoved} raw records removed ` +
+            `(${r.lake.rawObjectsRead} raw objects read, ${r.lake.rawObjectsRewritten} rewritten, ${r.lake.rawObjectsDeleted} deleted)`,
         ].join('\n'),
       );
     });

@@ -5,6 +5,7 @@
  */
 import { batchDeleteKeys } from './batch-delete';
 import { eraseWorkspaceLake, type LakeErasure } from './erase-workspace-lake';
+import type { LakeStore } from './lake-store';
 import { collectWorkspaceItems, kindOfItem, type WalkOptions } from './workspace-items';
 
 export interface WorkspaceErasure {
@@ -22,9 +23,11 @@ export interface WorkspaceErasure {
 export interface DeleteOptions extends WalkOptions {
   onFound?: (total: number) => void;
   onDeleted?: (n: number) => void;
+  /** Called for each raw lake object read. */
+  onLakeObject?: () => void;
 }
 
-export const deleteWorkspace = async (workspaceId: string, options: DeleteOptions = {}): Promise<WorkspaceErasure> => {
+export const deleteWorkspace = async (workspaceId: string, lake: LakeStore, options: DeleteOptions = {}): Promise<WorkspaceErasure> => {
   const { items, scanned } = await collectWorkspaceItems(workspaceId, options);
   options.onFound?.(items.length);
   const itemsErased: Record<string, number> = {};
@@ -35,6 +38,6 @@ export const deleteWorkspace = async (workspaceId: string, options: DeleteOption
   // The workspace item last: a run cut short can be run again and still finds the rest.
   const ordered = [...items.filter((i) => i.sk !== 'WORKSPACE'), ...items.filter((i) => i.sk === 'WORKSPACE')];
   const { retries } = await batchDeleteKeys(ordered.map(({ pk, sk }) => ({ pk, sk })), { onDeleted: options.onDeleted });
-  const lake = await eraseWorkspaceLake(workspaceId);
-  return { workspaceId, itemsErased, totalItemsErased: items.length, itemsScanned: scanned, batchRetries: retries, lake };
+  const lakeErasure = await eraseWorkspaceLake(lake, workspaceId, options.onLakeObject);
+  return { workspaceId, itemsErased, totalItemsErased: items.length, itemsScanned: scanned, batchRetries: retries, lake: lakeErasure };
 };

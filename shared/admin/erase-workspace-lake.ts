@@ -1,46 +1,34 @@
 /**
- * The one seam through which `admin delete-workspace` erases a workspace's events from the lake.
+ * The one seam through which `admin delete-workspace` erases a workspace's events from the lake
+ * (layout: shared/analytics/lake-layout.ts), local folder or deployed bucket alike (lake-store.ts):
  *
- * Local lake (LOCAL_LAKE_DIR, the layout Firehose's dynamic partitioning writes:
- * events/workspace_id=<id>/dt=/hour=/*.json): the workspace's own partition folder is deleted,
- * and any other object still holding one of its records (a shared object) is rewritten without
- * those lines, through a temporary file and a rename so a reader never sees half an object.
+ * 1. Raw objects (`events/shard=SS/dt=/hour=/*.json`) are shared by every workspace of a hash
+ *    shard: each object of the workspace's shard that holds one of its lines is rewritten
+ *    without them (deleted when nothing else is left). Only its shard is read: the workspace's
+ *    lines land nowhere else (unless LAKE_SHARDS changed since they were written; see
+ *    docs/operations.md).
+ * 2. Compacted objects (`compacted/workspace_id=W/`) are the workspace's alone: all deleted.
  *
- * The deployed lake (S3) is not erased here yet: the lake layout is being changed
- * (hash-bucketed raw prefix, compacted per-workspace Parquet); its erasure belongs behind this
- * same function. Until then the command says so, and the operator deletes the prefix
- * `events/workspace_id=<id>/` of the lake bucket (docs/operations.md).
+ * Raw first: a compaction run that read raw lines before step 1 writes them under the compacted
+ * prefix, which step 2 then removes (run the command again if a compaction ran meanwhile).
  */
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { compactedWorkspacePath, RAW_FILE_EXTENSION, RAW_PREFIX, shardOf } from '@shared/analytics/lake-layout';
 import { assertSafeId } from '@shared/analytics/analytics-engine';
+import type { LakeStore } from './lake-store';
 
 export interface LakeErasure {
-  /** Where: `local` (LOCAL_LAKE_DIR) or `not-erased` (no local lake: deployed, see above). */
-  lake: 'local' | 'not-erased';
-  objectsDeleted: number;
-  objectsRewritten: number;
-  recordsRemoved: number;
+  /** The lake erased: a folder or `s3://bucket`. */
+  location: string;
+  /** Raw objects read in the workspace's shard. */
+  rawObjectsRead: number;
+  rawObjectsRewritten: number;
+  rawObjectsDeleted: number;
+  /** The workspace's lines removed from raw objects. */
+  rawRecordsRemoved: number;
+  compactedObjectsDeleted: number;
 }
 
-const filesUnder = async (dir: string): Promise<string[]> => {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const out: string[] = [];
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(full)));
-    else if (entry.name.endsWith('.json')) out.push(full);
-  }
-  return out;
-};
-
-const lineOf = (workspaceId: string) => (line: string) => {
+const namesWorkspace = (workspaceId: string) => (line: string) => {
   try {
     return (JSON.parse(line) as { workspaceId?: unknown }).workspaceId === workspaceId;
   } catch {
@@ -48,33 +36,30 @@ const lineOf = (workspaceId: string) => (line: string) => {
   }
 };
 
-export const eraseLocalLake = async (lakeDir: string, workspaceId: string): Promise<LakeErasure> => {
-  const result: LakeErasure = { lake: 'local', objectsDeleted: 0, objectsRewritten: 0, recordsRemoved: 0 };
-  const isTheirs = lineOf(workspaceId);
-  const ownDir = path.join(lakeDir, 'events', `workspace_id=${assertSafeId(workspaceId, 'workspace id')}`);
-  for (const file of await filesUnder(ownDir)) {
-    result.recordsRemoved += (await readFile(file, 'utf8')).split('\n').filter(Boolean).length;
-    result.objectsDeleted++;
-  }
-  await rm(ownDir, { recursive: true, force: true });
-  for (const file of await filesUnder(lakeDir)) {
-    const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+export const eraseWorkspaceLake = async (store: LakeStore, workspaceId: string, onObject?: () => void): Promise<LakeErasure> => {
+  assertSafeId(workspaceId, 'workspace id');
+  const result: LakeErasure = { location: store.location, rawObjectsRead: 0, rawObjectsRewritten: 0, rawObjectsDeleted: 0, rawRecordsRemoved: 0, compactedObjectsDeleted: 0 };
+  const isTheirs = namesWorkspace(workspaceId);
+  const emptied: string[] = [];
+  for await (const key of store.list(`${RAW_PREFIX}shard=${shardOf(workspaceId)}/`)) {
+    if (!key.endsWith(RAW_FILE_EXTENSION)) continue;
+    result.rawObjectsRead++;
+    onObject?.();
+    const lines = (await store.getText(key)).split('\n').filter(Boolean);
     const kept = lines.filter((l) => !isTheirs(l));
     if (kept.length === lines.length) continue;
-    result.recordsRemoved += lines.length - kept.length;
-    if (kept.length === 0) {
-      await rm(file);
-      result.objectsDeleted++;
-    } else {
-      const tmp = `${file}.erasing`;
-      await writeFile(tmp, kept.join('\n') + '\n');
-      await rename(tmp, file);
-      result.objectsRewritten++;
+    result.rawRecordsRemoved += lines.length - kept.length;
+    if (kept.length === 0) emptied.push(key);
+    else {
+      await store.putText(key, kept.join('\n') + '\n');
+      result.rawObjectsRewritten++;
     }
   }
+  await store.delete(emptied);
+  result.rawObjectsDeleted = emptied.length;
+  const compacted: string[] = [];
+  for await (const key of store.list(`${compactedWorkspacePath(workspaceId)}/`)) compacted.push(key);
+  await store.delete(compacted);
+  result.compactedObjectsDeleted = compacted.length;
   return result;
 };
-
-/** Erases the workspace's lake data wherever this process's configuration points. */
-export const eraseWorkspaceLake = async (workspaceId: string, lakeDir = process.env.LOCAL_LAKE_DIR): Promise<LakeErasure> =>
-  lakeDir ? eraseLocalLake(lakeDir, workspaceId) : { lake: 'not-erased', objectsDeleted: 0, objectsRewritten: 0, recordsRemoved: 0 };

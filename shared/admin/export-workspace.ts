@@ -16,6 +16,7 @@ import { collectWorkspaceItems, type TableItem, type WalkOptions } from './works
 /** The lake bucket's expiration (lib/event-lake.ts): older events no longer exist. */
 export const LAKE_RETENTION_DAYS = 400;
 const EVENTS_PAGE = 1000;
+const EXPORT_PAGE_DEADLINE_MS = 5 * 60_000;
 const DAY = 86_400_000;
 
 const stripKeys = ({ pk: _pk, sk: _sk, type: _t, ttl: _ttl, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _e, gsi3sk: _f, ...rest }: TableItem) => rest;
@@ -72,7 +73,13 @@ const exportEvents = async (workspaceId: string, file: string, options: ExportOp
   let after: ExportPosition | null = null;
   let written = 0;
   for (;;) {
-    const rows = await getAnalyticsEngine().query(exportPageQuery(filter, EVENTS_PAGE, after), { workspaceId, firstDay: window.firstDay, lastDay: window.lastDay });
+    const rows = await getAnalyticsEngine().query(exportPageQuery(filter, EVENTS_PAGE, after), {
+      workspaceId,
+      firstDay: window.firstDay,
+      lastDay: window.lastDay,
+      // Each page on its own deadline, longer than an API request's: an operator's export may scan 400 days.
+      deadline: Date.now() + EXPORT_PAGE_DEADLINE_MS,
+    });
     const events = rows.map(rawEventFrom);
     if (events.length > 0) await appendFile(file, events.map((e) => JSON.stringify(e) + '\n').join(''));
     written += events.length;

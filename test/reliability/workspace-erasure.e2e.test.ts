@@ -1,9 +1,11 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '@shared/admin/bootstrap';
 import { scanTable, type TableItem } from '@shared/admin/workspace-items';
+import { compactLake } from '@shared/analytics/compact-lake';
+import { compactedWorkspacePath } from '@shared/analytics/lake-layout';
 import { hashApiKey } from '@shared/auth/api-keys';
 import { projectRoot } from '@shared/local/paths';
 import { addWebhookEndpoint } from '@shared/outbound/manage-webhooks';
@@ -103,25 +105,41 @@ const readJsonl = (file: string) => readFileSync(file, 'utf8').split('\n').filte
 describe('admin export-workspace and delete-workspace', () => {
   it('exports all of one workspace, then erases it and nothing of the other', async () => {
     const a = await populate(t.tenantA, 'a');
-    await populate(t.tenantB, 'b');
+    const b = await populate(t.tenantB, 'b');
     await waitUntil(() => t.stack.outbound.pendingDeliveries() === 0, 'an empty delivery queue');
     const A = t.tenantA.workspaceId;
     const B = t.tenantB.workspaceId;
 
-    // A record of A inside a shared raw object (next to one of B's): erasure rewrites the object.
-    const aLine = readLake().find((l) => l.line.workspaceId === A)!.line;
+    const lakeDir = process.env.LOCAL_LAKE_DIR!;
+    const clickFirstLink = async (tenant: BootstrapResult, linkId: string) => {
+      const link = (await http(t.baseUrl, 'GET', `/v1/links/${linkId}`, { headers: { 'api-key': tenant.serverKey } })).body.data;
+      expect((await edgeRequest(t.edgeUrl, { host: link.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE_UA } })).status).toBe(302);
+    };
+    // Some history compacted (per-workspace Parquet), some still raw (shared, hash-sharded objects).
+    const compactedLines = readLake();
+    const compaction = await compactLake(lakeDir, { now: new Date(Date.now() + 3 * 3_600_000) });
+    expect(compaction.workspaceDays).toBeGreaterThanOrEqual(2);
+    await clickFirstLink(t.tenantA, a.links[0]!);
+    await clickFirstLink(t.tenantB, b.links[0]!);
+    // A raw object of A's shard shared with another workspace's line: erasure rewrites it.
+    const aLine = readLake().find((l) => l.line.workspaceId === A)!;
     const bLine = readLake().find((l) => l.line.workspaceId === B)!.line;
-    const sharedDir = path.join(process.env.LOCAL_LAKE_DIR!, 'raw');
-    mkdirSync(sharedDir, { recursive: true });
-    appendFileSync(path.join(sharedDir, 'shared.json'), `${JSON.stringify(bLine)}\n${JSON.stringify(aLine)}\n`);
+    writeFileSync(path.join(lakeDir, aLine.dir, 'shared-object.json'), `${JSON.stringify(bLine)}\n${JSON.stringify({ ...aLine.line, eventId: `${aLine.line.eventId}-x` })}\n`);
+    const aEventIds = new Set([...compactedLines, ...readLake()].filter((l) => l.line.workspaceId === A).map((l) => l.line.eventId as string));
+    const filesOf = (dir: string) => (existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.parquet')).sort() : []);
+    const compactedA = path.join(lakeDir, compactedWorkspacePath(A));
+    const compactedB = path.join(lakeDir, compactedWorkspacePath(B));
+    const filesOfCount = filesOf(compactedA).length;
+    expect(filesOfCount).toBeGreaterThan(0);
+    const bCompactedBefore = filesOf(compactedB).map((f) => [f, readFileSync(path.join(compactedB, f)).toString('base64')]);
+    expect(bCompactedBefore.length).toBeGreaterThan(0);
 
     // Export: every entity and every event of A, nothing of B, no secret.
     const out = mkdtempSync(path.join(tmpdir(), 'export-'));
     const exported = await runAdminJson(['export-workspace', A, '--out', out]);
-    const aLakeEvents = new Set(readLake().filter((l) => l.line.workspaceId === A && l.dir.startsWith('events/')).map((l) => l.line.eventId as string));
-    expect(exported.files['events.jsonl']).toBe(aLakeEvents.size);
-    expect(aLakeEvents.size).toBeGreaterThanOrEqual(6);
-    expect(new Set(readJsonl(path.join(out, 'events.jsonl')).map((e) => e.eventId))).toEqual(aLakeEvents);
+    expect(exported.files['events.jsonl']).toBe(aEventIds.size);
+    expect(aEventIds.size).toBeGreaterThanOrEqual(8);
+    expect(new Set(readJsonl(path.join(out, 'events.jsonl')).map((e) => e.eventId))).toEqual(aEventIds);
     expect(readJsonl(path.join(out, 'links.jsonl')).map((l) => l.id).sort()).toEqual([...a.links].sort());
     expect(readJsonl(path.join(out, 'deep-links.jsonl')).map((l) => l.id)).toEqual(a.deepLinks);
     expect(readJsonl(path.join(out, 'domains.jsonl')).map((d) => d.domain)).toContain(t.tenantA.domain);
@@ -137,7 +155,7 @@ describe('admin export-workspace and delete-workspace', () => {
 
     const aIds = [A, ...a.links, ...a.deepLinks];
     const mentionsA = (i: TableItem) => aIds.some((id) => JSON.stringify(i).includes(id));
-    const aLakeLines = readLake().filter((l) => l.line.workspaceId === A).length;
+    const aRawLines = readLake().filter((l) => l.line.workspaceId === A).length;
     const bLakeBefore = readLake().filter((l) => l.line.workspaceId === B);
     const bAnalytics = async () => {
       const links = (await http(t.baseUrl, 'GET', '/v1/links?limit=100', { headers: { 'api-key': t.tenantB.serverKey } })).body.data as Array<{ id: string }>;
@@ -168,8 +186,11 @@ describe('admin export-workspace and delete-workspace', () => {
     }
     // Nothing of A in the lake; B's lines (the shared object's one included) unchanged.
     expect(readLake().filter((l) => l.line.workspaceId === A)).toEqual([]);
+    expect(existsSync(compactedA)).toBe(false);
+    expect((readdirSync(lakeDir, { recursive: true }) as string[]).filter((f) => f.includes(A))).toEqual([]);
     expect(readLake().filter((l) => l.line.workspaceId === B)).toEqual(bLakeBefore);
-    expect(erased.lake).toMatchObject({ lake: 'local', objectsRewritten: 1, recordsRemoved: aLakeLines });
+    expect(filesOf(compactedB).map((f) => [f, readFileSync(path.join(compactedB, f)).toString('base64')])).toEqual(bCompactedBefore);
+    expect(erased.lake).toMatchObject({ location: lakeDir, rawObjectsRewritten: 1, rawRecordsRemoved: aRawLines, compactedObjectsDeleted: filesOfCount });
     expect(await bAnalytics()).toEqual(bAnalyticsBefore);
     // A's keys no longer open anything.
     expect((await http(t.baseUrl, 'GET', `/v1/links/${a.links[0]}`, { headers: { 'api-key': t.tenantA.serverKey } })).status).toBe(401);
@@ -178,7 +199,8 @@ describe('admin export-workspace and delete-workspace', () => {
       itemsErased: erased.totalItemsErased,
       itemsErasedByKind: erased.itemsErased,
       itemsScanned: erased.itemsScanned,
-      lakeRecordsRemoved: erased.lake.recordsRemoved,
+      lakeRawRecordsRemoved: erased.lake.rawRecordsRemoved,
+      lakeCompactedObjectsDeleted: erased.lake.compactedObjectsDeleted,
       otherItemsUnchanged: othersBefore.size,
     });
   });
