@@ -27,7 +27,8 @@ export class WorkspaceDataAdmin extends Construct {
       description: 'admin export-workspace / delete-workspace: scan and batch-delete the table, query the lake, rewrite and delete lake objects',
     });
     // Find a workspace's items (paged Scans, its workspace item) and delete them in batches.
-    props.table.grant(this.role, 'dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem', 'dynamodb:DescribeTable');
+    // The base table only (no index is read): no index/* wildcard.
+    this.role.addToPolicy(new PolicyStatement({ actions: ['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem'], resources: [props.table.tableArn] }));
     // Export reads its events through Athena, as the analytics routes do.
     props.analytics.grantQuery(this.role);
     // Erasure: list the lake, rewrite raw objects of the workspace's shard, delete its compacted objects.
