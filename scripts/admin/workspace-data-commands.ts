@@ -74,6 +74,7 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
           ...Object.entries(r.itemsErased).sort().map(([k, n]) => `  ${k}: ${n}`),
           `lake ${r.lake.location}: ${r.lake.compactedObjectsDeleted} compacted objects deleted; ${r.lake.rawRecordsRemoved} raw records removed ` +
             `(${r.lake.rawObjectsRead} raw objects read, ${r.lake.rawObjectsRewritten} rewritten, ${r.lake.rawObjectsDeleted} deleted)`,
+          ...(r.domains.length ? [`domains: ${r.domains.join(', ')} (deployed: their CloudFront distribution tenants are not touched here; see docs/operations.md)`] : []),
         ].join('\n'),
       );
     });

@@ -18,6 +18,11 @@ export interface WorkspaceErasure {
   /** BatchWriteItem calls re-sent for unprocessed items. */
   batchRetries: number;
   lake: LakeErasure;
+  /**
+   * Its domain names: deployed, their CloudFront distribution tenants and certificates live
+   * outside the table (`admin domains remove <domain>` for each; docs/operations.md).
+   */
+  domains: string[];
 }
 
 export interface DeleteOptions extends WalkOptions {
@@ -39,5 +44,5 @@ export const deleteWorkspace = async (workspaceId: string, lake: LakeStore, opti
   const ordered = [...items.filter((i) => i.sk !== 'WORKSPACE'), ...items.filter((i) => i.sk === 'WORKSPACE')];
   const { retries } = await batchDeleteKeys(ordered.map(({ pk, sk }) => ({ pk, sk })), { onDeleted: options.onDeleted });
   const lakeErasure = await eraseWorkspaceLake(lake, workspaceId, options.onLakeObject);
-  return { workspaceId, itemsErased, totalItemsErased: items.length, itemsScanned: scanned, batchRetries: retries, lake: lakeErasure };
+  return { workspaceId, itemsErased, totalItemsErased: items.length, itemsScanned: scanned, batchRetries: retries, lake: lakeErasure, domains: items.filter((i) => i.type === 'DOMAIN').map((i) => String(i.domain)).sort() };
 };
