@@ -181,6 +181,7 @@ describe('admin export-workspace and delete-workspace', () => {
     expect(after.filter(mentionsA)).toEqual([]);
     expect(byKey(after)).toEqual(othersBefore);
     expect(erased.totalItemsErased).toBe(before.length - after.length);
+    expect(erased.domains).toContain(t.tenantA.domain);
     for (const kind of ['WORKSPACE', 'APIKEY', 'ORIGIN', 'LINK', 'LINK_ENTRY', 'SLUG', 'TAG', 'DOMAIN', 'HOST', 'APP', 'IDEMPOTENCY', 'ATTR', 'OPEN', 'CEVT', 'RATE', 'WEBHOOK', 'EVENTLOG', 'PWTRY']) {
       expect(erased.itemsErased[kind], kind).toBeGreaterThan(0);
     }
