@@ -1,9 +1,16 @@
-/** Budgets of issue 8; the report marks each pass or fail and `--check` exits non-zero on a fail. */
+/** Budgets of issues 8 and 15 (floors re-based on the services each handler calls); the report marks each pass or fail and `--check` exits non-zero on a fail. */
 export const budgets = {
-  /** Every handler's bundle size and init time, as a multiple of the floor bundle's. */
+  /** Every handler's bundle size and init time, as a multiple of its floor's (bench/floors.ts: the bare SDK clients of the services it calls). */
   handlerVsFloor: 1.3,
+  /**
+   * The QR handlers' bundle size: they carry the qrcode library (~57 KiB with its PNG encoder),
+   * which DESIGN.md asks for instead of our own encoder; their init time stays under handlerVsFloor.
+   */
+  qrHandlerSizeVsFloor: 1.45,
+  /** A 100-link bulk create's warm duration, against API Gateway's 30 s integration timeout. */
+  bulk100Ms: 3000,
   /** The redirect handler's, likewise. */
-  redirectVsFloor: 1.15,
+  redirectVsFloor: 1.2,
   /** Our p50 over the bare SDK doing the same DynamoDB work, for redirect and GET link. */
   warmP50VsBare: 1.25,
   /** Errors during the loopback throughput runs. */

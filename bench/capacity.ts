@@ -16,7 +16,32 @@ export interface CapacityRow {
   /** Every call reported ConsumedCapacity (DynamoDB Local does for data-plane calls). */
   reported: boolean;
   events: number;
+  /** Bytes the function wrote to its log (Powertools JSON and EMF lines) in the median run. */
+  logBytes: number;
 }
+
+/** Counts (and holds back) what the in-process bundles write to stdout and stderr: their CloudWatch log lines when deployed. */
+const logByteCounter = () => {
+  let bytes = 0;
+  const originals = { stdout: process.stdout.write.bind(process.stdout), stderr: process.stderr.write.bind(process.stderr) };
+  const count = ((chunk: string | Uint8Array) => {
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+    return true;
+  }) as typeof process.stdout.write;
+  process.stdout.write = count;
+  process.stderr.write = count;
+  return {
+    take: () => {
+      const taken = bytes;
+      bytes = 0;
+      return taken;
+    },
+    stop: () => {
+      process.stdout.write = originals.stdout;
+      process.stderr.write = originals.stderr;
+    },
+  };
+};
 
 /** What one run of an operation did on DynamoDB, and the ids it generated (for the bare replay). */
 export interface RecordedRun {
@@ -42,8 +67,11 @@ export const measureCapacity = async (world: World, dynamoEndpoint: string, requ
       proxy.take();
       const perRun: CapacityCall[][] = [];
       const responseStrings: string[][] = [];
+      const logBytes: number[] = [];
       for (let n = 0; n < runs; n++) {
-        const result = await invoke(handler, op.request(world, n), op.expect);
+        const logs = logByteCounter();
+        const result = await invoke(handler, op.request(world, n), op.expect).finally(() => logs.stop());
+        logBytes.push(logs.take());
         perRun.push(proxy.take());
         responseStrings.push(generatedStrings(result));
       }
@@ -62,6 +90,7 @@ export const measureCapacity = async (world: World, dynamoEndpoint: string, requ
         write: round(median.write, 2),
         reported: perRun.flat().every((c) => c.reported),
         events: op.events,
+        logBytes: logBytes.sort((a, b) => a - b)[Math.floor(logBytes.length / 2)]!,
       });
     }
   } finally {

@@ -2,8 +2,10 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '@shared/local/paths';
+import { routeTable } from '@shared/routes/route-table';
 import { runtimeNodeOptions } from '@lib/bundle-settings';
 import { buildAll, bundleEntry, distDir } from '../scripts/build';
+import { floorDefines, floorEntry, floorFor, type FloorName } from './floors';
 import { median, round } from './stats';
 
 const run = promisify(execFile);
@@ -21,30 +23,49 @@ const initTime = async (file: string): Promise<number> => {
 
 export interface ColdStartRow {
   handler: string;
+  /** The floor this handler is judged against (bench/floors.ts). */
+  floor: FloorName;
   bytes: number;
   initMs: number;
   sizeRatio: number;
   initRatio: number;
 }
 
+export interface FloorRow {
+  floor: FloorName;
+  bytes: number;
+  initMs: number;
+}
+
 /**
  * Bundle size and module-initialisation time (median of `samples` fresh processes) for every
- * handler and for the floor bundle. Processes alternate between bundles so machine noise is
- * spread evenly.
+ * handler and for each floor bundle its handlers need. Processes alternate between bundles so
+ * machine noise is spread evenly.
  */
-export const measureColdStart = async (samples: number) => {
-  const floor = await bundleEntry(path.join(projectRoot, 'bench', 'floor-handler.ts'), path.join(distDir, '_floor', 'index.mjs'));
-  const built = await buildAll();
-  const targets = [{ handler: '_floor', outfile: floor.outfile, bytes: floor.bytes }, ...built];
-  const times = new Map<string, number[]>(targets.map((t) => [t.handler, []]));
+export const measureColdStart = async (samples: number, only?: (handler: string) => boolean) => {
+  const built = (await buildAll()).filter((b) => !only || only(b.handler));
+  // A handler serving several rows calls the union of their services.
+  const grantsOf = (handler: string) => {
+    const rows = routeTable.filter((r) => r.handler === handler);
+    return { table: rows[0]!.grants.table, events: rows.some((r) => r.grants.events), analytics: rows.some((r) => r.grants.analytics) };
+  };
+  const floorOf = new Map(built.map((b) => [b.handler, floorFor(grantsOf(b.handler))]));
+  const floorNames = [...new Set(floorOf.values())].sort();
+  const floors = await Promise.all(
+    floorNames.map(async (floor) => ({ floor, ...(await bundleEntry(floorEntry, path.join(distDir, `_floor-${floor.replace(/\+/g, '-')}`, 'index.mjs'), floorDefines(floor))) })),
+  );
+  const targets = [...floors.map((f) => ({ key: `_floor:${f.floor}`, outfile: f.outfile })), ...built.map((b) => ({ key: b.handler, outfile: b.outfile }))];
+  const times = new Map<string, number[]>(targets.map((t) => [t.key, []]));
   for (let i = 0; i < samples; i++) {
-    for (const target of targets) times.get(target.handler)!.push(await initTime(target.outfile));
+    for (const target of targets) times.get(target.key)!.push(await initTime(target.outfile));
   }
-  const floorInit = median(times.get('_floor')!);
+  const floorRows: FloorRow[] = floors.map((f) => ({ floor: f.floor, bytes: f.bytes, initMs: round(median(times.get(`_floor:${f.floor}`)!)) }));
   const rows: ColdStartRow[] = built.map((b) => {
+    const floor = floors.find((f) => f.floor === floorOf.get(b.handler))!;
+    const floorInit = median(times.get(`_floor:${floor.floor}`)!);
     const initMs = median(times.get(b.handler)!);
     // Ratios keep 3 decimals and are judged as measured (no rounding up to the limit).
-    return { handler: b.handler, bytes: b.bytes, initMs: round(initMs), sizeRatio: round(b.bytes / floor.bytes, 3), initRatio: round(initMs / floorInit, 3) };
+    return { handler: b.handler, floor: floor.floor, bytes: b.bytes, initMs: round(initMs), sizeRatio: round(b.bytes / floor.bytes, 3), initRatio: round(initMs / floorInit, 3) };
   });
-  return { floor: { bytes: floor.bytes, initMs: round(floorInit) }, samples, rows: rows.sort((a, b) => a.handler.localeCompare(b.handler)) };
+  return { floors: floorRows, samples, rows: rows.sort((a, b) => a.handler.localeCompare(b.handler)) };
 };

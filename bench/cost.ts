@@ -16,6 +16,10 @@ export interface CostInput {
   via?: 'api' | 'edge';
   /** The front door's WAF web ACL (on by default, `-c edgeWaf=false`). */
   waf?: boolean;
+  /** Bytes the function writes to CloudWatch Logs per invocation (its own lines and the platform's). Default 0. */
+  logBytes?: number;
+  /** Share of invocations X-Ray records. Default 0. */
+  traceRate?: number;
 }
 
 export interface CostPerMillion {
@@ -27,6 +31,8 @@ export interface CostPerMillion {
   cloudFront: number;
   cloudFrontFunction: number;
   waf: number;
+  logs: number;
+  xray: number;
   total: number;
 }
 
@@ -44,7 +50,8 @@ const cents = (value: number) => Math.round(value * 10_000) / 10_000;
  * (actual bytes). Edge operations come through CloudFront instead of API Gateway: a CloudFront
  * HTTPS request, the viewer-request CloudFront Function and, with WAF on, one WAF request
  * (function URLs themselves cost nothing beyond the Lambda invocation; origin fetches from AWS
- * origins carry no transfer fee; data out to viewers is per GB and not per operation).
+ * origins carry no transfer fee; data out to viewers is per GB and not per operation). Also CloudWatch Logs ingestion of the
+ * invocation's log lines and X-Ray traces recorded at the route's sampling rate.
  */
 export const costPerMillion = (input: CostInput): CostPerMillion => {
   const billedSeconds = Math.ceil(input.durationMs) / 1000;
@@ -58,6 +65,8 @@ export const costPerMillion = (input: CostInput): CostPerMillion => {
   const roundedBytes = Math.ceil(input.eventBytes / prices.firehoseRecordRoundingBytes) * prices.firehoseRecordRoundingBytes;
   const firehose =
     MILLION * input.events * ((roundedBytes / GB) * prices.firehoseIngestGb + (input.eventBytes / GB) * prices.firehoseDynamicPartitioningGb);
+  const logs = MILLION * ((input.logBytes ?? 0) / GB) * prices.logsIngestGb;
+  const xray = MILLION * (input.traceRate ?? 0) * prices.xrayTraceRecorded;
   return {
     lambda: cents(lambda),
     httpApi: cents(httpApi),
@@ -66,7 +75,9 @@ export const costPerMillion = (input: CostInput): CostPerMillion => {
     cloudFront: cents(cloudFront),
     cloudFrontFunction: cents(cloudFrontFunction),
     waf: cents(waf),
-    total: cents(lambda + httpApi + dynamodb + firehose + cloudFront + cloudFrontFunction + waf),
+    logs: cents(logs),
+    xray: cents(xray),
+    total: cents(lambda + httpApi + dynamodb + firehose + cloudFront + cloudFrontFunction + waf + logs + xray),
   };
 };
 

@@ -77,6 +77,18 @@ export const operations: Record<string, Operation> = {
     expect: [200, 201],
     events: 1,
   },
+  bulk100: {
+    name: 'bulk create of 100 + Idempotency-Key',
+    handler: 'links-bulk-create',
+    request: (w, n) => ({
+      method: 'POST',
+      path: '/v1/links/bulk',
+      headers: { ...server(w), 'idempotency-key': `bench-bulk-${run}-${n}` },
+      json: { links: Array.from({ length: 100 }, (_, i) => ({ url: `https://example.com/bulk/${n}/${i}`, domain: w.tenant.domain, tags: ['bulk'] })) },
+    }),
+    expect: [200],
+    events: 0,
+  },
   events50: {
     name: 'events batch of 50',
     handler: 'client-events',

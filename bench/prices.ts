@@ -28,4 +28,21 @@ export const prices = {
   /** Secrets Manager: per secret a month (the origin-verify secret); per 10,000 API calls. */
   secretMonth: 0.4,
   secretApiCall: 0.05 / 10_000,
+  /** CloudWatch Logs ingestion (standard class) per GB. */
+  logsIngestGb: 0.5,
+  /** X-Ray: per trace recorded (beyond the free tier). */
+  xrayTraceRecorded: 5 / 1_000_000,
+} as const;
+
+/**
+ * Log and trace volumes the cost model assumes where the bench cannot measure them: the Lambda
+ * platform's own JSON lines per invocation (platform.start and platform.report, the latter with
+ * the X-Ray trace fields; about 600 bytes together), and the share of requests X-Ray records.
+ */
+export const telemetryAssumptions = {
+  platformLogBytesPerInvocation: 600,
+  /** lib/trace-sampling.ts: the click path's rule. */
+  clickPathTraceRate: 0.001,
+  /** The account's default rule beyond its 1 request per second reservoir. */
+  defaultTraceRate: 0.05,
 } as const;

@@ -3,9 +3,9 @@ import { dashboardViewUsdFor, type AnalyticsLevel } from './analytics-scale';
 import { budgets, type BudgetResult } from './budgets';
 import { frontDoorBudget, frontDoorPerMillion } from './cost';
 import type { CapacityRow } from './capacity';
-import type { ColdStartRow } from './cold-start';
+import type { ColdStartRow, FloorRow } from './cold-start';
 import type { CostPerMillion } from './cost';
-import { pricesTakenOn } from './prices';
+import { pricesTakenOn, telemetryAssumptions } from './prices';
 import type { ThroughputRow } from './throughput';
 import type { LatencyRow } from './warm-latency';
 import type { LimiterOverhead } from './limiter-overhead';
@@ -16,7 +16,7 @@ export interface BenchResults {
   node: string;
   machine: { cpus: number; model: string };
   seconds: number;
-  coldStart: { floor: { bytes: number; initMs: number }; samples: number; rows: ColdStartRow[] };
+  coldStart: { floors: FloorRow[]; samples: number; rows: ColdStartRow[] };
   latency: LatencyRow[];
   /** Absent in results taken before the rate limiter existed. */
   limiter?: LimiterOverhead;
@@ -34,24 +34,49 @@ export const REDIRECT = 'edge-links';
 export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] => {
   const out: BudgetResult[] = [];
   const others = r.coldStart.rows.filter((row) => row.handler !== REDIRECT);
-  const redirect = r.coldStart.rows.find((row) => row.handler === REDIRECT)!;
-  // Judged on the exact ratios (bytes, ms), not the rounded ones shown.
+  const redirect = r.coldStart.rows.find((row) => row.handler === REDIRECT);
+  // Judged on the exact ratios (bytes, ms) against the handler's own floor, not the rounded ones shown.
+  const floorOf = (row: ColdStartRow) => r.coldStart.floors.find((f) => f.floor === row.floor)!;
   const exact = (row: ColdStartRow, metric: 'sizeRatio' | 'initRatio') =>
-    metric === 'sizeRatio' ? row.bytes / r.coldStart.floor.bytes : row.initMs / r.coldStart.floor.initMs;
+    metric === 'sizeRatio' ? row.bytes / floorOf(row).bytes : row.initMs / floorOf(row).initMs;
+  const isQr = (row: ColdStartRow) => row.handler.endsWith('-qr');
   for (const metric of ['sizeRatio', 'initRatio'] as const) {
     const what = metric === 'sizeRatio' ? 'bundle size' : 'init time';
-    const worst = [...others].sort((a, b) => exact(b, metric) - exact(a, metric))[0]!;
-    const failing = others.filter((row) => exact(row, metric) > budgets.handlerVsFloor).map((row) => `${row.handler} ${row[metric]}x`);
+    // QR handlers' size has its own budget (they carry the qrcode library); their init time does not.
+    const judged = metric === 'sizeRatio' ? others.filter((row) => !isQr(row)) : others;
+    const worst = [...judged].sort((a, b) => exact(b, metric) - exact(a, metric))[0];
+    const failing = judged.filter((row) => exact(row, metric) > budgets.handlerVsFloor).map((row) => `${row.handler} ${row[metric]}x`);
+    if (worst) {
+      out.push({
+        name: `every handler's ${what} vs its floor`,
+        limit: `<= ${budgets.handlerVsFloor}x`,
+        measured: failing.length ? `over: ${failing.join(', ')}` : `worst ${worst[metric]}x (${worst.handler})`,
+        pass: failing.length === 0,
+      });
+    }
+    if (redirect) {
+      out.push({ name: `redirect ${what} vs its floor`, limit: `<= ${budgets.redirectVsFloor}x`, measured: `${redirect[metric]}x`, pass: exact(redirect, metric) <= budgets.redirectVsFloor });
+    }
+  }
+  for (const row of others.filter(isQr)) {
     out.push({
-      name: `every handler's ${what} vs floor`,
-      limit: `<= ${budgets.handlerVsFloor}x`,
-      measured: failing.length ? `over: ${failing.join(', ')}` : `worst ${worst[metric]}x (${worst.handler})`,
-      pass: failing.length === 0,
+      name: `${row.handler} bundle size vs floor (qrcode library)`,
+      limit: `<= ${budgets.qrHandlerSizeVsFloor}x`,
+      measured: `${row.sizeRatio}x`,
+      pass: exact(row, 'sizeRatio') <= budgets.qrHandlerSizeVsFloor,
     });
-    out.push({ name: `redirect ${what} vs floor`, limit: `<= ${budgets.redirectVsFloor}x`, measured: `${redirect[metric]}x`, pass: exact(redirect, metric) <= budgets.redirectVsFloor });
+  }
+  if (r.durationsMs.bulk100 !== undefined) {
+    out.push({
+      name: 'bulk create of 100 links, warm duration',
+      limit: `<= ${budgets.bulk100Ms} ms (API Gateway times out at 30 s)`,
+      measured: `${r.durationsMs.bulk100} ms`,
+      pass: r.durationsMs.bulk100 <= budgets.bulk100Ms,
+    });
   }
   for (const key of ['redirect', 'get']) {
-    const row = r.latency.find((l) => l.operation === key)!;
+    const row = r.latency.find((l) => l.operation === key);
+    if (!row) continue;
     out.push({
       name: `warm p50, ${row.name}, ours / bare SDK`,
       limit: `<= ${budgets.warmP50VsBare}`,
@@ -74,7 +99,7 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
   const unpruned = queries.filter(({ level, q }) => !q.prunedToScope || q.bytesRead >= level.lakeBytes);
   const biggest = r.analytics.at(-1);
   const maxShare = biggest ? Math.max(...biggest.queries.map((q) => q.bytesRead / biggest.lakeBytes)) : 0;
-  out.push({
+  if (r.analytics.length) out.push({
     name: 'analytics queries read only their workspace and range',
     limit: 'files in scope only',
     measured: unpruned.length ? `${unpruned.length} queries read outside their scope` : `all ${queries.length} queries; at most ${(maxShare * 100).toFixed(1)}% of the lake at ${biggest?.events.toLocaleString('en-US')} events`,
@@ -116,13 +141,12 @@ const table = (head: string[], rows: Array<Array<string | number>>) =>
 export const notes = [
   'Config without zod (shared/config/config.ts): plain checks, still validated once at cold start. Every Lambda reads config, so zod (~83 KiB, several ms of init) was in every bundle, the redirect included.',
   'Event record without zod (shared/events/event-record.ts): a plain interface and field list; the zod schema moved to event-record-schema.ts (tests, Glue columns). The redirect builds events, so zod reached it here too.',
-  'Compact user-agent classifier (shared/clicks/user-agent.ts) instead of ua-parser-js (~20 KiB in every click path): same names for mainstream agents, checked against ua-parser-js in test/unit/user-agent.test.ts.',
   'Runtime schemas on zod/mini (shared/schemas/zod-mini.ts) instead of classic zod: ~31 KiB instead of ~95 KiB per v1 handler; same rules, messages and OpenAPI document.',
   'One route row per bundle (shared/routes/own-route.ts, lib/bundle-settings.ts bundleDefinesFor): the handler reads its credential from its own row, inlined by esbuild from the route table; the table itself (~5 KiB) stays out of the Lambdas.',
   'linkIdPathSchema in its own module: zod schema construction is not tree-shaken, so GET/archive/analytics handlers built every create/patch schema at init (-16 KiB on links-get).',
-  'Firehose PutRecordBatch over the SDK building blocks already bundled for DynamoDB (shared/events/firehose-client.ts) instead of @aws-sdk/client-firehose (~13 KiB): the redirect went from 1.17x to 1.14x the floor.',
   'ICU country names (Intl.DisplayNames, ~10 ms to build) built on first use instead of at module init (shared/analytics/analytics-rows.ts): analytics init went from 1.16-1.32x to about 1.0-1.18x the floor; a cold start answered from the analytics cache never builds them.',
   'Multipart forms parsed by the runtime (Response.formData(), undici in Node) instead of busboy (~23 KiB, ~3.5 ms init): the legacy creates went from 1.2999x to about 1.24x the floor in size.',
+  'Issue 15 put back @aws-sdk/client-firehose (and issue 13 @aws-sdk/client-athena), ua-parser-js 1.x and Powertools Logger + Metrics (~32 KiB) and re-based each floor on the clients its route calls; the size budgets are not met with these libraries (docs/benchmarks.md, "Issue 15").',
   'Cold-start processes start with the deployed NODE_OPTIONS (--enable-source-maps, lib/bundle-settings.ts), floor included.',
 ];
 
@@ -136,11 +160,15 @@ export const toMarkdown = (r: BenchResults): string => {
   lines.push(table(['budget', 'limit', 'measured', 'result'], r.budgets.map((b) => [b.name, b.limit, b.measured, b.pass ? 'pass' : '**FAIL**'])), '');
 
   lines.push('## 1. Cold start: bundle size and module init vs the floor', '');
-  lines.push(`Floor (bare DynamoDBClient + GetItemCommand): ${kib(r.coldStart.floor.bytes)} KiB, init ${r.coldStart.floor.initMs} ms (median of ${r.coldStart.samples} fresh Node processes per bundle).`, '');
+  lines.push(
+    `Each handler's floor is a bundle of the bare SDK clients of the AWS services its route calls (bench/floor-handler.ts): DynamoDB (GetItem), plus Firehose (PutRecordBatch) where it sends events, plus Athena (start, poll, results, stop) for analytics. Init is the median of ${r.coldStart.samples} fresh Node processes per bundle.`,
+    '',
+  );
+  lines.push(table(['floor', 'KiB', 'init ms'], r.coldStart.floors.map((f) => [f.floor, kib(f.bytes), f.initMs])), '');
   lines.push(
     table(
-      ['handler', 'KiB', 'size x floor', 'init ms', 'init x floor'],
-      r.coldStart.rows.map((row) => [row.handler === REDIRECT ? `**${row.handler}**` : row.handler, kib(row.bytes), row.sizeRatio, row.initMs, row.initRatio]),
+      ['handler', 'floor', 'KiB', 'size x floor', 'init ms', 'init x floor'],
+      r.coldStart.rows.map((row) => [row.handler === REDIRECT ? `**${row.handler}**` : row.handler, row.floor, kib(row.bytes), row.sizeRatio, row.initMs, row.initRatio]),
     ),
     '',
   );
@@ -169,16 +197,16 @@ export const toMarkdown = (r: BenchResults): string => {
   lines.push('## 3. DynamoDB work and cost per million operations', '');
   lines.push(
     `Units from ReturnConsumedCapacity (TOTAL) as DynamoDB Local reports them${r.capacity.every((c) => c.reported) ? ' (reported for every call)' : ' (some calls did not report: marked)'}. ` +
-      `Cost: Lambda arm64 at ${r.cost.memoryMb} MB for the measured warm p50 duration (rounded up to 1 ms), HTTP API request (service API) or, for edge operations, the front door in its own columns (CloudFront HTTPS request, viewer-request CloudFront Function, WAF request with WAF on), DynamoDB on-demand units, Firehose ingestion (${r.cost.eventBytes} B per event line, rounded to 5 KB per record) and dynamic partitioning; prices of ${r.cost.pricesTakenOn} (bench/prices.ts), USD.`,
+      `Cost: Lambda arm64 at ${r.cost.memoryMb} MB for the measured warm p50 duration (rounded up to 1 ms), HTTP API request (service API) or, for edge operations, the front door in its own columns (CloudFront HTTPS request, viewer-request CloudFront Function, WAF request with WAF on), DynamoDB on-demand units, Firehose ingestion (${r.cost.eventBytes} B per event line, rounded to 5 KB per record) and dynamic partitioning, CloudWatch Logs ingestion (the function's own lines as measured, plus ${telemetryAssumptions.platformLogBytesPerInvocation} B of Lambda platform lines per invocation) and X-Ray traces recorded (${telemetryAssumptions.clickPathTraceRate * 100}% on the click path, ${telemetryAssumptions.defaultTraceRate * 100}% elsewhere); prices of ${r.cost.pricesTakenOn} (bench/prices.ts), USD.`,
     '',
   );
   lines.push(
     table(
-      ['operation', 'DynamoDB calls', 'RCU', 'WCU', 'events', 'duration ms', 'Lambda $', 'HTTP API $', 'CloudFront $', 'CF Function $', 'WAF $', 'DynamoDB $', 'Firehose $', 'total $ / 1M'],
+      ['operation', 'DynamoDB calls', 'RCU', 'WCU', 'events', 'duration ms', 'log B', 'Lambda $', 'HTTP API $', 'CloudFront $', 'CF Function $', 'WAF $', 'DynamoDB $', 'Firehose $', 'Logs $', 'X-Ray $', 'total $ / 1M'],
       r.capacity.map((c) => {
         const cost = r.cost.rows.find((x) => x.operation === c.operation)!;
         const calls = summarizeCalls(c.calls);
-        return [c.name, calls, `${c.read}${c.reported ? '' : ' (not reported)'}`, c.write, c.events, r.durationsMs[c.operation] ?? '', cost.lambda, cost.httpApi, cost.cloudFront ?? 0, cost.cloudFrontFunction ?? 0, cost.waf ?? 0, cost.dynamodb, cost.firehose, `**${cost.total}**`];
+        return [c.name, calls, `${c.read}${c.reported ? '' : ' (not reported)'}`, c.write, c.events, r.durationsMs[c.operation] ?? '', c.logBytes ?? '', cost.lambda, cost.httpApi, cost.cloudFront ?? 0, cost.cloudFrontFunction ?? 0, cost.waf ?? 0, cost.dynamodb, cost.firehose, cost.logs ?? 0, cost.xray ?? 0, `**${cost.total}**`];
       }),
     ),
     '',

@@ -1,8 +1,9 @@
-import { clientLinkPayloadOf, resolveClientLinkOrThrow } from '@shared/attribution/client-link';
+import { clientRequestInfo } from '@shared/attribution/client-request';
+import { resolveClientLink } from '@shared/attribution/client-resolve';
 import { clientLinkReferenceSchema } from '@shared/attribution/client-schemas';
 import { v1Handler } from '@shared/http/v1-handler';
 
-export const handler = v1Handler({ route: 'client-resolve', body: clientLinkReferenceSchema }, async ({ auth, body }) => ({
+export const handler = v1Handler({ route: 'client-resolve', body: clientLinkReferenceSchema }, async ({ auth, body, event }) => ({
   status: 200,
-  data: { link: clientLinkPayloadOf(await resolveClientLinkOrThrow(auth.workspaceId, body)) },
+  data: await resolveClientLink(auth.workspaceId, body, clientRequestInfo(event)),
 }));

@@ -2,18 +2,22 @@
  * Redrive of the event spool (SQS event source): re-sends spooled events to Firehose and reports
  * the messages that still fail as batch item failures, so only those come back to the queue.
  */
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { getConfig } from '@shared/config/config';
 import { createFirehosePut } from '@shared/events/firehose-client';
 import { createFirehoseSink } from '@shared/events/firehose-sink';
 import { redriveSpooledMessages } from '@shared/events/redrive-events';
+import { observabilityMiddlewares } from '@shared/http/middleware/observability';
 import { log } from '@shared/util/logger';
 
 const config = getConfig();
 const sink = createFirehoseSink({ putRecordBatch: createFirehosePut({ region: config.AWS_REGION }), streamName: config.EVENTS_STREAM_NAME ?? '', maxAttempts: 3 });
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+const redrive = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const result = await redriveSpooledMessages(event.Records.map((r) => ({ id: r.messageId, body: r.body })), sink);
   log('info', 'Redrive of spooled events', { messages: event.Records.length, delivered: result.delivered.length, failed: result.failed.length, eventsReplayed: result.eventsReplayed });
   return { batchItemFailures: result.failed.map((itemIdentifier) => ({ itemIdentifier })) };
 };
+
+export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>(redrive).use(observabilityMiddlewares<SQSEvent, SQSBatchResponse, Context>());

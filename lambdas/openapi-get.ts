@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import type { ApiContext, ApiEvent, ApiResult } from '@shared/http/api-types';
+import { observabilityMiddlewares } from '@shared/http/middleware/observability';
 import { requestIdMiddleware } from '@shared/http/middleware/request-id';
 import { v1EnvelopeMiddleware } from '@shared/http/middleware/v1-envelope';
 import { buildOpenApiDocument } from '@shared/openapi/openapi-document';
@@ -14,5 +15,6 @@ export const handler = middy<ApiEvent, ApiResult, Error, ApiContext>(async () =>
   body ??= JSON.stringify(buildOpenApiDocument());
   return { statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' }, body };
 })
+  .use(observabilityMiddlewares())
   .use(requestIdMiddleware())
   .use({ onError: v1EnvelopeMiddleware().onError });

@@ -1,5 +1,9 @@
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import middy from '@middy/core';
+import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { observabilityMiddlewares } from '@shared/http/middleware/observability';
 import { publishStreamBatch } from '@shared/outbound/publish-stream-batch';
 
 /** The table's stream -> the event bus and the webhook queue. */
-export const handler = (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => publishStreamBatch(event);
+export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse, Error, Context>((event: DynamoDBStreamEvent) => publishStreamBatch(event)).use(
+  observabilityMiddlewares<DynamoDBStreamEvent, DynamoDBBatchResponse, Context>(),
+);

@@ -12,8 +12,10 @@ import { EventPipeline } from './event-pipeline';
 import { LinkTable } from './link-table';
 import { OutboundEvents } from './outbound-events';
 import { ServiceAlarms } from './service-alarms';
+import { ServiceDashboard } from './service-dashboard';
 import { ServiceFunction } from './service-function';
 import { ServiceHttpApi, type ServiceHttpApiProps } from './service-http-api';
+import { clickPathHandlers, TraceSampling } from './trace-sampling';
 import { EdgeFrontDoor } from './edge-front-door';
 import { WorkspaceDataAdmin } from './workspace-data-admin';
 import { frontDoorContext } from './front-door/front-door-context';
@@ -33,6 +35,7 @@ export class LinkServiceStack extends Stack {
   readonly frontDoor: EdgeFrontDoor;
   readonly workspaceDataAdmin: WorkspaceDataAdmin;
   readonly functions = new Map<string, ServiceFunction>();
+  readonly dashboard: ServiceDashboard;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -98,6 +101,17 @@ export class LinkServiceStack extends Stack {
         const patterns = [...new Set(rows.map((r) => (r.path === '$default' || r.path.includes('{') ? '*' : r.path)))];
         return { fn: functionFor(rows[0]!), pathPatterns: patterns, cacheable: patterns.every((p) => p.startsWith('/.well-known/')) };
       }),
+    });
+
+    // The click path is traced at 1 in 1,000 requests, not per request (X-Ray bills per trace recorded).
+    new TraceSampling(this, 'TraceSampling', { clickPath: clickPathHandlers.map((handler) => this.functions.get(handler)!) });
+    this.dashboard = new ServiceDashboard(this, 'Operations', {
+      functions: this.functions,
+      serviceApi: this.serviceApi,
+      edgeDistributionId: this.frontDoor.distribution.attrId,
+      table: this.table,
+      streamName: this.eventPipeline.stream.ref,
+      alarms: this.alarms.alarms,
     });
 
     Validations.of(this).acknowledge({

@@ -6,6 +6,7 @@ import { Alias } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { metricNames, metricsNamespace, serviceName } from '@shared/util/telemetry-names';
 
 /**
  * Alarms that page someone (through `topic`, KMS-encrypted, TLS only): any Lambda error,
@@ -64,7 +65,7 @@ export class ServiceAlarms extends Construct {
   watchEventStream(streamName: string): void {
     this.alarmOn(
       'UndeliveredEvents',
-      new Metric({ namespace: 'LinkService', metricName: 'UndeliveredEvents', dimensionsMap: { StreamName: streamName }, statistic: 'Sum', period: Duration.minutes(5) }),
+      new Metric({ namespace: metricsNamespace, metricName: metricNames.undeliveredEvents, dimensionsMap: { service: serviceName, StreamName: streamName }, statistic: 'Sum', period: Duration.minutes(5) }),
       'Events the Lambdas could not put to Firehose after retries (logged with the records)',
     );
     this.alarmOn(

@@ -3,7 +3,7 @@ import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { CfnDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
-import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -22,7 +22,8 @@ export interface ServiceFunctionProps {
 
 /**
  * One Lambda per route, with every default decided here: Node.js 22 on arm64, ESM bundle
- * minified with source maps, JSON logs with retention, short timeout. Access is granted only
+ * minified with source maps, JSON logs with retention (Powertools writes them), X-Ray active
+ * tracing, short timeout. Access is granted only
  * through the bind* methods, which grant and set the environment together.
  */
 export class ServiceFunction extends NodejsFunction {
@@ -37,10 +38,12 @@ export class ServiceFunction extends NodejsFunction {
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? 512,
+      memorySize: props.memorySize ?? props.route.lambda?.memorySize ?? 512,
       // Analytics waits for Athena (it gives up after 25 s); API Gateway's limit is 30 s.
-      timeout: props.timeout ?? Duration.seconds(props.route.grants.analytics ? 29 : 10),
+      timeout: props.timeout ?? Duration.seconds(props.route.lambda?.timeoutSeconds ?? (props.route.grants.analytics ? 29 : 10)),
       loggingFormat: LoggingFormat.JSON,
+      // X-Ray active tracing; how often is decided by the sampling rules (lib/trace-sampling.ts).
+      tracing: Tracing.ACTIVE,
       logGroup,
       environment: { NODE_OPTIONS: runtimeNodeOptions },
       bundling: {
@@ -54,6 +57,10 @@ export class ServiceFunction extends NodejsFunction {
         externalModules: [...bundleSettings.external],
         define: bundleDefinesFor(props.route),
       },
+    });
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords take no resource-level permissions.',
     });
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',

@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { registerAppCommands } from './admin/app-commands';
 import { registerCloudFrontDomainCommands } from './admin/cloudfront-domain-commands';
 import { registerDomainCommands } from './admin/domain-commands';
+import { registerImportCommands } from './admin/import-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerEventCommands } from './admin/event-commands';
 import { registerLakeCommands } from './admin/lake-commands';
@@ -31,6 +32,7 @@ registerWorkspaceDataCommands(program);
 registerEventCommands(program);
 registerCloudFrontDomainCommands(program);
 registerLakeCommands(program);
+registerImportCommands(program);
 
 try {
   await program.parseAsync(process.argv);

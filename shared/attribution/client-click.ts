@@ -1,8 +1,10 @@
 import { recordClick } from '@shared/clicks/record-click';
+import { destinationFor } from '@shared/edge/destination';
 import { uuid } from '@shared/util/ids';
 import { ATTRIBUTION_TTL_MS, attributionRepository } from './attribution-repository';
 import { clientLinkPayloadOf, isEligible, resolveClientLinkOrThrow, type ClientLinkPayload } from './client-link';
 import type { ClientRequestInfo } from './client-request';
+import { clientDestinationOf } from './client-resolve';
 import type { ClientClickBody } from './client-schemas';
 import { deviceFingerprint } from './fingerprint';
 
@@ -15,6 +17,8 @@ export interface ClientClickResponse {
   expiresAt: string;
   eligible: boolean;
   deferredDeepLink: ClientLinkPayload | null;
+  /** Where this click goes: the edge's destination for this platform and country (override, geo, url + tracking); a password-protected link's short link. */
+  destinationUrl: string;
 }
 
 /**
@@ -33,6 +37,7 @@ export const recordClientClick = async (
   const expiresAt = new Date(at.getTime() + ATTRIBUTION_TTL_MS).toISOString();
   const eligible = isEligible(link, request.client.isBot, at);
   const payload = clientLinkPayloadOf(link);
+  const destination = destinationFor(link, request.client.platform, request.country);
 
   await recordClick({
     link: { workspaceId, linkId: link.id, linkType: link.linkType, deepLinkAppId: link.deepLinkAppId, domain: link.domain, key: link.key, tracking: link.tracking },
@@ -40,7 +45,7 @@ export const recordClientClick = async (
     ip: request.ip,
     country: request.country,
     referrer: request.referrer,
-    resolvedDestinationUrl: link.url,
+    resolvedDestinationUrl: destination,
     responseKind: 'api',
     ids,
     at,
@@ -49,5 +54,5 @@ export const recordClientClick = async (
     const fingerprint = await deviceFingerprint({ ip: request.ip, platform: request.client.platform });
     await attributionRepository.save({ ...ids, workspaceId, linkId: link.id, clickedAt: at.toISOString(), expiresAt, fingerprint, link: payload });
   }
-  return { ...ids, expiresAt, eligible, deferredDeepLink: eligible ? payload : null };
+  return { ...ids, expiresAt, eligible, deferredDeepLink: eligible ? payload : null, destinationUrl: clientDestinationOf(link, request) };
 };

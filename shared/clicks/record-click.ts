@@ -2,6 +2,7 @@ import { blankEvent, type EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
 import type { Tracking } from '@shared/links/link-record';
 import { uuid } from '@shared/util/ids';
+import { countClick } from '@shared/util/metrics';
 import { incrementClickCounters } from './link-counters';
 import { parseUserAgent, type ClientInfo } from './user-agent';
 import { visitorIdFor } from './visitor-id';
@@ -89,5 +90,6 @@ export const recordClick = async (request: ClickRequest): Promise<RecordedClick>
     incrementClickCounters(request.link.linkId, recorded.isBot, recorded.event.timestamp),
     getEventSink().send([recorded.event]),
   ]);
+  countClick(recorded.isBot);
   return recorded;
 };

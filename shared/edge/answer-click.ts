@@ -7,6 +7,7 @@ import type { ApiResult } from '@shared/http/api-types';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import { uuid } from '@shared/util/ids';
 import { log } from '@shared/util/logger';
+import { countClickNotRecorded, countEdgeOutcome } from '@shared/util/metrics';
 import { isHttpUrl } from '@shared/links/short-link';
 import { getAppCached, openInAppUrl, pasteboardHandoff } from './app-links';
 import { decideOutcome, type EdgeOutcome } from './edge-outcome';
@@ -68,12 +69,14 @@ const recordInBackground = (input: ClickInput, click: ClickRequest, impression: 
   }
   return Promise.all(work).then(
     () => undefined,
-    (error: unknown) =>
+    (error: unknown) => {
+      countClickNotRecorded();
       log('error', 'edge click not recorded', {
         requestId: input.requestId,
         error: String(error),
         click: { ...click, ip: undefined, link: click.link },
-      }),
+      });
+    },
   );
 };
 
@@ -101,13 +104,16 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
   const { request, host, key, record } = input;
   const now = input.now ?? new Date();
   const client = parseUserAgent(request.userAgent);
-  let outcome = decideOutcome({ host, record, client, unlocked: input.unlocked, now });
+  let outcome = decideOutcome({ host, record, client, unlocked: input.unlocked, now, country: request.country });
   const isHead = request.method === 'HEAD';
   const human = !client.isBot && !isHead;
 
   // A human at the password form has not clicked through yet: the click is counted when the
   // right password opens the link.
-  if (outcome.kind === 'password' && human) return passwordPage({ status: 200, key });
+  if (outcome.kind === 'password' && human) {
+    countEdgeOutcome(outcome.kind);
+    return passwordPage({ status: 200, key });
+  }
 
   const app =
     outcome.kind === 'launch_view' && record?.deepLinkAppId ? await getAppCached(record.workspaceId, record.deepLinkAppId) : undefined;
@@ -129,6 +135,7 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
       )
     : Promise.resolve();
 
+  countEdgeOutcome(outcome.kind);
   const response = ((): ApiResult => {
     switch (outcome.kind) {
       case 'not_found':

@@ -20,6 +20,8 @@ export interface OutcomeInput {
   /** The visitor gave the right password (POST). */
   unlocked: boolean;
   now: Date;
+  /** The viewer's country (`CloudFront-Viewer-Country`), for the link's `geo` map. */
+  country?: string | null;
 }
 
 export const isExpired = (record: Pick<RedirectRecord, 'expiresAt'>, now: Date) =>
@@ -29,13 +31,13 @@ export const isExpired = (record: Pick<RedirectRecord, 'expiresAt'>, now: Date) 
  * The edge's rules in order (DESIGN.md section 9): unknown or archived -> the domain's
  * notFoundUrl else 404; expired -> the link's expiredUrl, else the domain's, else 410; password
  * (until unlocked) -> the form; bots -> the social preview; deep links on iOS / Android -> the
- * launch view; everything else -> a redirect to the platform's destination.
+ * launch view; everything else -> a redirect to the destination (platform override, geo, url).
  */
-export const decideOutcome = ({ host, record, client, unlocked, now }: OutcomeInput): EdgeOutcome => {
+export const decideOutcome = ({ host, record, client, unlocked, now, country = null }: OutcomeInput): EdgeOutcome => {
   if (!record || record.archived) return { kind: 'not_found', location: host.notFoundUrl ?? null };
   if (isExpired(record, now)) return { kind: 'expired', location: record.expiredUrl ?? host.expiredUrl ?? null };
   if (record.passwordHash && !unlocked) return { kind: 'password' };
-  const destination = destinationFor(record, client.platform);
+  const destination = destinationFor(record, client.platform, country);
   // A crawler that got past the password form is sent on like anyone else (still counted as a bot).
   if (client.isBot && !unlocked) return { kind: 'preview', destination };
   if (record.linkType === 'DEEPLINK' && (client.platform === 'ios' || client.platform === 'android')) {

@@ -39,7 +39,7 @@ const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: s
   if (!CLICK_ID.test(clickId)) return redirectTo(canonical);
   const record = await findRecordOnHost(host, key);
   const client = parseUserAgent(request.userAgent);
-  const outcome = decideOutcome({ host, record, client: { ...client, isBot: false }, unlocked: false, now: new Date() });
+  const outcome = decideOutcome({ host, record, client: { ...client, isBot: false }, unlocked: false, now: new Date(), country: request.country });
   if (outcome.kind === 'not_found' || outcome.kind === 'expired') {
     if (outcome.location) return redirectTo(outcome.location);
     return statusPage(outcome.kind === 'expired' ? 410 : 404);
@@ -48,7 +48,7 @@ const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: s
   const app = host.appId ? await getAppCached(host.workspaceId, host.appId) : undefined;
   const store =
     client.platform === 'ios' ? app?.ios?.appStoreUrl : client.platform === 'android' ? playStoreUrlWithReferrer(app?.android?.playStoreUrl, clickId, record.tracking) : null;
-  return redirectTo(store ?? destinationFor(record, client.platform));
+  return redirectTo(store ?? destinationFor(record, client.platform, request.country));
 };
 
 /** GET / HEAD `/{key}` on the edge. */

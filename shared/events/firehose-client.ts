@@ -1,40 +1,52 @@
-import { createAwsJsonCall } from '@shared/aws/aws-json-call';
+import { FirehoseClient, PutRecordBatchCommand, type PutRecordBatchCommandInput, type PutRecordBatchCommandOutput } from '@aws-sdk/client-firehose';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 
-/** PutRecordBatch input and output: the fields the event sink uses (Firehose API, JSON 1.1). */
-export interface PutRecordBatchInput {
-  DeliveryStreamName: string;
-  Records: Array<{ Data: Uint8Array }>;
-}
+/** PutRecordBatch input and output as the Firehose client types them. */
+export type PutRecordBatchInput = Required<Pick<PutRecordBatchCommandInput, 'DeliveryStreamName'>> & { Records: Array<{ Data: Uint8Array }> };
+export type PutRecordBatchOutput = Pick<PutRecordBatchCommandOutput, 'FailedPutCount' | 'Encrypted' | 'RequestResponses'>;
 
-export interface PutRecordBatchOutput {
-  FailedPutCount?: number;
-  Encrypted?: boolean;
-  RequestResponses?: Array<{ RecordId?: string; ErrorCode?: string; ErrorMessage?: string }>;
-}
-
-/** One PutRecordBatch call; an error's `name` is the Firehose error type (as the SDK names it). */
+/** One PutRecordBatch call; an error's `name` is the Firehose error type (the SDK's service exceptions). */
 export type PutRecordBatch = (input: PutRecordBatchInput) => Promise<PutRecordBatchOutput>;
+
+/** Timeouts of the Firehose client: a stalled connection or answer fails the attempt, and the sink retries the records. */
+export const firehoseTimeouts = {
+  /** TCP + TLS set-up. */
+  connectionTimeoutMs: 1000,
+  /** The whole request and response. */
+  requestTimeoutMs: 2000,
+} as const;
 
 export interface FirehosePutOptions {
   region: string;
-  /** Default: https://firehose.<region>.amazonaws.com (tests: a loopback server). */
+  /** Default: the partition's Firehose endpoint, resolved by the SDK (tests: a loopback server). */
   endpoint?: string;
+  /** Default: the SDK's credential chain. */
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  connectionTimeoutMs?: number;
   requestTimeoutMs?: number;
 }
 
 /**
- * Firehose PutRecordBatch over the AWS JSON 1.1 caller (shared/aws/aws-json-call.ts: the SDK's
- * SigV4 signer, credential chain and keep-alive Node HTTP handler, already in every bundle for the
- * DynamoDB client) instead of @aws-sdk/client-firehose: the client package adds about 13 KiB to
- * the redirect and click bundles, for one operation (docs/benchmarks.md). One attempt per call:
- * the sink retries per record.
+ * Firehose PutRecordBatch through `@aws-sdk/client-firehose` (endpoints for every partition,
+ * clock-skew correction, the service's error types). One attempt per call (`maxAttempts: 1`):
+ * the sink (firehose-sink.ts) retries per record, so the SDK retrying the whole batch would
+ * resend records that were already delivered.
  */
 export const createFirehosePut = (options: FirehosePutOptions): PutRecordBatch => {
-  const call = createAwsJsonCall({ ...options, service: 'firehose', targetPrefix: 'Firehose_20150804' });
-  return async (input) =>
-    (await call('PutRecordBatch', {
-      DeliveryStreamName: input.DeliveryStreamName,
-      Records: input.Records.map((r) => ({ Data: Buffer.from(r.Data).toString('base64') })),
-    })) as PutRecordBatchOutput;
+  const client = new FirehoseClient({
+    region: options.region,
+    maxAttempts: 1,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+    requestHandler: new NodeHttpHandler({
+      connectionTimeout: options.connectionTimeoutMs ?? firehoseTimeouts.connectionTimeoutMs,
+      requestTimeout: options.requestTimeoutMs ?? firehoseTimeouts.requestTimeoutMs,
+      // Without it the handler only logs a warning when the request timeout passes and keeps waiting.
+      throwOnRequestTimeout: true,
+    }),
+  });
+  return async (input) => {
+    const { FailedPutCount, Encrypted, RequestResponses } = await client.send(new PutRecordBatchCommand(input));
+    return { FailedPutCount, Encrypted, RequestResponses };
+  };
 };

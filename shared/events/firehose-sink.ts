@@ -1,4 +1,5 @@
 import { log } from '@shared/util/logger';
+import { countThrottle, countUndeliveredEvents } from '@shared/util/metrics';
 import type { PutRecordBatch } from './firehose-client';
 import type { EventRecord } from './event-record';
 import type { EventSink } from './event-sink';
@@ -21,6 +22,9 @@ const PERMANENT_ERRORS = new Set([
   'ValidationException',
 ]);
 
+/** Firehose answers a throttled record or call with these (per-record ErrorCode or error name). */
+const THROTTLED = /ServiceUnavailable|Throttl|LimitExceeded/;
+
 export interface UndeliveredEvents {
   streamName: string;
   reason: string;
@@ -37,7 +41,7 @@ export interface FirehoseSinkOptions {
   maxDelayMs?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
-  /** What happens to events that still fail after the retries (and the spool); default: error log + EMF metric. */
+  /** What happens to events that still fail after the retries (and the spool); default: error log + `UndeliveredEvents` metric. */
   onUndelivered?: (undelivered: UndeliveredEvents) => void;
   /**
    * The durable fallback: events Firehose still rejects after the retries are spooled there
@@ -87,22 +91,12 @@ export const backoffDelay = (attempt: number, baseMs: number, maxMs: number, ran
 
 /**
  * Never silent: the events go to the error log in full (event lines carry no secrets and no
- * raw IPs, so they can be replayed from there) and a CloudWatch Embedded Metric Format line
- * counts them (metric `UndeliveredEvents`, namespace `LinkService`). The EMF line is written to
- * stdout directly, so Lambda's JSON log format leaves it as is.
+ * raw IPs, so they can be replayed from there) and the `UndeliveredEvents` metric (namespace
+ * `LinkService`, dimensions `service` and `StreamName`; Powertools Metrics) counts them.
  */
 export const reportUndelivered = ({ streamName, reason, events }: UndeliveredEvents): void => {
   log('error', 'Events could not be delivered to Firehose', { streamName, reason, count: events.length, events });
-  process.stdout.write(
-    `${JSON.stringify({
-      _aws: {
-        Timestamp: Date.now(),
-        CloudWatchMetrics: [{ Namespace: 'LinkService', Dimensions: [['StreamName']], Metrics: [{ Name: 'UndeliveredEvents', Unit: 'Count' }] }],
-      },
-      StreamName: streamName,
-      UndeliveredEvents: events.length,
-    })}\n`,
-  );
+  countUndeliveredEvents(streamName, events.length);
 };
 
 /**
@@ -156,6 +150,7 @@ export const createFirehoseSink = (options: FirehoseSinkOptions): FirehoseSink =
     for (let attempt = 1; pending.length > 0; attempt++) {
       const failed = (await Promise.all(batchRecords(pending).map((batch) => putBatch(batch, failures)))).flat();
       if (failed.length === 0) break;
+      if (failed.some((r) => r.error && THROTTLED.test(r.error))) countThrottle('Firehose');
       if (attempt >= maxAttempts) {
         const reasons = [...new Set(failed.map((r) => r.error))].join(',');
         report(failures, `RetriesExhausted:${reasons}`, failed);

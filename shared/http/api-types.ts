@@ -26,6 +26,8 @@ export interface ApiReply {
   data?: unknown;
   pagination?: Pagination;
   headers?: Record<string, string>;
+  /** A non-JSON body (QR images): sent as is instead of the envelope; errors still use the envelope. */
+  raw?: { contentType: string; body: string; isBase64Encoded: boolean };
 }
 
 export const header = (event: ApiEvent, name: string): string | undefined => {

@@ -3,7 +3,9 @@ import { executionModeStandard } from '@middy/core/executionModeStandard';
 import { executionModeStreamifyResponse } from '@middy/core/executionModeStreamifyResponse';
 import { statusPage } from '@shared/edge/html/status-page';
 import { log } from '@shared/util/logger';
+import { countIfThrottled } from '@shared/util/metrics';
 import type { ApiContext, ApiEvent, ApiResult } from './api-types';
+import { observabilityMiddlewares } from './middleware/observability';
 import { originVerifyMiddleware } from './middleware/origin-verify';
 import { requestIdMiddleware } from './middleware/request-id';
 
@@ -11,6 +13,7 @@ import { requestIdMiddleware } from './middleware/request-id';
 const edgeErrorMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   onError: (request) => {
     const error = request.error;
+    countIfThrottled(error, 'DynamoDB');
     log('error', 'edge request failed', {
       requestId: request.context.requestId,
       route: request.event.routeKey,
@@ -41,6 +44,7 @@ const executionMode = () =>
  */
 export const edgeHandler = (fn: (event: ApiEvent, context: ApiContext) => Promise<ApiResult>) =>
   middy<ApiEvent, ApiResult, Error, ApiContext>(fn, { executionMode: executionMode() })
+    .use(observabilityMiddlewares())
     .use(requestIdMiddleware())
     .use(originVerifyMiddleware())
     .use(edgeErrorMiddleware());

@@ -4,6 +4,7 @@ import { ownRoute } from '@shared/routes/own-route';
 import type { ApiContext, ApiEvent, ApiResult } from './api-types';
 import { legacyAuthMiddleware, type LegacyCredential } from './middleware/legacy-auth';
 import { legacyEnvelopeMiddleware } from './middleware/legacy-envelope';
+import { observabilityMiddlewares } from './middleware/observability';
 import { rateLimitMiddleware } from './middleware/rate-limit';
 import { requestIdMiddleware } from './middleware/request-id';
 import { parseMultipartForm } from './multipart-form';
@@ -43,6 +44,7 @@ export const legacyHandler = <F = undefined>(spec: LegacyHandlerSpec<F>, fn: (in
     return data as ApiResult;
   };
   return middy<ApiEvent, ApiResult, Error, ApiContext>(core)
+    .use(observabilityMiddlewares())
     .use(requestIdMiddleware())
     .use(legacyEnvelopeMiddleware())
     .use(legacyAuthMiddleware(route.credential as LegacyCredential, route.method))

@@ -3,7 +3,17 @@ import type { ApiReply, ApiResult } from './api-types';
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
 
-export const successResult = (reply: ApiReply, requestId: string): ApiResult => ({
+export const successResult = (reply: ApiReply, requestId: string): ApiResult =>
+  reply.raw
+    ? {
+        statusCode: reply.status,
+        headers: { 'Content-Type': reply.raw.contentType, 'X-Content-Type-Options': 'nosniff', ...reply.headers },
+        body: reply.raw.body,
+        isBase64Encoded: reply.raw.isBase64Encoded,
+      }
+    : jsonSuccessResult(reply, requestId);
+
+const jsonSuccessResult = (reply: ApiReply, requestId: string): ApiResult => ({
   statusCode: reply.status,
   headers: { ...JSON_HEADERS, ...reply.headers },
   body: JSON.stringify({

@@ -7,6 +7,7 @@ import { header } from './api-types';
 import { authMiddlewareFor, type V1Credential } from './middleware/auth';
 import { clientCorsMiddleware } from './middleware/client-cors';
 import { jsonBodyMiddleware } from './middleware/json-body';
+import { observabilityMiddlewares } from './middleware/observability';
 import { rateLimitMiddleware } from './middleware/rate-limit';
 import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 import { requestIdMiddleware } from './middleware/request-id';
@@ -70,7 +71,7 @@ export const v1Handler = <
   };
 
   const credential = ownRoute(spec.route).credential as V1Credential;
-  const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(core).use(requestIdMiddleware());
+  const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(core).use(observabilityMiddlewares()).use(requestIdMiddleware());
   // Client routes: CORS headers go onto the enveloped response, errors included.
   if (credential === 'publishable') chain.use(clientCorsMiddleware());
   chain.use(v1EnvelopeMiddleware());

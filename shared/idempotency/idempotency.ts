@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
@@ -26,8 +27,19 @@ interface StoredRecord {
   bodyHash: string;
   leaseUntil: number;
   status?: number;
+  /** Small replies: the `data` JSON as is. */
   responseJson?: string;
+  /** Larger replies: the `data` JSON gzipped, in the record itself... */
+  responseGzip?: Uint8Array;
+  /** ...or, beyond one item's room, split over this many part items (sk IDEM#PART#n). */
+  responseParts?: number;
 }
+
+/** Replies up to this size are stored as plain JSON; larger ones gzipped (fewer write units). */
+const PLAIN_MAX_BYTES = 16 * 1024;
+/** Room for the reply in one item, well under DynamoDB's 400 KB item limit. */
+const PART_MAX_BYTES = 300 * 1024;
+const partKey = (key: { pk: string }, n: number) => ({ pk: key.pk, sk: `IDEM#PART#${n}` });
 
 /**
  * Runs `run` at most once per (workspace, route, Idempotency-Key). The claim is a conditional
@@ -80,11 +92,7 @@ export const withIdempotency = async (request: IdempotencyRequest, run: () => Pr
     if (existing.state !== 'done') {
       throw new AppError('idempotency_request_in_progress', 'A request with this Idempotency-Key is in progress');
     }
-    return {
-      status: existing.status ?? 200,
-      data: existing.responseJson ? JSON.parse(existing.responseJson) : undefined,
-      headers: { 'Idempotent-Replayed': 'true' },
-    };
+    return { status: existing.status ?? 200, data: await storedData(key, existing), headers: { 'Idempotent-Replayed': 'true' } };
   }
 
   let reply: ApiReply;
@@ -98,16 +106,77 @@ export const withIdempotency = async (request: IdempotencyRequest, run: () => Pr
     await release(key);
     return reply;
   }
+  await store(key, reply, Math.floor(now / 1000) + IDEMPOTENCY_WINDOW_SECONDS);
+  return reply;
+};
+
+/**
+ * Stores a finished reply for replay: plain JSON when small; else gzipped in the record; a reply
+ * that is still too big for one item (a 100-item bulk create of maximum-size links) goes to part
+ * items written before the record says `done`, so a replay never sees a partial reply.
+ */
+const store = async (key: { pk: string; sk: string }, reply: ApiReply, ttl: number) => {
+  const client = getDocumentClient();
+  const json = JSON.stringify(reply.data ?? null);
+  const names = { '#state': 'state', '#status': 'status' };
+  const base = { ':done': 'done', ':status': reply.status };
+  if (Buffer.byteLength(json) <= PLAIN_MAX_BYTES) {
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET #state = :done, #status = :status, responseJson = :json',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...base, ':json': json },
+      }),
+    );
+    return;
+  }
+  const gzip = gzipSync(json);
+  if (gzip.length <= PART_MAX_BYTES) {
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET #state = :done, #status = :status, responseGzip = :gzip',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...base, ':gzip': gzip },
+      }),
+    );
+    return;
+  }
+  const parts: Buffer[] = [];
+  for (let i = 0; i < gzip.length; i += PART_MAX_BYTES) parts.push(gzip.subarray(i, i + PART_MAX_BYTES));
+  await Promise.all(
+    parts.map((part, n) =>
+      client.send(new PutCommand({ TableName: tableName(), Item: { ...partKey(key, n), type: 'IDEMPOTENCY', part, ttl } })),
+    ),
+  );
   await client.send(
     new UpdateCommand({
       TableName: tableName(),
       Key: key,
-      UpdateExpression: 'SET #state = :done, #status = :status, responseJson = :json',
-      ExpressionAttributeNames: { '#state': 'state', '#status': 'status' },
-      ExpressionAttributeValues: { ':done': 'done', ':status': reply.status, ':json': JSON.stringify(reply.data ?? null) },
+      UpdateExpression: 'SET #state = :done, #status = :status, responseParts = :parts',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ...base, ':parts': parts.length },
     }),
   );
-  return reply;
+};
+
+/** The stored `data` of a finished record, whichever way it was stored. */
+const storedData = async (key: { pk: string; sk: string }, record: StoredRecord): Promise<unknown> => {
+  if (record.responseJson !== undefined) return JSON.parse(record.responseJson);
+  if (record.responseGzip !== undefined) return JSON.parse(gunzipSync(record.responseGzip).toString('utf8'));
+  if (record.responseParts) {
+    const parts = await Promise.all(
+      Array.from({ length: record.responseParts }, async (_, n) => {
+        const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: partKey(key, n), ConsistentRead: true }));
+        return Buffer.from(out.Item!.part as Uint8Array);
+      }),
+    );
+    return JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8'));
+  }
+  return undefined;
 };
 
 const release = (key: { pk: string; sk: string }) =>

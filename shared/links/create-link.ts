@@ -5,14 +5,14 @@ import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { DomainRecord } from '@shared/tenancy/tenancy-types';
 import { prefixedId, randomBase62 } from '@shared/util/ids';
 import { hashPassword } from '@shared/util/password';
-import { destinationOf, keyOf, normalizeObjects, overridesOf, type EditableLinkInput } from './link-input';
-import type { LinkRecord, LinkType } from './link-record';
+import { destinationOf, geoOf, keyOf, normalizeObjects, overridesOf, type EditableLinkInput } from './link-input';
+import type { LinkRecord, LinkType, TagRef } from './link-record';
 import { shortLinkOf } from './link-record';
 import { linkRepository, SlugTakenError } from './link-repository';
 import { toLinkResource, type LinkResource } from './link-view';
 
 export const GENERATED_KEY_LENGTH = 7;
-const GENERATED_KEY_ATTEMPTS = 5;
+export const GENERATED_KEY_ATTEMPTS = 5;
 
 /** The workspace's usable short-link domain with this name, or 400 naming `domain`. */
 export const getShortLinkDomainOrThrow = async (workspaceId: string, hostname: string): Promise<DomainRecord> => {
@@ -36,6 +36,55 @@ export interface NewLinkPlacement {
   url: string;
 }
 
+/** What a new link needs resolved outside the body (tags created, password hashed). */
+export interface ResolvedLinkInput {
+  tags: TagRef[];
+  passwordHash: string | null;
+}
+
+/** The stored record of a new link with this key (counters at zero, title defaulting to the short link). */
+export const newLinkRecord = (
+  placement: NewLinkPlacement,
+  body: EditableLinkInput,
+  resolved: ResolvedLinkInput,
+  key: string,
+  now: string,
+  /** An imported link keeps its original creation time. */
+  createdAt = now,
+): LinkRecord => {
+  const overrides = overridesOf(body);
+  return {
+    id: prefixedId('lnk'),
+    workspaceId: placement.workspaceId,
+    linkType: placement.linkType,
+    domainId: placement.domain.id,
+    domain: placement.domain.domain,
+    key,
+    url: placement.url,
+    title: body.title ?? shortLinkOf(placement.domain.domain, key),
+    desktopOverrideUrl: overrides.desktopOverrideUrl ?? null,
+    androidOverrideUrl: overrides.androidOverrideUrl ?? null,
+    iosOverrideUrl: overrides.iosOverrideUrl ?? null,
+    expiresAt: body.expiresAt ? new Date(body.expiresAt).toISOString() : null,
+    expiredUrl: body.expiredUrl ?? null,
+    passwordHash: resolved.passwordHash,
+    comments: body.comments ?? null,
+    objects: normalizeObjects(body.objects) ?? null,
+    tags: resolved.tags,
+    tracking: body.tracking ?? null,
+    socialPreview: body.socialPreview ?? null,
+    geo: geoOf(body.geo),
+    deepLinkAppId: placement.deepLinkAppId,
+    archived: false,
+    clicks: 0,
+    botClicks: 0,
+    lastClicked: null,
+    lastBotClickedAt: null,
+    createdAt,
+    updatedAt: now,
+  };
+};
+
 /**
  * Builds and stores a new link. With a caller's key a clash is 409 `slug_taken`; a generated
  * key (`generatedKeyLength` base62 characters) is retried on clash.
@@ -49,41 +98,11 @@ export const insertLink = async (
     tagRepository.ensureTags(placement.workspaceId, body.tags ?? []),
     body.password ? hashPassword(body.password) : Promise.resolve(null),
   ]);
-  const overrides = overridesOf(body);
   const now = new Date().toISOString();
   const customKey = keyOf(body);
 
   for (let attempt = 0; ; attempt++) {
-    const key = customKey ?? randomBase62(generatedKeyLength);
-    const link: LinkRecord = {
-      id: prefixedId('lnk'),
-      workspaceId: placement.workspaceId,
-      linkType: placement.linkType,
-      domainId: placement.domain.id,
-      domain: placement.domain.domain,
-      key,
-      url: placement.url,
-      title: body.title ?? shortLinkOf(placement.domain.domain, key),
-      desktopOverrideUrl: overrides.desktopOverrideUrl ?? null,
-      androidOverrideUrl: overrides.androidOverrideUrl ?? null,
-      iosOverrideUrl: overrides.iosOverrideUrl ?? null,
-      expiresAt: body.expiresAt ? new Date(body.expiresAt).toISOString() : null,
-      expiredUrl: body.expiredUrl ?? null,
-      passwordHash,
-      comments: body.comments ?? null,
-      objects: normalizeObjects(body.objects) ?? null,
-      tags,
-      tracking: body.tracking ?? null,
-      socialPreview: body.socialPreview ?? null,
-      deepLinkAppId: placement.deepLinkAppId,
-      archived: false,
-      clicks: 0,
-      botClicks: 0,
-      lastClicked: null,
-      lastBotClickedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const link = newLinkRecord(placement, body, { tags, passwordHash }, customKey ?? randomBase62(generatedKeyLength), now);
     try {
       await linkRepository.createWithSlug(link);
       return link;

@@ -29,4 +29,8 @@ export const overridesOf = (
 export const normalizeObjects = (objects: Record<string, unknown> | null | undefined) =>
   objects === undefined ? undefined : objects === null || Object.keys(objects).length === 0 ? null : objects;
 
+/** An empty `geo` map is stored as null, like `objects`. */
+export const geoOf = (geo: Record<string, string> | null | undefined): Record<string, string> | null =>
+  geo && Object.keys(geo).length > 0 ? geo : null;
+
 export type EditableLinkInput = Editable;

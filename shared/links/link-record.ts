@@ -32,6 +32,8 @@ export interface LinkRecord {
   tags: TagRef[];
   tracking: Tracking | null;
   socialPreview: SocialPreview | null;
+  /** Geo targeting: upper-case ISO 3166-1 alpha-2 code -> URL. Absent on items written before it existed. */
+  geo?: Record<string, string> | null;
   deepLinkAppId: string | null;
   archived: boolean;
   clicks: number;

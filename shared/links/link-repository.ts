@@ -28,7 +28,7 @@ export class LinkChangedError extends Error {
 /** Attributes a link change rewrites; counters (clicks, botClicks, last*) are never touched. */
 const EDITABLE_ATTRIBUTES = [
   'domainId', 'domain', 'key', 'url', 'title', 'desktopOverrideUrl', 'androidOverrideUrl', 'iosOverrideUrl', 'expiresAt',
-  'expiredUrl', 'passwordHash', 'comments', 'objects', 'tags', 'tracking', 'socialPreview', 'archived', 'updatedAt',
+  'expiredUrl', 'passwordHash', 'comments', 'objects', 'tags', 'tracking', 'socialPreview', 'geo', 'archived', 'updatedAt',
   'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk',
 ] as const;
 
@@ -64,6 +64,40 @@ export const linkRepository = {
     } catch (error) {
       if (isSlugConflict(error, [1])) throw new SlugTakenError();
       throw error;
+    }
+  },
+
+  /**
+   * Writes several new links (bulk create) in ONE transaction of at most 100 items: each link's
+   * item, slug reservation and list entries, as `createWithSlug` does for one. When a condition
+   * fails nothing is written, and the answer names the links whose slug (or, vanishingly rarely,
+   * id) is taken, so the caller can drop or re-key them and write the rest again. Contention with
+   * another transaction is `LinkChangedError` (retry).
+   */
+  async createManyWithSlugs(links: LinkRecord[]): Promise<{ slugTaken: string[]; idTaken: string[] }> {
+    const items: Array<{ Put: Record<string, unknown> }> = [];
+    const positions: Array<{ id: string; link: number; slug: number }> = [];
+    for (const link of links) {
+      positions.push({ id: link.id, link: items.length, slug: items.length + 1 });
+      items.push(
+        { Put: { TableName: tableName(), Item: linkItem(link), ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: tableName(), Item: slugItem(link), ConditionExpression: 'attribute_not_exists(pk)' } },
+        ...linkListEntryItems(link).map((Item) => ({ Put: { TableName: tableName(), Item } })),
+      );
+    }
+    try {
+      await getDocumentClient().send(new TransactWriteCommand({ TransactItems: items as never }));
+      return { slugTaken: [], idTaken: [] };
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const failed = (i: number) => error.CancellationReasons?.[i]?.Code === 'ConditionalCheckFailed';
+      const slugTaken = positions.filter((p) => failed(p.slug)).map((p) => p.id);
+      const idTaken = positions.filter((p) => failed(p.link)).map((p) => p.id);
+      if (slugTaken.length === 0 && idTaken.length === 0) {
+        if (error.CancellationReasons?.some((r) => r.Code === 'TransactionConflict')) throw new LinkChangedError();
+        throw error;
+      }
+      return { slugTaken, idTaken };
     }
   },
 

@@ -29,6 +29,7 @@ export const toLinkResource = (link: LinkRecord) => ({
   tags: link.tags,
   tracking: link.tracking,
   socialPreview: link.socialPreview,
+  geo: link.geo ?? null,
 });
 
 export type LinkResource = ReturnType<typeof toLinkResource>;

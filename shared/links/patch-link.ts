@@ -3,7 +3,7 @@ import type { PatchLinkBody } from '@shared/schemas/link-schemas';
 import { tagRepository } from '@shared/tags/tag-repository';
 import { hashPassword } from '@shared/util/password';
 import { getShortLinkDomainOrThrow } from './create-link';
-import { destinationOf, keyOf, normalizeObjects, overridesOf } from './link-input';
+import { destinationOf, geoOf, keyOf, normalizeObjects, overridesOf } from './link-input';
 import { shortLinkOf, type LinkRecord, type LinkType, type TagRef } from './link-record';
 import { LinkChangedError, linkRepository } from './link-repository';
 import { toLinkResource, type LinkResource } from './link-view';
@@ -19,7 +19,7 @@ export interface ResolvedPatch {
 const PATCH_FIELDS = [
   'url', 'destinationUrl', 'domain', 'key', 'slug', 'title', 'objects', 'tags', 'comments', 'password', 'expiresAt',
   'expiredUrl', 'tracking', 'desktopOverrideUrl', 'androidOverrideUrl', 'iosOverrideUrl', 'platformOverrides',
-  'socialPreview', 'archived',
+  'socialPreview', 'geo', 'archived',
 ] as const;
 
 export const hasPatchFields = (body: PatchLinkBody) => PATCH_FIELDS.some((f) => body[f] !== undefined);
@@ -62,6 +62,7 @@ export const applyLinkPatch = (link: LinkRecord, body: PatchLinkBody, resolved: 
     tags: resolved.tags ?? link.tags,
     tracking: keep(body.tracking, link.tracking),
     socialPreview: keep(body.socialPreview, link.socialPreview),
+    geo: geoOf(keep(body.geo, link.geo ?? null)),
     archived: body.archived ?? link.archived,
     updatedAt: nextTimestamp(link.updatedAt, now),
   };

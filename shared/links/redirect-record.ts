@@ -14,6 +14,7 @@ export const toRedirectRecord = (link: LinkRecord) => ({
   desktopOverrideUrl: link.desktopOverrideUrl,
   androidOverrideUrl: link.androidOverrideUrl,
   iosOverrideUrl: link.iosOverrideUrl,
+  geo: link.geo ?? null,
   expiresAt: link.expiresAt,
   expiredUrl: link.expiredUrl,
   passwordHash: link.passwordHash,
@@ -23,4 +24,5 @@ export const toRedirectRecord = (link: LinkRecord) => ({
   title: link.title,
 });
 
-export type RedirectRecord = ReturnType<typeof toRedirectRecord>;
+/** Slug items written before geo targeting existed have no `geo`. */
+export type RedirectRecord = Omit<ReturnType<typeof toRedirectRecord>, 'geo'> & { geo?: Record<string, string> | null };

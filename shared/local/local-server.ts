@@ -1,3 +1,4 @@
+import { InvokeStore } from '@aws/lambda-invoke-store';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -127,11 +128,13 @@ export const createLocalApiServer = (options: {
       result = { statusCode: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Not Found' }) };
     } else {
       const handler = await options.loadHandler(match.route);
+      const context = lambdaContext(match.route);
       if (handler.streaming) {
-        await handler.streaming(event, new ServerResponseStream(res), lambdaContext(match.route));
+        const streaming = handler.streaming;
+        await invocationScoped(context.awsRequestId, () => streaming(event, new ServerResponseStream(res), context));
         return;
       }
-      result = await handler(event, lambdaContext(match.route));
+      result = await invocationScoped(context.awsRequestId, () => handler(event, context));
     }
     writeResult(res, result ?? { statusCode: 204 }, method);
   }
@@ -231,6 +234,20 @@ class ServerResponseStream extends Writable implements PreludeStream {
 
 const routeKeyOf = (route: RouteDef | undefined) =>
   !route || route.path === '$default' ? '$default' : `${route.method} ${route.path}`;
+
+// Set at load, before any SDK client asks for the invoke store (the SDK creates a single-context
+// store otherwise, and the first one created is the process's).
+process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '1000';
+
+/**
+ * Runs one invocation in its own invoke-store scope, as Lambda's runtime does when one process
+ * serves concurrent invocations: Powertools keeps each request's log keys (requestId, route) and
+ * metrics apart, where the local server runs many requests at once in one process.
+ */
+const invocationScoped = async <T>(awsRequestId: string, fn: () => Promise<T>): Promise<T> => {
+  const store = await InvokeStore.getInstanceAsync(true);
+  return store.run({ [Symbol.for('_AWS_LAMBDA_REQUEST_ID')]: awsRequestId }, fn);
+};
 
 /** A Lambda context for one local invocation of a function named after its handler. */
 export const lambdaContext = (route: Pick<RouteDef, 'handler'>): Context =>

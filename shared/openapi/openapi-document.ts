@@ -124,7 +124,9 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
     ? {
         [String(schemas.status)]: {
           description: 'Success',
-          content: { 'application/json': { schema: route.handler === 'openapi-get' ? { type: 'object' } : successEnvelope(schemas) } },
+          content: schemas.binary
+            ? Object.fromEntries(schemas.binary.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]))
+            : { 'application/json': { schema: route.handler === 'openapi-get' ? { type: 'object' } : successEnvelope(schemas) } },
         },
       }
     : { '200': { description: 'Success' } };

@@ -4,6 +4,8 @@ import { clientClickBodySchema, clientLinkReferenceSchema, customerEventsBodySch
 import { domainIdPathSchema } from '@shared/schemas/domain-schemas';
 import { createDeepLinkBodySchema, createLinkBodySchema, linkIdPathSchema, patchLinkBodySchema } from '@shared/schemas/link-schemas';
 import { listDomainsQuerySchema, listLinksQuerySchema } from '@shared/schemas/list-schemas';
+import { bulkCreateLinksDocSchema, bulkResultsSchema } from '@shared/schemas/bulk-doc-schemas';
+import { qrQuerySchema } from '@shared/schemas/qr-schemas';
 import {
   analyticsDataSchema,
   clientClickResponseSchema,
@@ -28,6 +30,8 @@ export interface RouteSchemas {
   response?: { id: string; schema: $ZodType; list?: boolean };
   /** Accepts `Idempotency-Key`. */
   idempotent?: boolean;
+  /** A non-JSON success body (QR images): its media types. */
+  binary?: string[];
   description?: string;
 }
 
@@ -36,6 +40,15 @@ const linkList = { ...link, list: true };
 const domain = { id: 'Domain', schema: domainResourceSchema };
 const linkQuery = { id: 'LinkListQuery', schema: listLinksQuerySchema };
 const patchBody = { id: 'LinkPatchRequest', schema: patchLinkBodySchema };
+const qr: RouteSchemas = {
+  status: 200,
+  path: linkIdPathSchema,
+  query: { id: 'QrQuery', schema: qrQuerySchema },
+  binary: ['image/svg+xml', 'image/png'],
+  description:
+    "The QR code of the link's shortLink: SVG (default) or PNG (format=png), size 64-2048 px (default 512), margin 0-16 modules (default 4), " +
+    'ecc L/M/Q/H (default M), color and background #rrggbb. Errors use the v1 JSON envelope.',
+};
 
 /**
  * Handler name -> schemas. A route of the route table without an entry here still appears in
@@ -44,7 +57,19 @@ const patchBody = { id: 'LinkPatchRequest', schema: patchLinkBodySchema };
 export const routeSchemas: Record<string, RouteSchemas> = {
   'links-list': { status: 200, query: linkQuery, response: linkList },
   'links-create': { status: 201, body: { id: 'LinkCreateRequest', schema: createLinkBodySchema }, response: link, idempotent: true },
+  'links-bulk-create': {
+    status: 200,
+    body: { id: 'LinkBulkCreateRequest', schema: bulkCreateLinksDocSchema },
+    response: { id: 'LinkBulkResults', schema: bulkResultsSchema },
+    idempotent: true,
+    description:
+      'Creates 1 to 100 short links, each item exactly a POST /v1/links body, independently: data has one result per item in request order ' +
+      '(success with a compact link, or the error the single create would give). Two items asking for the same domain + key: the earlier wins. ' +
+      'Idempotency-Key covers the whole request.',
+  },
   'links-get': { status: 200, path: linkIdPathSchema, response: link },
+  'links-qr': qr,
+  'deep-links-qr': qr,
   'links-patch': { status: 200, path: linkIdPathSchema, body: patchBody, response: link },
   'links-archive': { status: 200, path: linkIdPathSchema, response: link, description: 'Archives the link and answers it; archived links keep their slug and analytics and stop redirecting.' },
   'deep-links-list': { status: 200, query: linkQuery, response: linkList },

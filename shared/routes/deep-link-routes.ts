@@ -46,4 +46,13 @@ export const deepLinkRoutes: RouteDef[] = [
     grants: { table: 'readWrite' },
     summary: 'Archive a deep link (the app configuration is kept)',
   },
+  {
+    handler: 'deep-links-qr',
+    method: 'GET',
+    path: '/v1/deep-links/{linkId}/qr',
+    credential: 'server',
+    api: 'service',
+    grants: { table: 'read' },
+    summary: "The QR code of a deep link's shortLink (SVG or PNG)",
+  },
 ];

@@ -20,6 +20,18 @@ export const linkRoutes: RouteDef[] = [
     summary: 'Create a short link',
   },
   {
+    handler: 'links-bulk-create',
+    method: 'POST',
+    path: '/v1/links/bulk',
+    credential: 'server',
+    api: 'service',
+    grants: { table: 'readWrite' },
+    summary: 'Create 1 to 100 short links; one result per item, in order',
+    // Up to 100 scrypt password hashes (~50 ms of CPU each): 1,769 MB is one full vCPU, and the
+    // time limit is API Gateway's 30 s less a margin, not the 10 s of single-link routes.
+    lambda: { memorySize: 1769, timeoutSeconds: 29 },
+  },
+  {
     handler: 'links-get',
     method: 'GET',
     path: '/v1/links/{linkId}',
@@ -36,6 +48,15 @@ export const linkRoutes: RouteDef[] = [
     api: 'service',
     grants: { table: 'readWrite' },
     summary: 'Update a short link (null clears, absent leaves; archived false restores)',
+  },
+  {
+    handler: 'links-qr',
+    method: 'GET',
+    path: '/v1/links/{linkId}/qr',
+    credential: 'server',
+    api: 'service',
+    grants: { table: 'read' },
+    summary: "The QR code of a short link's shortLink (SVG or PNG)",
   },
   {
     handler: 'links-archive',

@@ -16,6 +16,8 @@ export interface RouteDef {
   /** Least privilege: what the function may do with the table, and whether it sends events. */
   grants: { table: 'none' | 'read' | 'readWrite'; events?: boolean; analytics?: boolean };
   summary: string;
+  /** A route whose work is heavier than one request's: more memory (CPU) and time than the defaults. */
+  lambda?: { memorySize?: number; timeoutSeconds?: number };
 }
 
 export const handlerEntry = (route: Pick<RouteDef, 'handler'>) => `lambdas/${route.handler}.ts`;

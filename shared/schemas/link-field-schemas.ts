@@ -14,6 +14,7 @@ import {
   nullableHttpUrlSchema,
   tagNameSchema,
 } from './common-schemas';
+import { countryCodeOf } from '@shared/geo/country-codes';
 
 const nullableString = z.nullable(z.string().check(z.maxLength(1000)));
 const optionalNullableString = z.optional(nullableString);
@@ -74,6 +75,38 @@ export const objectsSchema = z.nullable(z.record(z.string(), z.json())).check(
 export const titleSchema = z.string().check(z.maxLength(limits.titleMax, `must be at most ${limits.titleMax} characters`));
 export const tagsSchema = z.array(tagNameSchema).check(z.maxLength(limits.tagsPerLink, `at most ${limits.tagsPerLink} tags`));
 
+export const GEO_MAX_ENTRIES = 50;
+
+/**
+ * Geo targeting: ISO 3166-1 alpha-2 code (any case) -> absolute http(s) URL, at most 50 entries;
+ * codes come out upper-case. An unknown code (or one given twice in different cases) is an issue
+ * at `geo.<code>`.
+ */
+export const geoSchema = z.nullable(
+  z.pipe(
+    z.record(z.string(), httpUrlSchema).check(
+      z.refine((v) => Object.keys(v).length <= GEO_MAX_ENTRIES, `must have at most ${GEO_MAX_ENTRIES} entries`),
+      z.superRefine((v, ctx) => {
+        if (Object.keys(v).length > GEO_MAX_ENTRIES) return;
+        const seen = new Set<string>();
+        for (const code of Object.keys(v)) {
+          const upper = countryCodeOf(code);
+          if (upper === undefined) ctx.addIssue({ code: 'custom', path: [code], message: 'is not an ISO 3166-1 alpha-2 country code', input: code });
+          else if (seen.has(upper)) ctx.addIssue({ code: 'custom', path: [code], message: `gives ${upper} twice`, input: code });
+          else seen.add(upper);
+        }
+      }),
+    ),
+    z.transform((v: Record<string, string>): Record<string, string> =>
+      Object.fromEntries(Object.entries(v).map(([code, url]) => [code.toUpperCase(), url])),
+    ),
+  ),
+);
+
+z.globalRegistry.add(geoSchema, {
+  description: `Geo targeting: ISO 3166-1 alpha-2 country code (any case; returned upper-case) -> absolute http(s) URL, at most ${GEO_MAX_ENTRIES} entries; null clears. On a click: platform override, then geo[viewer country], then url.`,
+});
+
 /** Fields shared by link and deep-link create and by PATCH (all optional here). */
 export const editableLinkFields = {
   url: z.optional(httpUrlSchema),
@@ -95,4 +128,5 @@ export const editableLinkFields = {
   iosOverrideUrl: optionalNullableUrl,
   platformOverrides: z.optional(platformOverridesSchema),
   socialPreview: z.optional(socialPreviewSchema),
+  geo: z.optional(geoSchema),
 };

@@ -38,6 +38,7 @@ export const linkResourceSchema = z
     tags: z.array(tagResourceSchema),
     tracking: trackingSchema,
     socialPreview: socialPreviewSchema,
+    geo: z.nullable(z.record(z.string().check(z.regex(/^[A-Z]{2}$/)), z.url())),
   })
   ;
 
@@ -157,7 +158,7 @@ const uuid = z.uuid();
 const matchType = z.optional(z.nullable(z.enum(['deterministic', 'probabilistic'])));
 /** Extension: true only for a deterministic match. */
 const matchGuaranteed = z.optional(z.boolean());
-export const clientResolveResponseSchema = z.looseObject({ link: clientLinkPayloadSchema });
+export const clientResolveResponseSchema = z.looseObject({ link: clientLinkPayloadSchema, destinationUrl: z.url() });
 export const clientClickResponseSchema = z.looseObject({
   clickId: uuid,
   attributionId: uuid,
@@ -166,6 +167,7 @@ export const clientClickResponseSchema = z.looseObject({
   expiresAt: dateTime,
   eligible: z.boolean(),
   deferredDeepLink: clientLinkPayloadSchema,
+  destinationUrl: z.url(),
 });
 export const firstOpenResponseSchema = z.looseObject({ openId: uuid, matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType, matchGuaranteed });
 export const deferredDeepLinkResponseSchema = z.looseObject({ matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType, matchGuaranteed });

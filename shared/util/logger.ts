@@ -1,7 +1,16 @@
+import { Logger } from '@aws-lambda-powertools/logger';
 import { getConfig } from '@shared/config/config';
+import { serviceName } from './telemetry-names';
+
+/**
+ * The one Powertools Logger of a function: JSON lines with level, message, timestamp, service,
+ * the Lambda context (function name, request id, cold start; `injectLambdaContext` in
+ * shared/http/middleware/observability.ts) and the keys the request-id middleware appends
+ * (`requestId`, `route`).
+ */
+export const logger = new Logger({ serviceName });
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
-const order: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 /** Field names whose values never reach a log line. */
 const SECRET_FIELDS = /^(api-key|authorization|x-publishable-key|password|cookie|set-cookie|key|secret|plainKey)$/i;
@@ -14,12 +23,8 @@ const redact = (value: unknown, depth = 0): unknown => {
   return out;
 };
 
-const levelEnabled = (level: Level): boolean => {
-  const configured = process.env.LOG_LEVEL ?? safeConfigLevel();
-  return order[level] >= order[(configured as Level) in order ? (configured as Level) : 'info'];
-};
-
-const safeConfigLevel = (): string => {
+const configuredLevel = (): string => {
+  if (process.env.LOG_LEVEL) return process.env.LOG_LEVEL;
   try {
     return getConfig().LOG_LEVEL;
   } catch {
@@ -27,10 +32,16 @@ const safeConfigLevel = (): string => {
   }
 };
 
-/** One JSON line per entry, secrets redacted by field name. */
+/** LOG_LEVEL (debug, info, warn, error, silent) is read on each call, so tests and operators can change it. */
+const syncLevel = () => {
+  const wanted = configuredLevel().toUpperCase();
+  if (wanted !== logger.getLevelName() && ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'].includes(wanted)) {
+    logger.setLogLevel(wanted as 'DEBUG');
+  }
+};
+
+/** One Powertools JSON line, secrets redacted by field name. */
 export const log = (level: Level, message: string, fields: Record<string, unknown> = {}): void => {
-  if (!levelEnabled(level)) return;
-  const line = JSON.stringify({ level, message, time: new Date().toISOString(), ...(redact(fields) as object) });
-  if (level === 'error' || level === 'warn') console.error(line);
-  else console.log(line);
+  syncLevel();
+  logger[level](message, redact(fields) as Record<string, unknown>);
 };

@@ -28,6 +28,16 @@ describe('CDK stack', () => {
     }
   });
 
+  it("gives bulk create one full vCPU and API Gateway's time limit less a margin; other routes the defaults", () => {
+    const propsOf = (handler: string) => {
+      const fn = stack.functions.get(handler)!;
+      return template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as never)].Properties;
+    };
+    expect(propsOf('links-bulk-create')).toMatchObject({ MemorySize: 1769, Timeout: 29 });
+    expect(propsOf('links-create')).toMatchObject({ MemorySize: 512, Timeout: 10 });
+    expect(propsOf('links-qr')).toMatchObject({ MemorySize: 512, Timeout: 10 });
+  });
+
   it('grants read-only routes no write actions on the table, and write routes only data actions', () => {
     const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
     // A function answering several rows (edge-links) holds the strongest grant among them.

@@ -147,7 +147,8 @@ describe('POST /v1/client/resolve', () => {
     for (const ref of [{ linkId: link.id }, { shortLink: link.shortLink }, { url: link.shortLink }, { domain: link.domain, key: link.key }, { domain: link.domain.toUpperCase(), slug: link.key }]) {
       const res = await post('/v1/client/resolve', ios(), ref);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ success: true, data: { link: payload }, requestId: expect.any(String) });
+      // destinationUrl (extension): where a click would go, as on the edge (docs/links-api.md, geo targeting).
+      expect(res.body).toEqual({ success: true, data: { link: payload, destinationUrl: link.url }, requestId: expect.any(String) });
     }
     // linkId wins over the others.
     expect((await post('/v1/client/resolve', ios(), { linkId: link.id, shortLink: 'https://x.example/nope' })).body.data.link.linkId).toBe(link.id);
@@ -172,7 +173,8 @@ describe('click -> event in the lake and counters moved (end to end)', () => {
     const res = await post('/v1/client/attribution/click', browser({ referer: 'https://news.example.org/story' }), { shortLink: link.shortLink, sessionId: 'sess-e2e' });
     expect(res.status).toBe(201);
     const data = res.body.data;
-    expect(Object.keys(data).sort()).toEqual(['attributionId', 'clickId', 'deferredDeepLink', 'eligible', 'expiresAt', 'installId', 'sessionId'].sort());
+    expect(Object.keys(data).sort()).toEqual(['attributionId', 'clickId', 'deferredDeepLink', 'destinationUrl', 'eligible', 'expiresAt', 'installId', 'sessionId'].sort());
+    expect(data.destinationUrl).toBe(link.url);
     expect(data).toMatchObject({ sessionId: 'sess-e2e', installId: null, eligible: true, deferredDeepLink: { linkId: link.id, url: link.url } });
     expect(data.clickId).toMatch(/^[0-9a-f-]{36}$/);
     expect(Date.parse(data.expiresAt) - Date.now()).toBeGreaterThan(6.9 * 24 * 3600_000);

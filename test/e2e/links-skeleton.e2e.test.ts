@@ -47,7 +47,7 @@ describe('POST /v1/links and GET /v1/links/{linkId} over HTTP', () => {
       [
         'id', 'title', 'url', 'desktopOverrideUrl', 'androidOverrideUrl', 'iosOverrideUrl', 'domain', 'key', 'shortLink',
         'expiresAt', 'expiredUrl', 'passwordProtected', 'clicks', 'botClicks', 'lastClicked', 'lastBotClickedAt', 'comments',
-        'createdAt', 'updatedAt', 'linkType', 'archived', 'deepLinkAppId', 'objects', 'tags', 'tracking', 'socialPreview',
+        'createdAt', 'updatedAt', 'linkType', 'archived', 'deepLinkAppId', 'objects', 'tags', 'tracking', 'socialPreview', 'geo',
       ].sort(),
     );
 

@@ -166,7 +166,7 @@ const bodies = (validJson: unknown, validForm?: Record<string, string>): fc.Arbi
   );
 
 const asciiHeader = fc.string({ maxLength: 300 }).map((s) => s.replace(/[^\x20-\x7e]/g, ''));
-const queries = fc.dictionary(fc.constantFrom('limit', 'cursor', 'search', 'sort', 'archived', 'tag', 'domain', 'range', 'traffic', 'eventType', 'shortLink', 'x'), hostileStrings, { maxKeys: 4 });
+const queries = fc.dictionary(fc.constantFrom('limit', 'cursor', 'search', 'sort', 'archived', 'tag', 'domain', 'range', 'traffic', 'eventType', 'shortLink', 'format', 'size', 'margin', 'ecc', 'color', 'background', 'x'), hostileStrings, { maxKeys: 4 });
 
 const expectWellFormed = (route: RouteDef, res: RawResponse, sentRequestId: string | undefined) => {
   expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
@@ -178,6 +178,10 @@ const expectWellFormed = (route: RouteDef, res: RawResponse, sentRequestId: stri
   if (route.api === 'edge') return;
   if (route.method === 'OPTIONS') {
     expect(res.text).toBe('');
+    return;
+  }
+  if (route.handler.endsWith('-qr') && res.status === 200) {
+    expect(String(res.headers['content-type'])).toMatch(/^image\/(svg\+xml|png)$/);
     return;
   }
   const body = JSON.parse(res.text);
@@ -205,7 +209,12 @@ describe('hostile input over every route', () => {
           stats.cases++;
           let target = base.path;
           if (pathParam !== undefined && /\{\w+\}/.test(route.path)) {
-            target = target.replace(/[^/]+$/, percentEncode(pathParam).slice(0, 500) || 'x');
+            // The last {param} segment of the route (not always the last segment: /v1/links/{linkId}/qr).
+            const at = route.path.split('/').findLastIndex((s) => /^\{\w+\}$/.test(s));
+            const [pathPart, queryPart] = target.split('?');
+            const segments = pathPart!.split('/');
+            segments[at] = percentEncode(pathParam).slice(0, 500) || 'x';
+            target = segments.join('/') + (queryPart !== undefined ? `?${queryPart}` : '');
           }
           const qs = new URLSearchParams(query as Record<string, string>).toString();
           if (qs) target += (target.includes('?') ? '&' : '?') + qs;

@@ -86,7 +86,14 @@ export const routeCases: Record<string, RouteCase> = {
   // v1 management
   'links-list': (t) => ({ method: 'GET', path: `/v1/links?search=fixture&domain=${t.shortLink.domain}` }),
   'links-create': (t) => ({ method: 'POST', path: '/v1/links', json: { url: 'https://example.com/x', domain: t.tenant.domain } }),
+  'links-bulk-create': (t) => ({
+    method: 'POST',
+    path: '/v1/links/bulk',
+    json: { links: [{ url: 'https://example.com/bulk', domain: t.tenant.domain, geo: { de: 'https://example.de/bulk' } }] },
+  }),
   'links-get': (t) => ({ method: 'GET', path: `/v1/links/${t.shortLink.id}` }),
+  'links-qr': (t) => ({ method: 'GET', path: `/v1/links/${t.shortLink.id}/qr?format=png&size=128` }),
+  'deep-links-qr': (t) => ({ method: 'GET', path: `/v1/deep-links/${t.deepLink.id}/qr` }),
   'links-patch': (t) => ({ method: 'PATCH', path: `/v1/links/${t.shortLink.id}`, json: { title: 'changed', tags: ['x'] } }),
   'links-archive': (t) => ({ method: 'DELETE', path: `/v1/links/${t.shortLink.id}` }),
   'deep-links-list': () => ({ method: 'GET', path: '/v1/deep-links?search=fixture' }),

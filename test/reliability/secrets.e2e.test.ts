@@ -14,6 +14,13 @@ beforeAll(async () => {
       lines.push(args.map(String).join(' '));
     });
   }
+  // Powertools Logger and Metrics write to the streams through their own Console.
+  for (const stream of [process.stdout, process.stderr]) {
+    vi.spyOn(stream, 'write').mockImplementation(((chunk: string | Uint8Array) => {
+      lines.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      return true;
+    }) as never);
+  }
   t = await startTestStack();
 });
 afterAll(async () => {

@@ -15,6 +15,8 @@ process.env.TABLE_NAME = `test-${randomBytes(6).toString('hex')}`;
 process.env.LOCAL_LAKE_DIR = mkdtempSync(path.join(tmpdir(), 'linkservice-lake-'));
 process.env.AWS_REGION = 'us-east-1';
 process.env.LOG_LEVEL ??= 'silent';
+// EMF metric lines are for CloudWatch; a test that checks them turns them on (vi.hoisted, before its imports).
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 beforeAll(async () => {
   const client = new DynamoDBClient({

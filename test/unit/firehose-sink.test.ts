@@ -1,6 +1,11 @@
 import { Readable } from 'node:stream';
 import { FirehoseClient, PutRecordBatchCommand } from '@aws-sdk/client-firehose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { captureOutput } from '@test/support/log-capture';
+
+vi.hoisted(() => {
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+});
 import { blankEvent, type EventRecord } from '@shared/events/event-record';
 import type { PutRecordBatchInput } from '@shared/events/firehose-client';
 import { backoffDelay, createFirehoseSink, firehoseLimits, reportUndelivered, type UndeliveredEvents } from '@shared/events/firehose-sink';
@@ -154,24 +159,26 @@ describe('Firehose sink (real SDK request shapes, no network)', () => {
     expect(h.undelivered.map((u) => [u.reason, u.events.map((e) => e.eventId)])).toEqual([['RecordTooLarge', ['evt-6']]]);
   });
 
-  it('by default logs the undelivered events in full and emits an EMF metric line counting them', () => {
-    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    const stderr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  it('by default logs the undelivered events in full and counts them with the UndeliveredEvents metric (Powertools EMF)', () => {
+    const output = captureOutput();
     const level = process.env.LOG_LEVEL;
     process.env.LOG_LEVEL = 'error';
     try {
       reportUndelivered({ streamName: 'events-stream', reason: 'RetriesExhausted:InternalFailure', events: [event(7), event(8)] });
     } finally {
       process.env.LOG_LEVEL = level;
+      output.stop();
     }
-    const metric = JSON.parse(String(stdout.mock.calls.at(-1)![0]));
+    const lines = output.json();
+    const metric = lines.find((line) => '_aws' in line);
     expect(metric).toMatchObject({
-      _aws: { CloudWatchMetrics: [{ Namespace: 'LinkService', Dimensions: [['StreamName']], Metrics: [{ Name: 'UndeliveredEvents', Unit: 'Count' }] }] },
+      _aws: { CloudWatchMetrics: [{ Namespace: 'LinkService', Dimensions: [['service', 'StreamName']], Metrics: [{ Name: 'UndeliveredEvents', Unit: 'Count' }] }] },
+      service: 'link-service',
       StreamName: 'events-stream',
       UndeliveredEvents: 2,
     });
-    const logged = JSON.parse(String(stderr.mock.calls.at(-1)![0]));
-    expect(logged).toMatchObject({ level: 'error', count: 2, reason: 'RetriesExhausted:InternalFailure', events: [event(7), event(8)] });
+    const logged = lines.find((line) => line.level === 'ERROR');
+    expect(logged).toMatchObject({ service: 'link-service', count: 2, reason: 'RetriesExhausted:InternalFailure', events: [event(7), event(8)] });
   });
 
   it('backs off exponentially with jitter, capped', () => {

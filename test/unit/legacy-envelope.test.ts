@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { captureOutput } from '@test/support/log-capture';
 import { AppError } from '@shared/errors/app-error';
 import type { ApiContext, ApiEvent, ApiResult } from '@shared/http/api-types';
 import { legacyEnvelopeMiddleware } from '@shared/http/middleware/legacy-envelope';
@@ -42,15 +43,16 @@ describe('legacy envelope', () => {
 
   it('answers a bug as 500 {success:false,msg:"Internal server error"} and logs it with the request id', async () => {
     process.env.LOG_LEVEL = 'error';
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const output = captureOutput();
     for (const error of [new TypeError('boom at secret place'), new AppError('internal_error', 'x')]) {
       const out = await run(() => Promise.reject(error));
       expect(out.status).toBe(500);
       expect(out.body).toEqual({ success: false, msg: 'Internal server error' });
       expect(out.headers['X-Request-Id']).toBe('req-legacy-1');
     }
-    const lines = logged.mock.calls.map((c) => JSON.parse(String(c[0])));
-    expect(lines[0]).toMatchObject({ level: 'error', requestId: 'req-legacy-1', error: { name: 'TypeError', message: 'boom at secret place' } });
+    output.stop();
+    const lines = output.json();
+    expect(lines[0]).toMatchObject({ level: 'ERROR', requestId: 'req-legacy-1', error: { name: 'TypeError', message: 'boom at secret place' } });
     expect(lines).toHaveLength(2);
   });
 });

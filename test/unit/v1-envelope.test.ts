@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { captureOutput } from '@test/support/log-capture';
 import * as z from 'zod';
 import { AppError } from '@shared/errors/app-error';
 import { errorStatus } from '@shared/errors/error-code';
@@ -42,18 +43,18 @@ describe('v1 envelope and error mapping', () => {
   });
 
   it('turns an unknown error into a generic 500 without internals, and logs it with the request id', async () => {
-    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const output = captureOutput();
     process.env.LOG_LEVEL = 'error';
     const out = parse(await throwing(new Error('secret database detail'))(event(), context));
     process.env.LOG_LEVEL = 'silent';
+    output.stop();
     expect(out.status).toBe(500);
     expect(out.body.error).toEqual({ code: 'internal_error', message: 'Something went wrong on our side' });
     expect(out.body.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.stringify(out.body)).not.toContain('secret database detail');
-    const logged = spy.mock.calls.map((c) => String(c[0])).join('\n');
-    expect(logged).toContain(out.body.requestId);
-    expect(logged).toContain('secret database detail');
-    spy.mockRestore();
+    const logged = output.json();
+    expect(logged).toEqual([expect.objectContaining({ level: 'ERROR', requestId: out.body.requestId })]);
+    expect(JSON.stringify(logged)).toContain('secret database detail');
   });
 
   it('wraps a reply in the success envelope', async () => {

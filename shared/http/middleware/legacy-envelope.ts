@@ -5,6 +5,7 @@ import { MultipartFormError } from '@shared/http/multipart-form';
 import { JSON_HEADERS } from '@shared/http/responses';
 import { isLegacyError, legacyErrors, LegacyError } from '@shared/legacy/legacy-error';
 import { log } from '@shared/util/logger';
+import { countIfThrottled } from '@shared/util/metrics';
 import { withRateLimitHeaders } from './v1-envelope';
 
 const legacyResult = (status: number, body: Record<string, unknown>): ApiResult => ({
@@ -38,6 +39,7 @@ export const legacyEnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, E
     let legacy = asLegacyError(request.error);
     if (!legacy) {
       const { error } = request;
+      countIfThrottled(error, 'DynamoDB');
       log('error', 'Unhandled error', {
         requestId,
         route: request.event?.routeKey,

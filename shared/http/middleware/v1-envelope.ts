@@ -3,6 +3,7 @@ import { isAppError } from '@shared/errors/app-error';
 import type { ApiContext, ApiEvent, ApiReply, ApiResult } from '@shared/http/api-types';
 import { errorResult, internalError, successResult } from '@shared/http/responses';
 import { log } from '@shared/util/logger';
+import { countIfThrottled } from '@shared/util/metrics';
 
 /** The workspace's rate-limit headers (middleware/rate-limit.ts) on an answer of a limited route. */
 export const withRateLimitHeaders = (result: ApiResult, context: Pick<ApiContext, 'rateLimitHeaders'> | undefined): ApiResult =>
@@ -25,6 +26,7 @@ export const v1EnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error
       request.response = withRateLimitHeaders(errorResult(error, requestId), request.context);
       return;
     }
+    countIfThrottled(error, 'DynamoDB');
     log('error', 'Unhandled error', {
       requestId,
       route: request.event?.routeKey,

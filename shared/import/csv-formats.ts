@@ -1,0 +1,108 @@
+/**
+ * How each vendor's CSV export maps onto a link (docs/import.md cites the source of each
+ * format). Headers are matched ignoring case, spaces, `_` and `-`, so `long_url`, `Long URL` and
+ * `longUrl` are one column; the first listed header present wins.
+ */
+export const IMPORT_FORMATS = ['bitly', 'rebrandly', 'shortio', 'generic'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+interface FormatColumns {
+  url: string[];
+  /** Columns holding the back-half / slug itself. */
+  slug: string[];
+  /** Columns holding the whole short link (`bit.ly/abc`, `https://go.example.com/abc`): its path is the slug. */
+  shortLink: string[];
+  title: string[];
+  tags: string[];
+  createdAt: string[];
+}
+
+export const FORMAT_COLUMNS: Record<ImportFormat, FormatColumns> = {
+  bitly: {
+    url: ['long_url'],
+    slug: ['back_half'],
+    // custom_bitlinks holds the link's custom short links (first one wins), `link` the bit.ly one.
+    shortLink: ['custom_bitlinks', 'link', 'bitlink', 'short_url'],
+    title: ['title'],
+    tags: ['tags'],
+    createdAt: ['created_at', 'created'],
+  },
+  rebrandly: {
+    url: ['destination'],
+    slug: ['slashtag'],
+    shortLink: ['shortUrl'],
+    title: ['title'],
+    tags: ['tags'],
+    createdAt: ['createdAt'],
+  },
+  shortio: {
+    url: ['originalURL', 'original_url'],
+    slug: ['path'],
+    shortLink: ['shortURL', 'secureShortURL', 'short_url'],
+    title: ['title'],
+    tags: ['tags'],
+    createdAt: ['createdAt', 'created_at'],
+  },
+  generic: {
+    url: ['url', 'destination_url', 'destination', 'long_url'],
+    slug: ['key', 'slug'],
+    shortLink: ['short_link', 'short_url'],
+    title: ['title'],
+    tags: ['tags'],
+    createdAt: ['created_at'],
+  },
+};
+
+/** What one CSV row says about a link, before validation. */
+export interface ImportRow {
+  url: string | undefined;
+  slug: string | undefined;
+  title: string | undefined;
+  tags: string[];
+  createdAt: string | undefined;
+}
+
+const normalize = (header: string) => header.toLowerCase().replace(/[\s_-]+/g, '');
+
+/** The path of a short link written with or without its scheme (`bit.ly/abc` -> `abc`). */
+export const slugOfShortLinkText = (text: string): string | undefined => {
+  try {
+    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
+    const path = decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, ''));
+    return path || undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Tags as exported: one cell, separated by `,`, `;` or `|`. */
+export const splitTags = (cell: string | undefined): string[] =>
+  (cell ?? '')
+    .split(/[,;|]/)
+    .map((t) => t.trim())
+    .filter(Boolean);
+
+/** Maps one parsed record (header -> cell) of a vendor's export onto an ImportRow. */
+export const mapRow = (format: ImportFormat, record: Record<string, string>): ImportRow => {
+  const cells = new Map<string, string>();
+  for (const [header, value] of Object.entries(record)) {
+    const key = normalize(header);
+    if (!cells.has(key)) cells.set(key, typeof value === 'string' ? value.trim() : '');
+  }
+  const columns = FORMAT_COLUMNS[format];
+  const first = (names: string[]) => names.map((n) => cells.get(normalize(n))).find((v) => v !== undefined && v !== '');
+  const shortLink = first(columns.shortLink)?.split(/[\s,;|]+/)[0];
+  return {
+    url: first(columns.url),
+    slug: first(columns.slug) ?? (shortLink ? slugOfShortLinkText(shortLink) : undefined),
+    title: first(columns.title),
+    tags: splitTags(first(columns.tags)),
+    createdAt: first(columns.createdAt),
+  };
+};
+
+/** The headers a format needs to find at least its URL column (checked once on the header row). */
+export const hasUrlColumn = (format: ImportFormat, headers: string[]): boolean => {
+  const present = new Set(headers.map(normalize));
+  return FORMAT_COLUMNS[format].url.some((n) => present.has(normalize(n)));
+};

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createShortLink } from '@shared/links/create-link';
+import type { CreateLinkBody } from '@shared/schemas/link-schemas';
+import type { ApiContext, ApiEvent } from '@shared/http/api-types';
+import { edgeHandler } from '@shared/http/edge-handler';
+import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
+import { log } from '@shared/util/logger';
+import { edgeRequest } from '@test/support/edge-client';
+import { captureOutput } from '@test/support/log-capture';
+import { startTestStack, type TestStack } from '@test/support/test-stack';
+
+vi.hoisted(() => {
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+});
+
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+
+let t: TestStack;
+beforeAll(async () => {
+  t = await startTestStack();
+  // The table-stream consumer (the outbound publisher: another function and log group when
+  // deployed) runs in this process locally; these tests read the HTTP functions' lines only.
+  await t.stack.outbound.stop();
+});
+afterAll(async () => t?.stop());
+
+const withLogLevel = async <T>(level: string, fn: () => Promise<T>): Promise<T> => {
+  const before = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = level;
+  try {
+    return await fn();
+  } finally {
+    process.env.LOG_LEVEL = before;
+  }
+};
+
+/**
+ * Builds an edge handler in buffered mode (a plain invocation with a result), as it is built
+ * where the runtime offers no response streaming; the local stack in this process offers it.
+ */
+const buffered = <T>(build: () => T): T => {
+  const lambda = (globalThis as { awslambda?: { streamifyResponse?: unknown } }).awslambda;
+  const streamify = lambda?.streamifyResponse;
+  if (lambda) delete lambda.streamifyResponse;
+  try {
+    return build();
+  } finally {
+    if (lambda && streamify) lambda.streamifyResponse = streamify;
+  }
+};
+
+describe("one request's log lines", () => {
+  it('a click on the edge writes one line: the Powertools EMF line with the request id, the route, clicks and the outcome', async () => {
+    const link = await createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, url: 'https://example.com/logs' } as CreateLinkBody);
+    const output = captureOutput();
+    const res = await withLogLevel('info', () =>
+      edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE, 'x-request-id': 'click-log-check-1' } }),
+    ).finally(() => output.stop());
+    expect(res.status).toBe(302);
+    expect(res.headers['x-request-id']).toBe('click-log-check-1');
+
+    const lines = output.lines();
+    expect(lines.map((l) => l.line)).toHaveLength(1);
+    const [emf] = output.json();
+    expect(emf).toMatchObject({
+      _aws: { CloudWatchMetrics: [{ Namespace: 'LinkService', Dimensions: [['service', 'Outcome']] }] },
+      service: 'link-service',
+      requestId: 'click-log-check-1',
+      route: 'GET /{key}',
+      Outcome: 'redirect',
+      Redirects: 1,
+      Clicks: 1,
+    });
+  });
+
+  it('keeps concurrent requests apart on the local server: each click line carries its own request id, once', async () => {
+    const link = await createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, url: 'https://example.com/concurrent' } as CreateLinkBody);
+    const ids = Array.from({ length: 12 }, (_, i) => `concurrent-click-${i}`);
+    const output = captureOutput();
+    const answers = await withLogLevel('info', () =>
+      Promise.all(ids.map((id) => edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE, 'x-request-id': id } }))),
+    ).finally(() => output.stop());
+    expect(answers.map((a) => a.status)).toEqual(ids.map(() => 302));
+    const lines = output.json();
+    expect(lines.filter((line) => line.level !== undefined).map((line) => line.message)).toEqual([]);
+    expect(lines.map((line) => line.requestId).sort()).toEqual([...ids].sort());
+    for (const line of lines) expect(line).toMatchObject({ Outcome: 'redirect', Redirects: 1, Clicks: 1 });
+  });
+
+  it('every line a failing request writes is Powertools JSON with the request id, the route and the Lambda context', async () => {
+    const handler = buffered(() =>
+      edgeHandler(async () => {
+        log('debug', 'looking the link up', { key: 'abc' });
+        log('warn', 'something looks off', { password: 'hunter2' });
+        throw new Error('boom');
+      }),
+    );
+    const event = {
+      routeKey: 'GET /{key}',
+      rawPath: '/abc',
+      // The local stack in this process plays the front door: its origin-verify value comes along.
+      headers: { 'x-request-id': 'failing-request-1', host: 'go.example.com', [ORIGIN_VERIFY_HEADER]: (process.env[ORIGIN_VERIFY_VALUES_ENV] ?? '').split(',')[0] ?? '' },
+      requestContext: { http: { method: 'GET', path: '/abc', sourceIp: '127.0.0.1', userAgent: IPHONE } },
+      isBase64Encoded: false,
+    } as unknown as ApiEvent;
+    const context = {
+      functionName: 'edge-redirect',
+      functionVersion: '$LATEST',
+      invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:edge-redirect',
+      memoryLimitInMB: '512',
+      awsRequestId: 'lambda-request-1',
+      getRemainingTimeInMillis: () => 10_000,
+    } as unknown as ApiContext;
+
+    const output = captureOutput();
+    const res = await withLogLevel('debug', () => handler(event, context)).finally(() => output.stop());
+    expect(res.statusCode).toBe(500);
+
+    const lines = output.lines();
+    expect(lines.length).toBe(3);
+    for (const { line, json } of lines) {
+      expect(json, `not JSON: ${line}`).toBeDefined();
+      expect(json).toMatchObject({
+        service: 'link-service',
+        requestId: 'failing-request-1',
+        route: 'GET /{key}',
+        function_name: 'edge-redirect',
+        function_request_id: 'lambda-request-1',
+      });
+      expect(typeof json!.timestamp).toBe('string');
+      expect(['DEBUG', 'WARN', 'ERROR']).toContain(json!.level);
+      expect(line).not.toContain('hunter2');
+    }
+    expect(lines.map((l) => l.json!.message)).toEqual(['looking the link up', 'something looks off', 'edge request failed']);
+
+    // The keys are the request's own: the next request does not inherit them.
+    const next = captureOutput();
+    await withLogLevel('debug', () => buffered(() => edgeHandler(async () => {
+      log('info', 'second request');
+      return { statusCode: 204 };
+    }))({ ...event, headers: { ...event.headers, 'x-request-id': 'second-request' } } as ApiEvent, { ...context, awsRequestId: 'lambda-request-2' })).finally(() => next.stop());
+    expect(next.json()).toEqual([expect.objectContaining({ message: 'second request', requestId: 'second-request', function_request_id: 'lambda-request-2' })]);
+  });
+});

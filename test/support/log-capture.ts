@@ -1,0 +1,32 @@
+import { vi } from 'vitest';
+
+/**
+ * Captures what a function writes to stdout and stderr (Powertools Logger and Metrics write
+ * there through their own Console, not the global `console`), as parsed JSON lines where they
+ * parse. `stop()` restores the streams.
+ */
+export const captureOutput = () => {
+  const raw: { stream: 'stdout' | 'stderr'; text: string }[] = [];
+  const spy = (stream: 'stdout' | 'stderr') =>
+    vi.spyOn(process[stream], 'write').mockImplementation(((chunk: string | Uint8Array) => {
+      raw.push({ stream, text: typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8') });
+      return true;
+    }) as never);
+  const spies = [spy('stdout'), spy('stderr')];
+  const lines = () =>
+    raw
+      .flatMap(({ stream, text }) => text.split('\n').filter((line) => line.trim() !== '').map((line) => ({ stream, line })))
+      .map(({ stream, line }) => {
+        try {
+          return { stream, line, json: JSON.parse(line) as Record<string, unknown> };
+        } catch {
+          return { stream, line, json: undefined };
+        }
+      });
+  return {
+    lines,
+    /** Lines that parse as JSON. */
+    json: () => lines().flatMap((l) => (l.json ? [l.json] : [])),
+    stop: () => spies.forEach((s) => s.mockRestore()),
+  };
+};

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '@shared/openapi/openapi-document';
+
+const doc = buildOpenApiDocument() as unknown as {
+  paths: Record<string, Record<string, any>>;
+  components: { schemas: Record<string, any> };
+};
+
+describe('OpenAPI: geo, bulk create, QR codes', () => {
+  it('documents geo on create, PATCH and the Link', () => {
+    for (const id of ['LinkCreateRequest', 'DeepLinkCreateRequest', 'LinkPatchRequest', 'Link']) {
+      expect(doc.components.schemas[id].properties.geo, id).toBeDefined();
+    }
+    expect(JSON.stringify(doc.components.schemas.LinkCreateRequest.properties.geo)).toContain('ISO 3166-1 alpha-2');
+  });
+
+  it('documents POST /v1/links/bulk: items are LinkCreateRequest, per-item results, Idempotency-Key', () => {
+    const op = doc.paths['/v1/links/bulk']!.post;
+    expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LinkBulkCreateRequest' });
+    expect(doc.components.schemas.LinkBulkCreateRequest.properties.links).toMatchObject({ minItems: 1, maxItems: 100, items: { $ref: '#/components/schemas/LinkCreateRequest' } });
+    expect(op.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/LinkBulkResults' });
+    expect(op.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+  });
+
+  it('documents the QR routes as images with their query parameters and JSON errors', () => {
+    for (const path of ['/v1/links/{linkId}/qr', '/v1/deep-links/{linkId}/qr']) {
+      const op = doc.paths[path]!.get;
+      expect(Object.keys(op.responses['200'].content).sort()).toEqual(['image/png', 'image/svg+xml']);
+      expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['background', 'color', 'ecc', 'format', 'linkId', 'margin', 'size']);
+      expect(op.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+    }
+  });
+});
