@@ -16,16 +16,19 @@ const checkId = (workspaceId: string) => {
 };
 
 /**
- * The lake: LOCAL_LAKE_DIR or the running local stack's folder (which the local analytics
- * engine then reads too), else the deployed bucket LAKE_BUCKET (stack output EventLakeBucketName).
+ * The local lake: LOCAL_LAKE_DIR, or the running local stack's folder unless LAKE_BUCKET names a
+ * deployed one. Set in the environment too, so the local analytics engine (DuckDB) reads it.
  */
+const localLakeDir = (): string | undefined => {
+  const dir = process.env.LOCAL_LAKE_DIR ?? (process.env.LAKE_BUCKET ? undefined : adminTarget().local?.lakeDir);
+  if (dir) process.env.LOCAL_LAKE_DIR = dir;
+  return dir;
+};
+
+/** The lake to erase: the local folder, else the deployed bucket LAKE_BUCKET (stack output EventLakeBucketName). */
 const lakeStore = (): LakeStore => {
-  const target = adminTarget();
-  const localDir = process.env.LOCAL_LAKE_DIR ?? (process.env.LAKE_BUCKET ? undefined : target.local?.lakeDir);
-  if (localDir) {
-    process.env.LOCAL_LAKE_DIR = localDir;
-    return createLocalLakeStore(localDir);
-  }
+  const localDir = localLakeDir();
+  if (localDir) return createLocalLakeStore(localDir);
   if (process.env.LAKE_BUCKET) return createS3LakeStore(new S3Client({ region: process.env.AWS_REGION ?? 'us-east-1' }), process.env.LAKE_BUCKET);
   throw new AdminUsageError('No lake: set LAKE_BUCKET (the stack output EventLakeBucketName) or LOCAL_LAKE_DIR; nothing was erased');
 };
@@ -40,7 +43,8 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
     .action(async (workspaceId: string, options: JsonOption & { out: string }) => {
       adminTarget();
       checkId(workspaceId);
-      lakeStore();
+      // Events come through the analytics engine: DuckDB over the local lake, or Athena (ATHENA_WORKGROUP, ATHENA_DATABASE).
+      localLakeDir();
       if (!(await workspaceRepository.findById(workspaceId, true))) throw new AdminUsageError(`No workspace ${workspaceId}`);
       const bar = progressBar(options, 0, 'events exported');
       const result = await exportWorkspace(workspaceId, path.resolve(options.out), { onEvents: (n) => bar.increment(n) });
