@@ -7,6 +7,7 @@ import { Construct } from 'constructs';
 import { routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { Analytics } from './analytics';
+import { capacityFromContext, checkReservations, CLICK_PATH_HANDLERS, type CapacitySettings } from './capacity';
 import { EventLake } from './event-lake';
 import { EventPipeline } from './event-pipeline';
 import { LinkTable } from './link-table';
@@ -36,9 +37,17 @@ export class LinkServiceStack extends Stack {
   readonly workspaceDataAdmin: WorkspaceDataAdmin;
   readonly functions = new Map<string, ServiceFunction>();
   readonly dashboard: ServiceDashboard;
+  readonly capacity: CapacitySettings;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
+    this.capacity = capacityFromContext(this.node);
+    const reservationOf = (route: RouteDef) =>
+      CLICK_PATH_HANDLERS.includes(route.handler)
+        ? this.capacity.clickPathReservedConcurrency
+        : route.grants.analytics
+          ? this.capacity.analyticsReservedConcurrency
+          : undefined;
     this.table = new LinkTable(this, 'Table');
     this.eventLake = new EventLake(this, 'EventLake');
     this.alarms = new ServiceAlarms(this, 'Alarms');
@@ -58,7 +67,11 @@ export class LinkServiceStack extends Stack {
         // One function per handler, granted the union of its rows (edge-links answers several).
         const rows = routeTable.filter((r) => r.handler === route.handler);
         const tableAccess = rows.some((r) => r.grants.table === 'readWrite') ? 'readWrite' : rows.some((r) => r.grants.table === 'read') ? 'read' : 'none';
-        fn = new ServiceFunction(this, pascal(route.handler), { route }).bindTable(this.table, tableAccess);
+        // Writes: the union of the rows' key prefixes, plus the rate-limit counters of a limited credential.
+        const rateLimited = rows.some((r) => rateLimitKindOf(r.credential));
+        const writes = [...new Set([...rows.flatMap((r) => r.grants.writes ?? []), ...(tableAccess === 'readWrite' && rateLimited ? (['RATE#'] as const) : [])])];
+        const grants = { table: tableAccess, writes, indexes: rows.some((r) => r.grants.indexes) } as const;
+        fn = new ServiceFunction(this, pascal(route.handler), { route, reservedConcurrentExecutions: reservationOf(route) }).bindTable(this.table, grants);
         if (rows.some((r) => r.grants.events)) {
           fn.bindEvents(this.eventPipeline.stream);
           this.eventSpool.bindSpool(fn);
@@ -85,7 +98,7 @@ export class LinkServiceStack extends Stack {
     this.serviceApi = new ServiceHttpApi(this, 'ServiceApi', {
       apiName: `${id}-service`,
       defaultIntegration: defaultRoute ? integrationFor(defaultRoute) : undefined,
-      throttle: { rateLimit: 1000, burstLimit: 2000 } satisfies ServiceHttpApiProps['throttle'],
+      throttle: this.capacity.serviceApi satisfies ServiceHttpApiProps['throttle'],
     }).api;
     for (const route of routeTable) {
       if (route.api !== 'service' || route.path === '$default') continue;
@@ -113,6 +126,7 @@ export class LinkServiceStack extends Stack {
       streamName: this.eventPipeline.stream.ref,
       alarms: this.alarms.alarms,
     });
+    checkReservations(this.capacity, [...this.functions.values()].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0));
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-APIG4',

@@ -10,12 +10,18 @@ import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
 import { projectRoot } from '@shared/local/paths';
 import { bundleDefinesFor, bundleSettings, runtimeNodeOptions } from './bundle-settings';
-import { handlerEntry, type RouteDef } from '@shared/routes/route-types';
+import { handlerEntry, routeTimeoutSeconds, type RouteDef, type RouteGrants } from '@shared/routes/route-types';
 import type { Analytics } from './analytics';
+
+/** Table actions by kind: exact names, no wildcards, no Scan. */
+export const tableReadActions = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
+export const tableWriteActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
 
 export interface ServiceFunctionProps {
   route: RouteDef;
   memorySize?: number;
+  /** Reserved concurrency (also the function's maximum); unset: the account's shared pool. */
+  reservedConcurrentExecutions?: number;
   /** Functions that are not behind API Gateway (stream and queue consumers) may run longer. */
   timeout?: Duration;
 }
@@ -27,6 +33,9 @@ export interface ServiceFunctionProps {
  * through the bind* methods, which grant and set the environment together.
  */
 export class ServiceFunction extends NodejsFunction {
+  /** Its reserved concurrency, if any (the stack checks the account keeps 100 unreserved). */
+  readonly reservedConcurrency?: number;
+
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
     // Own role with only its log group: no AWS managed policy (AWSLambdaBasicExecutionRole).
@@ -39,8 +48,8 @@ export class ServiceFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? props.route.lambda?.memorySize ?? 512,
-      // Analytics waits for Athena (it gives up after 25 s); API Gateway's limit is 30 s.
-      timeout: props.timeout ?? Duration.seconds(props.route.lambda?.timeoutSeconds ?? (props.route.grants.analytics ? 29 : 10)),
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      timeout: props.timeout ?? Duration.seconds(routeTimeoutSeconds(props.route)),
       loggingFormat: LoggingFormat.JSON,
       // X-Ray active tracing; how often is decided by the sampling rules (lib/trace-sampling.ts).
       tracing: Tracing.ACTIVE,
@@ -62,22 +71,50 @@ export class ServiceFunction extends NodejsFunction {
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords take no resource-level permissions.',
     });
+    this.reservedConcurrency = props.reservedConcurrentExecutions;
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',
       reason: 'The product targets the Node.js 22 Lambda runtime (DESIGN.md section 1); runtime upgrades are a deliberate, tested change.',
     });
   }
 
-  /** Grants exactly the table access the route table names, and sets TABLE_NAME. */
-  bindTable(table: ITableV2, access: RouteDef['grants']['table']): this {
-    if (access === 'none') return this;
-    if (access === 'read') table.grantReadData(this);
-    else table.grantReadWriteData(this);
-    const tableLogicalId = Stack.of(this).getLogicalId(table.node.defaultChild as never);
-    Validations.of(this.role!).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
-      reason: "Lists Query the table's own global secondary indexes; the wildcard covers only this table's indexes.",
-    });
+  /**
+   * Grants exactly the table access the route table names, and sets TABLE_NAME:
+   * - reads: GetItem, BatchGetItem, Query (never Scan) on the table; its indexes only for a
+   *   route that Queries them (`grants.indexes`);
+   * - writes: PutItem, UpdateItem, DeleteItem, BatchWriteItem, ConditionCheckItem (what
+   *   TransactWriteItems checks per item) only on items whose partition key starts with one of the route's
+   *   `grants.writes` prefixes (`dynamodb:LeadingKeys`). The edge can therefore never write an
+   *   API key, a secret or a domain.
+   */
+  bindTable(table: ITableV2, grants: RouteGrants): this {
+    if (grants.table === 'none') return this;
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: tableReadActions,
+        resources: grants.indexes ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn],
+      }),
+    );
+    const writes = grants.table === 'readWrite' ? (grants.writes ?? []) : [];
+    if (grants.table === 'readWrite' && writes.length === 0) {
+      throw new Error(`Route ${this.node.id}: a readWrite route names the key prefixes it writes (grants.writes)`);
+    }
+    if (writes.length > 0) {
+      this.addToRolePolicy(
+        new PolicyStatement({
+          actions: tableWriteActions,
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': writes.map((prefix) => `${prefix}*`) } },
+        }),
+      );
+    }
+    if (grants.indexes) {
+      const tableLogicalId = Stack.of(this).getLogicalId(table.node.defaultChild as never);
+      Validations.of(this.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
+        reason: "Lists Query the table's own global secondary indexes; the wildcard covers only this table's indexes.",
+      });
+    }
     this.addEnvironment(envNames.tableName, table.tableName);
     return this;
   }

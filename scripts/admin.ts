@@ -6,12 +6,14 @@
  */
 import { Command } from 'commander';
 import { registerAppCommands } from './admin/app-commands';
+import { registerClickCommands } from './admin/click-commands';
 import { registerCloudFrontDomainCommands } from './admin/cloudfront-domain-commands';
 import { registerDomainCommands } from './admin/domain-commands';
 import { registerImportCommands } from './admin/import-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerEventCommands } from './admin/event-commands';
 import { registerLakeCommands } from './admin/lake-commands';
+import { registerLinkCommands } from './admin/link-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
 import { registerWorkspaceCommands } from './admin/workspace-commands';
 import { registerWorkspaceDataCommands } from './admin/workspace-data-commands';
@@ -33,6 +35,8 @@ registerEventCommands(program);
 registerCloudFrontDomainCommands(program);
 registerLakeCommands(program);
 registerImportCommands(program);
+registerClickCommands(program);
+registerLinkCommands(program);
 
 try {
   await program.parseAsync(process.argv);

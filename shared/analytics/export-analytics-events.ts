@@ -1,5 +1,6 @@
 import type { Pagination } from '@shared/http/api-types';
 import { decodeCursor, encodeCursor } from '@shared/pagination/cursor';
+import { countWithinBudget } from '@shared/pagination/response-budget';
 import { getAnalyticsEngine } from './analytics-backend';
 import { analyticsDeadline } from './analytics-engine';
 import { rawEventFrom } from './analytics-rows';
@@ -21,7 +22,7 @@ export interface ExportPage {
 
 /**
  * GET /v1/analytics/events: the workspace's raw events, newest first (timestamp desc, eventId
- * desc: a total order), `limit` per page. The signed cursor carries the first page's window and
+ * desc: a total order), `limit` per page, fewer when a page would not fit Lambda's response limit. The signed cursor carries the first page's window and
  * the last event returned, so walking every page yields each event exactly once.
  */
 export const exportAnalyticsEvents = async (workspaceId: string, query: AnalyticsEventsQuery, now = new Date()): Promise<ExportPage> => {
@@ -41,8 +42,10 @@ export const exportAnalyticsEvents = async (workspaceId: string, query: Analytic
     lastDay: window.lastDay,
     deadline,
   });
-  const hasMore = rows.length > query.limit;
-  const data = rows.slice(0, query.limit).map(rawEventFrom);
+  const wanted = rows.slice(0, query.limit).map(rawEventFrom);
+  // The page also ends before its response could pass Lambda's 6 MB limit (response-budget.ts).
+  const data = wanted.slice(0, countWithinBudget(wanted));
+  const hasMore = rows.length > data.length;
   const last = data.at(-1);
   const nextCursor =
     hasMore && last

@@ -1,9 +1,11 @@
 import InAppSpy from 'inapp-spy';
 import { recordEdgeAttribution, type TapIds } from '@shared/attribution/edge-attribution';
-import { buildClickEvent, recordClick, type ClickRequest } from '@shared/clicks/record-click';
+import { buildClickEvent, type ClickRequest } from '@shared/clicks/record-click';
+import { clickRecordBudgetMs, recordClickWithin } from '@shared/clicks/record-click-within';
+import type { EventRecord } from '@shared/events/event-record';
 import { parseUserAgent } from '@shared/clicks/user-agent';
-import { getEventSink } from '@shared/events/event-sink';
 import type { ApiResult } from '@shared/http/api-types';
+import { headerUrl } from '@shared/http/header-url';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import { uuid } from '@shared/util/ids';
 import { log } from '@shared/util/logger';
@@ -18,10 +20,13 @@ import { passwordPage } from './html/password-page';
 import { previewPage } from './html/preview-page';
 import { statusPage } from './html/status-page';
 
-/** Headers of every edge redirect: never cached anywhere, so every click reaches the edge and is counted. */
+/**
+ * Headers of every edge redirect: never cached anywhere, so every click reaches the edge and is
+ * counted. The location is sent serialized (`new URL(...).href`): a header carries ASCII only.
+ */
 export const redirectTo = (location: string, status = 302): ApiResult => ({
   statusCode: status,
-  headers: { Location: location, 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'strict-origin-when-cross-origin' },
+  headers: { Location: headerUrl(location), 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'strict-origin-when-cross-origin' },
 });
 
 export interface ClickInput {
@@ -50,34 +55,46 @@ const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind:
 
 /**
  * Records the click (counters + `click` event, plus the launch view's impression and, for a
- * human tap on a deep link, its attribution record) while the response is built; the caller's
- * answer waits for all, so nothing runs after the Lambda returns. A failed write is logged with
- * everything needed to replay it, and the visitor still gets the answer.
+ * human tap on a deep link, its attribution record) while the response is built; the answer
+ * waits for them at most CLICK_RECORD_BUDGET_MS (record-click-within.ts), so nothing runs after
+ * the Lambda returns. A counter or event not written in time, or failed, is logged as a
+ * replayable record (click-replay.ts); an attribution record is logged as not recorded. The
+ * visitor still gets the answer.
  */
-const recordInBackground = (input: ClickInput, click: ClickRequest, impression: boolean, tap: { ids: TapIds; platform: string } | null): Promise<void> => {
-  const work: Promise<unknown>[] = [recordClick(click)];
-  if (tap) {
-    const { record, host, key, request } = input;
-    work.push(recordEdgeAttribution({ record: record!, domain: host.hostname, key, ids: tap.ids, ip: request.ip, platform: tap.platform, at: click.at ?? new Date() }));
+const recordInBackground = async (input: ClickInput, click: ClickRequest, impression: boolean, tap: { ids: TapIds; platform: string } | null): Promise<void> => {
+  const attribution = tap ? recordTapWithin(input, click, tap) : Promise.resolve();
+  let recorded: Awaited<ReturnType<typeof buildClickEvent>>;
+  try {
+    recorded = await buildClickEvent(click);
+  } catch (error) {
+    countClickNotRecorded();
+    log('error', 'edge click not recorded', { requestId: input.requestId, error: String(error), click: { ...click, ip: undefined } });
+    await attribution;
+    return;
   }
-  if (impression) {
-    work.push(
-      buildClickEvent(click).then(({ event }) =>
-        getEventSink().send([{ ...event, eventId: uuid(), eventType: 'launch_view_impression' }]),
-      ),
-    );
+  const events: EventRecord[] = impression
+    ? [recorded.event, { ...recorded.event, eventId: uuid(), eventType: 'launch_view_impression' }]
+    : [recorded.event];
+  await Promise.all([recordClickWithin(recorded, events, { requestId: input.requestId }), attribution]);
+};
+
+/** The tap's attribution record, waited for at most CLICK_RECORD_BUDGET_MS; a failure or timeout is logged. */
+const recordTapWithin = async (input: ClickInput, click: ClickRequest, tap: { ids: TapIds; platform: string }): Promise<void> => {
+  const { record, host, key, request } = input;
+  let timer: NodeJS.Timeout | undefined;
+  const budgetMs = clickRecordBudgetMs();
+  try {
+    await Promise.race([
+      recordEdgeAttribution({ record: record!, domain: host.hostname, key, ids: tap.ids, ip: request.ip, platform: tap.platform, at: click.at ?? new Date() }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`not recorded within ${budgetMs} ms`)), budgetMs);
+      }),
+    ]);
+  } catch (error) {
+    log('error', 'edge tap attribution not recorded', { requestId: input.requestId, error: String(error), linkId: record?.linkId, ids: tap.ids });
+  } finally {
+    clearTimeout(timer);
   }
-  return Promise.all(work).then(
-    () => undefined,
-    (error: unknown) => {
-      countClickNotRecorded();
-      log('error', 'edge click not recorded', {
-        requestId: input.requestId,
-        error: String(error),
-        click: { ...click, ip: undefined, link: click.link },
-      });
-    },
-  );
 };
 
 /** The launch view's heading: the link's title unless it is only a URL (the default title is the short link). */

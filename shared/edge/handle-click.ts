@@ -7,7 +7,10 @@ import { decideOutcome } from './edge-outcome';
 import { parseEdgeRequest, type EdgeRequest } from './edge-request';
 import { ALTERNATE_LABEL, resolveHost, type ResolvedHost } from './host-resolver';
 import { plainNotFound, statusPage } from './html/status-page';
+import { edgeReadBudgetMs, fallbackAnswer, ReadBudgetExceededError, withinReadBudget } from './read-budget';
 import { findRecordOnHost } from './redirect-lookup';
+import type { RedirectRecord } from '@shared/links/redirect-record';
+import { log } from '@shared/util/logger';
 
 /** DESIGN.md section 4 key syntax; anything else cannot be a link (no table read). */
 export const LINK_KEY = /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9_-])?$/;
@@ -33,11 +36,10 @@ export const knownHostOf = async (event: ApiEvent): Promise<KnownHostRequest | n
  * password-protected link) is sent to the same link on the app domain, which answers it in full
  * (launch view, password form, the click and its attribution).
  */
-const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: string): Promise<ApiResult> => {
+const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: string, record: RedirectRecord | undefined): Promise<ApiResult> => {
   const canonical = `${request.origin.replace(`://${ALTERNATE_LABEL}`, '://')}/${encodeURIComponent(key)}`;
   const clickId = request.query.get('c') ?? '';
   if (!CLICK_ID.test(clickId)) return redirectTo(canonical);
-  const record = await findRecordOnHost(host, key);
   const client = parseUserAgent(request.userAgent);
   const outcome = decideOutcome({ host, record, client: { ...client, isBot: false }, unlocked: false, now: new Date(), country: request.country });
   if (outcome.kind === 'not_found' || outcome.kind === 'expired') {
@@ -51,15 +53,29 @@ const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: s
   return redirectTo(store ?? destinationFor(record, client.platform, request.country));
 };
 
-/** GET / HEAD `/{key}` on the edge. */
+/**
+ * GET / HEAD `/{key}` on the edge. The reads before the answer (host, slug item) run within
+ * EDGE_READ_BUDGET_MS; past it the visitor gets the domain's fallback answer (read-budget.ts).
+ */
 export const handleLinkRequest = async (event: ApiEvent, requestId: string): Promise<ApiResult> => {
-  const known = await knownHostOf(event);
-  if (!known) return plainNotFound();
-  const { request, host } = known;
+  const request = parseEdgeRequest(event);
   const key = request.key ?? '';
+  // What was read so far: the host is known when only the slug read ran over budget.
+  const read: { host: ResolvedHost | null; record?: RedirectRecord } = { host: null };
+  try {
+    await withinReadBudget(async (signal) => {
+      read.host = await resolveHost(request.hostname, Date.now(), signal);
+      if (read.host && LINK_KEY.test(key)) read.record = await findRecordOnHost(read.host, key, signal);
+    });
+  } catch (error) {
+    if (!(error instanceof ReadBudgetExceededError)) throw error;
+    log('warn', 'edge reads over budget: fallback answer', { requestId, hostname: request.hostname, budgetMs: edgeReadBudgetMs() });
+    return fallbackAnswer(read.host);
+  }
+  const { host, record } = read;
+  if (!host) return plainNotFound();
   if (!LINK_KEY.test(key)) return answerClick({ request, host, key, record: undefined, unlocked: false, requestId });
-  if (host.alternate) return answerOnAlternateHost(known, key);
-  const record = await findRecordOnHost(host, key);
+  if (host.alternate) return answerOnAlternateHost({ request, host }, key, record);
   return answerClick({ request, host, key, record, unlocked: false, requestId });
 };
 

@@ -23,20 +23,20 @@ const remember = (hostname: string, value: ResolvedHost | null, now: number) => 
   cache.set(hostname, { value, expires: now + HOST_CACHE_TTL_MS });
 };
 
-const lookup = async (hostname: string): Promise<ResolvedHost | null> => {
-  const direct = await domainRepository.findHost(hostname);
+const lookup = async (hostname: string, signal?: AbortSignal): Promise<ResolvedHost | null> => {
+  const direct = await domainRepository.findHost(hostname, signal);
   if (direct) return { ...direct, alternate: false };
   if (!hostname.startsWith(ALTERNATE_LABEL)) return null;
-  const base = await domainRepository.findHost(hostname.slice(ALTERNATE_LABEL.length));
+  const base = await domainRepository.findHost(hostname.slice(ALTERNATE_LABEL.length), signal);
   return base?.appId ? { ...base, alternate: true } : null;
 };
 
 /** The host record of a hostname (null: not a domain of any workspace), cached in memory. */
-export const resolveHost = async (hostname: string, now = Date.now()): Promise<ResolvedHost | null> => {
+export const resolveHost = async (hostname: string, now = Date.now(), signal?: AbortSignal): Promise<ResolvedHost | null> => {
   if (!hostname) return null;
   const hit = cache.get(hostname);
   if (hit && hit.expires > now) return hit.value;
-  const value = await lookup(hostname);
+  const value = await lookup(hostname, signal);
   remember(hostname, value, now);
   return value;
 };

@@ -8,8 +8,8 @@ import type { RedirectRecord } from '@shared/links/redirect-record';
  * written in the same transaction as every change to the link (so no cache, no staleness
  * beyond DynamoDB's eventually consistent read).
  */
-export const findRedirectRecord = async (hostname: string, key: string): Promise<RedirectRecord | undefined> => {
-  const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.slug(hostname, key) }));
+export const findRedirectRecord = async (hostname: string, key: string, abortSignal?: AbortSignal): Promise<RedirectRecord | undefined> => {
+  const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.slug(hostname, key) }), { abortSignal });
   return out.Item as RedirectRecord | undefined;
 };
 
@@ -17,5 +17,5 @@ export const findRedirectRecord = async (hostname: string, key: string): Promise
  * The record of a key on a resolved host. A removed domain (`domains remove`) keeps a retired
  * host record so its links answer with the domain's not-found answer, never the link.
  */
-export const findRecordOnHost = (host: { hostname: string; retired?: boolean }, key: string): Promise<RedirectRecord | undefined> =>
-  host.retired ? Promise.resolve(undefined) : findRedirectRecord(host.hostname, key);
+export const findRecordOnHost = (host: { hostname: string; retired?: boolean }, key: string, abortSignal?: AbortSignal): Promise<RedirectRecord | undefined> =>
+  host.retired ? Promise.resolve(undefined) : findRedirectRecord(host.hostname, key, abortSignal);

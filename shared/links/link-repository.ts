@@ -25,11 +25,14 @@ export class LinkChangedError extends Error {
   }
 }
 
-/** Attributes a link change rewrites; counters (clicks, botClicks, last*) are never touched. */
+/**
+ * Attributes a link change rewrites; counters (clicks, botClicks, last*) are never touched, nor
+ * the clicks order's sort key (gsi3sk: the counter update keeps it; only its partition moves).
+ */
 const EDITABLE_ATTRIBUTES = [
   'domainId', 'domain', 'key', 'url', 'title', 'desktopOverrideUrl', 'androidOverrideUrl', 'iosOverrideUrl', 'expiresAt',
   'expiredUrl', 'passwordHash', 'comments', 'objects', 'tags', 'tracking', 'socialPreview', 'geo', 'archived', 'updatedAt',
-  'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk',
+  'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk',
 ] as const;
 
 const BATCH_GET_MAX = 100;
@@ -41,9 +44,16 @@ export const slugItem = (link: LinkRecord) => ({
   ...toRedirectRecord(link),
 });
 
+/**
+ * The slug write lost: the slug is held (`ConditionalCheckFailed`), or another transaction kept
+ * it busy through every retry of the client (`TransactionConflict`, shared/db/conflict-retry.ts):
+ * deployed, concurrent creates of one slug end that way, and the caller is told 409 `slug_taken`
+ * either way rather than a 500.
+ */
+const SLUG_LOST = new Set(['ConditionalCheckFailed', 'TransactionConflict']);
 const isSlugConflict = (error: unknown, slugIndexes: number[]): boolean =>
   error instanceof TransactionCanceledException &&
-  slugIndexes.some((i) => error.CancellationReasons?.[i]?.Code === 'ConditionalCheckFailed');
+  slugIndexes.some((i) => SLUG_LOST.has(error.CancellationReasons?.[i]?.Code ?? ''));
 
 export const linkRepository = {
   /**

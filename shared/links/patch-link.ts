@@ -1,3 +1,4 @@
+import { conflictBackoffMs } from '@shared/db/conflict-retry';
 import { AppError } from '@shared/errors/app-error';
 import type { PatchLinkBody } from '@shared/schemas/link-schemas';
 import { tagRepository } from '@shared/tags/tag-repository';
@@ -80,12 +81,13 @@ const resolveDomain = async (link: LinkRecord, hostname: string | undefined) => 
   return { id: domain.id, domain: domain.domain };
 };
 
-const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 10;
 
 /**
  * Reads the link (404 for another workspace's or the other type), resolves domain, tags and
  * password once, then writes the change with an optimistic check on `updatedAt`; a concurrent
- * change re-reads and re-applies the patch.
+ * change (or a transaction conflict that outlasted the client's own retries) re-reads and
+ * re-applies the patch after a jittered backoff.
  */
 export const patchLink = async (workspaceId: string, linkType: LinkType, linkId: string, body: PatchLinkBody): Promise<LinkResource> => {
   let link = await linkRepository.getByIdOrThrow(workspaceId, linkId, linkType, true);
@@ -102,7 +104,8 @@ export const patchLink = async (workspaceId: string, linkType: LinkType, linkId:
       return toLinkResource(next);
     } catch (error) {
       if (!(error instanceof LinkChangedError) || attempt >= MAX_ATTEMPTS) throw error;
-      await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+      // Another change won (it is committed): re-read at once, with a little jitter against lockstep.
+      await new Promise((r) => setTimeout(r, conflictBackoffMs(0)));
       link = await linkRepository.getByIdOrThrow(workspaceId, linkId, linkType, true);
     }
   }

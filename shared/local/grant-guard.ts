@@ -1,21 +1,22 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventSink } from '@shared/events/event-sink';
+import { routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 
 /**
  * IAM, locally. Deployed, each Lambda may do only what its route-table row grants (table
- * none/read/readWrite, events). Locally every handler shares one process and one client, so
+ * none/read/readWrite, the key prefixes it writes, whether it queries indexes, events). Locally every handler shares one process and one client, so
  * the local server runs each invocation inside its route's context and these guards refuse
  * what IAM would refuse, with the error AWS gives. A handler that writes on a read-only route
  * fails in the tests, not after `cdk deploy`.
  */
 export const routeContext = new AsyncLocalStorage<RouteDef>();
 
-const READ_COMMANDS = new Set([
-  'GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand', 'DescribeTableCommand',
-]);
+/** What IAM grants a route (lib/service-function.ts bindTable): these reads, and writes under its key prefixes. */
+const READ_COMMANDS = new Set(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
+const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
 
 const accessDenied = (route: RouteDef, action: string) =>
   Object.assign(new Error(`User is not authorized to perform: ${action} (route ${route.handler} grants ${JSON.stringify(route.grants)})`), {
@@ -31,6 +32,47 @@ const isRateCounterUpdate = (route: RouteDef, input: unknown): boolean => {
   return typeof value === 'string' && value.startsWith('RATE#');
 };
 
+type Keyed = { Item?: Record<string, unknown>; Key?: Record<string, unknown> } | undefined;
+
+/** The partition key value of a Put's item or an operation's key (document or wire shape). */
+const partitionKeyOf = (op: Keyed): string => {
+  const pk = (op?.Item ?? op?.Key)?.pk;
+  return typeof pk === 'string' ? pk : String((pk as { S?: string } | undefined)?.S ?? '');
+};
+
+/** The partition keys a write command touches (each item of a transaction). */
+const writtenPartitionKeys = (command: string, input: Record<string, unknown>): string[] => {
+  if (command === 'BatchWriteItemCommand') {
+    const requests = Object.values((input.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: Keyed; DeleteRequest?: Keyed }>>).flat();
+    return requests.map((r) => partitionKeyOf(r.PutRequest ?? r.DeleteRequest));
+  }
+  if (command !== 'TransactWriteItemsCommand') return [partitionKeyOf(input as Keyed)];
+  const items = (input.TransactItems ?? []) as Array<Record<string, Keyed>>;
+  return items.map((entry) => partitionKeyOf(entry.Put ?? entry.Update ?? entry.Delete ?? entry.ConditionCheck));
+};
+
+/** One function per handler (lib/link-service-stack.ts): its grants are the union of its rows. */
+const handlerGrants = (route: RouteDef): RouteDef['grants'] => {
+  const rows = routeTable.filter((r) => r.handler === route.handler);
+  if (rows.length === 0) return route.grants;
+  const table = rows.some((r) => r.grants.table === 'readWrite') ? 'readWrite' : rows.some((r) => r.grants.table === 'read') ? 'read' : 'none';
+  return { table, writes: [...new Set(rows.flatMap((r) => r.grants.writes ?? []))], indexes: rows.some((r) => r.grants.indexes) };
+};
+
+/** Why IAM would refuse this call for the route, or null when it is granted. */
+export const deniedAction = (route: RouteDef, command: string, input: Record<string, unknown>): string | null => {
+  const action = `dynamodb:${command.replace(/Command$/, '')}`;
+  const grants = handlerGrants(route);
+  // Rate-limit counters (bindRateLimitCounters / RATE# in the stack): UpdateItem on RATE# partitions for limited credentials.
+  if ((command === 'UpdateItemCommand' || command === 'UpdateCommand') && isRateCounterUpdate(route, input)) return null;
+  if (grants.table === 'none') return action;
+  if (READ_COMMANDS.has(command)) return command === 'QueryCommand' && input.IndexName && !grants.indexes ? `${action} on index ${String(input.IndexName)}` : null;
+  if (!WRITE_COMMANDS.has(command) || grants.table !== 'readWrite') return action;
+  const prefixes = grants.writes ?? [];
+  const outside = writtenPartitionKeys(command, input).find((pk) => !prefixes.some((prefix) => pk.startsWith(prefix)));
+  return outside === undefined ? null : `${action} on partition key ${outside.split('#')[0]}# (dynamodb:LeadingKeys)`;
+};
+
 const guarded = new WeakSet<object>();
 
 export const installTableGrantGuard = (client: DynamoDBDocumentClient): void => {
@@ -39,12 +81,9 @@ export const installTableGrantGuard = (client: DynamoDBDocumentClient): void => 
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const route = routeContext.getStore();
-      const command = String(context.commandName);
       if (route) {
-        const allowed =
-          route.grants.table === 'readWrite' ||
-          (route.grants.table === 'read' && (READ_COMMANDS.has(command) || ((command === 'UpdateItemCommand' || command === 'UpdateCommand') && isRateCounterUpdate(route, args.input))));
-        if (!allowed) throw accessDenied(route, `dynamodb:${command.replace(/Command$/, '')}`);
+        const denied = deniedAction(route, String(context.commandName), args.input as Record<string, unknown>);
+        if (denied) throw accessDenied(route, denied);
       }
       return next(args);
     },

@@ -4,8 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { Context } from 'aws-lambda';
 import type { ApiEvent, ApiResult } from '@shared/http/api-types';
-import type { ApiName, RouteDef } from '@shared/routes/route-types';
+import { routeTimeoutSeconds, type ApiName, type RouteDef } from '@shared/routes/route-types';
 import { pickRequestId } from '@shared/http/middleware/request-id';
+import { LAMBDA_RESPONSE_LIMIT_BYTES } from '@shared/pagination/response-budget';
 import { ORIGIN_VERIFY_HEADER } from '@shared/http/origin-verify';
 import { runViewerRequest } from '@lib/front-door/viewer-request-code';
 import type { PreludeStream, ResponsePrelude } from './lambda-streaming';
@@ -18,6 +19,51 @@ export type HandlerLoader = (route: RouteDef) => Promise<LambdaHandler>;
 
 /** API Gateway refuses payloads over 10 MB with 413; so does the local server. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+
+/**
+ * Lambda's synchronous invocation request limit (6 MB): the whole event, the body base64-encoded
+ * in it (multipart and binary bodies are), headers included. API Gateway cannot invoke the
+ * function with a larger event; the local server answers 413 as well, before any handler runs.
+ */
+export const LAMBDA_REQUEST_LIMIT_BYTES = 6_291_456;
+
+const gatewayAnswer = (statusCode: number, message: string): ApiResult => ({
+  statusCode,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ message }),
+});
+
+/** What API Gateway answers when the function failed (an error, a timeout, a response over 6 MB). */
+const functionFailed = (route: RouteDef, reason: string): ApiResult => {
+  console.error(JSON.stringify({ level: 'error', message: 'local Lambda invocation failed', route: `${route.method} ${route.path}`, reason }));
+  return gatewayAnswer(500, 'Internal Server Error');
+};
+
+/**
+ * Invokes a handler as Lambda would: with its route's timeout (the context's remaining time
+ * counts down from it, and a handler still running at the end is a failed invocation), and with
+ * its result refused when the serialized response is over Lambda's 6 MB limit.
+ */
+const invokeAsLambda = async (handler: LambdaHandler, event: ApiEvent, route: RouteDef): Promise<ApiResult | undefined> => {
+  const timeoutMs = routeTimeoutSeconds(route) * 1000;
+  const deadline = Date.now() + timeoutMs;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  try {
+    const context = lambdaContext(route, deadline);
+    const result = await Promise.race([invocationScoped(context.awsRequestId, () => handler(event, context)), timedOut]);
+    if (result === 'timeout') return functionFailed(route, `Task timed out after ${timeoutMs / 1000} seconds`);
+    const size = Buffer.byteLength(JSON.stringify(result ?? null));
+    if (size > LAMBDA_RESPONSE_LIMIT_BYTES) {
+      return functionFailed(route, `Response payload size (${size} bytes) exceeded maximum allowed payload size (${LAMBDA_RESPONSE_LIMIT_BYTES} bytes)`);
+    }
+    return result;
+  } finally {
+    clearTimeout(timer);
+  }
+};
 
 interface CompiledRoute {
   route: RouteDef;
@@ -66,6 +112,9 @@ export const createLocalApiServer = (options: {
   frontDoor?: { originSecret: string };
 }): Server => {
   const fallback = options.routes.find((r) => r.api === options.api && r.path === '$default');
+  // HTTP APIs match `/v1/links/` as `/v1/links` (rawPath keeps the slash). The edge keeps its
+  // exact matching: it moves off API Gateway (Lambda function URLs behind CloudFront).
+  const ignoreTrailingSlash = options.api === 'service';
   const compiled = options.routes
     .filter((r) => r.api === options.api && r.path !== '$default')
     .sort((a, b) => specificity(a) - specificity(b))
@@ -102,10 +151,11 @@ export const createLocalApiServer = (options: {
       rawPath = url.pathname;
     }
 
+    const matchPath = ignoreTrailingSlash && url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
     let match: { route: RouteDef; pathParameters: Record<string, string> } | undefined;
     for (const c of compiled) {
       if (c.route.method !== method && c.route.method !== 'ANY') continue;
-      const m = c.pattern.exec(url.pathname);
+      const m = c.pattern.exec(matchPath);
       if (!m) continue;
       const pathParameters: Record<string, string> = {};
       c.params.forEach((name, i) => {
@@ -125,16 +175,18 @@ export const createLocalApiServer = (options: {
     if (options.frontDoor) throughFrontDoor(event, req, options.frontDoor.originSecret);
     let result: ApiResult | undefined;
     if (!match) {
-      result = { statusCode: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Not Found' }) };
+      result = gatewayAnswer(404, 'Not Found');
+    } else if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_REQUEST_LIMIT_BYTES) {
+      result = gatewayAnswer(413, 'Request Entity Too Large');
     } else {
       const handler = await options.loadHandler(match.route);
-      const context = lambdaContext(match.route);
       if (handler.streaming) {
         const streaming = handler.streaming;
+        const context = lambdaContext(match.route, Date.now() + routeTimeoutSeconds(match.route) * 1000);
         await invocationScoped(context.awsRequestId, () => streaming(event, new ServerResponseStream(res), context));
         return;
       }
-      result = await invocationScoped(context.awsRequestId, () => handler(event, context));
+      result = await invokeAsLambda(handler, event, match.route);
     }
     writeResult(res, result ?? { statusCode: 204 }, method);
   }
@@ -250,7 +302,8 @@ const invocationScoped = async <T>(awsRequestId: string, fn: () => Promise<T>): 
 };
 
 /** A Lambda context for one local invocation of a function named after its handler. */
-export const lambdaContext = (route: Pick<RouteDef, 'handler'>): Context =>
+/** A Lambda context for one local invocation of a function named after its handler; its remaining time runs to `deadline`. */
+export const lambdaContext = (route: Pick<RouteDef, 'handler'>, deadline = Date.now() + 10_000): Context =>
   ({
     callbackWaitsForEmptyEventLoop: false,
     functionName: route.handler,
@@ -260,7 +313,7 @@ export const lambdaContext = (route: Pick<RouteDef, 'handler'>): Context =>
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${route.handler}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 10_000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

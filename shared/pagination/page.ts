@@ -1,5 +1,6 @@
 import type { Pagination } from '@shared/http/api-types';
 import { decodeCursor, encodeCursor } from './cursor';
+import { countWithinBudget, escapedJsonBytes } from './response-budget';
 
 /**
  * A list request's cursor binding: everything that shapes the result (collection, workspace,
@@ -14,15 +15,21 @@ export const positionFromCursor = async <P>(cursor: string | undefined, query: C
 /**
  * Turns up to `limit + 1` matches (in order) into a page: the first `limit`, and a cursor at the
  * last of them when a further match exists (so `nextCursor` is null exactly on the last page).
+ *
+ * A page also stops filling before its response could pass Lambda's 6 MB limit
+ * (response-budget.ts): `sizeOf` measures an item as it will be rendered, and when the next one
+ * would not fit, the page ends there with `hasMore` and a cursor, whatever `limit` says.
  */
 export const toPage = async <T, P>(
   matches: readonly T[],
   limit: number,
   positionOf: (item: T) => P,
   query: CursorQuery,
+  sizeOf: (item: T) => number = escapedJsonBytes,
 ): Promise<{ items: T[]; pagination: Pagination }> => {
-  const items = matches.slice(0, limit);
-  const hasMore = matches.length > limit;
+  const wanted = matches.slice(0, limit);
+  const items = wanted.slice(0, countWithinBudget(wanted, sizeOf));
+  const hasMore = matches.length > items.length;
   const last = items[items.length - 1];
   return {
     items,

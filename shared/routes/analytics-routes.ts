@@ -8,7 +8,7 @@ export const analyticsRoutes: RouteDef[] = [
     path: '/v1/analytics/links/{linkId}',
     credential: 'server',
     api: 'service',
-    grants: { table: 'readWrite', analytics: true },
+    grants: { table: 'readWrite', writes: ['ANALYTICS#'], analytics: true },
     summary: 'Analytics of one link (short link or deep link)',
   },
   {
@@ -17,7 +17,7 @@ export const analyticsRoutes: RouteDef[] = [
     path: '/v1/analytics/deep-link-app',
     credential: 'app',
     api: 'service',
-    grants: { table: 'readWrite', analytics: true },
+    grants: { table: 'readWrite', writes: ['ANALYTICS#'], analytics: true },
     summary: 'Analytics of the deep-link app of the app key',
   },
   {
@@ -26,7 +26,7 @@ export const analyticsRoutes: RouteDef[] = [
     path: '/v1/analytics/events',
     credential: 'server',
     api: 'service',
-    grants: { table: 'readWrite', analytics: true },
+    grants: { table: 'readWrite', writes: ['ANALYTICS#'], analytics: true },
     summary: 'Raw event export, newest first, cursor-paged',
   },
 ];

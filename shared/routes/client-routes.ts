@@ -17,7 +17,7 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/attribution/click',
     credential: 'publishable',
     api: 'service',
-    grants: { table: 'readWrite', events: true },
+    grants: { table: 'readWrite', writes: ['LINK#', 'ATTR#', 'CLICKID#', 'FP#'], events: true },
     summary: 'Record a client click and its attribution record',
   },
   {
@@ -26,8 +26,9 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/deferred-deep-link',
     credential: 'publishable',
     api: 'service',
-    // Write: the fingerprint salt is created on first use.
-    grants: { table: 'readWrite' },
+    // Claims a probabilistic match on its fingerprint entry (FP#) when an installId is given;
+    // the fingerprint salt is created at provisioning (ensureSecrets), never here.
+    grants: { table: 'readWrite', writes: ['FP#'] },
     summary: 'Find the deferred deep link of a fresh install (records nothing)',
   },
   {
@@ -36,7 +37,7 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/first-open',
     credential: 'publishable',
     api: 'service',
-    grants: { table: 'readWrite', events: true },
+    grants: { table: 'readWrite', writes: ['OPEN#', 'FP#', 'OUTBOX#'], events: true },
     summary: 'Record a first open or install, matched to a click',
   },
   {
@@ -45,7 +46,7 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/events',
     credential: 'publishable',
     api: 'service',
-    grants: { table: 'readWrite', events: true },
+    grants: { table: 'readWrite', writes: ['CEVT#', 'OUTBOX#'], events: true },
     summary: 'Queue customer events (deduplicated by eventId)',
   },
   {

@@ -7,7 +7,7 @@ export const deepLinkRoutes: RouteDef[] = [
     path: '/v1/deep-links',
     credential: 'server',
     api: 'service',
-    grants: { table: 'read' },
+    grants: { table: 'read', indexes: true },
     summary: 'List deep links',
   },
   {
@@ -16,7 +16,7 @@ export const deepLinkRoutes: RouteDef[] = [
     path: '/v1/deep-links',
     credential: 'server',
     api: 'service',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#'] },
     summary: 'Create a deep link for a deep-link app',
   },
   {
@@ -34,7 +34,7 @@ export const deepLinkRoutes: RouteDef[] = [
     path: '/v1/deep-links/{linkId}',
     credential: 'server',
     api: 'service',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'WS#'] },
     summary: 'Update a deep link (null clears, absent leaves; archived false restores)',
   },
   {
@@ -43,7 +43,7 @@ export const deepLinkRoutes: RouteDef[] = [
     path: '/v1/deep-links/{linkId}',
     credential: 'server',
     api: 'service',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#'] },
     summary: 'Archive a deep link (the app configuration is kept)',
   },
   {

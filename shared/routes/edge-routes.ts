@@ -8,23 +8,23 @@ export const edgeRoutes: RouteDef[] = [
     handler: 'edge-links',
     method: 'GET',
     path: '/{key}',
-    // UpdateItem: click counters (and the visitor salt, created once).
-    grants: { table: 'readWrite', events: true },
+    // Click counters, and a deep-link tap's attribution record (the visitor salt is created at provisioning).
+    grants: { table: 'readWrite', writes: ['LINK#', 'ATTR#', 'CLICKID#', 'FP#'], events: true },
     summary: 'A click on a short or deep link: redirect, launch view, password form, preview, 404/410',
   }),
   edge({
     handler: 'edge-links',
     method: 'HEAD',
     path: '/{key}',
-    grants: { table: 'readWrite', events: true },
+    grants: { table: 'readWrite', writes: ['LINK#', 'ATTR#', 'CLICKID#', 'FP#'], events: true },
     summary: 'HEAD of a link: the GET answer without body, counted as a bot click',
   }),
   edge({
     handler: 'edge-links',
     method: 'POST',
     path: '/{key}',
-    // UpdateItem / DeleteItem: password attempt counters and click counters.
-    grants: { table: 'readWrite', events: true },
+    // Password attempt counters, click counters, and the tap's attribution record once unlocked.
+    grants: { table: 'readWrite', writes: ['LINK#', 'PWTRY#', 'ATTR#', 'CLICKID#', 'FP#'], events: true },
     summary: "Password form answer: the link on the right password, 401 on a wrong one, 429 when tried too often",
   }),
   edge({

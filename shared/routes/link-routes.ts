@@ -7,7 +7,7 @@ export const linkRoutes: RouteDef[] = [
     path: '/v1/links',
     credential: 'server',
     api: 'service',
-    grants: { table: 'read' },
+    grants: { table: 'read', indexes: true },
     summary: 'List short links',
   },
   {
@@ -16,7 +16,7 @@ export const linkRoutes: RouteDef[] = [
     path: '/v1/links',
     credential: 'server',
     api: 'service',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#'] },
     summary: 'Create a short link',
   },
   {
@@ -46,7 +46,7 @@ export const linkRoutes: RouteDef[] = [
     path: '/v1/links/{linkId}',
     credential: 'server',
     api: 'service',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'WS#'] },
     summary: 'Update a short link (null clears, absent leaves; archived false restores)',
   },
   {
@@ -64,7 +64,7 @@ export const linkRoutes: RouteDef[] = [
     path: '/v1/links/{linkId}',
     credential: 'server',
     api: 'service',
-    grants: { table: 'readWrite' },
+    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#'] },
     summary: 'Archive a short link',
   },
 ];

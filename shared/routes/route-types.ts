@@ -5,6 +5,25 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 
 /** Which HTTP API serves the route: the service API (v1, legacy, meta) or the short-link edge. */
 export type ApiName = 'service' | 'edge';
 
+/**
+ * The partition-key prefixes of the single table (shared/db/keys.ts) a route may write. IAM
+ * enforces them deployed (`dynamodb:LeadingKeys`) and the local grant guard locally.
+ */
+export const writablePrefixes = ['LINK#', 'SLUG#', 'WS#', 'IDEM#', 'PWTRY#', 'ATTR#', 'CLICKID#', 'FP#', 'OPEN#', 'CEVT#', 'ANALYTICS#', 'OUTBOX#', 'RATE#'] as const;
+export type WritablePrefix = (typeof writablePrefixes)[number];
+
+/** What a route may do with the table and the other services (least privilege). */
+export interface RouteGrants {
+  /** Table access: none; reads (GetItem, BatchGetItem, Query: never Scan); reads and writes. */
+  table: 'none' | 'read' | 'readWrite';
+  /** With `readWrite`: the partition-key prefixes it writes (Put/Update/Delete, in or out of transactions). */
+  writes?: readonly WritablePrefix[];
+  /** It Queries the table's global secondary indexes (only then is `index/*` granted). */
+  indexes?: boolean;
+  events?: boolean;
+  analytics?: boolean;
+}
+
 export interface RouteDef {
   /** Lambda name and handler entry: `lambdas/{handler}.ts`. */
   handler: string;
@@ -14,10 +33,18 @@ export interface RouteDef {
   credential: CredentialKind;
   api: ApiName;
   /** Least privilege: what the function may do with the table, and whether it sends events. */
-  grants: { table: 'none' | 'read' | 'readWrite'; events?: boolean; analytics?: boolean };
+  grants: RouteGrants;
   summary: string;
   /** A route whose work is heavier than one request's: more memory (CPU) and time than the defaults. */
   lambda?: { memorySize?: number; timeoutSeconds?: number };
 }
 
 export const handlerEntry = (route: Pick<RouteDef, 'handler'>) => `lambdas/${route.handler}.ts`;
+
+/**
+ * The function timeout of a route, in seconds: analytics waits for Athena (it gives up after
+ * 25 s) within API Gateway's 30 s integration limit; everything else 10 s. The CDK construct and
+ * the local server (through the Lambda context's remaining time) both read it.
+ */
+export const routeTimeoutSeconds = (route: Pick<RouteDef, 'grants' | 'lambda'>): number =>
+  route.lambda?.timeoutSeconds ?? (route.grants.analytics ? 29 : 10);

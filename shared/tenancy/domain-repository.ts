@@ -143,8 +143,9 @@ export const domainRepository = {
     return this.findById(workspaceId, host.domainId);
   },
 
-  async findHost(hostname: string): Promise<HostRecord | undefined> {
-    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.host(hostname) }));
+  /** `abortSignal`: the caller's read budget (the edge answers without the record when it fires). */
+  async findHost(hostname: string, abortSignal?: AbortSignal): Promise<HostRecord | undefined> {
+    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.host(hostname) }), { abortSignal });
     return out.Item ? strip<HostRecord>(out.Item) : undefined;
   },
 };

@@ -1,4 +1,4 @@
-import { PutCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { blankEvent } from '@shared/events/event-record';
@@ -9,8 +9,8 @@ const route = (grants: RouteDef['grants']): RouteDef => ({ handler: 'x', method:
 
 describe('local grant guards (IAM on one machine)', () => {
   installTableGrantGuard(getDocumentClient());
-  const put = () => getDocumentClient().send(new PutCommand({ TableName: tableName(), Item: { pk: 'GUARD', sk: 'x' } }));
-  const get = () => getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: { pk: 'GUARD', sk: 'x' } }));
+  const put = (pk = 'LINK#guard') => getDocumentClient().send(new PutCommand({ TableName: tableName(), Item: { pk, sk: 'x' } }));
+  const get = () => getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: { pk: 'LINK#guard', sk: 'x' } }));
 
   it('lets a read route read and refuses its writes with AccessDeniedException', async () => {
     await routeContext.run(route({ table: 'read' }), async () => {
@@ -23,10 +23,52 @@ describe('local grant guards (IAM on one machine)', () => {
     await routeContext.run(route({ table: 'none' }), async () => {
       await expect(get()).rejects.toMatchObject({ name: 'AccessDeniedException' });
     });
-    await routeContext.run(route({ table: 'readWrite' }), async () => {
+    await routeContext.run(route({ table: 'readWrite', writes: ['LINK#'] }), async () => {
       await expect(put()).resolves.toBeDefined();
     });
-    await expect(put()).resolves.toBeDefined();
+    await expect(put('APIKEY#outside-any-route')).resolves.toBeDefined();
+  });
+
+  it('lets a write route write only under its key prefixes (dynamodb:LeadingKeys), in transactions too', async () => {
+    await routeContext.run(route({ table: 'readWrite', writes: ['LINK#', 'SLUG#'] }), async () => {
+      await expect(put('APIKEY#stolen')).rejects.toMatchObject({ name: 'AccessDeniedException', message: expect.stringContaining('APIKEY#') });
+      await expect(
+        getDocumentClient().send(new UpdateCommand({ TableName: tableName(), Key: { pk: 'SECRET', sk: 'cursor-signing' }, UpdateExpression: 'SET v = :v', ExpressionAttributeValues: { ':v': 1 } })),
+      ).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      const transaction = (pk: string) =>
+        getDocumentClient().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName: tableName(), Item: { pk: 'LINK#t', sk: 'x' } } },
+              { Put: { TableName: tableName(), Item: { pk, sk: 'x' } } },
+            ],
+          }),
+        );
+      await expect(transaction('WS#other')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(transaction('SLUG#ok')).resolves.toBeDefined();
+      const batch = (pk: string) =>
+        getDocumentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: [{ PutRequest: { Item: { pk: 'LINK#b', sk: 'x' } } }, { PutRequest: { Item: { pk, sk: 'x' } } }] } }));
+      await expect(batch('APIKEY#b')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(batch('SLUG#b')).resolves.toBeDefined();
+    });
+    await routeContext.run(route({ table: 'readWrite' }), async () => {
+      await expect(put()).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    });
+  });
+
+  it('refuses Scan to every route, and index Queries to routes that do not query indexes', async () => {
+    const scan = () => getDocumentClient().send(new ScanCommand({ TableName: tableName(), Limit: 1 }));
+    const indexQuery = () =>
+      getDocumentClient().send(
+        new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'none' } }),
+      );
+    await routeContext.run(route({ table: 'readWrite', writes: ['LINK#'] }), async () => {
+      await expect(scan()).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(indexQuery()).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    });
+    await routeContext.run(route({ table: 'read', indexes: true }), async () => {
+      await expect(indexQuery()).resolves.toBeDefined();
+    });
   });
 
   it('refuses event sends on routes without grants.events', async () => {

@@ -7,12 +7,15 @@ import { bootstrapTenant } from '@shared/admin/bootstrap';
 import { getDocumentClient } from '@shared/db/dynamo-client';
 import { startDynamoDbLocal, type DynamoDbLocal } from '@shared/local/dynamodb-local';
 import { startLocalStack, type LocalStack } from '@shared/local/local-stack';
+import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
 import { http } from '@test/support/http-client';
 
 let dynamo: DynamoDbLocal | undefined;
 let stack: LocalStack | undefined;
+let proxy: DynamoFaultProxy | undefined;
 afterAll(async () => {
   await stack?.stop();
+  await proxy?.stop();
   await dynamo?.stop();
 });
 
@@ -32,7 +35,10 @@ describe('DynamoDB outage', () => {
     const dbPath = mkdtempSync(path.join(tmpdir(), 'outage-db-'));
     dynamo = await startDynamoDbLocal({ dbPath });
     const port = dynamo.port;
-    stack = await startLocalStack({ port: 0, edgePort: 0, dynamoEndpoint: dynamo.endpoint, tableName: 'outage', lakeDir: mkdtempSync(path.join(tmpdir(), 'outage-lake-')) });
+    // Through the fault proxy (transactions conflict as deployed, 2 ms latency); when DynamoDB
+    // goes away behind it, callers see their connections drop.
+    proxy = await startDynamoFaultProxy(dynamo.endpoint, { transactionHoldMs: 10, latencyMs: 2 });
+    stack = await startLocalStack({ port: 0, edgePort: 0, dynamoEndpoint: proxy.endpoint, tableName: 'outage', lakeDir: mkdtempSync(path.join(tmpdir(), 'outage-lake-')) });
     const tenant = await bootstrapTenant({ baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl });
     const create = (i: number) =>
       http(stack!.baseUrl, 'POST', '/v1/links', {

@@ -7,6 +7,7 @@ import { RATE_LIMIT_MAX } from '@shared/rate-limits/rate-limit-policy';
 import { clearRateLimitCache } from '@shared/rate-limits/rate-limiter';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { http } from '@test/support/http-client';
+import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { IPHONE_UA } from './route-cases';
 
@@ -15,13 +16,20 @@ const RSS_GROWTH_BOUND_MB = 150;
 const SOAK_SECONDS = 12;
 
 let t: TestStack;
+let proxy: DynamoFaultProxy;
+/** Through the fault proxy: transactions conflict as deployed, and every call takes 2 ms more. */
 beforeAll(async () => {
+  proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, { transactionHoldMs: 10, latencyMs: 2 });
+  process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
   t = await startTestStack();
   // A load test raises its own workspace's limits (the default 3,000 server-key requests a minute would answer 429s).
   await workspaceRepository.setRateLimits(t.tenantA.workspaceId, { serverPerMinute: RATE_LIMIT_MAX, clientPerMinute: RATE_LIMIT_MAX });
   clearRateLimitCache();
 });
-afterAll(async () => t?.stop());
+afterAll(async () => {
+  await t?.stop();
+  await proxy?.stop();
+});
 
 const run = (opts: autocannon.Options) => new Promise<autocannon.Result>((resolve, reject) => autocannon(opts, (err, res) => (err ? reject(err) : resolve(res))));
 

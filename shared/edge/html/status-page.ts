@@ -5,10 +5,11 @@ const TEXT: Record<number, [string, string]> = {
   404: ['Link not found', 'This link does not exist or is no longer active.'],
   410: ['Link expired', 'This link has expired.'],
   500: ['Something went wrong', 'We could not open this link. Please try again.'],
+  503: ['Try again in a moment', 'This link cannot be opened right now. Please try again in a moment.'],
 };
 
-/** The 404 / 410 / 500 pages of the edge (constant text: nothing from the request is echoed). */
-export const statusPage = (status: 404 | 410 | 500): ApiResult => {
+/** The 404 / 410 / 500 / 503 pages of the edge (constant text: nothing from the request is echoed). */
+export const statusPage = (status: 404 | 410 | 500 | 503): ApiResult => {
   const [title, message] = TEXT[status]!;
   return htmlPage({ status, title, body: `<h1>${title}</h1><p>${message}</p>` });
 };

@@ -1,0 +1,34 @@
+/** admin replay-clicks: applies the clicks the edge could not record in time (click-replay.ts). */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { replayClick, replaysInLog } from '@shared/clicks/click-replay';
+import { AdminUsageError, adminTarget } from './admin-target';
+import { printResult, progressBar, type JsonOption } from './output';
+
+export const registerClickCommands = (program: Command): void => {
+  program
+    .command('replay-clicks')
+    .description('replay the "click to replay" records of edge log lines (a CloudWatch Logs export; - reads stdin)')
+    .argument('<file>', 'log lines, one JSON entry per line')
+    .option('--json', 'print one line of JSON')
+    .action(async (file: string, options: JsonOption) => {
+      const target = adminTarget();
+      if (target.local?.lakeDir) process.env.LOCAL_LAKE_DIR ??= target.local.lakeDir;
+      const replays = replaysInLog(readFileSync(file === '-' ? 0 : file, 'utf8'));
+      const withEvents = replays.some((r) => r.events.length > 0);
+      if (withEvents && !process.env.EVENTS_STREAM_NAME && !process.env.LOCAL_LAKE_DIR) {
+        throw new AdminUsageError('Records carry events: set EVENTS_STREAM_NAME (the stack\'s Firehose stream) to replay them.');
+      }
+      const bar = progressBar(options, replays.length, 'replaying');
+      let counters = 0;
+      let events = 0;
+      for (const replay of replays) {
+        await replayClick(replay);
+        if (replay.counter) counters++;
+        events += replay.events.length;
+        bar.increment();
+      }
+      bar.stop();
+      printResult(options, { records: replays.length, counters, events }, (v) => `replayed ${v.records} records: ${v.counters} counters, ${v.events} events`);
+    });
+};

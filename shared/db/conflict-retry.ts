@@ -1,0 +1,53 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+
+/**
+ * Transaction conflicts (docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-conflict-handling):
+ * - a `TransactWriteItems` touching an item another transaction (or a single-item write) is
+ *   changing is cancelled with a `TransactionConflict` reason;
+ * - a `PutItem`/`UpdateItem`/`DeleteItem` on an item inside a running transaction fails with
+ *   `TransactionConflictException`.
+ * Neither wrote anything, and the SDK retries neither (they are not throttling errors), so the
+ * request is simply sent again after a jittered backoff.
+ */
+export const conflictReasonIndexes = (error: unknown): number[] =>
+  error instanceof TransactionCanceledException
+    ? (error.CancellationReasons ?? []).flatMap((r, i) => (r?.Code === 'TransactionConflict' ? [i] : []))
+    : [];
+
+/** A conflict only: no reason other than `TransactionConflict` / `None` (a failed condition is an answer, not a conflict). */
+export const isTransactionConflict = (error: unknown): boolean => {
+  if ((error as { name?: string } | null)?.name === 'TransactionConflictException') return true;
+  if (!(error instanceof TransactionCanceledException)) return false;
+  const codes = (error.CancellationReasons ?? []).map((r) => r?.Code ?? 'None');
+  return codes.includes('TransactionConflict') && codes.every((c) => c === 'TransactionConflict' || c === 'None');
+};
+
+export interface ConflictRetryPolicy {
+  /** Attempts in all (the first included). */
+  attempts: number;
+  baseMs: number;
+  capMs: number;
+}
+
+/**
+ * 8 attempts, full-jitter backoff 10 ms doubling up to 250 ms: at most ~1 s of waiting in all. A
+ * transaction holds its items for tens of milliseconds, so short waits are enough; the cap keeps
+ * a storm's retries inside a request's time.
+ */
+export const DEFAULT_CONFLICT_RETRY: ConflictRetryPolicy = { attempts: 8, baseMs: 10, capMs: 250 };
+
+/** Full jitter (a random wait up to the exponential step): concurrent losers do not retry in lockstep. */
+export const conflictBackoffMs = (retry: number, policy: ConflictRetryPolicy = DEFAULT_CONFLICT_RETRY) =>
+  Math.random() * Math.min(policy.capMs, policy.baseMs * 2 ** retry);
+
+/** Runs `send`, again after a conflict, until it answers otherwise or the attempts are spent (then the last conflict is thrown). */
+export const retryConflicts = async <T>(send: () => Promise<T>, policy: ConflictRetryPolicy = DEFAULT_CONFLICT_RETRY): Promise<T> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!isTransactionConflict(error) || attempt >= policy.attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, conflictBackoffMs(attempt - 1, policy)));
+    }
+  }
+};

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
+import { incrementClickCounters } from '@shared/clicks/link-counters';
+import { insertLink } from '@shared/links/create-link';
+import { linkRepository, SlugTakenError } from '@shared/links/link-repository';
+import { patchLink } from '@shared/links/patch-link';
+import { domainRepository } from '@shared/tenancy/domain-repository';
+import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
+
+/**
+ * The conflicts deployed DynamoDB reports and DynamoDB Local never does, produced on the wire
+ * by the fault proxy with transactions held open on purpose (no timing involved: a test waits
+ * for the collision, then lets the held transaction finish).
+ */
+let proxy: DynamoFaultProxy;
+let tenant: BootstrapResult;
+beforeAll(async () => {
+  proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!);
+  process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
+  tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
+});
+afterAll(async () => {
+  await proxy?.stop();
+});
+
+const until = async (check: () => boolean) => {
+  while (!check()) await new Promise((r) => setTimeout(r, 5));
+};
+
+const newLink = async (key?: string) => {
+  const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
+  return insertLink({ workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' }, key ? { key } : {});
+};
+
+describe('transaction conflicts (fault proxy)', () => {
+  it("a click's counter update on a link inside a running PATCH transaction is retried and counted", async () => {
+    const link = await newLink();
+    const gate = proxy.holdTransactions();
+    const patched = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { title: 'during a click' });
+    await until(() => proxy.ongoingTransactionItems() > 0);
+    const before = proxy.counts.conflictExceptions;
+    const click = incrementClickCounters(link.id, false, new Date().toISOString());
+    await until(() => proxy.counts.conflictExceptions > before);
+    gate.release();
+    expect(await click).toBe(true);
+    expect((await patched).title).toBe('during a click');
+    const now = await linkRepository.findById(link.id, true);
+    expect(now).toMatchObject({ clicks: 1, title: 'during a click' });
+  });
+
+  it('a create whose slug is inside a running transaction: retried, then 409 slug_taken once the other holds it', async () => {
+    const gate = proxy.holdTransactions();
+    const first = newLink('conflict-slug');
+    await until(() => proxy.ongoingTransactionItems() > 0);
+    const before = proxy.counts.transactionConflicts;
+    const second = newLink('conflict-slug').catch((e: unknown) => e);
+    await until(() => proxy.counts.transactionConflicts > before);
+    gate.release();
+    const winner = await first;
+    expect(await second).toBeInstanceOf(SlugTakenError);
+    expect((await linkRepository.findBySlug(winner.domain, 'conflict-slug'))?.id).toBe(winner.id);
+  });
+
+  it('a slug conflict that outlasts every retry is slug_taken, not a 500', async () => {
+    const gate = proxy.holdTransactions();
+    const first = newLink('held-slug');
+    await until(() => proxy.ongoingTransactionItems() > 0);
+    const before = proxy.counts.transactionConflicts;
+    const error = await newLink('held-slug').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SlugTakenError);
+    expect((error as SlugTakenError).code).toBe('slug_taken');
+    expect(proxy.counts.transactionConflicts - before).toBe(8);
+    gate.release();
+    await first;
+  });
+
+  it("a PATCH colliding with another PATCH's transaction is retried and applied on top of it", async () => {
+    const link = await newLink();
+    const gate = proxy.holdTransactions();
+    const first = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { title: 'first' });
+    await until(() => proxy.ongoingTransactionItems() > 0);
+    const before = proxy.counts.transactionConflicts;
+    const second = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { comments: 'second' });
+    await until(() => proxy.counts.transactionConflicts > before);
+    gate.release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.title).toBe('first');
+    expect(b).toMatchObject({ title: 'first', comments: 'second' });
+  });
+});

@@ -1,0 +1,99 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { replayClick, replaysInLog } from '@shared/clicks/click-replay';
+import { clearHostCache } from '@shared/edge/host-resolver';
+import { linkRepository } from '@shared/links/link-repository';
+import { domainRepository } from '@shared/tenancy/domain-repository';
+import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
+import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
+import { http } from '@test/support/http-client';
+import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { IPHONE_UA } from './route-cases';
+
+/**
+ * A DynamoDB that stops answering for 5 s (the fault proxy holds the calls), in front of the
+ * edge: the visitor is answered within the edge's budgets, and a click that could not be
+ * written is handed off as a replayable record, then replayed.
+ */
+let t: TestStack;
+let proxy: DynamoFaultProxy;
+beforeAll(async () => {
+  proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!);
+  process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
+  t = await startTestStack();
+});
+afterAll(async () => {
+  await t?.stop();
+  await proxy?.stop();
+});
+afterEach(() => {
+  proxy.clear();
+  vi.restoreAllMocks();
+});
+
+/**
+ * Longer than the local budgets (4 s reads, 5 s recording; deployed 1.5 s and 3 s), so they fire
+ * whatever the machine's load; the calls are never answered while stalled.
+ */
+const STALL_MS = Number.POSITIVE_INFINITY;
+const click = (key: string) => edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } });
+const create = async (key: string) => {
+  const res = await http(t.baseUrl, 'POST', '/v1/links', {
+    headers: { 'api-key': t.tenantA.serverKey },
+    json: { url: `https://example.com/${key}`, domain: t.tenantA.domain, key },
+  });
+  expect(res.status).toBe(201);
+  return res.body.data as { id: string; key: string };
+};
+/** Error log lines written while `run` runs (the logger writes errors to stderr as JSON). */
+const errorLinesDuring = async <T>(run: () => Promise<T>): Promise<{ result: T; lines: string }> => {
+  const previous = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = 'error';
+  const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    const result = await run();
+    return { result, lines: spy.mock.calls.map((c) => String(c[0])).join('\n') };
+  } finally {
+    process.env.LOG_LEVEL = previous;
+  }
+};
+
+describe('DynamoDB stalled behind the edge', () => {
+  it('writes stalled: the redirect is answered, the click is logged for replay, and the replay counts it once', async () => {
+    const link = await create('stall-write');
+    expect((await click(link.key)).status).toBe(302); // warms the host cache
+    proxy.stall(['UpdateItem'], STALL_MS);
+    const { result: res, lines } = await errorLinesDuring(() => click(link.key));
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('https://example.com/stall-write');
+    const replays = replaysInLog(lines);
+    expect(replays).toHaveLength(1);
+    expect(replays[0]).toEqual({ counter: { linkId: link.id, isBot: false, at: expect.any(String) }, events: [] });
+    proxy.clear();
+
+    expect((await linkRepository.findById(link.id, true))?.clicks).toBe(1);
+    await replayClick(replays[0]!);
+    expect((await linkRepository.findById(link.id, true))?.clicks).toBe(2);
+    const clicks = (await readLakeEvents()).filter((e) => e.eventType === 'click' && e.linkId === link.id);
+    expect(clicks).toHaveLength(2);
+  }, 60_000);
+
+  it("reads stalled: the visitor gets the domain's fallback answer (503 with Retry-After, then its not-found URL once set)", async () => {
+    const link = await create('stall-read');
+    expect((await click(link.key)).status).toBe(302);
+    proxy.stall(['GetItem'], STALL_MS);
+    const unavailable = await click(link.key);
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.headers['retry-after']).toBe('2');
+    expect(unavailable.headers['cache-control']).toContain('no-store');
+    proxy.clear();
+
+    const domain = (await domainRepository.findById(t.tenantA.workspaceId, t.tenantA.domainId))!;
+    await domainRepository.setFallbackUrls(domain, { expiredUrl: null, notFoundUrl: 'https://example.com/während' });
+    clearHostCache();
+    expect((await click(link.key)).status).toBe(302); // the host (with its fallback) cached again
+    proxy.stall(['GetItem'], STALL_MS);
+    const fallback = await click(link.key);
+    expect(fallback.status).toBe(302);
+    expect(fallback.headers.location).toBe('https://example.com/w%C3%A4hrend');
+  }, 60_000);
+});
