@@ -18,6 +18,7 @@ import { ServiceFunction } from './service-function';
 import { ServiceHttpApi, type ServiceHttpApiProps } from './service-http-api';
 import { clickPathHandlers, TraceSampling } from './trace-sampling';
 import { EdgeFrontDoor } from './edge-front-door';
+import { WorkspaceDataAdmin } from './workspace-data-admin';
 import { frontDoorContext } from './front-door/front-door-context';
 
 const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase());
@@ -33,6 +34,7 @@ export class LinkServiceStack extends Stack {
   readonly outbound: OutboundEvents;
   readonly serviceApi: HttpApi;
   readonly frontDoor: EdgeFrontDoor;
+  readonly workspaceDataAdmin: WorkspaceDataAdmin;
   readonly functions = new Map<string, ServiceFunction>();
   readonly dashboard: ServiceDashboard;
   readonly capacity: CapacitySettings;
@@ -57,6 +59,7 @@ export class LinkServiceStack extends Stack {
     this.eventLake.watch(this.alarms);
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
     this.outbound = new OutboundEvents(this, 'Outbound', { table: this.table, alarms: this.alarms });
+    this.workspaceDataAdmin = new WorkspaceDataAdmin(this, 'WorkspaceDataAdmin', { table: this.table, lakeBucket: this.eventLake.bucket, analytics: this.analytics });
 
     const functionFor = (route: RouteDef) => {
       let fn = this.functions.get(route.handler);
@@ -138,5 +141,10 @@ export class LinkServiceStack extends Stack {
     new CfnOutput(this, 'EventsSpoolQueueUrl', { value: this.eventSpool.queue.queueUrl });
     new CfnOutput(this, 'EventsSpoolDlqUrl', { value: this.eventSpool.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'EventBusName', { value: this.outbound.bus.eventBusName });
+    // For `admin export-workspace` / `delete-workspace` (LAKE_BUCKET, ATHENA_WORKGROUP, ATHENA_DATABASE; assume the role).
+    new CfnOutput(this, 'EventLakeBucketName', { value: this.eventLake.bucket.bucketName });
+    new CfnOutput(this, 'AthenaWorkgroup', { value: this.analytics.workgroupName });
+    new CfnOutput(this, 'AthenaDatabase', { value: this.analytics.databaseName });
+    new CfnOutput(this, 'WorkspaceDataAdminRoleArn', { value: this.workspaceDataAdmin.role.roleArn });
   }
 }

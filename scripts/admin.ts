@@ -16,6 +16,7 @@ import { registerLakeCommands } from './admin/lake-commands';
 import { registerLinkCommands } from './admin/link-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
 import { registerWorkspaceCommands } from './admin/workspace-commands';
+import { registerWorkspaceDataCommands } from './admin/workspace-data-commands';
 import { registerWebhookCommands } from './admin/webhook-commands';
 
 const program = new Command('admin')
@@ -29,6 +30,7 @@ registerDomainCommands(program);
 registerWebhookCommands(program);
 registerAppCommands(program);
 registerWorkspaceCommands(program);
+registerWorkspaceDataCommands(program);
 registerEventCommands(program);
 registerCloudFrontDomainCommands(program);
 registerLakeCommands(program);

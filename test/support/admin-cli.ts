@@ -7,6 +7,16 @@ const run = promisify(execFile);
 const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
 
 /**
+ * The test process's environment as an operator's shell would have it: without the Lambda
+ * concurrency marker the local server sets in this process (with it, Powertools asks for the
+ * runtime's invoke store, which a CLI process does not have, and throws at import).
+ */
+const operatorEnv = (extra: Record<string, string> = {}): Record<string, string> => {
+  const { AWS_LAMBDA_MAX_CONCURRENCY: _lambda, ...env } = process.env as Record<string, string>;
+  return { ...env, LOG_LEVEL: 'silent', ...extra };
+};
+
+/**
  * Runs the admin CLI as an operator would (`npm run -s admin -- <args> --json`) against this
  * test file's table (TABLE_NAME / DYNAMODB_ENDPOINT / LOCAL_LAKE_DIR of the test environment),
  * and returns its one line of JSON.
@@ -14,7 +24,7 @@ const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
 export const runAdminJson = async <T = any>(args: string[], env: Record<string, string> = {}): Promise<T> => {
   const { stdout } = await run(tsx, ['scripts/admin.ts', ...args, '--json'], {
     cwd: projectRoot,
-    env: { ...(process.env as Record<string, string>), LOG_LEVEL: 'silent', ...env },
+    env: operatorEnv(env),
     maxBuffer: 64 * 1024 * 1024,
   });
   return JSON.parse(stdout.trim().split('\n').pop()!) as T;
@@ -23,7 +33,7 @@ export const runAdminJson = async <T = any>(args: string[], env: Record<string, 
 /** The same, expecting a failure: its exit code and stderr. */
 export const runAdminFailing = async (args: string[]): Promise<{ code: number; stderr: string }> => {
   try {
-    await run(tsx, ['scripts/admin.ts', ...args], { cwd: projectRoot, env: { ...(process.env as Record<string, string>), LOG_LEVEL: 'silent' } });
+    await run(tsx, ['scripts/admin.ts', ...args], { cwd: projectRoot, env: operatorEnv() });
   } catch (error) {
     const e = error as { code: number; stderr: string };
     return { code: e.code, stderr: e.stderr };

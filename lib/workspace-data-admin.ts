@@ -1,0 +1,50 @@
+import { Stack, Validations } from 'aws-cdk-lib';
+import { AccountRootPrincipal, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { COMPACTED_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
+import type { Analytics } from './analytics';
+
+export interface WorkspaceDataAdminProps {
+  table: TableV2;
+  lakeBucket: IBucket;
+  analytics: Analytics;
+}
+
+/**
+ * The role an operator assumes for `admin export-workspace` and `admin delete-workspace`
+ * (docs/operations.md): exactly what those two commands call. Trusts the account: who may assume
+ * it is the account's own IAM decision (grant sts:AssumeRole on its ARN to the operators).
+ */
+export class WorkspaceDataAdmin extends Construct {
+  readonly role: Role;
+
+  constructor(scope: Construct, id: string, props: WorkspaceDataAdminProps) {
+    super(scope, id);
+    this.role = new Role(this, 'Role', {
+      assumedBy: new AccountRootPrincipal(),
+      description: 'admin export-workspace / delete-workspace: scan and batch-delete the table, query the lake, rewrite and delete lake objects',
+    });
+    // Find a workspace's items (paged Scans, its workspace item) and delete them in batches.
+    // The base table only (no index is read): no index/* wildcard.
+    this.role.addToPolicy(new PolicyStatement({ actions: ['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem'], resources: [props.table.tableArn] }));
+    // Export reads its events through Athena, as the analytics routes do.
+    props.analytics.grantQuery(this.role);
+    // Erasure: list the lake, rewrite raw objects of the workspace's shard, delete its compacted objects.
+    this.role.addToPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [props.lakeBucket.bucketArn] }));
+    this.role.addToPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+        resources: [props.lakeBucket.arnForObjects(`${RAW_PREFIX}*`), props.lakeBucket.arnForObjects(`${COMPACTED_PREFIX}*`)],
+      }),
+    );
+    const bucketId = Stack.of(this).getLogicalId(props.lakeBucket.node.defaultChild as never);
+    for (const prefix of [RAW_PREFIX, COMPACTED_PREFIX]) {
+      Validations.of(this.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}*]`,
+        reason: 'Erasure rewrites or deletes any object of a workspace (raw objects named by Firehose at run time, compacted objects per workspace and day); an operator role, events and compacted prefixes only.',
+      });
+    }
+  }
+}

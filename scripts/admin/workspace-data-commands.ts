@@ -1,0 +1,85 @@
+/** admin export-workspace, delete-workspace: hand a workspace its data; erase a workspace. */
+import path from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
+import type { Command } from 'commander';
+import { deleteWorkspace } from '@shared/admin/delete-workspace';
+import { exportWorkspace } from '@shared/admin/export-workspace';
+import { createLocalLakeStore, createS3LakeStore, type LakeStore } from '@shared/admin/lake-store';
+import { workspaceRepository } from '@shared/tenancy/workspace-repository';
+import { AdminUsageError, adminTarget } from './admin-target';
+import { printResult, progressBar, type JsonOption } from './output';
+
+const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+const checkId = (workspaceId: string) => {
+  if (!WORKSPACE_ID.test(workspaceId)) throw new AdminUsageError(`Not a workspace id: ${workspaceId}`);
+};
+
+/**
+ * The local lake: LOCAL_LAKE_DIR, or the running local stack's folder unless LAKE_BUCKET names a
+ * deployed one. Set in the environment too, so the local analytics engine (DuckDB) reads it.
+ */
+const localLakeDir = (): string | undefined => {
+  const dir = process.env.LOCAL_LAKE_DIR ?? (process.env.LAKE_BUCKET ? undefined : adminTarget().local?.lakeDir);
+  if (dir) process.env.LOCAL_LAKE_DIR = dir;
+  return dir;
+};
+
+/** The lake to erase: the local folder, else the deployed bucket LAKE_BUCKET (stack output EventLakeBucketName). */
+const lakeStore = (): LakeStore => {
+  const localDir = localLakeDir();
+  if (localDir) return createLocalLakeStore(localDir);
+  if (process.env.LAKE_BUCKET) return createS3LakeStore(new S3Client({ region: process.env.AWS_REGION ?? 'us-east-1' }), process.env.LAKE_BUCKET);
+  throw new AdminUsageError('No lake: set LAKE_BUCKET (the stack output EventLakeBucketName) or LOCAL_LAKE_DIR; nothing was erased');
+};
+
+export const registerWorkspaceDataCommands = (program: Command): void => {
+  program
+    .command('export-workspace')
+    .description("write a workspace's links, deep links, domains, apps, tags, webhook endpoints, API keys (no hashes or secrets) and its events (from the lake) as JSON Lines files")
+    .argument('<workspaceId>', 'the workspace id')
+    .requiredOption('--out <dir>', 'the folder to write (created if missing; files in it are replaced)')
+    .option('--json', 'print one line of JSON')
+    .action(async (workspaceId: string, options: JsonOption & { out: string }) => {
+      adminTarget();
+      checkId(workspaceId);
+      // Events come through the analytics engine: DuckDB over the local lake, or Athena (ATHENA_WORKGROUP, ATHENA_DATABASE).
+      localLakeDir();
+      if (!(await workspaceRepository.findById(workspaceId, true))) throw new AdminUsageError(`No workspace ${workspaceId}`);
+      const bar = progressBar(options, 0, 'events exported');
+      const result = await exportWorkspace(workspaceId, path.resolve(options.out), { onEvents: (n) => bar.increment(n) });
+      bar.stop();
+      printResult(options, result, (r) => [`exported ${r.workspaceId} to ${r.out}:`, ...Object.entries(r.files).map(([f, n]) => `  ${f}: ${n}`)].join('\n'));
+    });
+
+  program
+    .command('delete-workspace')
+    .description('erase a workspace: every table item (keys, links, slugs, indexes, counters, attribution, idempotency, cache, rate-limit, webhook, outbox, host and origin-index items) and its lake data; other workspaces are untouched')
+    .argument('<workspaceId>', 'the workspace id')
+    .requiredOption('--confirm <workspaceId>', 'the same workspace id again (nothing is erased otherwise)')
+    .option('--json', 'print one line of JSON')
+    .action(async (workspaceId: string, options: JsonOption & { confirm: string }) => {
+      adminTarget();
+      checkId(workspaceId);
+      if (options.confirm !== workspaceId) throw new AdminUsageError(`--confirm must repeat the workspace id (${workspaceId}); nothing was erased`);
+      const lake = lakeStore();
+      let bar = progressBar(options, 0, 'items erased');
+      const result = await deleteWorkspace(workspaceId, lake, {
+        onFound: (total) => {
+          bar.stop();
+          bar = progressBar(options, total, 'items erased');
+        },
+        onDeleted: (n) => bar.increment(n),
+      });
+      bar.stop();
+      printResult(options, result, (r) =>
+        [
+          `erased ${r.workspaceId}: ${r.totalItemsErased} table items (${r.itemsScanned} scanned)`,
+          ...Object.entries(r.itemsErased).sort().map(([k, n]) => `  ${k}: ${n}`),
+          `lake ${r.lake.location}: ${r.lake.compactedObjectsDeleted} compacted objects deleted; ${r.lake.rawRecordsRemoved} raw records removed ` +
+            `(${r.lake.rawObjectsRead} raw objects read, ${r.lake.rawObjectsRewritten} rewritten, ${r.lake.rawObjectsDeleted} deleted)`,
+          ...(r.domains.length ? [`domains: ${r.domains.join(', ')} (deployed: their CloudFront distribution tenants are not touched here; see docs/operations.md)`] : []),
+        ].join('\n'),
+      );
+    });
+};

@@ -1,0 +1,48 @@
+/**
+ * `admin delete-workspace`: erases every table item of one workspace (see workspace-items.ts
+ * for how they are found) in batches, then its lake data (erase-workspace-lake.ts), and
+ * counts what went, per kind. Other workspaces' items are never selected.
+ */
+import { batchDeleteKeys } from './batch-delete';
+import { eraseWorkspaceLake, type LakeErasure } from './erase-workspace-lake';
+import type { LakeStore } from './lake-store';
+import { collectWorkspaceItems, kindOfItem, type WalkOptions } from './workspace-items';
+
+export interface WorkspaceErasure {
+  workspaceId: string;
+  /** Table items erased, per kind (item type or key prefix). */
+  itemsErased: Record<string, number>;
+  totalItemsErased: number;
+  /** Items both Scans read to find them. */
+  itemsScanned: number;
+  /** BatchWriteItem calls re-sent for unprocessed items. */
+  batchRetries: number;
+  lake: LakeErasure;
+  /**
+   * Its domain names: deployed, their CloudFront distribution tenants and certificates live
+   * outside the table (`admin domains remove <domain>` for each; docs/operations.md).
+   */
+  domains: string[];
+}
+
+export interface DeleteOptions extends WalkOptions {
+  onFound?: (total: number) => void;
+  onDeleted?: (n: number) => void;
+  /** Called for each raw lake object read. */
+  onLakeObject?: () => void;
+}
+
+export const deleteWorkspace = async (workspaceId: string, lake: LakeStore, options: DeleteOptions = {}): Promise<WorkspaceErasure> => {
+  const { items, scanned } = await collectWorkspaceItems(workspaceId, options);
+  options.onFound?.(items.length);
+  const itemsErased: Record<string, number> = {};
+  for (const item of items) {
+    const kind = kindOfItem(item);
+    itemsErased[kind] = (itemsErased[kind] ?? 0) + 1;
+  }
+  // The workspace item last: a run cut short can be run again and still finds the rest.
+  const ordered = [...items.filter((i) => i.sk !== 'WORKSPACE'), ...items.filter((i) => i.sk === 'WORKSPACE')];
+  const { retries } = await batchDeleteKeys(ordered.map(({ pk, sk }) => ({ pk, sk })), { onDeleted: options.onDeleted });
+  const lakeErasure = await eraseWorkspaceLake(lake, workspaceId, options.onLakeObject);
+  return { workspaceId, itemsErased, totalItemsErased: items.length, itemsScanned: scanned, batchRetries: retries, lake: lakeErasure, domains: items.filter((i) => i.type === 'DOMAIN').map((i) => String(i.domain)).sort() };
+};
