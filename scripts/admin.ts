@@ -4,6 +4,8 @@
  * Targets the running local stack (.local/stack.json) or, deployed, the table named by
  * TABLE_NAME with the usual AWS credentials (set BASE_URL and EDGE_URL to the stack outputs).
  */
+// First: the CLI's environment is an operator's, not a Lambda's (see operator-env.ts).
+import './admin/operator-env';
 import { Command } from 'commander';
 import { registerAppCommands } from './admin/app-commands';
 import { registerClickCommands } from './admin/click-commands';

@@ -6,15 +6,12 @@ import { projectRoot } from '@shared/local/paths';
 const run = promisify(execFile);
 const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
 
-/**
- * The test process's environment as an operator's shell would have it: without the Lambda
- * concurrency marker the local server sets in this process (with it, Powertools asks for the
- * runtime's invoke store, which a CLI process does not have, and throws at import).
- */
-const operatorEnv = (extra: Record<string, string> = {}): Record<string, string> => {
-  const { AWS_LAMBDA_MAX_CONCURRENCY: _lambda, ...env } = process.env as Record<string, string>;
-  return { ...env, LOG_LEVEL: 'silent', ...extra };
-};
+/** The test process's environment, quiet (the CLI itself drops the local server's Lambda marker: scripts/admin/operator-env.ts). */
+const operatorEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
+  ...(process.env as Record<string, string>),
+  LOG_LEVEL: 'silent',
+  ...extra,
+});
 
 /**
  * Runs the admin CLI as an operator would (`npm run -s admin -- <args> --json`) against this
