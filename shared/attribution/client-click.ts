@@ -37,7 +37,7 @@ export const recordClientClick = async (
   const expiresAt = new Date(at.getTime() + ATTRIBUTION_TTL_MS).toISOString();
   const eligible = isEligible(link, request.client.isBot, at);
   const payload = clientLinkPayloadOf(link);
-  const destination = destinationFor(link, request.client.platform, request.country);
+  const destination = destinationFor(link, request.client.platform, request.destinationCountry);
 
   await recordClick({
     link: { workspaceId, linkId: link.id, linkType: link.linkType, deepLinkAppId: link.deepLinkAppId, domain: link.domain, key: link.key, tracking: link.tracking },

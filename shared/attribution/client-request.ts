@@ -1,12 +1,14 @@
 import { parseUserAgent, type ClientInfo } from '@shared/clicks/user-agent';
 import { header, type ApiEvent } from '@shared/http/api-types';
-import { viewerCountry, viewerIp } from '@shared/http/trusted-viewer';
+import { destinationCountry, viewerCountry, viewerIp } from '@shared/http/trusted-viewer';
 
 /** What the client API reads from the HTTP request itself (never stored raw: see fingerprint). */
 export interface ClientRequestInfo {
   ip: string | null;
   /** The CDN's viewer country, only on a request through the front door (shared/http/trusted-viewer.ts). */
   country: string | null;
+  /** The country geo targeting answers for: the trusted country, else the request's CloudFront-Viewer-Country hint (never recorded). */
+  destinationCountry: string | null;
   userAgent: string | null;
   referrer: string | null;
   client: ClientInfo;
@@ -17,6 +19,7 @@ export const clientRequestInfo = (event: ApiEvent): ClientRequestInfo => {
   return {
     ip: viewerIp(event),
     country: viewerCountry(event),
+    destinationCountry: destinationCountry(event),
     userAgent,
     referrer: header(event, 'referer') ?? null,
     client: parseUserAgent(userAgent),

@@ -4,7 +4,7 @@ import { clientLinkPayloadOf, resolveClientLinkOrThrow, type ClientLinkPayload }
 import type { ClientRequestInfo } from './client-request';
 import type { ClientLinkReference } from './client-schemas';
 
-type ViewerInfo = Pick<ClientRequestInfo, 'client' | 'country'>;
+type ViewerInfo = Pick<ClientRequestInfo, 'client' | 'destinationCountry'>;
 
 /**
  * Where a click from this platform and country goes, as the edge decides it (override, geo[country],
@@ -12,7 +12,7 @@ type ViewerInfo = Pick<ClientRequestInfo, 'client' | 'country'>;
  * a publishable key never learns the destination behind a password.
  */
 export const clientDestinationOf = (link: LinkRecord, request: ViewerInfo): string =>
-  link.passwordHash ? shortLinkOf(link.domain, link.key) : destinationFor(link, request.client.platform, request.country);
+  link.passwordHash ? shortLinkOf(link.domain, link.key) : destinationFor(link, request.client.platform, request.destinationCountry);
 
 /** ClientResolveResponse: the link, and where a click from this platform and country would go. */
 export const resolveClientLink = async (

@@ -1,7 +1,7 @@
 import { getConfig } from '@shared/config/config';
 import type { EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
-import { countClickNotRecorded } from '@shared/util/metrics';
+import { countClick, countClickNotRecorded } from '@shared/util/metrics';
 import { logClickReplay } from './click-replay';
 import { incrementClickCounters } from './link-counters';
 import type { RecordedClick } from './record-click';
@@ -54,6 +54,8 @@ export const recordClickWithin = async (
     }),
   ]);
   clearTimeout(timer);
+  // The click happened: counted here whether its writes finished in time or go to the replay log (ClicksNotRecorded).
+  countClick(isBot);
   if (state.counter === 'done' && state.events === 'done') return;
   controller.abort();
   countClickNotRecorded();

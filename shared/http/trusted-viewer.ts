@@ -25,6 +25,19 @@ export const viewerCountry = (event: ApiEvent): string | null => {
 };
 
 /**
+ * The country a destination is chosen for (geo targeting) on a route outside the front door (the
+ * client API): the trusted country when there is one, else the request's own
+ * `CloudFront-Viewer-Country` as a hint. A client that sends another country only chooses which
+ * of the link's public destinations it is told; what is recorded (`viewerCountry`) stays trusted-only.
+ */
+export const destinationCountry = (event: ApiEvent): string | null => {
+  const trusted = viewerCountry(event);
+  if (trusted) return trusted;
+  const hint = header(event, 'cloudfront-viewer-country')?.trim();
+  return hint && /^[A-Za-z]{2}$/.test(hint) ? hint.toUpperCase() : null;
+};
+
+/**
  * `CloudFront-Viewer-Address` is `ip:port`; an IPv6 address comes unbracketed
  * (`2001:db8::1:443`), so the port is what follows the last colon.
  */

@@ -99,20 +99,31 @@ describe('geo on the edge (CloudFront-Viewer-Country)', () => {
     expect(events).toHaveLength(5);
   });
 
-  it('the client click API and resolve answer destinationUrl with the edge rules (country only when trusted)', async () => {
+  it('the client click API and resolve answer destinationUrl with the edge rules; the recorded country stays trusted-only', async () => {
     const link = await createLink({ url: 'https://example.com/c', geo: { JP: 'https://example.jp/c' } });
     const pk = t.tenantA.publishableKeys.browser;
     const headers = { 'x-publishable-key': pk.key, origin: pk.origin, 'user-agent': DESKTOP, 'cloudfront-viewer-country': 'JP' };
     const edge = await click(link.key, { 'user-agent': DESKTOP, 'cloudfront-viewer-country': 'JP' });
     expect(edge.headers.location).toBe('https://example.jp/c');
-    // Since issue 12 the service API trusts CloudFront-Viewer-Country only through the front door
-    // (shared/http/trusted-viewer.ts); the local service API has none, so no country: url.
+    // The service API is not behind the front door: the header chooses the destination (a hint:
+    // every geo URL is a public destination of the link) but is never recorded as the country.
     const resolved = await http(t.baseUrl, 'POST', '/v1/client/resolve', { headers, json: { linkId: link.id } });
     expect(resolved.status).toBe(200);
-    expect(resolved.body.data.destinationUrl).toBe('https://example.com/c');
+    expect(resolved.body.data.destinationUrl).toBe('https://example.jp/c');
     const clicked = await http(t.baseUrl, 'POST', '/v1/client/attribution/click', { headers, json: { shortLink: link.shortLink } });
     expect(clicked.status).toBe(201);
-    expect(clicked.body.data.destinationUrl).toBe('https://example.com/c');
+    expect(clicked.body.data.destinationUrl).toBe('https://example.jp/c');
+    const noHeader = await http(t.baseUrl, 'POST', '/v1/client/resolve', { headers: { ...headers, 'cloudfront-viewer-country': '' }, json: { linkId: link.id } });
+    expect(noHeader.body.data.destinationUrl).toBe('https://example.com/c');
+    const events = await clicksOf(link.id);
+    // The edge click's country is trusted (through the local front door); the client click's is not recorded.
+    expect(events.map((e) => [e.country ?? null, e.resolvedDestinationUrl])).toEqual(
+      expect.arrayContaining([
+        ['JP', 'https://example.jp/c'],
+        [null, 'https://example.jp/c'],
+      ]),
+    );
+    expect(events).toHaveLength(2);
 
     // Behind a password the destination stays hidden from publishable keys: the short link instead.
     const locked = await createLink({ url: 'https://example.com/locked', geo: { JP: 'https://example.jp/locked' }, password: 'pw' });

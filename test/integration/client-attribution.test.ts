@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 /** A fresh client IP per scenario, so that fingerprints of different tests never meet. */
 const newIp = () => `198.51.100.${++ipCounter}`;
-const device = (ip: string, userAgent = IPHONE_17): ClientRequestInfo => ({ ip, country: null, userAgent, referrer: null, client: parseUserAgent(userAgent) });
+const device = (ip: string, userAgent = IPHONE_17): ClientRequestInfo => ({ ip, country: null, destinationCountry: null, userAgent, referrer: null, client: parseUserAgent(userAgent) });
 const open = (body: Partial<FirstOpenBody>) => firstOpenBodySchema.parse(body);
 const newLink = (workspaceId = tenant.workspaceId, domain = tenant.domain, extra: { expiresAt?: string } = {}) =>
   createShortLink(workspaceId, { url: 'https://example.com/landing', domain, ...extra });

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { replayClick, replaysInLog } from '@shared/clicks/click-replay';
+import { captureOutput } from '@test/support/log-capture';
 import { clearHostCache } from '@shared/edge/host-resolver';
 import { linkRepository } from '@shared/links/link-repository';
 import { domainRepository } from '@shared/tenancy/domain-repository';
@@ -44,15 +45,16 @@ const create = async (key: string) => {
   expect(res.status).toBe(201);
   return res.body.data as { id: string; key: string };
 };
-/** Error log lines written while `run` runs (the logger writes errors to stderr as JSON). */
+/** Log lines written while `run` runs (Powertools writes JSON lines to stdout/stderr through its own Console). */
 const errorLinesDuring = async <T>(run: () => Promise<T>): Promise<{ result: T; lines: string }> => {
   const previous = process.env.LOG_LEVEL;
   process.env.LOG_LEVEL = 'error';
-  const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  const output = captureOutput();
   try {
     const result = await run();
-    return { result, lines: spy.mock.calls.map((c) => String(c[0])).join('\n') };
+    return { result, lines: output.lines().map((l) => l.line).join('\n') };
   } finally {
+    output.stop();
     process.env.LOG_LEVEL = previous;
   }
 };
