@@ -65,17 +65,21 @@ const averageEventBytes = (lakeDir: string): number => {
 };
 
 const started = performance.now();
+/** When, where and how long the run took: the head of every results file. */
+const runHeader = () => ({
+  takenAt: new Date().toISOString(),
+  mode: quick ? ('quick' as const) : ('full' as const),
+  node: process.versions.node,
+  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
+  seconds: (performance.now() - started) / 1000,
+});
 progress(`mode ${quick ? 'quick' : 'full'}: building bundles and measuring cold starts`);
 const coldStart = await measureColdStart(settings.coldSamples);
 
 let results: BenchResults;
 if (coldStartOnly) {
   const partial = {
-    takenAt: new Date().toISOString(),
-    mode: quick ? ('quick' as const) : ('full' as const),
-    node: process.versions.node,
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
-    seconds: (performance.now() - started) / 1000,
+    ...runHeader(),
     coldStart,
     latency: [],
     capacity: [],
@@ -126,11 +130,7 @@ if (coldStartOnly) {
     progress(`analytics scale: ${settings.analyticsLevels.join(', ')} events`);
     const analytics = await measureAnalyticsScale(world, settings.analyticsLevels, settings.analyticsRepeats);
     const partial = {
-      takenAt: new Date().toISOString(),
-      mode: quick ? ('quick' as const) : ('full' as const),
-      node: process.versions.node,
-      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
-      seconds: (performance.now() - started) / 1000,
+      ...runHeader(),
       coldStart,
       latency,
       limiter,
