@@ -4,7 +4,7 @@ import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { HttpMethod, type HttpApi, type HttpRouteIntegration } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
-import { routeTable } from '@shared/routes/route-table';
+import { handlerGrants, routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { Analytics } from './analytics';
 import { capacityFromContext, checkReservations, CLICK_PATH_HANDLERS, type CapacitySettings } from './capacity';
@@ -65,19 +65,21 @@ export class LinkServiceStack extends Stack {
       let fn = this.functions.get(route.handler);
       if (!fn) {
         // One function per handler, granted the union of its rows (edge-links answers several).
-        const rows = routeTable.filter((r) => r.handler === route.handler);
-        const tableAccess = rows.some((r) => r.grants.table === 'readWrite') ? 'readWrite' : rows.some((r) => r.grants.table === 'read') ? 'read' : 'none';
-        // Writes: the union of the rows' key prefixes, plus the rate-limit counters of a limited credential.
-        const rateLimited = rows.some((r) => rateLimitKindOf(r.credential));
-        const writes = [...new Set([...rows.flatMap((r) => r.grants.writes ?? []), ...(tableAccess === 'readWrite' && rateLimited ? (['RATE#'] as const) : [])])];
-        const grants = { table: tableAccess, writes, indexes: rows.some((r) => r.grants.indexes) } as const;
-        fn = new ServiceFunction(this, pascal(route.handler), { route, reservedConcurrentExecutions: reservationOf(route) }).bindTable(this.table, grants);
-        if (rows.some((r) => r.grants.events)) {
+        const handler = handlerGrants(route);
+        // Writes: the rows' key prefixes, plus the rate-limit counters of a limited credential.
+        const rateLimited = routeTable.some((r) => r.handler === route.handler && rateLimitKindOf(r.credential));
+        const writes = [...new Set([...(handler.writes ?? []), ...(handler.table === 'readWrite' && rateLimited ? (['RATE#'] as const) : [])])];
+        fn = new ServiceFunction(this, pascal(route.handler), { route, reservedConcurrentExecutions: reservationOf(route) }).bindTable(this.table, {
+          table: handler.table,
+          writes,
+          indexes: handler.indexes,
+        });
+        if (handler.events) {
           fn.bindEvents(this.eventPipeline.stream);
           this.eventSpool.bindSpool(fn);
         }
-        if (tableAccess === 'read' && rows.some((r) => rateLimitKindOf(r.credential))) fn.bindRateLimitCounters(this.table);
-        if (rows.some((r) => r.grants.analytics)) fn.bindAnalytics(this.analytics);
+        if (handler.table === 'read' && rateLimited) fn.bindRateLimitCounters(this.table);
+        if (handler.analytics) fn.bindAnalytics(this.analytics);
         this.functions.set(route.handler, fn);
         this.alarms.watchFunction(pascal(route.handler), fn);
       }

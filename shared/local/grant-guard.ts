@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventSink } from '@shared/events/event-sink';
-import { routeTable } from '@shared/routes/route-table';
+import { handlerGrants } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 
@@ -49,14 +49,6 @@ const writtenPartitionKeys = (command: string, input: Record<string, unknown>): 
   if (command !== 'TransactWriteItemsCommand') return [partitionKeyOf(input as Keyed)];
   const items = (input.TransactItems ?? []) as Array<Record<string, Keyed>>;
   return items.map((entry) => partitionKeyOf(entry.Put ?? entry.Update ?? entry.Delete ?? entry.ConditionCheck));
-};
-
-/** One function per handler (lib/link-service-stack.ts): its grants are the union of its rows. */
-const handlerGrants = (route: RouteDef): RouteDef['grants'] => {
-  const rows = routeTable.filter((r) => r.handler === route.handler);
-  if (rows.length === 0) return route.grants;
-  const table = rows.some((r) => r.grants.table === 'readWrite') ? 'readWrite' : rows.some((r) => r.grants.table === 'read') ? 'read' : 'none';
-  return { table, writes: [...new Set(rows.flatMap((r) => r.grants.writes ?? []))], indexes: rows.some((r) => r.grants.indexes) };
 };
 
 /** Why IAM would refuse this call for the route, or null when it is granted. */

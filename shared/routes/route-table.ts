@@ -6,7 +6,7 @@ import { edgeRoutes } from './edge-routes';
 import { legacyRoutes } from './legacy-routes';
 import { linkRoutes } from './link-routes';
 import { metaRoutes } from './meta-routes';
-import type { RouteDef } from './route-types';
+import type { RouteDef, RouteGrants } from './route-types';
 
 /**
  * The one route table. The CDK stack, the local server and the OpenAPI document all read it;
@@ -29,4 +29,23 @@ export const routeByHandler = (handler: string): RouteDef => {
   const route = routeTable.find((r) => r.handler === handler);
   if (!route) throw new Error(`No route for handler ${handler}`);
   return route;
+};
+
+/**
+ * One Lambda per handler (edge-links answers several rows), so a function's grants are the union
+ * of its rows': the strongest table access, every written prefix, and indexes, events and
+ * analytics when any row needs them. The CDK stack grants this; the local grant guard enforces it.
+ * A route outside the table (tests) keeps its own grants.
+ */
+export const handlerGrants = (route: RouteDef): RouteGrants => {
+  const rows = routeTable.filter((r) => r.handler === route.handler);
+  if (rows.length === 0) return route.grants;
+  const table = rows.some((r) => r.grants.table === 'readWrite') ? 'readWrite' : rows.some((r) => r.grants.table === 'read') ? 'read' : 'none';
+  return {
+    table,
+    writes: [...new Set(rows.flatMap((r) => r.grants.writes ?? []))],
+    indexes: rows.some((r) => r.grants.indexes === true),
+    events: rows.some((r) => r.grants.events === true),
+    analytics: rows.some((r) => r.grants.analytics === true),
+  };
 };
