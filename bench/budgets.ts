@@ -15,6 +15,8 @@ export const budgets = {
   warmP50VsBare: 1.25,
   /** Errors during the loopback throughput runs. */
   throughputErrors: 0,
+  /** Hot link (bench/hot-link.ts): its p99 as a multiple of a cold link's p99 in the same run. */
+  hotLinkP99VsCold: 1.5,
   /** USD of one link-analytics dashboard view deployed (Athena bytes scanned), workspace with 1M events in 90 days. */
   dashboardViewUsd: 0.001,
 } as const;

@@ -5,6 +5,8 @@ import type { Context } from 'aws-lambda';
 import type { ApiEvent, ApiResult } from '@shared/http/api-types';
 import { distDir } from '../scripts/build';
 import { lambdaContext } from '@shared/local/local-server';
+import { invokeCollected, isStreamingHandler } from '@shared/local/lambda-streaming';
+import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
 
 export type BundledHandler = (event: ApiEvent, context: Context) => Promise<ApiResult | undefined>;
 
@@ -61,13 +63,25 @@ export const apiEvent = (request: InvokeRequest): ApiEvent => {
 
 const context = (): Context => lambdaContext({ handler: 'bench' });
 
+/**
+ * The headers CloudFront adds on the way to an edge function (the viewer's host as
+ * x-forwarded-host, the origin-verify secret the local stack set): without them the edge
+ * answers 403, as a function URL reached around the front door does.
+ */
+export const viaFrontDoor = (domain: string): Record<string, string> => ({
+  host: domain,
+  'x-forwarded-host': domain,
+  [ORIGIN_VERIFY_HEADER]: (process.env[ORIGIN_VERIFY_VALUES_ENV] ?? '').split(',')[0] ?? '',
+});
+
 /** Node's fetch says `node`, which counts as a bot; clicks are measured as a phone's. */
 export const PHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 /** Invokes a handler with an event; throws on an unexpected status so a broken run is not timed. */
 export const invoke = async (handler: BundledHandler, request: InvokeRequest, expect: number[]): Promise<ApiResult> => {
-  const result = await handler(apiEvent(request), context());
+  // The edge's handlers stream (function URLs, RESPONSE_STREAM): their answer is collected.
+  const result = isStreamingHandler(handler) ? await invokeCollected(handler, apiEvent(request), context()) : await handler(apiEvent(request), context());
   if (!result || !expect.includes(result.statusCode ?? 0)) {
     throw new Error(`${request.method} ${request.path}: status ${result?.statusCode}, expected ${expect.join('/')}: ${String(result?.body).slice(0, 300)}`);
   }

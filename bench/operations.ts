@@ -1,4 +1,4 @@
-import type { InvokeRequest } from './lambda-invoke';
+import { viaFrontDoor, type InvokeRequest } from './lambda-invoke';
 import type { World } from './world';
 
 /** One measured operation: which bundle, and the request of its n-th run. */
@@ -19,7 +19,7 @@ export const operations: Record<string, Operation> = {
   redirect: {
     name: 'redirect (GET /{key})',
     handler: 'edge-links',
-    request: (w) => ({ method: 'GET', path: `/${w.link.key}`, headers: { host: w.link.domain }, pathParameters: { key: w.link.key } }),
+    request: (w) => ({ method: 'GET', path: `/${w.link.key}`, headers: viaFrontDoor(w.link.domain), pathParameters: { key: w.link.key } }),
     expect: [302],
     events: 1,
   },

@@ -9,6 +9,7 @@ import { pricesTakenOn, telemetryAssumptions } from './prices';
 import type { ThroughputRow } from './throughput';
 import type { LatencyRow } from './warm-latency';
 import type { LimiterOverhead } from './limiter-overhead';
+import type { HotLinkResult } from './hot-link';
 
 export interface BenchResults {
   takenAt: string;
@@ -25,6 +26,8 @@ export interface BenchResults {
   cost: { memoryMb: number; eventBytes: number; pricesTakenOn: string; rows: Array<{ operation: string; name: string } & CostPerMillion> };
   throughput: ThroughputRow[];
   analytics: AnalyticsLevel[];
+  /** Absent in results taken before the hot-link section existed. */
+  hotLink?: HotLinkResult;
   budgets: BudgetResult[];
 }
 
@@ -84,6 +87,7 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
       pass: row.p50Ratio <= budgets.warmP50VsBare,
     });
   }
+  if (r.hotLink) out.push(...hotLinkBudgets(r.hotLink));
   for (const row of r.throughput) {
     out.push({ name: `throughput errors, ${row.name}`, limit: `${budgets.throughputErrors}`, measured: `${row.errors} of ${row.requests}`, pass: row.errors <= budgets.throughputErrors });
   }
@@ -251,6 +255,8 @@ export const toMarkdown = (r: BenchResults): string => {
     '',
   );
 
+  if (r.hotLink) lines.push(...hotLinkMarkdown(r.hotLink));
+
   lines.push('## Notes: code changes made to meet the budgets', '');
   for (const note of notes) lines.push(`- ${note}`);
   lines.push('');
@@ -269,3 +275,35 @@ export const summarizeCalls = (calls: string[]): string => {
 };
 
 export { pricesTakenOn };
+
+/** The hot link's budgets: no visitor error, no throttle that loses a click, exact counts, p99 within 1.5x a cold link's. */
+export const hotLinkBudgets = (h: HotLinkResult): BudgetResult[] => [
+  { name: 'hot link: errors to visitors', limit: '0', measured: `${h.hot.visitorErrors + h.cold.visitorErrors} of ${h.hot.sent + h.cold.sent}`, pass: h.hot.visitorErrors + h.cold.visitorErrors === 0 },
+  {
+    name: 'hot link: clicks counted / sent',
+    limit: 'equal (no click lost to a throttle)',
+    measured: `hot ${h.hot.counted} / ${h.hot.sent}, cold ${h.cold.counted} / ${h.cold.sent} (${h.throttles.total} throttled calls: ${h.throttles.write} write, ${h.throttles.read} read)`,
+    pass: h.hot.counted === h.hot.sent && h.cold.counted === h.cold.sent,
+  },
+  {
+    name: 'hot link p99 / cold link p99, same run',
+    limit: `<= ${budgets.hotLinkP99VsCold}`,
+    measured: `${h.p99Ratio} (${h.hot.p99Ms} / ${h.cold.p99Ms} ms)`,
+    pass: h.p99Ratio <= budgets.hotLinkP99VsCold,
+  },
+];
+
+export const hotLinkMarkdown = (h: HotLinkResult): string[] => [
+  '## 6. Hot link (one link at 10x the scaled per-key limits, with the limit-enforcing DynamoDB proxy)',
+  '',
+  `DynamoDB's per-key limits scaled to 1/20 (${h.limits.writeUnitsPerSecond} write and ${h.limits.readUnitsPerSecond} read units per key per second) by the fault proxy; the hot link at ${h.hotRate} clicks/s and a cold link at ${h.coldRate} clicks/s for ${h.seconds} s, through the built redirect bundle on ${h.instances} simulated instances (open loop). Answer: until the visitor had the whole response; duration: the whole invocation (work after the answer included). Counts read through GET /v1/links after they settled (${h.settleMs} ms after the last click). ${h.dynamoCalls} DynamoDB calls through the proxy; ${h.throttles.total} throttled (${h.throttles.write} write, ${h.throttles.read} read).`,
+  '',
+  table(
+    ['link', 'clicks/s', 'sent', 'counted', 'visitor errors', 'answer p50 ms', 'answer p99 ms', 'duration p50 ms', 'duration p99 ms'],
+    [
+      ['hot', h.hotRate, h.hot.sent, h.hot.counted, h.hot.visitorErrors, h.hot.p50Ms, h.hot.p99Ms, h.hot.durationP50Ms, h.hot.durationP99Ms],
+      ['cold', h.coldRate, h.cold.sent, h.cold.counted, h.cold.visitorErrors, h.cold.p50Ms, h.cold.p99Ms, h.cold.durationP50Ms, h.cold.durationP99Ms],
+    ],
+  ),
+  '',
+];

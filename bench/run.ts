@@ -1,8 +1,9 @@
 /**
- * `npm run bench [-- --quick] [-- --check] [-- --cold-start]`: cold start, warm latency, DynamoDB
- * work and cost per million, loopback throughput and analytics scale, in one run (`--cold-start`:
- * section 1 and its budgets only). Markdown on stdout, JSON in
- * bench/results/latest.json; `--check` exits 1 when a budget fails. Loopback only, bounded.
+ * `npm run bench [-- --quick] [-- --check] [-- --cold-start] [-- --hot-link]`: cold start, warm
+ * latency, DynamoDB work and cost per million, loopback throughput, analytics scale and the hot
+ * link, in one run (`--cold-start`: section 1 and its budgets only; `--hot-link`: the hot-link
+ * section and its budgets only). Markdown on stdout, JSON in bench/results/latest.json;
+ * `--check` exits 1 when a budget fails. Loopback only, bounded.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,15 +21,18 @@ import { judgeBudgets, toMarkdown, type BenchResults } from './report';
 import { measureThroughput } from './throughput';
 import { measureDurations, measureWarmLatency } from './warm-latency';
 import { measureLimiterOverhead } from './limiter-overhead';
+import { measureHotLink } from './hot-link';
+import { buildAll } from '../scripts/build';
 import { startWorld } from './world';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
 const check = args.has('--check');
 const coldStartOnly = args.has('--cold-start');
+const hotLinkOnly = args.has('--hot-link');
 const settings = quick
-  ? { coldSamples: 5, capacityRuns: 2, latencySamples: 200, durationSamples: 15, throughputSeconds: 3, analyticsLevels: [10_000, 100_000], analyticsRepeats: 2 }
-  : { coldSamples: 21, capacityRuns: 3, latencySamples: 1000, durationSamples: 50, throughputSeconds: 10, analyticsLevels: [10_000, 100_000, 1_000_000], analyticsRepeats: 3 };
+  ? { coldSamples: 5, capacityRuns: 2, latencySamples: 200, durationSamples: 15, throughputSeconds: 3, analyticsLevels: [10_000, 100_000], analyticsRepeats: 2, hotLinkSeconds: 3 }
+  : { coldSamples: 21, capacityRuns: 3, latencySamples: 1000, durationSamples: 50, throughputSeconds: 10, analyticsLevels: [10_000, 100_000, 1_000_000], analyticsRepeats: 3, hotLinkSeconds: 10 };
 const CONNECTIONS = 10;
 
 // The bundles run in this process and write their log lines (Powertools JSON and EMF) to stdout;
@@ -73,6 +77,33 @@ const runHeader = () => ({
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
   seconds: (performance.now() - started) / 1000,
 });
+/** Writes the results (JSON and the Markdown report) and exits; 1 with --check when a budget failed. */
+function finish(results: BenchResults, outFile: string): never {
+  const out = path.join(projectRoot, 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, outFile), `${JSON.stringify(results, null, 2)}\n`);
+  writeReport(`${toMarkdown(results)}\n`);
+  const failed = results.budgets.filter((b) => !b.pass);
+  progress(`done in ${Math.round(results.seconds)} s; ${failed.length} budget(s) failed; JSON in bench/results/${outFile}`);
+  process.exit(check && failed.length ? 1 : 0);
+}
+
+if (hotLinkOnly) {
+  progress('building bundles; starting DynamoDB Local and the local stack');
+  await buildAll();
+  const world = await startWorld();
+  let partial: Omit<BenchResults, 'budgets'>;
+  try {
+    progress(`hot link: ${settings.hotLinkSeconds} s at 10x the scaled per-key limits`);
+    const hotLink = await measureHotLink(world, world.stack.dynamoEndpoint, settings.hotLinkSeconds);
+    const cost = { memoryMb: configuredMemoryMb(), eventBytes: 0, pricesTakenOn, rows: [] };
+    partial = { ...runHeader(), coldStart: { floors: [], samples: 0, rows: [] }, latency: [], capacity: [], durationsMs: {}, cost, throughput: [], analytics: [], hotLink };
+  } finally {
+    await world.stack.stop();
+  }
+  finish({ ...partial, budgets: judgeBudgets(partial) }, 'hot-link.json');
+}
+
 progress(`mode ${quick ? 'quick' : 'full'}: building bundles and measuring cold starts`);
 const coldStart = await measureColdStart(settings.coldSamples);
 
@@ -129,6 +160,8 @@ if (coldStartOnly) {
     const throughput = await measureThroughput(world, settings.throughputSeconds, CONNECTIONS);
     progress(`analytics scale: ${settings.analyticsLevels.join(', ')} events`);
     const analytics = await measureAnalyticsScale(world, settings.analyticsLevels, settings.analyticsRepeats);
+    progress(`hot link: ${settings.hotLinkSeconds} s at 10x the scaled per-key limits`);
+    const hotLink = await measureHotLink(world, endpoint, settings.hotLinkSeconds);
     const partial = {
       ...runHeader(),
       coldStart,
@@ -139,6 +172,7 @@ if (coldStartOnly) {
       cost,
       throughput,
       analytics,
+      hotLink,
     };
     results = { ...partial, budgets: judgeBudgets(partial) };
   } finally {
