@@ -7,15 +7,23 @@ import { percentile, round } from './stats';
 import type { World } from './world';
 
 /**
- * DynamoDB's per-key limits scaled to 1/20 (1,000 write and 3,000 read units per second per
- * item deployed): the proxy enforces them here as DynamoDB does.
+ * DynamoDB's per-key limits (1,000 write and 3,000 read units per second per item deployed)
+ * scaled to 1/100, enforced by the proxy as DynamoDB enforces them. The tests use 1/20; the
+ * bench goes further so that 10x the limit (100 clicks/s) is a rate this shared 2-core machine
+ * really sustains in-process (the report shows the rate achieved).
  */
-export const SCALED_KEY_LIMITS = { writeUnitsPerSecond: 50, readUnitsPerSecond: 150 } as const;
-/** The hot link is driven at 10x the scaled write limit (a click was one write unit on its item). */
+export const SCALED_KEY_LIMITS = { writeUnitsPerSecond: 10, readUnitsPerSecond: 30 } as const;
+/** The hot link at 10x the scaled write limit (a click was one write unit on the link's item; reads: 1.7x). */
 export const HOT_CLICKS_PER_SECOND = SCALED_KEY_LIMITS.writeUnitsPerSecond * 10;
-/** The cold link, in the same run: well under every limit, and not hot in any instance (redirect cache). */
-export const COLD_CLICKS_PER_SECOND = 20;
-/** Simulated Lambda instances: each a fresh module instance of the built bundle, one request at a time. */
+/** The cold link, in the same run: under every limit, and never hot in an instance (redirect cache). */
+export const COLD_CLICKS_PER_SECOND = 5;
+/**
+ * Simulated Lambda instances: each a fresh module instance of the built bundle (its own SDK
+ * client and caches). Clicks go to them round robin at their scheduled time (open loop), so a
+ * slow click does not hold the next ones back; unlike Lambda, an instance may then serve a few
+ * at once. 10 instances put 10 hot clicks a second on each (hot for the redirect cache), and a
+ * cold click on each every 2 s (never hot).
+ */
 export const INSTANCES = 10;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -51,6 +59,8 @@ export interface HotLinkResult {
   settleMs: number;
   /** hot p99 / cold p99. */
   p99Ratio: number;
+  /** Clicks per second the run really sent (all clicks over the time from the first to the last answer). */
+  achievedPerSecond: number;
 }
 
 /** A response stream that notes when the visitor's answer was complete (the stream ended). */
@@ -132,16 +142,15 @@ const settledCounts = async (world: World, links: Array<{ id: string; sent: numb
 /**
  * One link at 10x the scaled per-key limits and a cold link, for `seconds`, through the built
  * redirect bundle on `INSTANCES` simulated instances, with the limit-enforcing DynamoDB proxy.
- * Clicks are scheduled at fixed times (open loop); each instance takes the next due click when
- * it is free, as Lambda routes a request to a free instance. The latency is each invocation's
- * own time (the instance's queue is not counted: deployed, Lambda would add instances).
  */
 export const measureHotLink = async (world: World, dynamoEndpoint: string, seconds: number): Promise<HotLinkResult> => {
   const proxy = await startDynamoFaultProxy(dynamoEndpoint, { perKeyLimits: { ...SCALED_KEY_LIMITS } });
   const previousEndpoint = process.env.DYNAMODB_ENDPOINT;
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
   try {
-    const [hotLink, coldLink] = await Promise.all([createLink(world, 'https://example.com/viral'), createLink(world, 'https://example.com/ordinary')]);
+    const [hotLink, coldLink, warm] = await Promise.all(
+      ['https://example.com/viral', 'https://example.com/ordinary', 'https://example.com/warm-up'].map((url) => createLink(world, url)),
+    );
     const handlers: BundledHandler[] = [];
     for (let i = 0; i < INSTANCES; i++) handlers.push(await importBundle('edge-links', `hot-link-${Date.now()}-${i}`));
     const requestOf = (link: { key: string; domain: string }) => ({
@@ -151,8 +160,7 @@ export const measureHotLink = async (world: World, dynamoEndpoint: string, secon
       pathParameters: { key: link.key },
     });
     // Warm every instance on a third link (module init, host cache, SDK connections), outside the limits' keys.
-    const warm = await createLink(world, 'https://example.com/warm-up');
-    await Promise.all(handlers.map((h) => invokeTimed(h, apiEvent(requestOf(warm)))));
+    await Promise.all(handlers.map((h) => invokeTimed(h, apiEvent(requestOf(warm!)))));
 
     const jobs: Array<{ at: number; hot: boolean }> = [];
     for (let i = 0; i < HOT_CLICKS_PER_SECOND * seconds; i++) jobs.push({ at: (i * 1000) / HOT_CLICKS_PER_SECOND, hot: true });
@@ -164,29 +172,27 @@ export const measureHotLink = async (world: World, dynamoEndpoint: string, secon
     const errors = { hot: 0, cold: 0 };
     const callsBefore = proxy.counts.calls;
     const throttlesBefore = { ...proxy.counts };
-    let next = 0;
     const start = performance.now();
-    const instance = async (handler: BundledHandler) => {
-      while (next < jobs.length) {
-        const job = jobs[next++]!;
-        const wait = start + job.at - performance.now();
-        if (wait > 0) await sleep(wait);
-        const side = job.hot ? 'hot' : 'cold';
-        const t = performance.now();
-        try {
-          const click = await invokeTimed(handler, apiEvent(requestOf(job.hot ? hotLink : coldLink)));
-          if (click.status !== 302) errors[side] += 1;
-          times[side].push(click.answeredMs);
-          durations[side].push(click.durationMs);
-        } catch {
-          errors[side] += 1;
-          times[side].push(performance.now() - t);
-        }
+    /** Each click fires at its time on the next instance (round robin), whether or not that instance is busy. */
+    const click = async (job: (typeof jobs)[number], handler: BundledHandler) => {
+      const wait = start + job.at - performance.now();
+      if (wait > 0) await sleep(wait);
+      const side = job.hot ? 'hot' : 'cold';
+      const t = performance.now();
+      try {
+        const answer = await invokeTimed(handler, apiEvent(requestOf(job.hot ? hotLink! : coldLink!)));
+        if (answer.status !== 302) errors[side] += 1;
+        times[side].push(answer.answeredMs);
+        durations[side].push(answer.durationMs);
+      } catch {
+        errors[side] += 1;
+        times[side].push(performance.now() - t);
       }
     };
-    await Promise.all(handlers.map(instance));
+    await Promise.all(jobs.map((job, i) => click(job, handlers[i % INSTANCES]!)));
+    const elapsedMs = performance.now() - start;
     const sent = { hot: jobs.filter((j) => j.hot).length, cold: jobs.filter((j) => !j.hot).length };
-    const { counts, settleMs } = await settledCounts(world, [{ id: hotLink.id, sent: sent.hot }, { id: coldLink.id, sent: sent.cold }], 5_000, 90_000);
+    const { counts, settleMs } = await settledCounts(world, [{ id: hotLink!.id, sent: sent.hot }, { id: coldLink!.id, sent: sent.cold }], 5_000, 90_000);
     const side = (key: 'hot' | 'cold', counted: number): HotLinkSide => ({
       sent: sent[key],
       visitorErrors: errors[key],
@@ -214,6 +220,7 @@ export const measureHotLink = async (world: World, dynamoEndpoint: string, secon
       dynamoCalls: proxy.counts.calls - callsBefore,
       settleMs,
       p99Ratio: round(hot.p99Ms / cold.p99Ms, 2),
+      achievedPerSecond: round((jobs.length * 1000) / elapsedMs, 1),
     };
   } finally {
     process.env.DYNAMODB_ENDPOINT = previousEndpoint;

@@ -31,8 +31,8 @@ const check = args.has('--check');
 const coldStartOnly = args.has('--cold-start');
 const hotLinkOnly = args.has('--hot-link');
 const settings = quick
-  ? { coldSamples: 5, capacityRuns: 2, latencySamples: 200, durationSamples: 15, throughputSeconds: 3, analyticsLevels: [10_000, 100_000], analyticsRepeats: 2, hotLinkSeconds: 3 }
-  : { coldSamples: 21, capacityRuns: 3, latencySamples: 1000, durationSamples: 50, throughputSeconds: 10, analyticsLevels: [10_000, 100_000, 1_000_000], analyticsRepeats: 3, hotLinkSeconds: 10 };
+  ? { coldSamples: 5, capacityRuns: 2, latencySamples: 200, durationSamples: 15, throughputSeconds: 3, analyticsLevels: [10_000, 100_000], analyticsRepeats: 2, hotLinkSeconds: 6 }
+  : { coldSamples: 21, capacityRuns: 3, latencySamples: 1000, durationSamples: 50, throughputSeconds: 10, analyticsLevels: [10_000, 100_000, 1_000_000], analyticsRepeats: 3, hotLinkSeconds: 20 };
 const CONNECTIONS = 10;
 
 // The bundles run in this process and write their log lines (Powertools JSON and EMF) to stdout;
