@@ -19,6 +19,9 @@
  * - **Never shared wrongly**: entries are per (lower-cased hostname, case-sensitive key), the
  *   same identity as the slug item `SLUG#<domain>#<key>`; a failed read (timeout, throttle) is
  *   never cached.
+ * - **One read at a time per hot key**: lookups of a hot key that arrive while its read is in
+ *   flight wait for that read instead of sending their own (the local server, and anything that
+ *   serves several requests in one process); if it fails, each reads for itself.
  */
 export const REDIRECT_HOT_LOOKUPS = 5;
 export const REDIRECT_HOT_WINDOW_MS = 1_000;
@@ -72,6 +75,8 @@ export const createRedirectCache = <T>(options: Partial<RedirectCacheOptions> = 
   const lookups = lru<{ windowStart: number; count: number }>(max);
   /** `value: null`: the key was looked up and is not there. */
   const records = lru<{ value: T | null; readAt: number }>(max);
+  /** Reads of hot keys in flight. */
+  const inFlight = new Map<string, Promise<T | undefined>>();
 
   /** Counts this lookup; true when the key is hot in this instance. */
   const isHot = (id: string, t: number) => {
@@ -93,9 +98,18 @@ export const createRedirectCache = <T>(options: Partial<RedirectCacheOptions> = 
       const cached = records.get(id);
       if (cached && t - cached.readAt < ttlMs) return cached.value ?? undefined;
       if (cached) records.delete(id);
-      const value = await load();
-      if (hot) records.set(id, { value: value ?? null, readAt: t });
-      return value;
+      if (!hot) return load();
+      const pending = inFlight.get(id);
+      if (pending) return pending.catch(() => load());
+      const read = load();
+      inFlight.set(id, read);
+      try {
+        const value = await read;
+        records.set(id, { value: value ?? null, readAt: t });
+        return value;
+      } finally {
+        inFlight.delete(id);
+      }
     },
     clear() {
       lookups.clear();

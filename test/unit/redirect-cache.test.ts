@@ -116,4 +116,37 @@ describe('redirect cache (hot links only, bounded staleness)', () => {
     await s.lookup('h.test', 'b');
     expect(s.reads()).toBe(before);
   });
+
+  it('lookups of a hot key while its read is in flight share that read; a failed shared read lets each read for itself', async () => {
+    let t = 0;
+    const cache = createRedirectCache<{ url: string }>({ now: () => t });
+    let reads = 0;
+    let release!: (v: { url: string }) => void;
+    let fail!: (e: Error) => void;
+    const slow = () => {
+      reads += 1;
+      return new Promise<{ url: string }>((resolve, reject) => {
+        release = resolve;
+        fail = reject;
+      });
+    };
+    const fast = async () => {
+      reads += 1;
+      return { url: 'https://own.example' };
+    };
+    for (let i = 0; i < REDIRECT_HOT_LOOKUPS - 1; i++) await cache.lookup('a.test', 'k', fast);
+    const first = cache.lookup('a.test', 'k', slow);
+    const second = cache.lookup('a.test', 'k', fast);
+    release({ url: 'https://shared.example' });
+    expect(await Promise.all([first, second])).toEqual([{ url: 'https://shared.example' }, { url: 'https://shared.example' }]);
+    expect(reads).toBe(REDIRECT_HOT_LOOKUPS);
+
+    t += REDIRECT_CACHE_TTL_MS; // expired: the next read is shared again
+    for (let i = 0; i < REDIRECT_HOT_LOOKUPS - 1; i++) await cache.lookup('b.test', 'k', fast);
+    const failing = cache.lookup('b.test', 'k', slow);
+    const waiting = cache.lookup('b.test', 'k', fast);
+    fail(new Error('throttled'));
+    await expect(failing).rejects.toThrow('throttled');
+    expect(await waiting).toEqual({ url: 'https://own.example' });
+  });
 });
