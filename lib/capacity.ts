@@ -20,8 +20,9 @@ import type { Node } from 'constructs';
  *   and the click's recording in the region; take CloudWatch's Duration p99 once deployed)
  *   needs rate x duration concurrent executions of `edge-links` (200 by default). Synth warns
  *   when a reservation caps the function below that, when the unreserved pool left by the
- *   reservations is smaller, or when Lambda's requests-per-second limit (10 per unit of
- *   concurrency) is below the rate. docs/edge.md says what else such a link needs.
+ *   reservations is smaller, when Lambda's requests-per-second limit (10 per unit of
+ *   concurrency) is below the rate, or when the event stream's shards (1,000 records/s each)
+ *   are. docs/edge.md says what else such a link needs.
  */
 export interface CapacitySettings {
   serviceApi: { rateLimit: number; burstLimit: number };
@@ -32,6 +33,9 @@ export interface CapacitySettings {
   apiRateQuota: number;
   edge: { clicksPerSecond: number; clickDurationMs: number };
 }
+
+/** A Kinesis shard takes at most 1,000 records per second of writes. */
+export const RECORDS_PER_SHARD = 1_000;
 
 /** Lambda serves at most 10 requests per second per unit of a function's concurrency limit. */
 export const REQUESTS_PER_SECOND_PER_CONCURRENCY = 10;
@@ -91,7 +95,12 @@ export const edgeConcurrencyNeeded = (settings: CapacitySettings): number =>
  * reservation (also its maximum), the unreserved pool it otherwise shares, and Lambda's
  * requests-per-second limit on that concurrency. Empty when the plan fits.
  */
-export const edgeCapacityWarnings = (settings: CapacitySettings, edgeReservation: number | undefined, reservedTotal: number): string[] => {
+export const edgeCapacityWarnings = (
+  settings: CapacitySettings,
+  edgeReservation: number | undefined,
+  reservedTotal: number,
+  stream: { mode: 'provisioned'; shards: number } | { mode: 'on-demand' },
+): string[] => {
   const needed = edgeConcurrencyNeeded(settings);
   const { clicksPerSecond, clickDurationMs } = settings.edge;
   const plan = `${clicksPerSecond} clicks/s at ${clickDurationMs} ms needs ${needed} concurrent executions of edge-links`;
@@ -104,6 +113,12 @@ export const edgeCapacityWarnings = (settings: CapacitySettings, edgeReservation
   }
   if (available * REQUESTS_PER_SECOND_PER_CONCURRENCY < clicksPerSecond) {
     warnings.push(`${plan}; Lambda serves at most ${REQUESTS_PER_SECOND_PER_CONCURRENCY} requests/s per unit of concurrency, ${available * REQUESTS_PER_SECOND_PER_CONCURRENCY}/s with ${available}: raise the concurrency available to edge-links.`);
+  }
+  // Every click is one record on the event stream; a provisioned shard takes 1,000 records/s.
+  if (stream.mode === 'provisioned' && stream.shards * RECORDS_PER_SHARD < clicksPerSecond) {
+    warnings.push(
+      `${clicksPerSecond} clicks/s through edge-links are ${clicksPerSecond} records/s on the event stream, but its ${stream.shards} shards take ${stream.shards * RECORDS_PER_SHARD}/s (the rest is throttled, retried, spooled and counted late): -c eventStreamShards=${Math.ceil(clicksPerSecond / RECORDS_PER_SHARD)} or on-demand.`,
+    );
   }
   return warnings;
 };

@@ -9,7 +9,7 @@ import type { RouteDef } from '@shared/routes/route-types';
 import { Analytics } from './analytics';
 import { capacityFromContext, checkReservations, CLICK_PATH_HANDLERS, edgeCapacityWarnings, type CapacitySettings } from './capacity';
 import { EventLake } from './event-lake';
-import { EventPipeline } from './event-pipeline';
+import { EventPipeline, eventStreamCapacity } from './event-pipeline';
 import { LinkTable } from './link-table';
 import { OutboundEvents } from './outbound-events';
 import { ServiceAlarms } from './service-alarms';
@@ -132,7 +132,8 @@ export class LinkServiceStack extends Stack {
     const reservedTotal = [...this.functions.values()].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0);
     checkReservations(this.capacity, reservedTotal);
     const edgeLinks = this.functions.get('edge-links')!;
-    for (const warning of edgeCapacityWarnings(this.capacity, edgeLinks.reservedConcurrency, reservedTotal)) {
+    const stream = eventStreamCapacity(this.node.tryGetContext('eventStreamShards'));
+    for (const warning of edgeCapacityWarnings(this.capacity, edgeLinks.reservedConcurrency, reservedTotal, stream)) {
       Annotations.of(edgeLinks).addWarningV2('@linkservice/edge-capacity', warning);
     }
 

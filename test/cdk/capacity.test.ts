@@ -56,15 +56,22 @@ describe('capacity settings', () => {
         .findWarning('*', Match.stringLikeRegexp('edge-links'))
         .map((w) => String(w.entry.data));
 
-    it('by default plans 10,000 clicks/s at 20 ms: 200 concurrent executions, which the default account pool holds (no warning)', () => {
+    it("by default plans 10,000 clicks/s at 20 ms: 200 concurrent executions, which the default account pool holds; the default stream's 2 shards do not", () => {
       const { stack } = synthStack();
       expect(stack.capacity.edge).toEqual({ clicksPerSecond: 10_000, clickDurationMs: 20 });
       expect(edgeConcurrencyNeeded(stack.capacity)).toBe(200);
-      expect(edgeWarnings(stack)).toEqual([]);
+      const warnings = edgeWarnings(stack);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/10000 records\/s on the event stream, but its 2 shards take 2000\/s .*-c eventStreamShards=10 or on-demand/);
+    });
+
+    it('a stream with enough shards (or on-demand) clears it', () => {
+      expect(edgeWarnings(synthStack({ eventStreamShards: '10' }).stack)).toEqual([]);
+      expect(edgeWarnings(synthStack({ eventStreamShards: 'on-demand' }).stack)).toEqual([]);
     });
 
     it('warns when the click-path reservation caps edge-links below the planned rate', () => {
-      const { stack } = synthWith({ edgeClicksPerSecond: 20_000, edgeClickDurationMs: 30, clickPathReservedConcurrency: 200, accountConcurrency: 3000 });
+      const { stack } = synthWith({ edgeClicksPerSecond: 20_000, edgeClickDurationMs: 30, clickPathReservedConcurrency: 200, accountConcurrency: 3000, eventStreamShards: 'on-demand' });
       expect(edgeConcurrencyNeeded(stack.capacity)).toBe(600);
       const warnings = edgeWarnings(stack);
       expect(warnings).toHaveLength(2);
@@ -73,14 +80,14 @@ describe('capacity settings', () => {
     });
 
     it("warns when the account's unreserved pool, or Lambda's 10 requests/s per unit of concurrency, falls short", () => {
-      const { stack } = synthWith({ edgeClicksPerSecond: 50_000, edgeClickDurationMs: 25, analyticsReservedConcurrency: 10 });
+      const { stack } = synthWith({ edgeClicksPerSecond: 50_000, edgeClickDurationMs: 25, analyticsReservedConcurrency: 10, eventStreamShards: 'on-demand' });
       const warnings = edgeWarnings(stack);
       expect(warnings.some((w) => /needs 1250 concurrent executions of edge-links, but the account's unreserved concurrency is \d+ \(1000 less \d+ reserved\)/.test(w))).toBe(true);
       expect(warnings.some((w) => /at most 10 requests\/s per unit of concurrency/.test(w))).toBe(true);
     });
 
     it('a raised quota set as context clears the warnings', () => {
-      const { stack } = synthWith({ edgeClicksPerSecond: 50_000, edgeClickDurationMs: 25, accountConcurrency: 6000 });
+      const { stack } = synthWith({ edgeClicksPerSecond: 50_000, edgeClickDurationMs: 25, accountConcurrency: 6000, eventStreamShards: 50 });
       expect(edgeWarnings(stack)).toEqual([]);
     });
 
