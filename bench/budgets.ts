@@ -17,6 +17,12 @@ export const budgets = {
   throughputErrors: 0,
   /** Hot link (bench/hot-link.ts): its p99 as a multiple of a cold link's p99 in the same run. */
   hotLinkP99VsCold: 1.5,
+  /**
+   * USD per million redirects behind the front door (Lambda, DynamoDB, events, the counter work at
+   * the hot link's batch size, X-Ray), before CloudWatch Logs; CloudFront and WAF are their own
+   * columns (issue 19).
+   */
+  redirectBehindFrontDoorUsd: 0.7,
   /** USD of one link-analytics dashboard view deployed (Athena bytes scanned), workspace with 1M events in 90 days. */
   dashboardViewUsd: 0.001,
 } as const;

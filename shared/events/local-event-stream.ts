@@ -18,7 +18,7 @@ export interface LocalEventStream extends EventSink {
    * Delivers the retained records to the consumer again, as an event source mapping moved back
    * to the trim horizon does (an operator's replay): already counted clicks must not count twice.
    */
-  redeliverRetained(): Promise<void>;
+  redeliverRetained(): Promise<number>;
 }
 
 /**
@@ -87,6 +87,7 @@ export const createLocalEventStream = (lakeDir: string): LocalEventStream => {
       for (const record of retained) queue.push({ record, tried: () => {} });
       pumping ??= pump();
       await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      return retained.length;
     },
   };
 };
