@@ -17,7 +17,10 @@ const node = path.join(projectRoot, 'node_modules', '.bin', 'node');
  */
 const initTime = async (file: string): Promise<number> => {
   const script = `const t = performance.now(); await import(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
-  const { stdout } = await run(node, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_OPTIONS: runtimeNodeOptions, TABLE_NAME: 'bench', AWS_REGION: 'us-east-1' } });
+  // AWS_LAMBDA_MAX_CONCURRENCY is the local server's (set when this process loaded it): a fresh
+  // Lambda process has none, and with it Powertools looks for an invoke store at import and throws.
+  const { AWS_LAMBDA_MAX_CONCURRENCY: _localOnly, ...env } = process.env;
+  const { stdout } = await run(node, ['--input-type=module', '-e', script], { env: { ...env, NODE_OPTIONS: runtimeNodeOptions, TABLE_NAME: 'bench', AWS_REGION: 'us-east-1' } });
   return Number(stdout);
 };
 

@@ -165,4 +165,26 @@ describe('per-partition-key throughput limits (fault proxy)', () => {
     );
     expect(asked.ConsumedCapacity?.CapacityUnits).toBe(1);
   });
+
+  it('a large answer (DynamoDB Local sends it chunked) comes through measured and intact', async () => {
+    const recording = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, { recordCapacity: true, perKeyLimits: { writeUnitsPerSecond: 10_000, readUnitsPerSecond: 10_000 } });
+    const other = clientOf(recording.endpoint);
+    try {
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          other.send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'LINK#many' }, sk: { S: `ITEM#${String(i).padStart(2, '0')}` }, blob: { S: 'y'.repeat(4_000) } } })),
+        ),
+      );
+      recording.take();
+      const out = await other.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: 'LINK#many' } } }));
+      expect(out.Items).toHaveLength(40);
+      expect(out.ConsumedCapacity).toBeUndefined();
+      const [call] = recording.take();
+      expect(call).toMatchObject({ operation: 'Query', reported: true });
+      expect(call!.read).toBeGreaterThan(10); // 40 items of 4 KB, eventually consistent
+    } finally {
+      other.destroy();
+      await recording.stop();
+    }
+  });
 });

@@ -306,6 +306,8 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
         if (!asked) delete output.ConsumedCapacity;
         if (unprocessed.length) addUnprocessed(operation, input, output, unprocessed);
         answerBody = Buffer.from(JSON.stringify(output));
+        // DynamoDB Local sends a large answer chunked: the rewritten one goes out with its length only.
+        delete headers['transfer-encoding'];
         headers['content-length'] = String(answerBody.length);
         if (headers['x-amz-crc32'] !== undefined) headers['x-amz-crc32'] = String(crc32(answerBody));
       }
