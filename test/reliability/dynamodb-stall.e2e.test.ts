@@ -36,7 +36,12 @@ afterEach(() => {
  * whatever the machine's load; the calls are never answered while stalled.
  */
 const STALL_MS = Number.POSITIVE_INFINITY;
-const click = (key: string) => edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } });
+/** One click, returned once the edge has finished it: recorded, or logged for replay past its budget (after the response). */
+const click = async (key: string) => {
+  const res = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } });
+  await t.idle();
+  return res;
+};
 const create = async (key: string) => {
   const res = await http(t.baseUrl, 'POST', '/v1/links', {
     headers: { 'api-key': t.tenantA.serverKey },

@@ -90,6 +90,8 @@ describe('Firehose outage under clicks', () => {
     const click = async () => {
       const res = await edgeRequest(t.edgeUrl, { host: link.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE_UA } });
       expect(res.status).toBe(302);
+      // The click is recorded after the response: done (sent, or spooled) once the edge is idle.
+      await t.idle();
       figures.clicks++;
     };
 
