@@ -1,13 +1,13 @@
 import { EventSpool } from './event-spool';
 import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
-import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { HttpMethod, type HttpApi, type HttpRouteIntegration } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
 import { handlerGrants, routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { Analytics } from './analytics';
-import { capacityFromContext, checkReservations, CLICK_PATH_HANDLERS, type CapacitySettings } from './capacity';
+import { capacityFromContext, checkReservations, CLICK_PATH_HANDLERS, edgeCapacityWarnings, type CapacitySettings } from './capacity';
 import { EventLake } from './event-lake';
 import { EventPipeline } from './event-pipeline';
 import { LinkTable } from './link-table';
@@ -52,9 +52,9 @@ export class LinkServiceStack extends Stack {
     this.eventLake = new EventLake(this, 'EventLake');
     this.alarms = new ServiceAlarms(this, 'Alarms');
     this.alarms.watchTable(this.table);
-    this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
-    this.alarms.watchEventStream(this.eventPipeline.stream.ref);
-    this.eventSpool = new EventSpool(this, 'EventSpool', { stream: this.eventPipeline.stream, alarms: this.alarms });
+    this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket, table: this.table });
+    this.alarms.watchEventStream(this.eventPipeline.eventStream.streamName, this.eventPipeline.deliveryStream.ref);
+    this.eventSpool = new EventSpool(this, 'EventSpool', { stream: this.eventPipeline.eventStream, alarms: this.alarms });
     this.eventPipeline.watch(this.alarms);
     this.eventLake.watch(this.alarms);
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
@@ -75,7 +75,7 @@ export class LinkServiceStack extends Stack {
           indexes: handler.indexes,
         });
         if (handler.events) {
-          fn.bindEvents(this.eventPipeline.stream);
+          fn.bindEvents(this.eventPipeline.eventStream);
           this.eventSpool.bindSpool(fn);
         }
         if (handler.table === 'read' && rateLimited) fn.bindRateLimitCounters(this.table);
@@ -125,10 +125,16 @@ export class LinkServiceStack extends Stack {
       serviceApi: this.serviceApi,
       edgeDistributionId: this.frontDoor.distribution.attrId,
       table: this.table,
-      streamName: this.eventPipeline.stream.ref,
+      streamName: this.eventPipeline.eventStream.streamName,
+      deliveryStreamName: this.eventPipeline.deliveryStream.ref,
       alarms: this.alarms.alarms,
     });
-    checkReservations(this.capacity, [...this.functions.values()].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0));
+    const reservedTotal = [...this.functions.values()].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0);
+    checkReservations(this.capacity, reservedTotal);
+    const edgeLinks = this.functions.get('edge-links')!;
+    for (const warning of edgeCapacityWarnings(this.capacity, edgeLinks.reservedConcurrency, reservedTotal)) {
+      Annotations.of(edgeLinks).addWarningV2('@linkservice/edge-capacity', warning);
+    }
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-APIG4',
@@ -139,7 +145,7 @@ export class LinkServiceStack extends Stack {
     new CfnOutput(this, 'BaseUrl', { value: this.serviceApi.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     // For `admin replay-events` (EVENTS_STREAM_NAME, EVENTS_SPOOL_QUEUE_URL, EVENTS_SPOOL_DLQ_URL).
-    new CfnOutput(this, 'EventsStreamName', { value: this.eventPipeline.stream.ref });
+    new CfnOutput(this, 'EventsStreamName', { value: this.eventPipeline.eventStream.streamName });
     new CfnOutput(this, 'EventsSpoolQueueUrl', { value: this.eventSpool.queue.queueUrl });
     new CfnOutput(this, 'EventsSpoolDlqUrl', { value: this.eventSpool.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'EventBusName', { value: this.outbound.bus.eventBusName });
