@@ -22,13 +22,14 @@ const heldSink = (inner: EventSink) => {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   const state = { held: 0 };
-  const sink: EventSink = {
-    send: async (events) => {
+  // The inner sink's own methods (the local stream's drained(), ...) stay reachable.
+  const sink = Object.assign(Object.create(inner) as EventSink, {
+    send: async (...args: Parameters<EventSink['send']>) => {
       state.held += 1;
       await gate;
-      return inner.send(events);
+      return inner.send(...args);
     },
-  };
+  });
   return { sink, state, open };
 };
 

@@ -3,23 +3,24 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 
 /**
- * Firehose's PutRecordBatch answers in typically 10-30 ms from a Lambda in the same region. The
+ * The event send a click makes (Kinesis PutRecords to the event stream; before the stream,
+ * Firehose PutRecordBatch) answers in typically 10-30 ms from a Lambda in the same region. The
  * fake answers after a delay drawn from a log-normal distribution with a 15 ms median (sigma
  * 0.3: p5 ~9 ms, p95 ~25 ms), so the warm bench's redirect would show the event send if the
  * visitor still waited for it.
  */
-export const FAKE_FIREHOSE_MEDIAN_MS = 15;
+export const FAKE_STREAM_MEDIAN_MS = 15;
 const SIGMA = 0.3;
 
 /** One delay (ms) drawn around the median (Box-Muller normal, exponentiated). */
-export const firehoseDelayMs = (random: () => number = Math.random): number => {
+export const eventSendDelayMs = (random: () => number = Math.random): number => {
   const u = 1 - random();
   const v = random();
   const normal = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  return FAKE_FIREHOSE_MEDIAN_MS * Math.exp(SIGMA * normal);
+  return FAKE_STREAM_MEDIAN_MS * Math.exp(SIGMA * normal);
 };
 
-export interface FakeFirehose {
+export interface FakeEventStream {
   endpoint: string;
   /** Records accepted so far. */
   records: number;
@@ -27,12 +28,12 @@ export interface FakeFirehose {
 }
 
 /**
- * A loopback Firehose speaking the AWS JSON 1.1 wire format of PutRecordBatch (what
- * `@aws-sdk/client-firehose` sends): every record accepted, after `firehoseDelayMs()`. The bench
- * points a bundle's Firehose client at it with AWS_ENDPOINT_URL_FIREHOSE.
+ * A loopback Kinesis Data Streams speaking the AWS JSON 1.1 wire format of PutRecords (what
+ * `@aws-sdk/client-kinesis` sends): every record accepted, after `eventSendDelayMs()`. The bench
+ * points a bundle's Kinesis client at it with AWS_ENDPOINT_URL_KINESIS.
  */
-export const startFakeFirehose = async (): Promise<FakeFirehose> => {
-  const state = { records: 0 };
+export const startFakeEventStream = async (): Promise<FakeEventStream> => {
+  const state = { records: 0, sequence: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -43,15 +44,15 @@ export const startFakeFirehose = async (): Promise<FakeFirehose> => {
         res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
         res.end(JSON.stringify(json));
       };
-      if (!target.endsWith('.PutRecordBatch')) {
-        reply(400, { __type: 'UnknownOperationException', message: `fake Firehose: ${target} not supported` });
+      if (target !== 'Kinesis_20131202.PutRecords') {
+        reply(400, { __type: 'UnknownOperationException', message: `fake event stream: ${target} not supported` });
         return;
       }
       const records = body.Records ?? [];
       setTimeout(() => {
         state.records += records.length;
-        reply(200, { FailedPutCount: 0, Encrypted: false, RequestResponses: records.map(() => ({ RecordId: randomUUID() })) });
-      }, firehoseDelayMs());
+        reply(200, { FailedRecordCount: 0, Records: records.map(() => ({ SequenceNumber: String((state.sequence += 1)), ShardId: 'shardId-000000000000' })) });
+      }, eventSendDelayMs());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
