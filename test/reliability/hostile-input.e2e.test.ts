@@ -1,3 +1,4 @@
+import { checkpointAttribute } from '@shared/clicks/link-counters';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { request as httpRequest } from 'node:http';
@@ -58,15 +59,15 @@ const raw = (base: string, method: string, target: string, headers: Record<strin
  * click counters (the edge counts clicks on every answer it gives, 404s of archived links too).
  */
 const NOT_DATA = ['IDEMPOTENCY', 'SECRET', 'PWTRY', 'ANALYTICS_CACHE', 'RATE'];
+const COUNTER_CHECKPOINT_PREFIX = checkpointAttribute('');
 
 const snapshot = async () => {
   const out = await getDocumentClient().send(new ScanCommand({ TableName: process.env.TABLE_NAME!, ConsistentRead: true }));
   return (out.Items ?? [])
     .filter((i) => !NOT_DATA.includes(String(i.type)))
-    // Click counters (and the clicks order key that follows them, and the counter consumer's
-    // per-shard checkpoints `counted#<shard>`) are not data a request changes.
+    // Click counters (with the clicks order key and the consumer's per-shard checkpoints that follow them) are not data a request changes.
     .map(({ clicks: _c, botClicks: _b, lastClicked: _l, lastBotClickedAt: _lb, gsi3sk: _g, ...data }) =>
-      JSON.stringify(Object.fromEntries(Object.entries(data).filter(([name]) => !name.startsWith('counted#')))),
+      JSON.stringify(Object.fromEntries(Object.entries(data).filter(([name]) => !name.startsWith(COUNTER_CHECKPOINT_PREFIX)))),
     )
     .sort();
 };
