@@ -1,5 +1,6 @@
 import { startDynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
-import { apiEvent, importBundle, PHONE_UA, viaFrontDoor } from './lambda-invoke';
+import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
+import { apiEvent, importBundle, PHONE_UA } from './lambda-invoke';
 import { Writable } from 'node:stream';
 import { lambdaContext } from '@shared/local/local-server';
 import { isStreamingHandler, type PreludeStream, type ResponsePrelude } from '@shared/local/lambda-streaming';
@@ -96,6 +97,13 @@ const invokeTimed = async (handler: BundledHandler, event: ReturnType<typeof api
   const done = performance.now();
   return { status: result?.statusCode ?? 0, answeredMs: done - started, durationMs: done - started };
 };
+
+/** What CloudFront adds on the way to an edge function: the viewer's host and the origin-verify secret the local stack set. */
+const viaFrontDoor = (domain: string): Record<string, string> => ({
+  host: domain,
+  'x-forwarded-host': domain,
+  [ORIGIN_VERIFY_HEADER]: (process.env[ORIGIN_VERIFY_VALUES_ENV] ?? '').split(',')[0] ?? '',
+});
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
