@@ -15,10 +15,11 @@ import type { Node } from 'constructs';
  *   analytics function (reserved concurrency is also its maximum), so slow Athena queries cannot
  *   take the account's pool from the redirect. `accountConcurrency` (default 1,000, the usual
  *   quota) is checked against the sum.
- * - The edge's plan: `edgeClicksPerSecond` (default 10,000, a viral link) at
+ * - The edge's plan: `edgeClicksPerSecond` (default 2,000: what the default event stream's 2
+ *   shards take; docs/edge.md plans a viral link's 10,000) at
  *   `edgeClickDurationMs` (default 20: the edge-links function's duration deployed, a slug read
  *   and the click's recording in the region; take CloudWatch's Duration p99 once deployed)
- *   needs rate x duration concurrent executions of `edge-links` (200 by default). Synth warns
+ *   needs rate x duration concurrent executions of `edge-links` (40 by default). Synth warns
  *   when a reservation caps the function below that, when the unreserved pool left by the
  *   reservations is smaller, when Lambda's requests-per-second limit (10 per unit of
  *   concurrency) is below the rate, or when the event stream's shards (1,000 records/s each)
@@ -64,7 +65,7 @@ export const capacityFromContext = (node: Node): CapacitySettings => {
     accountConcurrency: positiveInt(node, 'accountConcurrency') ?? 1_000,
     apiBurstQuota,
     apiRateQuota,
-    edge: { clicksPerSecond: positiveInt(node, 'edgeClicksPerSecond') ?? 10_000, clickDurationMs: positiveInt(node, 'edgeClickDurationMs') ?? 20 },
+    edge: { clicksPerSecond: positiveInt(node, 'edgeClicksPerSecond') ?? 2_000, clickDurationMs: positiveInt(node, 'edgeClickDurationMs') ?? 20 },
   };
   for (const [name, api] of Object.entries({ service: settings.serviceApi })) {
     if (api.burstLimit > apiBurstQuota) {

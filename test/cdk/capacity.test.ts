@@ -56,18 +56,19 @@ describe('capacity settings', () => {
         .findWarning('*', Match.stringLikeRegexp('edge-links'))
         .map((w) => String(w.entry.data));
 
-    it("by default plans 10,000 clicks/s at 20 ms: 200 concurrent executions, which the default account pool holds; the default stream's 2 shards do not", () => {
+    it('by default plans 2,000 clicks/s at 20 ms (40 concurrent executions), which the default pool and the default 2 shards take: no warning', () => {
       const { stack } = synthStack();
-      expect(stack.capacity.edge).toEqual({ clicksPerSecond: 10_000, clickDurationMs: 20 });
-      expect(edgeConcurrencyNeeded(stack.capacity)).toBe(200);
-      const warnings = edgeWarnings(stack);
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(/10000 records\/s on the event stream, but its 2 shards take 2000\/s .*-c eventStreamShards=10 or on-demand/);
+      expect(stack.capacity.edge).toEqual({ clicksPerSecond: 2_000, clickDurationMs: 20 });
+      expect(edgeConcurrencyNeeded(stack.capacity)).toBe(40);
+      expect(edgeWarnings(stack)).toEqual([]);
     });
 
-    it('a stream with enough shards (or on-demand) clears it', () => {
-      expect(edgeWarnings(synthStack({ eventStreamShards: '10' }).stack)).toEqual([]);
-      expect(edgeWarnings(synthStack({ eventStreamShards: 'on-demand' }).stack)).toEqual([]);
+    it("a viral link's plan (10,000 clicks/s) warns about the default stream; enough shards (or on-demand) clear it", () => {
+      const viral = edgeWarnings(synthStack({ edgeClicksPerSecond: '10000' }).stack);
+      expect(viral).toHaveLength(1);
+      expect(viral[0]).toMatch(/10000 records\/s on the event stream, but its 2 shards take 2000\/s .*-c eventStreamShards=10 or on-demand/);
+      expect(edgeWarnings(synthStack({ edgeClicksPerSecond: '10000', eventStreamShards: '10' }).stack)).toEqual([]);
+      expect(edgeWarnings(synthStack({ edgeClicksPerSecond: '10000', eventStreamShards: 'on-demand' }).stack)).toEqual([]);
     });
 
     it('warns when the click-path reservation caps edge-links below the planned rate', () => {
