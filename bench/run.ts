@@ -1,8 +1,9 @@
 /**
- * `npm run bench [-- --quick] [-- --check] [-- --cold-start]`: cold start, warm latency, DynamoDB
- * work and cost per million, loopback throughput and analytics scale, in one run (`--cold-start`:
- * section 1 and its budgets only). Markdown on stdout, JSON in
- * bench/results/latest.json; `--check` exits 1 when a budget fails. Loopback only, bounded.
+ * `npm run bench [-- --quick] [-- --check] [-- --cold-start] [-- --analytics-events N[,N...]]`:
+ * cold start, warm latency, DynamoDB work and cost per million, loopback throughput and analytics
+ * scale, in one run (`--cold-start`: section 1 and its budgets only; `--analytics-events`: section
+ * 5 only, at the given levels, e.g. 10000000, into bench/results/analytics.json). Markdown on
+ * stdout, JSON in bench/results/latest.json; `--check` exits 1 when a budget fails. Loopback only, bounded.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,13 +23,28 @@ import { measureDurations, measureWarmLatency } from './warm-latency';
 import { measureLimiterOverhead } from './limiter-overhead';
 import { startWorld } from './world';
 
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
 const quick = args.has('--quick');
 const check = args.has('--check');
 const coldStartOnly = args.has('--cold-start');
-const settings = quick
+/** `--analytics-events 10000000` (or `--analytics-events=1000000,10000000`): only section 5, at those levels. */
+const analyticsEventsArg = (() => {
+  const index = argv.findIndex((a) => a === '--analytics-events' || a.startsWith('--analytics-events='));
+  if (index === -1) return undefined;
+  const value = argv[index]!.includes('=') ? argv[index]!.split('=')[1]! : argv[index + 1];
+  const levels = (value ?? '').split(',').map((v) => Number(v.replaceAll('_', '')));
+  if (levels.length === 0 || levels.some((n) => !Number.isInteger(n) || n < 1000)) {
+    process.stderr.write('--analytics-events takes event counts of at least 1000, comma-separated (e.g. 10000000)\n');
+    process.exit(2);
+  }
+  return levels;
+})();
+const analyticsOnly = analyticsEventsArg !== undefined;
+const baseSettings = quick
   ? { coldSamples: 5, capacityRuns: 2, latencySamples: 200, durationSamples: 15, throughputSeconds: 3, analyticsLevels: [10_000, 100_000], analyticsRepeats: 2 }
   : { coldSamples: 21, capacityRuns: 3, latencySamples: 1000, durationSamples: 50, throughputSeconds: 10, analyticsLevels: [10_000, 100_000, 1_000_000], analyticsRepeats: 3 };
+const settings = { ...baseSettings, analyticsLevels: analyticsEventsArg ?? baseSettings.analyticsLevels };
 const CONNECTIONS = 10;
 
 // The bundles run in this process and write their log lines (Powertools JSON and EMF) to stdout;
@@ -73,11 +89,22 @@ const runHeader = () => ({
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
   seconds: (performance.now() - started) / 1000,
 });
-progress(`mode ${quick ? 'quick' : 'full'}: building bundles and measuring cold starts`);
-const coldStart = await measureColdStart(settings.coldSamples);
+const emptySections = { latency: [], capacity: [], durationsMs: {}, cost: { memoryMb: configuredMemoryMb(), eventBytes: 0, pricesTakenOn, rows: [] }, throughput: [] };
 
 let results: BenchResults;
-if (coldStartOnly) {
+if (analyticsOnly) {
+  progress(`analytics only: ${settings.analyticsLevels.join(', ')} events (starting DynamoDB Local and the local stack for the world)`);
+  const world = await startWorld();
+  try {
+    const analytics = await measureAnalyticsScale(world, settings.analyticsLevels, settings.analyticsRepeats, progress);
+    const partial = { ...runHeader(), coldStart: { floors: [], samples: 0, rows: [] }, ...emptySections, analytics };
+    results = { ...partial, budgets: judgeBudgets(partial) };
+  } finally {
+    await world.stack.stop();
+  }
+} else if (coldStartOnly) {
+  progress('cold start only: building bundles and measuring cold starts');
+  const coldStart = await measureColdStart(settings.coldSamples);
   const partial = {
     ...runHeader(),
     coldStart,
@@ -90,6 +117,8 @@ if (coldStartOnly) {
   };
   results = { ...partial, budgets: judgeBudgets(partial) };
 } else {
+  progress(`mode ${quick ? 'quick' : 'full'}: building bundles and measuring cold starts`);
+  const coldStart = await measureColdStart(settings.coldSamples);
   progress('starting DynamoDB Local and the local stack');
   const world = await startWorld();
   try {
@@ -148,7 +177,7 @@ if (coldStartOnly) {
 
 const out = path.join(projectRoot, 'bench', 'results');
 mkdirSync(out, { recursive: true });
-const outFile = coldStartOnly ? 'cold-start.json' : 'latest.json';
+const outFile = analyticsOnly ? 'analytics.json' : coldStartOnly ? 'cold-start.json' : 'latest.json';
 writeFileSync(path.join(out, outFile), `${JSON.stringify(results, null, 2)}\n`);
 writeReport(`${toMarkdown(results)}\n`);
 const failed = results.budgets.filter((b) => !b.pass);

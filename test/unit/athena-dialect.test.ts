@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateQuery, exportPageQuery, recentEventsQuery, topLinksQuery, type ScopeFilter } from '@shared/analytics/analytics-sql';
 import { analyticsWindow } from '@shared/analytics/analytics-window';
+import { compactionUnloadStatement, compactionWorkspacesQuery, UNLOAD_MAX_WORKSPACES } from '@shared/analytics/athena-compaction';
 import { athenaDialectProblems } from '@test/support/athena-dialect';
 
 const NOW = new Date('2026-03-15T10:30:00.000Z');
@@ -24,6 +25,17 @@ const everyQuery = () => {
         out.push({ name: `export next ${name}`, ...exportPageQuery(filter, 101, { timestamp: '2026-03-15T00:00:00.000Z', eventId: 'evt-1' }) });
       }
     }
+  }
+  // The deployed compaction's statements (athena-compaction.ts): one day's closed partitions, a batch of workspaces.
+  const hours = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
+  const shards = Array.from({ length: 16 }, (_, s) => String(s).padStart(2, '0'));
+  const workspaces = Array.from({ length: UNLOAD_MAX_WORKSPACES }, (_, i) => `ws_${i}`);
+  for (const [name, day, batch] of [
+    ['one hour, one workspace', { day: '2026-03-14', shards: ['03'], hours: ['09'] }, ['ws_A']],
+    ['a whole day, a full batch', { day: '2026-03-14', shards, hours }, workspaces],
+  ] as const) {
+    out.push({ name: `compaction workspaces (${name})`, ...compactionWorkspacesQuery(day) });
+    out.push({ name: `compaction unload (${name})`, ...compactionUnloadStatement('lake-bucket-1', day, [...batch]) });
   }
   return out;
 };
