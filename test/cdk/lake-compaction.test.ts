@@ -52,6 +52,7 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
     const trust = resources[schedulerRoleId].Properties.AssumeRolePolicyDocument.Statement;
     expect(trust).toHaveLength(1);
     expect(trust[0].Principal).toEqual({ Service: 'scheduler.amazonaws.com' });
+    expect(trust[0].Condition).toEqual({ StringEquals: { 'aws:SourceAccount': '111111111111' } });
     const schedulerStatements = statementsOfRole(schedulerRoleId);
     expect(schedulerStatements.flatMap(actionsOf)).toEqual(['lambda:InvokeFunction']);
     for (const resource of schedulerStatements.flatMap((s) => [s.Resource].flat())) expect(JSON.stringify(resource)).toContain(fnId);

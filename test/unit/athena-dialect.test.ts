@@ -56,6 +56,8 @@ SELECT to_iso8601(date_trunc(?, from_iso8601_timestamp("timestamp"))) AS bucket 
     expect(athenaDialectProblems('SELECT a FROM t WHERE b IN (SELECT c FROM u GROUP BY c HAVING count(*) > ?)')).toHaveLength(1);
     expect(athenaDialectProblems('SELECT a::VARCHAR FROM t WHERE b = ?')).toEqual([expect.objectContaining({ message: 'DuckDB-only operator ::' })]);
     expect(athenaDialectProblems("SELECT strftime(t, '%Y') FROM t")).toEqual([expect.objectContaining({ message: expect.stringMatching(/strftime/) })]);
+    // UNLOAD's destination and options take no parameters.
+    expect(athenaDialectProblems("UNLOAD (SELECT a FROM t WHERE b = ?) TO ? WITH (format = ?)")).toHaveLength(2);
     // Quoted text is not code: a `?` or `::` inside a string or identifier is fine.
     expect(athenaDialectProblems(`SELECT 'a?b::c' AS "x?" FROM t WHERE b = ? AND (c > ? OR d IN (?, ?))`)).toEqual([]);
   });
