@@ -151,5 +151,7 @@ export class LinkServiceStack extends Stack {
     new CfnOutput(this, 'AthenaWorkgroup', { value: this.analytics.workgroupName });
     new CfnOutput(this, 'AthenaDatabase', { value: this.analytics.databaseName });
     new CfnOutput(this, 'WorkspaceDataAdminRoleArn', { value: this.workspaceDataAdmin.role.roleArn });
+    // For a manual compaction run after an alarm (docs/analytics.md).
+    new CfnOutput(this, 'LakeCompactionFunctionName', { value: this.lakeCompaction.fn.functionName });
   }
 }
