@@ -30,12 +30,13 @@ const everyQuery = () => {
   const hours = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
   const shards = Array.from({ length: 16 }, (_, s) => String(s).padStart(2, '0'));
   const workspaces = Array.from({ length: UNLOAD_MAX_WORKSPACES }, (_, i) => `ws_${i}`);
-  for (const [name, day, batch] of [
-    ['one hour, one workspace', { day: '2026-03-14', shards: ['03'], hours: ['09'] }, ['ws_A']],
-    ['a whole day, a full batch', { day: '2026-03-14', shards, hours }, workspaces],
-  ] as const) {
+  const shapes: Array<{ name: string; day: { day: string; shards: string[]; hours: string[] }; batch: string[] }> = [
+    { name: 'one hour, one workspace', day: { day: '2026-03-14', shards: ['03'], hours: ['09'] }, batch: ['ws_A'] },
+    { name: 'a whole day, a full batch', day: { day: '2026-03-14', shards, hours }, batch: workspaces },
+  ];
+  for (const { name, day, batch } of shapes) {
     out.push({ name: `compaction workspaces (${name})`, ...compactionWorkspacesQuery(day) });
-    out.push({ name: `compaction unload (${name})`, ...compactionUnloadStatement('lake-bucket-1', day, [...batch]) });
+    out.push({ name: `compaction unload (${name})`, ...compactionUnloadStatement('lake-bucket-1', day, batch) });
   }
   return out;
 };
