@@ -131,7 +131,7 @@ export class LinkServiceStack extends Stack {
       streamName: this.eventPipeline.stream.ref,
       alarms: this.alarms.alarms,
     });
-    checkReservations(this.capacity, [...this.functions.values()].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0));
+    checkReservations(this.capacity, [...this.functions.values(), this.lakeCompaction.fn].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0));
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-APIG4',
