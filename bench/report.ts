@@ -146,7 +146,7 @@ export const notes = [
   'linkIdPathSchema in its own module: zod schema construction is not tree-shaken, so GET/archive/analytics handlers built every create/patch schema at init (-16 KiB on links-get).',
   'ICU country names (Intl.DisplayNames, ~10 ms to build) built on first use instead of at module init (shared/analytics/analytics-rows.ts): analytics init went from 1.16-1.32x to about 1.0-1.18x the floor; a cold start answered from the analytics cache never builds them.',
   'Multipart forms parsed by the runtime (Response.formData(), undici in Node) instead of busboy (~23 KiB, ~3.5 ms init): the legacy creates went from 1.2999x to about 1.24x the floor in size.',
-  'Issue 15 put back @aws-sdk/client-firehose (and issue 13 @aws-sdk/client-athena), ua-parser-js 1.x and Powertools Logger + Metrics (~32 KiB) and re-based each floor on the clients its route calls; the size budgets are not met with these libraries (docs/benchmarks.md, "Issue 15").',
+  'Issue 15 put back the official AWS clients (Firehose, since replaced by Kinesis in issue 19, and Athena), ua-parser-js 1.x and Powertools Logger + Metrics (~32 KiB) and re-based each floor on the clients its route calls; the size budgets are not met with these libraries (docs/benchmarks.md, "Issue 15").',
   'Cold-start processes start with the deployed NODE_OPTIONS (--enable-source-maps, lib/bundle-settings.ts), floor included.',
 ];
 
@@ -163,7 +163,7 @@ export const toMarkdown = (r: BenchResults): string => {
   if (r.coldStart.rows.length > 0) {
     lines.push('## 1. Cold start: bundle size and module init vs the floor', '');
     lines.push(
-      `Each handler's floor is a bundle of the bare SDK clients of the AWS services its route calls (bench/floor-handler.ts): DynamoDB (GetItem), plus Firehose (PutRecordBatch) where it sends events, plus Athena (start, poll, results, stop) for analytics. Init is the median of ${r.coldStart.samples} fresh Node processes per bundle.`,
+      `Each handler's floor is a bundle of the bare SDK clients of the AWS services its route calls (bench/floor-handler.ts): DynamoDB (GetItem), plus Kinesis (PutRecords, the event stream) where it sends events, plus Athena (start, poll, results, stop) for analytics. Init is the median of ${r.coldStart.samples} fresh Node processes per bundle.`,
       '',
     );
     lines.push(table(['floor', 'KiB', 'init ms'], r.coldStart.floors.map((f) => [f.floor, kib(f.bytes), f.initMs])), '');

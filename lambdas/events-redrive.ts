@@ -1,18 +1,18 @@
 /**
- * Redrive of the event spool (SQS event source): re-sends spooled events to Firehose and reports
+ * Redrive of the event spool (SQS event source): re-sends spooled events to the event stream and reports
  * the messages that still fail as batch item failures, so only those come back to the queue.
  */
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { getConfig } from '@shared/config/config';
-import { createFirehosePut } from '@shared/events/firehose-client';
-import { createFirehoseSink } from '@shared/events/firehose-sink';
+import { createKinesisPut } from '@shared/events/kinesis-client';
+import { createStreamSink } from '@shared/events/stream-sink';
 import { redriveSpooledMessages } from '@shared/events/redrive-events';
 import { observabilityMiddlewares } from '@shared/http/middleware/observability';
 import { log } from '@shared/util/logger';
 
 const config = getConfig();
-const sink = createFirehoseSink({ putRecordBatch: createFirehosePut({ region: config.AWS_REGION }), streamName: config.EVENTS_STREAM_NAME ?? '', maxAttempts: 3 });
+const sink = createStreamSink({ putRecords: createKinesisPut({ region: config.AWS_REGION }), streamName: config.EVENTS_STREAM_NAME ?? '', maxAttempts: 3 });
 
 const redrive = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const result = await redriveSpooledMessages(event.Records.map((r) => ({ id: r.messageId, body: r.body })), sink);

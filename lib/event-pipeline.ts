@@ -1,6 +1,14 @@
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Stream, StreamEncryption, StreamMode } from 'aws-cdk-lib/aws-kinesis';
 import { CfnDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
+import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { envNames } from '@shared/config/config';
+import type { RouteDef } from '@shared/routes/route-types';
+import { ServiceFunction } from './service-function';
 import { LogGroup, LogStream, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
@@ -29,10 +37,48 @@ export const eventErrorPrefix = `${ERRORS_PREFIX}!{firehose:error-output-type}/d
 
 export interface EventPipelineProps {
   bucket: IBucket;
+  /** The links' table: the click counter consumer updates link items. */
+  table: ITableV2;
 }
 
+/** The counter consumer is not an HTTP route; this row only names its entry (lambdas/click-counters.ts) and grants. */
+export const clickCountersFunctionRow: RouteDef = {
+  handler: 'click-counters',
+  method: 'POST',
+  path: '-',
+  api: 'service',
+  credential: 'none',
+  grants: { table: 'none' },
+  summary: 'Event stream -> the links\' click counters, one update per link per batch',
+};
+
 /**
- * Events -> Kinesis Data Firehose -> the event lake bucket. Dynamic partitioning by a hash shard
+ * The event stream's capacity, from context `eventStreamShards`: a shard count (provisioned
+ * mode: 1,000 records/s and 1 MiB/s of writes per shard, billed per shard-hour), or `on-demand`
+ * (scales by itself up to twice the previous peak, billed per GB). Default: 2 shards, 2,000
+ * clicks/s; a stream can be resharded in place (docs/edge.md).
+ */
+export const eventStreamCapacity = (value: unknown): { mode: 'provisioned'; shards: number } | { mode: 'on-demand' } => {
+  if (value === undefined) return { mode: 'provisioned', shards: 2 };
+  if (value === 'on-demand') return { mode: 'on-demand' };
+  const shards = Number(value);
+  if (!Number.isInteger(shards) || shards < 1 || shards > 500) throw new Error(`eventStreamShards must be a shard count (1-500) or "on-demand", got ${String(value)}`);
+  return { mode: 'provisioned', shards };
+};
+
+/** Records per counter batch and how long the consumer waits to fill one: the bound on Link.clicks's delay is set by these. */
+export const COUNTER_BATCH_SIZE = 1_000;
+export const COUNTER_BATCHING_WINDOW = Duration.seconds(2);
+
+/**
+ * Events -> a Kinesis data stream (what the Lambdas put to: random partition keys, so one hot
+ * link spreads over every shard) -> two readers:
+ * - Firehose -> the event lake bucket;
+ * - the click counter consumer (lambdas/click-counters.ts): one counter update per link per
+ *   batch, exactly once by per-shard checkpoints on the link (link-counters.ts), so no click
+ *   writes a shared item.
+ *
+ * Firehose -> the lake: dynamic partitioning by a hash shard
  * of the workspace, date and hour (from the record, so late events land in their own hour;
  * lake-layout.ts), records that cannot be partitioned go under `errors/`, server-side encryption
  * of the stream, delivery errors logged to CloudWatch. Records are already newline-terminated
@@ -40,10 +86,22 @@ export interface EventPipelineProps {
  * and the local lake has the same `.json` files).
  */
 export class EventPipeline extends Construct {
-  readonly stream: CfnDeliveryStream;
+  /** What producers put events to (EVENTS_STREAM_NAME). */
+  readonly eventStream: Stream;
+  readonly deliveryStream: CfnDeliveryStream;
+  readonly counters: ServiceFunction;
+  readonly counterFailures: Queue;
 
   constructor(scope: Construct, id: string, props: EventPipelineProps) {
     super(scope, id);
+    const capacity = eventStreamCapacity(this.node.tryGetContext('eventStreamShards'));
+    this.eventStream = new Stream(this, 'EventStream', {
+      encryption: StreamEncryption.MANAGED,
+      retentionPeriod: Duration.hours(24),
+      ...(capacity.mode === 'on-demand' ? { streamMode: StreamMode.ON_DEMAND } : { streamMode: StreamMode.PROVISIONED, shardCount: capacity.shards }),
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
     const logGroup = new LogGroup(this, 'DeliveryLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     const logStream = new LogStream(this, 'S3DeliveryLogStream', { logGroup, removalPolicy: RemovalPolicy.DESTROY });
 
@@ -62,14 +120,22 @@ export class EventPipeline extends Construct {
       }),
     );
     logGroup.grantWrite(role);
+    // What Firehose documents for a Kinesis data stream source.
+    role.addToPolicy(
+      new PolicyStatement({
+        actions: ['kinesis:DescribeStream', 'kinesis:GetShardIterator', 'kinesis:GetRecords', 'kinesis:ListShards'],
+        resources: [this.eventStream.streamArn],
+      }),
+    );
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(props.bucket.node.defaultChild as never)}.Arn>/*]`,
       reason: 'Firehose writes objects under dynamic partition prefixes (workspace, date, hour) that are not known in advance; the wildcard is limited to the event lake bucket.',
     });
 
-    this.stream = new CfnDeliveryStream(this, 'Stream', {
-      deliveryStreamType: 'DirectPut',
-      deliveryStreamEncryptionConfigurationInput: { keyType: 'AWS_OWNED_CMK' },
+    // Encryption at rest is the event stream's own (a stream source takes no Firehose SSE setting).
+    this.deliveryStream = new CfnDeliveryStream(this, 'Stream', {
+      deliveryStreamType: 'KinesisStreamAsSource',
+      kinesisStreamSourceConfiguration: { kinesisStreamArn: this.eventStream.streamArn, roleArn: role.roleArn },
       extendedS3DestinationConfiguration: {
         bucketArn: props.bucket.bucketArn,
         roleArn: role.roleArn,
@@ -98,15 +164,59 @@ export class EventPipeline extends Construct {
         cloudWatchLoggingOptions: { enabled: true, logGroupName: logGroup.logGroupName, logStreamName: logStream.logStreamName },
       },
     });
-    // The role's policy must exist before Firehose validates the destination.
-    this.stream.node.addDependency(role);
+    // The role's policy must exist before Firehose validates the source and destination.
+    this.deliveryStream.node.addDependency(role);
+
+    // The click counter consumer: reads the stream (one batch per shard at a time, in order, as
+    // the per-shard checkpoints need) and may only update link items.
+    this.counterFailures = new Queue(this, 'CounterFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    Validations.of(this.counterFailures).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself a dead-letter queue (it alarms on any message).' });
+    this.counters = new ServiceFunction(this, 'ClickCounters', { route: clickCountersFunctionRow, timeout: Duration.seconds(60) });
+    this.counters.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LINK#*'] } },
+      }),
+    );
+    this.counters.addEnvironment(envNames.tableName, props.table.tableName);
+    this.counters.addEventSource(
+      new KinesisEventSource(this.eventStream, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: COUNTER_BATCH_SIZE,
+        maxBatchingWindow: COUNTER_BATCHING_WINDOW,
+        parallelizationFactor: 1,
+        // A failed batch is delivered again, whole (already applied links are skipped), until
+        // the records are a day old (the stream's retention); then its place goes to the queue.
+        retryAttempts: 10_000,
+        maxRecordAge: Duration.hours(24),
+        onFailure: new SqsDlq(this.counterFailures),
+      }),
+    );
   }
 
   /** Alarm when records overflow the active-partition limit (they land under errors/ instead of the lake). */
   watch(alarms: ServiceAlarms): void {
+    alarms.watchFunction('ClickCounters', this.counters);
+    alarms.alarmOn(
+      'ClickCountersBehind',
+      new Metric({ namespace: 'AWS/Lambda', metricName: 'IteratorAge', dimensionsMap: { FunctionName: this.counters.functionName }, statistic: 'Maximum', period: Duration.minutes(5) }),
+      'The click counter consumer is more than 60 s behind the event stream: Link.clicks lags (failing batches or too few shards)',
+      60_000,
+    );
+    alarms.alarmOn(
+      'ClickCounterFailures',
+      this.counterFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      'Counter batches gave up after 24 h: those clicks are in the lake (analytics) but not in Link.clicks (docs/events.md)',
+    );
+    alarms.alarmOn(
+      'EventStreamWriteThrottles',
+      this.eventStream.metricPutRecordsThrottledRecords({ period: Duration.minutes(5), statistic: 'Sum' }),
+      'The event stream throttled writes (add shards: docs/edge.md); the Lambdas retry and spool what still fails',
+    );
     alarms.alarmOn(
       'EventPartitionCountExceeded',
-      new Metric({ namespace: 'AWS/Firehose', metricName: 'PartitionCountExceeded', dimensionsMap: { DeliveryStreamName: this.stream.ref }, statistic: 'Maximum', period: Duration.minutes(5) }),
+      new Metric({ namespace: 'AWS/Firehose', metricName: 'PartitionCountExceeded', dimensionsMap: { DeliveryStreamName: this.deliveryStream.ref }, statistic: 'Maximum', period: Duration.minutes(5) }),
       'Firehose exceeded its active-partition limit: records went to errors/activePartitionExceeded/ (replay them: docs/analytics.md)',
     );
   }

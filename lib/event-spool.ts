@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import type { CfnDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
+import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -16,24 +16,24 @@ export const redriveFunctionRow: RouteDef = {
   api: 'service',
   credential: 'none',
   grants: { table: 'none', events: true },
-  summary: 'Re-sends spooled events to Firehose (SQS event source)',
+  summary: 'Re-sends spooled events to the event stream (SQS event source)',
 };
 
 /** How long the redrive keeps trying one message before SQS moves it to the dead-letter queue. */
 export const SPOOL_VISIBILITY_TIMEOUT = Duration.minutes(5);
-export const SPOOL_MAX_RECEIVES = 288; // 288 x 5 min = 24 h of Firehose outage
+export const SPOOL_MAX_RECEIVES = 288; // 288 x 5 min = 24 h of event stream outage
 
 export interface EventSpoolProps {
-  stream: CfnDeliveryStream;
+  stream: IStream;
   alarms: ServiceAlarms;
 }
 
 /**
  * The durable fallback of the event sink: an SQS queue (encrypted, TLS only, 14 days) that the
  * Lambdas spool undelivered events to, a redrive Lambda on it (partial batch failures: only the
- * messages Firehose still rejects return, after 5 minutes), and a dead-letter queue after 24 h
+ * messages the event stream still rejects return, after 5 minutes), and a dead-letter queue after 24 h
  * of failures, drained by `admin replay-events --dead-letter`. Alarms: the oldest spooled
- * message older than 15 minutes (Firehose has been down that long), anything in the DLQ.
+ * message older than 15 minutes (the stream has been down that long), anything in the DLQ.
  */
 export class EventSpool extends Construct {
   readonly queue: Queue;
@@ -60,7 +60,7 @@ export class EventSpool extends Construct {
     props.alarms.alarmOn(
       'SpooledEventsAge',
       this.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      'Events Firehose rejected have waited in the spool for more than 15 minutes (Firehose still failing?)',
+      'Events the event stream rejected have waited in the spool for more than 15 minutes (the stream still failing?)',
       900,
     );
     props.alarms.alarmOn(

@@ -54,9 +54,9 @@ export class LinkServiceStack extends Stack {
     this.eventLake = new EventLake(this, 'EventLake');
     this.alarms = new ServiceAlarms(this, 'Alarms');
     this.alarms.watchTable(this.table);
-    this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket });
-    this.alarms.watchEventStream(this.eventPipeline.stream.ref);
-    this.eventSpool = new EventSpool(this, 'EventSpool', { stream: this.eventPipeline.stream, alarms: this.alarms });
+    this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket, table: this.table });
+    this.alarms.watchEventStream(this.eventPipeline.eventStream.streamName, this.eventPipeline.deliveryStream.ref);
+    this.eventSpool = new EventSpool(this, 'EventSpool', { stream: this.eventPipeline.eventStream, alarms: this.alarms });
     this.eventPipeline.watch(this.alarms);
     this.eventLake.watch(this.alarms);
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
@@ -78,7 +78,7 @@ export class LinkServiceStack extends Stack {
           indexes: handler.indexes,
         });
         if (handler.events) {
-          fn.bindEvents(this.eventPipeline.stream);
+          fn.bindEvents(this.eventPipeline.eventStream);
           this.eventSpool.bindSpool(fn);
         }
         if (handler.table === 'read' && rateLimited) fn.bindRateLimitCounters(this.table);
@@ -128,7 +128,8 @@ export class LinkServiceStack extends Stack {
       serviceApi: this.serviceApi,
       edgeDistributionId: this.frontDoor.distribution.attrId,
       table: this.table,
-      streamName: this.eventPipeline.stream.ref,
+      streamName: this.eventPipeline.eventStream.streamName,
+      deliveryStreamName: this.eventPipeline.deliveryStream.ref,
       alarms: this.alarms.alarms,
     });
     checkReservations(this.capacity, [...this.functions.values(), this.lakeCompaction.fn].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0));
@@ -142,7 +143,7 @@ export class LinkServiceStack extends Stack {
     new CfnOutput(this, 'BaseUrl', { value: this.serviceApi.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     // For `admin replay-events` (EVENTS_STREAM_NAME, EVENTS_SPOOL_QUEUE_URL, EVENTS_SPOOL_DLQ_URL).
-    new CfnOutput(this, 'EventsStreamName', { value: this.eventPipeline.stream.ref });
+    new CfnOutput(this, 'EventsStreamName', { value: this.eventPipeline.eventStream.streamName });
     new CfnOutput(this, 'EventsSpoolQueueUrl', { value: this.eventSpool.queue.queueUrl });
     new CfnOutput(this, 'EventsSpoolDlqUrl', { value: this.eventSpool.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'EventBusName', { value: this.outbound.bus.eventBusName });

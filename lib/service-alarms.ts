@@ -62,15 +62,15 @@ export class ServiceAlarms extends Construct {
   }
 
   /** Firehose: events our sink gave up on (EMF metric) and delivery to S3 falling behind. */
-  watchEventStream(streamName: string): void {
+  watchEventStream(streamName: string, deliveryStreamName: string): void {
     this.alarmOn(
       'UndeliveredEvents',
       new Metric({ namespace: metricsNamespace, metricName: metricNames.undeliveredEvents, dimensionsMap: { service: serviceName, StreamName: streamName }, statistic: 'Sum', period: Duration.minutes(5) }),
-      'Events the Lambdas could not put to Firehose after retries (logged with the records)',
+      'Events the Lambdas could not put to the event stream after retries (logged with the records)',
     );
     this.alarmOn(
       'EventDeliveryFreshness',
-      new Metric({ namespace: 'AWS/Firehose', metricName: 'DeliveryToS3.DataFreshness', dimensionsMap: { DeliveryStreamName: streamName }, statistic: 'Maximum', period: Duration.minutes(5) }),
+      new Metric({ namespace: 'AWS/Firehose', metricName: 'DeliveryToS3.DataFreshness', dimensionsMap: { DeliveryStreamName: deliveryStreamName }, statistic: 'Maximum', period: Duration.minutes(5) }),
       'Firehose delivery to S3 is more than 15 minutes behind (failing or throttled)',
       900,
     );

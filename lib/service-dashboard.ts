@@ -23,8 +23,10 @@ export interface ServiceDashboardProps {
   /** The edge's CloudFront distribution (its metrics live in us-east-1). */
   edgeDistributionId: string;
   table: ITableV2;
-  /** The Firehose delivery stream's name. */
+  /** The event stream's name (Kinesis: what the Lambdas put to). */
   streamName: string;
+  /** The Firehose delivery stream's name (the stream -> the lake). */
+  deliveryStreamName: string;
   /** The alarms to show (ServiceAlarms). */
   alarms: Alarm[];
 }
@@ -114,14 +116,15 @@ export class ServiceDashboard extends Construct {
         ...half,
       }),
       new GraphWidget({
-        title: 'Firehose: delivery freshness (s) and failed puts',
+        title: 'Events: lake freshness (s), counter lag (ms) and failed puts',
         left: [
-          new Metric({ namespace: 'AWS/Firehose', metricName: 'DeliveryToS3.DataFreshness', dimensionsMap: { DeliveryStreamName: props.streamName }, statistic: 'Maximum', period: minute, label: 'oldest record not yet in S3 (s)' }),
+          new Metric({ namespace: 'AWS/Firehose', metricName: 'DeliveryToS3.DataFreshness', dimensionsMap: { DeliveryStreamName: props.deliveryStreamName }, statistic: 'Maximum', period: minute, label: 'oldest record not yet in S3 (s)' }),
+          new Metric({ namespace: 'AWS/Kinesis', metricName: 'GetRecords.IteratorAgeMilliseconds', dimensionsMap: { StreamName: props.streamName }, statistic: 'Maximum', period: minute, label: 'oldest record not yet read (ms)' }),
         ],
         right: [
           app(metricNames.undeliveredEvents, { StreamName: props.streamName }, 'events lost after retries'),
-          app(metricNames.throttles, { Service: 'Firehose' }, 'throttled put attempts'),
-          new Metric({ namespace: 'AWS/Firehose', metricName: 'ThrottledRecords', dimensionsMap: { DeliveryStreamName: props.streamName }, statistic: 'Sum', period: minute, label: 'throttled records (Firehose)' }),
+          app(metricNames.throttles, { Service: 'Kinesis' }, 'throttled put attempts'),
+          new Metric({ namespace: 'AWS/Kinesis', metricName: 'PutRecords.ThrottledRecords', dimensionsMap: { StreamName: props.streamName }, statistic: 'Sum', period: minute, label: 'throttled records (event stream)' }),
           app(metricNames.clicksNotRecorded, {}, 'edge clicks not recorded'),
         ],
         ...half,

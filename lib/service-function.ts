@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { CfnDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
+import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -135,10 +135,13 @@ export class ServiceFunction extends NodejsFunction {
     return this;
   }
 
-  /** Grants only `firehose:PutRecordBatch` on the event stream, and sets EVENTS_STREAM_NAME. */
-  bindEvents(stream: CfnDeliveryStream): this {
-    this.addToRolePolicy(new PolicyStatement({ actions: ['firehose:PutRecordBatch'], resources: [stream.attrArn] }));
-    this.addEnvironment(envNames.eventsStreamName, stream.ref);
+  /**
+   * Grants only `kinesis:PutRecords` on the event stream, and sets EVENTS_STREAM_NAME. (The
+   * stream is encrypted with the AWS managed key `aws/kinesis`, which needs no KMS grant.)
+   */
+  bindEvents(stream: IStream): this {
+    this.addToRolePolicy(new PolicyStatement({ actions: ['kinesis:PutRecords'], resources: [stream.streamArn] }));
+    this.addEnvironment(envNames.eventsStreamName, stream.streamName);
     return this;
   }
 

@@ -17,18 +17,16 @@ export const registerClickCommands = (program: Command): void => {
       const replays = replaysInLog(readFileSync(file === '-' ? 0 : file, 'utf8'));
       const withEvents = replays.some((r) => r.events.length > 0);
       if (withEvents && !process.env.EVENTS_STREAM_NAME && !process.env.LOCAL_LAKE_DIR) {
-        throw new AdminUsageError('Records carry events: set EVENTS_STREAM_NAME (the stack\'s Firehose stream) to replay them.');
+        throw new AdminUsageError('Records carry events: set EVENTS_STREAM_NAME (the stack\'s event stream) to replay them.');
       }
       const bar = progressBar(options, replays.length, 'replaying');
-      let counters = 0;
       let events = 0;
       for (const replay of replays) {
         await replayClick(replay);
-        if (replay.counter) counters++;
         events += replay.events.length;
         bar.increment();
       }
       bar.stop();
-      printResult(options, { records: replays.length, counters, events }, (v) => `replayed ${v.records} records: ${v.counters} counters, ${v.events} events`);
+      printResult(options, { records: replays.length, events }, (v) => `replayed ${v.records} records: ${v.events} events (their clicks are counted as they pass the event stream)`);
     });
 };

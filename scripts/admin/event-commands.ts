@@ -1,8 +1,8 @@
-/** admin replay-events: re-sends events spooled after Firehose failures (the redrive, by hand). */
+/** admin replay-events: re-sends events spooled after event stream failures (the redrive, by hand). */
 import type { Command } from 'commander';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { createFirehosePut } from '@shared/events/firehose-client';
-import { createFirehoseSink } from '@shared/events/firehose-sink';
+import { createKinesisPut } from '@shared/events/kinesis-client';
+import { createStreamSink } from '@shared/events/stream-sink';
 import { replaySpool } from '@shared/events/replay-spool';
 import { AdminUsageError } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
@@ -10,10 +10,10 @@ import { printResult, progressBar, type JsonOption } from './output';
 export const registerEventCommands = (program: Command): void => {
   program
     .command('replay-events')
-    .description('re-send events Firehose rejected (spooled to SQS) to Firehose now; delivered messages are deleted, failing ones stay')
+    .description('re-send events the event stream rejected (spooled to SQS) to the stream now; delivered messages are deleted, failing ones stay')
     .option('--queue-url <url>', 'the spool queue (default: EVENTS_SPOOL_QUEUE_URL; with --dead-letter: EVENTS_SPOOL_DLQ_URL)')
     .option('--dead-letter', 'drain the dead-letter queue (messages the redrive gave up on after 24 h)')
-    .option('--stream <name>', 'the Firehose delivery stream (default: EVENTS_STREAM_NAME)')
+    .option('--stream <name>', 'the Kinesis event stream (default: EVENTS_STREAM_NAME)')
     .option('--max <n>', 'stop after this many messages')
     .option('--json', 'print one line of JSON')
     .action(async (options: JsonOption & { queueUrl?: string; deadLetter?: boolean; stream?: string; max?: string }) => {
@@ -27,12 +27,12 @@ export const registerEventCommands = (program: Command): void => {
       const max = options.max === undefined ? undefined : Number(options.max);
       if (max !== undefined && !(Number.isInteger(max) && max > 0)) throw new AdminUsageError('--max must be a positive whole number');
       const region = process.env.AWS_REGION ?? 'us-east-1';
-      const sink = createFirehoseSink({ putRecordBatch: createFirehosePut({ region }), streamName, maxAttempts: 3 });
+      const sink = createStreamSink({ putRecords: createKinesisPut({ region }), streamName, maxAttempts: 3 });
       const bar = progressBar(options, max ?? 0, 'messages');
       const totals = await replaySpool({ sqs: new SQSClient({ region }), queueUrl, sink, maxMessages: max, onProgress: (t) => bar.increment(t.messages) });
       bar.stop();
       printResult(options, { queueUrl, streamName, ...totals }, (t) =>
-        `${t.messagesReplayed} of ${t.messages} messages replayed (${t.eventsReplayed} events); ${t.messagesLeft} left on the queue${t.messagesLeft ? ' (Firehose still failing?)' : ''}`,
+        `${t.messagesReplayed} of ${t.messages} messages replayed (${t.eventsReplayed} events); ${t.messagesLeft} left on the queue${t.messagesLeft ? ' (the stream still failing?)' : ''}`,
       );
     });
 };

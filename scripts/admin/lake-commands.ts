@@ -63,14 +63,15 @@ export const registerLakeCommands = (program: Command): void => {
       const files = statSync(target).isDirectory()
         ? (readdirSync(target, { recursive: true }) as string[]).map((f) => path.join(target, f)).filter((f) => statSync(f).isFile())
         : [target];
-      // Deployed: the stack's Firehose stream (EVENTS_STREAM_NAME, with TABLE_NAME as for every admin command); else the local lake.
+      // Deployed: the stack's event stream (EVENTS_STREAM_NAME, with TABLE_NAME as for every admin command), marked lake-only so the
+      // click counters (which counted these events when they first passed) skip them; else the local lake's files.
       const sink = process.env.EVENTS_STREAM_NAME ? getEventSink() : createLocalLakeSink(lakeDirOf(options.lakeDir));
       const bar = progressBar(options, files.length, 'replaying');
       let events = 0;
       let unreadable = 0;
       for (const file of files) {
         const read = eventsFromErrorObject(readFileSync(file, 'utf8'));
-        for (let i = 0; i < read.events.length; i += 500) await sink.send(read.events.slice(i, i + 500));
+        for (let i = 0; i < read.events.length; i += 500) await sink.send(read.events.slice(i, i + 500), { lakeOnly: true });
         events += read.events.length;
         unreadable += read.unreadable;
         bar.increment();

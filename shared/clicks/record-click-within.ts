@@ -3,7 +3,6 @@ import type { EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
 import { countClick, countClickNotRecorded } from '@shared/util/metrics';
 import { logClickReplay } from './click-replay';
-import { incrementClickCounters } from './link-counters';
 import type { RecordedClick } from './record-click';
 
 /**
@@ -17,12 +16,10 @@ export const LOCAL_CLICK_RECORD_BUDGET_MS = 5_000;
 
 export const clickRecordBudgetMs = (): number => (getConfig().DYNAMODB_ENDPOINT ? LOCAL_CLICK_RECORD_BUDGET_MS : CLICK_RECORD_BUDGET_MS);
 
-type Part = 'pending' | 'done' | 'failed';
-
 /**
- * Writes a built click (counter update and its events, at once) within `budgetMs`. What did not
- * finish by then, or failed, is logged as a replayable record (click-replay.ts) and the counter
- * call is aborted; the caller's answer never waits longer than the budget.
+ * Sends a built click's events (the counters follow from them, link-counters.ts) within
+ * `budgetMs`. If they are not sent by then, or failed, they are logged as a replayable record
+ * (click-replay.ts); the caller never waits longer than the budget.
  */
 export const recordClickWithin = async (
   recorded: RecordedClick,
@@ -30,40 +27,28 @@ export const recordClickWithin = async (
   fields: { requestId: string },
   budgetMs = clickRecordBudgetMs(),
 ): Promise<void> => {
-  const controller = new AbortController();
-  const state: { counter: Part; events: Part; error?: string } = { counter: 'pending', events: 'pending' };
-  const track = (part: 'counter' | 'events', work: Promise<unknown>) =>
-    work.then(
+  const status: { sent: boolean; failure?: string } = { sent: false };
+  const sending = getEventSink()
+    .send(events)
+    .then(
       () => {
-        state[part] = 'done';
+        status.sent = true;
       },
       (error: unknown) => {
-        state[part] = 'failed';
-        state.error ??= String(error);
+        status.failure = String(error);
       },
     );
-  const { event, isBot } = recorded;
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
-    Promise.all([
-      track('counter', event.linkId ? incrementClickCounters(event.linkId, isBot, event.timestamp, controller.signal) : Promise.resolve()),
-      track('events', getEventSink().send(events)),
-    ]),
+    sending,
     new Promise<void>((resolve) => {
       timer = setTimeout(resolve, budgetMs);
     }),
   ]);
   clearTimeout(timer);
-  // The click happened: counted here whether its writes finished in time or go to the replay log (ClicksNotRecorded).
-  countClick(isBot);
-  if (state.counter === 'done' && state.events === 'done') return;
-  controller.abort();
+  // The click happened: counted here whether its events went out in time or go to the replay log (ClicksNotRecorded).
+  countClick(recorded.isBot);
+  if (status.sent) return;
   countClickNotRecorded();
-  logClickReplay(
-    {
-      counter: state.counter === 'done' || !event.linkId ? null : { linkId: event.linkId, isBot, at: event.timestamp },
-      events: state.events === 'done' ? [] : events,
-    },
-    { requestId: fields.requestId, reason: state.error ?? `not recorded within ${budgetMs} ms` },
-  );
+  logClickReplay({ events }, { requestId: fields.requestId, reason: status.failure ?? `not recorded within ${budgetMs} ms` });
 };

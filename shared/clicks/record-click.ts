@@ -3,7 +3,6 @@ import { getEventSink } from '@shared/events/event-sink';
 import type { Tracking } from '@shared/links/link-record';
 import { uuid } from '@shared/util/ids';
 import { countClick } from '@shared/util/metrics';
-import { incrementClickCounters } from './link-counters';
 import { parseUserAgent, type ClientInfo } from './user-agent';
 import { visitorIdFor } from './visitor-id';
 
@@ -81,15 +80,14 @@ export const buildClickEvent = async (request: ClickRequest): Promise<RecordedCl
 };
 
 /**
- * A click, wherever it comes from (edge redirect, client API): moves the link's counters
- * atomically and sends the `click` event, both at once.
+ * A click, wherever it comes from (edge redirect, client API): sends the `click` event to the
+ * event stream. No shared item is written per click: the link's counters (`clicks`,
+ * `botClicks`, `lastClicked`, `lastBotClickedAt`) are moved by the counter consumer, one update
+ * per link per batch of the stream (link-counters.ts).
  */
 export const recordClick = async (request: ClickRequest): Promise<RecordedClick> => {
   const recorded = await buildClickEvent(request);
-  await Promise.all([
-    incrementClickCounters(request.link.linkId, recorded.isBot, recorded.event.timestamp),
-    getEventSink().send([recorded.event]),
-  ]);
+  await getEventSink().send([recorded.event]);
   countClick(recorded.isBot);
   return recorded;
 };

@@ -1,5 +1,5 @@
 import { log } from '@shared/util/logger';
-import type { FirehoseSink } from './firehose-sink';
+import type { StreamSink } from './stream-sink';
 import { parseSpoolMessage } from './event-spool';
 
 export interface SpooledMessage {
@@ -8,22 +8,22 @@ export interface SpooledMessage {
 }
 
 export interface RedriveResult {
-  /** Messages whose events all reached Firehose (delete them from the queue). */
+  /** Messages whose events all reached the event stream (delete them from the queue). */
   delivered: string[];
-  /** Messages to leave on the queue (Firehose still failing, or unreadable). */
+  /** Messages to leave on the queue (the stream still failing, or unreadable). */
   failed: string[];
-  /** Events re-sent to Firehose. */
+  /** Events re-sent to the stream. */
   eventsReplayed: number;
 }
 
 /**
- * Re-sends spooled events to Firehose, one message at a time (a message is delivered when all
+ * Re-sends spooled events to the event stream, one message at a time (a message is delivered when all
  * its events are). A message that still fails stays on the queue and comes back after its
  * visibility timeout; SQS moves it to the dead-letter queue after maxReceiveCount receives.
  * A partly delivered message is re-sent whole: the lake may get a line twice, and analytics
- * count each eventId once.
+ * count each eventId once (the click counters may count such a click twice: docs/events.md).
  */
-export const redriveSpooledMessages = async (messages: SpooledMessage[], sink: FirehoseSink): Promise<RedriveResult> => {
+export const redriveSpooledMessages = async (messages: SpooledMessage[], sink: StreamSink): Promise<RedriveResult> => {
   const result: RedriveResult = { delivered: [], failed: [], eventsReplayed: 0 };
   for (const message of messages) {
     let events;
@@ -36,7 +36,7 @@ export const redriveSpooledMessages = async (messages: SpooledMessage[], sink: F
     }
     const { undelivered, reasons } = await sink.deliver(events);
     if (undelivered.length) {
-      log('warn', 'Redrive: Firehose still rejects spooled events', { messageId: message.id, undelivered: undelivered.length, reasons });
+      log('warn', 'Redrive: the event stream still rejects spooled events', { messageId: message.id, undelivered: undelivered.length, reasons });
       result.failed.push(message.id);
       continue;
     }

@@ -1,5 +1,5 @@
 import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { FirehoseSink } from './firehose-sink';
+import type { StreamSink } from './stream-sink';
 import { redriveSpooledMessages } from './redrive-events';
 
 export interface ReplayTotals {
@@ -11,14 +11,14 @@ export interface ReplayTotals {
 
 /**
  * `admin replay-events`: drains a spool queue (or its dead-letter queue) by hand, ten messages
- * at a time, re-sending each message's events to Firehose and deleting it once all are
- * delivered; a message Firehose still rejects is made visible again and left on the queue.
+ * at a time, re-sending each message's events to the event stream and deleting it once all are
+ * delivered; a message the stream still rejects is made visible again and left on the queue.
  * Stops when the queue answers empty or after `maxMessages`.
  */
 export const replaySpool = async (options: {
   sqs: SQSClient;
   queueUrl: string;
-  sink: FirehoseSink;
+  sink: StreamSink;
   maxMessages?: number;
   onProgress?: (totals: ReplayTotals) => void;
 }): Promise<ReplayTotals> => {
@@ -41,7 +41,7 @@ export const replaySpool = async (options: {
     totals.messagesLeft += result.failed.length;
     totals.eventsReplayed += result.eventsReplayed;
     options.onProgress?.(totals);
-    // Firehose still failing: stop rather than spin on the same messages.
+    // The stream still failing: stop rather than spin on the same messages.
     if (result.failed.length) break;
   }
   return totals;

@@ -87,7 +87,7 @@ export const installTableGrantGuard = (client: DynamoDBDocumentClient): void => 
 export const guardEventSink = (sink: EventSink): EventSink => ({
   send: async (events) => {
     const route = routeContext.getStore();
-    if (route && !route.grants.events) throw accessDenied(route, 'firehose:PutRecordBatch');
+    if (route && !route.grants.events) throw accessDenied(route, 'kinesis:PutRecords');
     return sink.send(events);
   },
 });

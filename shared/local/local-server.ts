@@ -10,6 +10,7 @@ import { LAMBDA_RESPONSE_LIMIT_BYTES } from '@shared/pagination/response-budget'
 import { ORIGIN_VERIFY_HEADER } from '@shared/http/origin-verify';
 import { runViewerRequest } from '@lib/front-door/viewer-request-code';
 import type { PreludeStream, ResponsePrelude } from './lambda-streaming';
+import { LocalInvocations } from './local-invocations';
 
 /** A handler as the local server invokes it; `streaming` is set for a RESPONSE_STREAM handler. */
 export type LambdaHandler = ((event: ApiEvent, context: Context) => Promise<ApiResult | undefined>) & {
@@ -39,20 +40,26 @@ const functionFailed = (route: RouteDef, reason: string): ApiResult => {
   return gatewayAnswer(500, 'Internal Server Error');
 };
 
+/** A timer that settles with 'timeout' after `ms`, and its cancel. */
+const timeoutAfter = (ms: number) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  return { timedOut, cancel: () => clearTimeout(timer) };
+};
+
 /**
  * Invokes a handler as Lambda would: with its route's timeout (the context's remaining time
  * counts down from it, and a handler still running at the end is a failed invocation), and with
- * its result refused when the serialized response is over Lambda's 6 MB limit.
+ * its result refused when the serialized response is over Lambda's 6 MB limit. The timeout starts
+ * here, when the invocation runs (after any wait for a free slot, LocalInvocations).
  */
 const invokeAsLambda = async (handler: LambdaHandler, event: ApiEvent, route: RouteDef): Promise<ApiResult | undefined> => {
   const timeoutMs = routeTimeoutSeconds(route) * 1000;
-  const deadline = Date.now() + timeoutMs;
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
+  const { timedOut, cancel } = timeoutAfter(timeoutMs);
   try {
-    const context = lambdaContext(route, deadline);
+    const context = lambdaContext(route, Date.now() + timeoutMs);
     const result = await Promise.race([invocationScoped(context.awsRequestId, () => handler(event, context)), timedOut]);
     if (result === 'timeout') return functionFailed(route, `Task timed out after ${timeoutMs / 1000} seconds`);
     const size = Buffer.byteLength(JSON.stringify(result ?? null));
@@ -61,7 +68,30 @@ const invokeAsLambda = async (handler: LambdaHandler, event: ApiEvent, route: Ro
     }
     return result;
   } finally {
-    clearTimeout(timer);
+    cancel();
+  }
+};
+
+/**
+ * Invokes a RESPONSE_STREAM handler as Lambda would: the prelude and body go to the client as
+ * the handler writes them, and the client has its whole answer when the handler ends the stream,
+ * even if the handler goes on working (the edge records the click after answering). The
+ * invocation, its timeout and its concurrency slot last until the handler returns. A handler
+ * still running at its timeout is stopped there: a response not yet begun is a failed invocation,
+ * one under way is cut off (Lambda ends the stream at the timeout).
+ */
+const invokeStreamingAsLambda = async (streaming: NonNullable<LambdaHandler['streaming']>, event: ApiEvent, route: RouteDef, res: ServerResponse): Promise<void> => {
+  const timeoutMs = routeTimeoutSeconds(route) * 1000;
+  const { timedOut, cancel } = timeoutAfter(timeoutMs);
+  try {
+    const context = lambdaContext(route, Date.now() + timeoutMs);
+    const outcome = await Promise.race([invocationScoped(context.awsRequestId, () => streaming(event, new ServerResponseStream(res), context)), timedOut]);
+    if (outcome !== 'timeout') return;
+    const failed = functionFailed(route, `Task timed out after ${timeoutMs / 1000} seconds`);
+    if (!res.headersSent) writeResult(res, failed, event.requestContext.http.method);
+    else if (!res.writableEnded) res.end();
+  } finally {
+    cancel();
   }
 };
 
@@ -110,7 +140,10 @@ export const createLocalApiServer = (options: {
    * `CloudFront-Viewer-Address` from the socket. `CloudFront-Viewer-Country` passes as sent.
    */
   frontDoor?: { originSecret: string };
+  /** Lambda's concurrency stand-in (shared by the servers of one stack); one of its own when omitted. */
+  invocations?: LocalInvocations;
 }): Server => {
+  const invocations = options.invocations ?? new LocalInvocations();
   const fallback = options.routes.find((r) => r.api === options.api && r.path === '$default');
   // HTTP APIs match `/v1/links/` as `/v1/links` (rawPath keeps the slash). The edge keeps its
   // exact matching: it moves off API Gateway (Lambda function URLs behind CloudFront).
@@ -123,6 +156,7 @@ export const createLocalApiServer = (options: {
   return createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       console.error(JSON.stringify({ level: 'error', message: 'local server failure', error: String(error) }));
+      if (res.writableEnded) return;
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: 'Internal Server Error' }));
     });
@@ -179,14 +213,14 @@ export const createLocalApiServer = (options: {
     } else if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_REQUEST_LIMIT_BYTES) {
       result = gatewayAnswer(413, 'Request Entity Too Large');
     } else {
-      const handler = await options.loadHandler(match.route);
-      if (handler.streaming) {
-        const streaming = handler.streaming;
-        const context = lambdaContext(match.route, Date.now() + routeTimeoutSeconds(match.route) * 1000);
-        await invocationScoped(context.awsRequestId, () => streaming(event, new ServerResponseStream(res), context));
+      const { route } = match;
+      const handler = await options.loadHandler(route);
+      const streaming = handler.streaming;
+      if (streaming) {
+        await invocations.run(() => invokeStreamingAsLambda(streaming, event, route, res));
         return;
       }
-      result = await invokeAsLambda(handler, event, match.route);
+      result = await invocations.run(() => invokeAsLambda(handler, event, route));
     }
     writeResult(res, result ?? { statusCode: 204 }, method);
   }
@@ -301,7 +335,6 @@ const invocationScoped = async <T>(awsRequestId: string, fn: () => Promise<T>): 
   return store.run({ [Symbol.for('_AWS_LAMBDA_REQUEST_ID')]: awsRequestId }, fn);
 };
 
-/** A Lambda context for one local invocation of a function named after its handler. */
 /** A Lambda context for one local invocation of a function named after its handler; its remaining time runs to `deadline`. */
 export const lambdaContext = (route: Pick<RouteDef, 'handler'>, deadline = Date.now() + 10_000): Context =>
   ({

@@ -12,6 +12,7 @@ import { getDocumentClient } from '@shared/db/dynamo-client';
 import { getEventSink, setEventSink } from '@shared/events/event-sink';
 import { guardEventSink, installTableGrantGuard, routeContext } from './grant-guard';
 import { createLocalApiServer, type LambdaHandler } from './local-server';
+import { LocalInvocations } from './local-invocations';
 import { installAwsLambdaGlobal, invokeCollected, isStreamingHandler } from './lambda-streaming';
 import { startLocalOutbound, type LocalOutbound } from './local-outbound';
 import { localDir, projectRoot } from './paths';
@@ -42,6 +43,13 @@ export interface LocalStack {
   dynamo?: DynamoDbLocal;
   /** The local event bus and webhook queue (docs/events.md). */
   outbound: LocalOutbound;
+  /** Lambda's concurrency stand-in for both APIs (shared/local/local-invocations.ts). */
+  invocations: LocalInvocations;
+  /**
+   * Resolves once every invocation that has arrived, queued or running, has finished, work after
+   * its response included (the edge records a click after answering the visitor).
+   */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -122,8 +130,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   // The edge sits behind a local front door (CloudFront's stand-in) with its own origin secret.
   const originSecret = randomBytes(24).toString('hex');
   process.env[ORIGIN_VERIFY_VALUES_ENV] = originSecret;
-  const service = createLocalApiServer({ api: 'service', routes: routeTable, loadHandler });
-  const edge = createLocalApiServer({ api: 'edge', routes: routeTable, loadHandler, frontDoor: { originSecret } });
+  // One process runs both APIs' invocations: one concurrency cap for both.
+  const invocations = new LocalInvocations();
+  const service = createLocalApiServer({ api: 'service', routes: routeTable, loadHandler, invocations });
+  const edge = createLocalApiServer({ api: 'edge', routes: routeTable, loadHandler, frontDoor: { originSecret }, invocations });
   let servicePort: number;
   let edgePort: number;
   try {
@@ -145,6 +155,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     lakeDir,
     dynamo,
     outbound,
+    invocations,
+    idle: () => invocations.idle(),
     stop: async () => {
       await Promise.all([close(service), close(edge)]);
       await outbound.stop();

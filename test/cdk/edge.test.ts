@@ -22,7 +22,7 @@ describe('CDK: the short-link edge', () => {
 
   it('gives write access only to the function that moves counters (clicks, password tries)', () => {
     expect(actionsOf('edge-links')).toContain('dynamodb:UpdateItem');
-    expect(actionsOf('edge-links')).toContain('firehose:PutRecordBatch');
+    expect(actionsOf('edge-links')).toContain('kinesis:PutRecords');
     for (const handler of ['edge-well-known', 'edge-launch-events']) {
       const actions = actionsOf(handler);
       expect(actions).toContain('dynamodb:GetItem');

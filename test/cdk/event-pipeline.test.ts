@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { execFileSync } from 'node:child_process';
-import { eventErrorPrefix, eventPartitionQuery } from '@lib/event-pipeline';
+import { COUNTER_BATCH_SIZE, eventErrorPrefix, eventPartitionQuery, eventStreamCapacity } from '@lib/event-pipeline';
 import { activePartitionsFor, FIREHOSE_ACTIVE_PARTITION_LIMIT, LAKE_SHARDS, rawPartitionOf, rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
 import { routeTable } from '@shared/routes/route-table';
 import { synthStack } from '@test/support/synth-stack';
 
 const { template, stack } = synthStack();
 const resources = template.toJSON().Resources as Record<string, any>;
-const streamId = stack.getLogicalId(stack.eventPipeline.stream);
+const streamId = stack.getLogicalId(stack.eventPipeline.deliveryStream);
+const kinesisId = stack.getLogicalId(stack.eventPipeline.eventStream.node.defaultChild as never);
+const countersId = stack.getLogicalId(stack.eventPipeline.counters.node.defaultChild as never);
 const bucketId = stack.getLogicalId(stack.eventLake.bucket.node.defaultChild as never);
 const stream = resources[streamId].Properties;
 const destination = stream.ExtendedS3DestinationConfiguration;
@@ -18,10 +20,61 @@ const roleActions = (roleId: string) =>
     .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: any) => x.Ref === roleId))
     .flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
 
-describe('event pipeline (Firehose -> event lake)', () => {
+describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> click counters)', () => {
+  it('puts events on an encrypted Kinesis data stream (2 shards by default) that Firehose reads', () => {
+    expect(resources[kinesisId].Type).toBe('AWS::Kinesis::Stream');
+    expect(resources[kinesisId].Properties).toMatchObject({
+      ShardCount: 2,
+      StreamModeDetails: { StreamMode: 'PROVISIONED' },
+      RetentionPeriodHours: 24,
+      StreamEncryption: { EncryptionType: 'KMS', KeyId: 'alias/aws/kinesis' },
+    });
+    expect(resources[streamId].Type).toBe('AWS::KinesisFirehose::DeliveryStream');
+    expect(stream.DeliveryStreamType).toBe('KinesisStreamAsSource');
+    expect(stream.KinesisStreamSourceConfiguration.KinesisStreamARN).toEqual({ 'Fn::GetAtt': [kinesisId, 'Arn'] });
+    // A stream source takes no Firehose-side encryption setting (the data stream encrypts).
+    expect(stream.DeliveryStreamEncryptionConfigurationInput).toBeUndefined();
+    const roleId = stream.KinesisStreamSourceConfiguration.RoleARN['Fn::GetAtt'][0];
+    const read = roleActions(roleId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('kinesis:')));
+    expect(read).toEqual([
+      { Effect: 'Allow', Action: ['kinesis:DescribeStream', 'kinesis:GetShardIterator', 'kinesis:GetRecords', 'kinesis:ListShards'], Resource: { 'Fn::GetAtt': [kinesisId, 'Arn'] } },
+    ]);
+  });
+
+  it('sizes the stream from context: a shard count or on-demand; anything else fails the synth', () => {
+    expect(eventStreamCapacity(undefined)).toEqual({ mode: 'provisioned', shards: 2 });
+    expect(eventStreamCapacity('10')).toEqual({ mode: 'provisioned', shards: 10 });
+    expect(eventStreamCapacity('on-demand')).toEqual({ mode: 'on-demand' });
+    expect(() => eventStreamCapacity('0')).toThrow(/eventStreamShards/);
+    expect(() => eventStreamCapacity('lots')).toThrow(/eventStreamShards/);
+    const onDemand = synthStack({ eventStreamShards: 'on-demand' }).template.toJSON().Resources as Record<string, any>;
+    const kinesis = Object.values(onDemand).find((r) => r.Type === 'AWS::Kinesis::Stream');
+    expect(kinesis.Properties.StreamModeDetails).toEqual({ StreamMode: 'ON_DEMAND' });
+    expect(kinesis.Properties.ShardCount).toBeUndefined();
+  });
+
+  it('feeds the click counter consumer: batches of up to 1,000, one batch per shard at a time, retried whole, failures to a queue that alarms', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: countersId },
+      EventSourceArn: { 'Fn::GetAtt': [kinesisId, 'Arn'] },
+      BatchSize: COUNTER_BATCH_SIZE,
+      MaximumBatchingWindowInSeconds: 2,
+      ParallelizationFactor: 1,
+      StartingPosition: 'TRIM_HORIZON',
+      MaximumRecordAgeInSeconds: 86400,
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
+    const roleId = stack.getLogicalId(stack.eventPipeline.counters.role!.node.defaultChild as never);
+    const table = roleActions(roleId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+    // Link items only: the consumer cannot touch any other item of the table.
+    expect(table).toEqual([
+      expect.objectContaining({ Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'], Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LINK#*'] } } }),
+    ]);
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'IteratorAge', Threshold: 60_000 });
+  });
+
   it('delivers into the event lake bucket under the same partition path the local lake uses', () => {
     expect(resources[streamId].Type).toBe('AWS::KinesisFirehose::DeliveryStream');
-    expect(stream.DeliveryStreamType).toBe('DirectPut');
     expect(destination.BucketARN).toEqual({ 'Fn::GetAtt': [bucketId, 'Arn'] });
     const expected = 'events/shard=!{partitionKeyFromQuery:shard}/dt=!{partitionKeyFromQuery:dt}/hour=!{partitionKeyFromQuery:hour}/';
     expect(destination.Prefix).toBe(expected);
@@ -81,9 +134,8 @@ describe('event pipeline (Firehose -> event lake)', () => {
     );
   });
 
-  it('buffers (64 MiB / 60 s), encrypts the stream, logs delivery errors, and the role may write to the bucket', () => {
+  it('buffers (64 MiB / 60 s), logs delivery errors, and the role may write to the bucket', () => {
     expect(destination.BufferingHints).toEqual({ SizeInMBs: 64, IntervalInSeconds: 60 });
-    expect(stream.DeliveryStreamEncryptionConfigurationInput).toEqual({ KeyType: 'AWS_OWNED_CMK' });
     expect(destination.CloudWatchLoggingOptions).toMatchObject({ Enabled: true });
     const roleId = destination.RoleARN['Fn::GetAtt'][0];
     const actions = roleActions(roleId).flatMap((s) => [s.Action].flat());
@@ -102,7 +154,7 @@ describe('event pipeline (Firehose -> event lake)', () => {
     expect(JSON.stringify(bucketPolicy.Properties.PolicyDocument)).toContain('aws:SecureTransport');
   });
 
-  it('gives exactly the routes that send events firehose:PutRecordBatch on this stream and EVENTS_STREAM_NAME, and no other route any Firehose access', () => {
+  it('gives exactly the routes that send events kinesis:PutRecords on the event stream and EVENTS_STREAM_NAME, and no other route any Kinesis or Firehose access', () => {
     expect(routeTable.filter((r) => r.grants.events).map((r) => r.handler)).toEqual(
       expect.arrayContaining(['client-click', 'client-first-open', 'client-events']),
     );
@@ -110,14 +162,14 @@ describe('event pipeline (Firehose -> event lake)', () => {
       const fn = stack.functions.get(route.handler)!;
       const fnProps = resources[stack.getLogicalId(fn.node.defaultChild as never)].Properties;
       const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
-      const firehose = roleActions(roleId).filter((s) => [s.Action].flat().some((a: string) => a.startsWith('firehose:')));
+      const streams = roleActions(roleId).filter((s) => [s.Action].flat().some((a: string) => a.startsWith('firehose:') || a.startsWith('kinesis:')));
       const env = fnProps.Environment?.Variables ?? {};
       // A function answering several rows (edge-links) sends events when any of them does.
       if (routeTable.some((r) => r.handler === route.handler && r.grants.events)) {
-        expect(firehose).toEqual([{ Effect: 'Allow', Action: 'firehose:PutRecordBatch', Resource: { 'Fn::GetAtt': [streamId, 'Arn'] } }]);
-        expect(env.EVENTS_STREAM_NAME).toEqual({ Ref: streamId });
+        expect(streams).toEqual([{ Effect: 'Allow', Action: 'kinesis:PutRecords', Resource: { 'Fn::GetAtt': [kinesisId, 'Arn'] } }]);
+        expect(env.EVENTS_STREAM_NAME).toEqual({ Ref: kinesisId });
       } else {
-        expect(firehose).toEqual([]);
+        expect(streams).toEqual([]);
         expect(env.EVENTS_STREAM_NAME).toBeUndefined();
       }
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
-import { incrementClickCounters } from '@shared/clicks/link-counters';
+import { countClicks } from '@test/support/count-clicks';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
@@ -122,8 +122,8 @@ describe('GET /v1/links', () => {
     expect(updatedAsc[updatedAsc.length - 1]).toBe(created[2]!.id);
     expect(new Set(updatedAsc).size).toBe(updatedAsc.length);
 
-    for (let i = 0; i < 3; i++) await incrementClickCounters(created[7]!.id, false, new Date().toISOString());
-    await incrementClickCounters(created[1]!.id, false, new Date().toISOString());
+    await countClicks(created[7]!.id, { humans: 3 });
+    await countClicks(created[1]!.id, { humans: 1 });
     const byClicks = await walk('sort=clicks_desc&limit=1&tag=other');
     expect(byClicks.slice(0, 2)).toEqual([created[7]!.id, created[1]!.id]);
     const other = await walk('limit=100&tag=other');

@@ -57,8 +57,8 @@ describe('linkRepository.saveChange against DynamoDB Local', () => {
 
   it('never touches the click counters', async () => {
     const link = await newLink('int-e');
-    const { incrementClickCounters } = await import('@shared/clicks/link-counters');
-    await incrementClickCounters(link.id, false, new Date().toISOString());
+    const { countClicks } = await import('@test/support/count-clicks');
+    await countClicks(link.id, { humans: 1 });
     await linkRepository.saveChange(link, applyLinkPatch(link, { comments: 'x' }, {}));
     expect(await linkRepository.findById(link.id, true)).toMatchObject({ clicks: 1, comments: 'x' });
   });

@@ -23,7 +23,10 @@ export const edgeRequest = (
         path: options.path,
         method: options.method ?? 'GET',
         headers: { host: `${options.host}:${url.port}`, ...options.headers },
-        timeout: 20_000,
+        // A socket-idle guard, not a latency bound: a request may wait for a local invocation slot
+        // behind hundreds of others on a loaded machine (shared/local/local-invocations.ts); the
+        // test's own timeout bounds the rest. (fetch, in http-client.ts, waits as long.)
+        timeout: 90_000,
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blankEvent, type EventRecord } from '@shared/events/event-record';
 import { parseSpoolMessage, spoolMessages, type EventSpool } from '@shared/events/event-spool';
-import { createFirehoseSink, type UndeliveredEvents } from '@shared/events/firehose-sink';
+import { createStreamSink, type UndeliveredEvents } from '@shared/events/stream-sink';
 import { redriveSpooledMessages } from '@shared/events/redrive-events';
 
 const event = (i: number, extra: Partial<EventRecord> = {}): EventRecord => ({
@@ -10,8 +10,8 @@ const event = (i: number, extra: Partial<EventRecord> = {}): EventRecord => ({
 });
 
 const failingPut = (state: { down: boolean }) => async (input: { Records: unknown[] }) => {
-  if (state.down) throw Object.assign(new Error('down'), { name: 'ServiceUnavailableException' });
-  return { FailedPutCount: 0, RequestResponses: input.Records.map(() => ({ RecordId: 'r' })) };
+  if (state.down) throw Object.assign(new Error('down'), { name: 'ProvisionedThroughputExceededException' });
+  return { FailedRecordCount: 0, Records: input.Records.map((_, i) => ({ SequenceNumber: String(i), ShardId: 'shardId-000000000000' })) };
 };
 
 describe('the sink with a spool', () => {
@@ -20,24 +20,24 @@ describe('the sink with a spool', () => {
     const reported: UndeliveredEvents[] = [];
     const spool: EventSpool = { spool: async (events, reason) => void spooled.push({ events, reason }) };
     const state = { down: true };
-    const sink = createFirehoseSink({ putRecordBatch: failingPut(state), streamName: 's', maxAttempts: 2, sleep: async () => {}, spool, onUndelivered: (u) => void reported.push(u) });
+    const sink = createStreamSink({ putRecords: failingPut(state), streamName: 's', maxAttempts: 2, sleep: async () => {}, spool, onUndelivered: (u) => void reported.push(u) });
     await sink.send([event(1), event(2)]);
-    expect(spooled).toEqual([{ events: [event(1), event(2)], reason: 'RetriesExhausted:ServiceUnavailableException' }]);
+    expect(spooled).toEqual([{ events: [event(1), event(2)], reason: 'RetriesExhausted:ProvisionedThroughputExceededException' }]);
     expect(reported).toEqual([]);
 
-    const broken = createFirehoseSink({
-      putRecordBatch: failingPut(state), streamName: 's', maxAttempts: 1, sleep: async () => {},
+    const broken = createStreamSink({
+      putRecords: failingPut(state), streamName: 's', maxAttempts: 1, sleep: async () => {},
       spool: { spool: async () => { throw Object.assign(new Error('no'), { name: 'QueueDoesNotExist' }); } },
       onUndelivered: (u) => void reported.push(u),
     });
     await broken.send([event(3)]);
-    expect(reported).toEqual([{ streamName: 's', reason: 'RetriesExhausted:ServiceUnavailableException;SpoolFailed:QueueDoesNotExist', events: [event(3)] }]);
+    expect(reported).toEqual([{ streamName: 's', reason: 'RetriesExhausted:ProvisionedThroughputExceededException;SpoolFailed:QueueDoesNotExist', events: [event(3)] }]);
   });
 
-  it('never spools a record too large for Firehose (it can never be delivered)', async () => {
+  it('never spools a record too large for the stream (it can never be delivered)', async () => {
     const spooled: EventRecord[] = [];
     const reported: UndeliveredEvents[] = [];
-    const sink = createFirehoseSink({ putRecordBatch: failingPut({ down: false }), streamName: 's', spool: { spool: async (e) => void spooled.push(...e) }, onUndelivered: (u) => void reported.push(u) });
+    const sink = createStreamSink({ putRecords: failingPut({ down: false }), streamName: 's', spool: { spool: async (e) => void spooled.push(...e) }, onUndelivered: (u) => void reported.push(u) });
     await sink.send([event(1, { linkKey: 'x'.repeat(1024 * 1024) })]);
     expect(spooled).toEqual([]);
     expect(reported.map((r) => r.reason)).toEqual(['RecordTooLarge']);
@@ -55,7 +55,7 @@ describe('spool messages and the redrive', () => {
 
   it('redrives message by message: delivered ones to delete, failing and unreadable ones left', async () => {
     const state = { down: true };
-    const sink = createFirehoseSink({ putRecordBatch: failingPut(state), streamName: 's', maxAttempts: 1, sleep: async () => {} });
+    const sink = createStreamSink({ putRecords: failingPut(state), streamName: 's', maxAttempts: 1, sleep: async () => {} });
     const messages = [{ id: 'm1', body: spoolMessages([event(1), event(2)], 'x')[0]! }, { id: 'm2', body: 'not json' }];
     expect(await redriveSpooledMessages(messages, sink)).toEqual({ delivered: [], failed: ['m1', 'm2'], eventsReplayed: 0 });
     state.down = false;

@@ -8,9 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '@shared/events/event-record';
 import { setEventSink } from '@shared/events/event-sink';
 import { createSqsSpool } from '@shared/events/event-spool';
-import { createFirehosePut } from '@shared/events/firehose-client';
-import { createFirehoseSink } from '@shared/events/firehose-sink';
+import { createKinesisPut } from '@shared/events/kinesis-client';
+import { createLocalEventStream } from '@shared/events/local-event-stream';
 import { createLocalLakeSink } from '@shared/events/local-lake-sink';
+import { createStreamSink, LAKE_ONLY_PARTITION_PREFIX } from '@shared/events/stream-sink';
+import { linkRepository } from '@shared/links/link-repository';
 import { replaySpool } from '@shared/events/replay-spool';
 import { projectRoot } from '@shared/local/paths';
 import { startLocalSqs, type LocalSqs } from '@shared/local/local-sqs';
@@ -22,19 +24,22 @@ import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { IPHONE_UA } from './route-cases';
 
 /**
- * Firehose down for a while under clicks: a loopback Firehose (the AWS JSON 1.1 wire format)
- * answers 500 ServiceUnavailableException, the sink retries, then spools to SQS (the official
- * client against the local SQS stand-in); Firehose recovers, the redrive re-sends. Every click
- * reaches the lake, and analytics count each once although a message is re-sent twice.
+ * The event stream down for a while under clicks: a loopback Kinesis (the AWS JSON 1.1 wire
+ * format) answers 400 ProvisionedThroughputExceededException, the sink retries, then spools to
+ * SQS (the official client against the local SQS stand-in); the stream recovers, the redrive
+ * re-sends. Behind the loopback, what the stream accepts goes to the local stand-ins of its two
+ * readers (Firehose -> the lake, the click counter consumer). Every click reaches the lake and
+ * the link's counter, and analytics count each once although a line is written twice.
  */
 let t: TestStack;
 let sqs: LocalSqs;
-let firehose: { endpoint: string; failing: boolean; puts: number; refused: number; close: () => Promise<void> };
+let stream: { endpoint: string; failing: boolean; puts: number; refused: number; close: () => Promise<void> };
 const QUEUE = 'events-spool';
 const figures = { clicks: 0, refusedPuts: 0, spooledMessages: 0, eventsReplayed: 0, duplicateLinesInLake: 0 };
 
-const startLoopbackFirehose = async (lakeDir: string) => {
-  const lake = createLocalLakeSink(lakeDir);
+const startLoopbackKinesis = async (lakeDir: string) => {
+  const readers = createLocalEventStream(lakeDir);
+  let sequence = 0;
   const state = { endpoint: '', failing: false, puts: 0, refused: 0, close: async () => {} };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -43,13 +48,15 @@ const startLoopbackFirehose = async (lakeDir: string) => {
       state.puts++;
       if (state.failing) {
         state.refused++;
-        res.writeHead(500, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify({ __type: 'ServiceUnavailableException', message: 'Slow down.' }));
+        res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify({ __type: 'ProvisionedThroughputExceededException', message: 'Rate exceeded for shard shardId-000000000000' }));
         return;
       }
-      const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { Records: Array<{ Data: string }> };
+      const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { Records: Array<{ Data: string; PartitionKey: string }> };
       const events = input.Records.map((r) => JSON.parse(Buffer.from(r.Data, 'base64').toString('utf8')) as EventRecord);
-      await lake.send(events);
-      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify({ FailedPutCount: 0, RequestResponses: events.map(() => ({ RecordId: randomUUID() })) }));
+      await readers.send(events, { lakeOnly: input.Records.every((r) => r.PartitionKey.startsWith(LAKE_ONLY_PARTITION_PREFIX)) });
+      res
+        .writeHead(200, { 'content-type': 'application/x-amz-json-1.1' })
+        .end(JSON.stringify({ FailedRecordCount: 0, Records: events.map(() => ({ SequenceNumber: String(++sequence), ShardId: `shardId-${randomUUID()}` })) }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -60,8 +67,8 @@ const startLoopbackFirehose = async (lakeDir: string) => {
 
 const sqsClient = () => new SQSClient({ region: 'us-east-1', endpoint: sqs.endpoint, credentials: loopbackCredentials });
 const sinkOf = (spool: boolean) =>
-  createFirehoseSink({
-    putRecordBatch: createFirehosePut({ region: 'us-east-1', endpoint: firehose.endpoint, credentials: loopbackCredentials }),
+  createStreamSink({
+    putRecords: createKinesisPut({ region: 'us-east-1', endpoint: stream.endpoint, credentials: loopbackCredentials }),
     streamName: 'events',
     maxAttempts: 3,
     sleep: async () => {},
@@ -71,20 +78,20 @@ const sinkOf = (spool: boolean) =>
 beforeAll(async () => {
   t = await startTestStack();
   sqs = await startLocalSqs();
-  firehose = await startLoopbackFirehose(process.env.LOCAL_LAKE_DIR!);
+  stream = await startLoopbackKinesis(process.env.LOCAL_LAKE_DIR!);
   setEventSink(sinkOf(true));
 });
 afterAll(async () => {
   await t?.stop();
   await sqs?.stop();
-  await firehose?.close();
+  await stream?.close();
   const dir = path.join(projectRoot, 'test', 'artifacts');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'event-spool-report.json'), JSON.stringify(figures, null, 2));
 });
 
-describe('Firehose outage under clicks', () => {
-  it('spools what Firehose rejects, re-sends it on recovery, and analytics count every click once', async () => {
+describe('event stream outage under clicks', () => {
+  it('spools what the stream rejects, re-sends it on recovery; the link counts every click and analytics count each once', async () => {
     const server = { 'api-key': t.tenantA.serverKey };
     const link = (await http(t.baseUrl, 'POST', '/v1/links', { headers: server, json: { url: 'https://example.com/outage', domain: t.tenantA.domain } })).body.data;
     const click = async () => {
@@ -94,10 +101,10 @@ describe('Firehose outage under clicks', () => {
     };
 
     await click();
-    firehose.failing = true;
+    stream.failing = true;
     for (let i = 0; i < 8; i++) await click();
-    expect(firehose.refused).toBeGreaterThanOrEqual(8 * 3);
-    figures.refusedPuts = firehose.refused;
+    expect(stream.refused).toBeGreaterThanOrEqual(8 * 3);
+    figures.refusedPuts = stream.refused;
     figures.spooledMessages = sqs.depth(QUEUE);
     expect(figures.spooledMessages).toBe(8);
 
@@ -106,7 +113,7 @@ describe('Firehose outage under clicks', () => {
     expect(stillDown).toMatchObject({ messagesReplayed: 0, eventsReplayed: 0 });
     expect(sqs.depth(QUEUE)).toBe(8);
 
-    firehose.failing = false;
+    stream.failing = false;
     for (let i = 0; i < 3; i++) await click();
     const replayed = await replaySpool({ sqs: sqsClient(), queueUrl: sqs.queueUrl(QUEUE), sink: sinkOf(false), maxMessages: 3 });
     // By hand three at a time, then the rest.
@@ -128,5 +135,7 @@ describe('Firehose outage under clicks', () => {
     const analytics = await http(t.baseUrl, 'GET', `/v1/analytics/links/${link.id}?range=24h&traffic=all`, { headers: server });
     expect(analytics.status).toBe(200);
     expect(analytics.body.data.summary).toMatchObject({ totalClicks: 12 });
+    // The counters follow the events that reached the stream: the 8 spooled clicks were counted once replayed.
+    expect(await linkRepository.findById(link.id, true)).toMatchObject({ clicks: 12 });
   });
 });

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { FirehoseClient, PutRecordBatchCommand } from '@aws-sdk/client-firehose';
+import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { captureOutput } from '@test/support/log-capture';
 
@@ -7,39 +7,41 @@ vi.hoisted(() => {
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 });
 import { blankEvent, type EventRecord } from '@shared/events/event-record';
-import type { PutRecordBatchInput } from '@shared/events/firehose-client';
-import { backoffDelay, createFirehoseSink, firehoseLimits, reportUndelivered, type UndeliveredEvents } from '@shared/events/firehose-sink';
+import type { PutRecordsInput } from '@shared/events/kinesis-client';
+import { backoffDelay, createStreamSink, LAKE_ONLY_PARTITION_PREFIX, reportUndelivered, streamLimits, type UndeliveredEvents } from '@shared/events/stream-sink';
 
-/** What the SDK put on the wire for one PutRecordBatch call, decoded. */
+/** What the SDK put on the wire for one PutRecords call, decoded. */
 interface CapturedCall {
   target: string;
   stream: string;
   lines: string[];
+  partitionKeys: string[];
   bytes: number;
 }
 
 type Reply = { status: number; json: unknown; errorType?: string };
 
 /**
- * A real FirehoseClient whose HTTP handler is replaced: each call's serialized request is
+ * A real KinesisClient whose HTTP handler is replaced: each call's serialized request is
  * captured and answered by `reply` (no network). Serialization and deserialization are the SDK's.
  */
 const stubbedClient = (reply: (call: CapturedCall, index: number) => Reply) => {
   const calls: CapturedCall[] = [];
-  const client = new FirehoseClient({
+  const client = new KinesisClient({
     region: 'eu-west-1',
     credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
     maxAttempts: 1,
     requestHandler: {
       handle: async (request: { headers: Record<string, string>; body: string | Uint8Array }) => {
         const text = typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body);
-        const parsed = JSON.parse(text) as { DeliveryStreamName: string; Records: Array<{ Data: string }> };
+        const parsed = JSON.parse(text) as { StreamName: string; Records: Array<{ Data: string; PartitionKey: string }> };
         const lines = parsed.Records.map((r) => Buffer.from(r.Data, 'base64').toString('utf8'));
         const call: CapturedCall = {
           target: request.headers['x-amz-target']!,
-          stream: parsed.DeliveryStreamName,
+          stream: parsed.StreamName,
           lines,
-          bytes: lines.reduce((n, l) => n + Buffer.byteLength(l), 0),
+          partitionKeys: parsed.Records.map((r) => r.PartitionKey),
+          bytes: lines.reduce((n, l) => n + Buffer.byteLength(l), 0) + parsed.Records.reduce((n, r) => n + r.PartitionKey.length, 0),
         };
         calls.push(call);
         const r = reply(call, calls.length - 1);
@@ -50,12 +52,12 @@ const stubbedClient = (reply: (call: CapturedCall, index: number) => Reply) => {
     } as never,
   });
   // The sink's transport over the SDK client: serialization and errors are the SDK's.
-  return { client: (input: PutRecordBatchInput) => client.send(new PutRecordBatchCommand(input)), calls };
+  return { client: (input: PutRecordsInput) => client.send(new PutRecordsCommand(input)), calls };
 };
 
 const ok = (call: CapturedCall): Reply => ({
   status: 200,
-  json: { FailedPutCount: 0, Encrypted: true, RequestResponses: call.lines.map((_, i) => ({ RecordId: `r${i}` })) },
+  json: { FailedRecordCount: 0, Records: call.lines.map((_, i) => ({ SequenceNumber: String(1000 + i), ShardId: 'shardId-000000000000' })) },
 });
 
 const event = (n: number, pad = 0): EventRecord => ({
@@ -72,31 +74,34 @@ const collect = () => {
 const delivered = (calls: CapturedCall[], accepted: (call: CapturedCall, i: number) => boolean[]) =>
   calls.flatMap((call, i) => call.lines.filter((_, j) => accepted(call, i)[j])).map((l) => JSON.parse(l).eventId as string);
 
-describe('Firehose sink (real SDK request shapes, no network)', () => {
+describe('event stream sink (real Kinesis SDK request shapes, no network)', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('sends each event as one JSON line ending in a newline, in PutRecordBatch calls to the stream', async () => {
+  it('sends each event as one JSON line ending in a newline, in PutRecords calls to the stream, each with its own random partition key', async () => {
     const { client, calls } = stubbedClient(ok);
     const c = collect();
-    await createFirehoseSink({ putRecordBatch: client, streamName: 'events-stream', ...c.options }).send([event(1), event(2)]);
+    await createStreamSink({ putRecords: client, streamName: 'events-stream', ...c.options }).send([event(1), event(2)]);
     expect(calls).toHaveLength(1);
-    expect(calls[0]!.target).toBe('Firehose_20150804.PutRecordBatch');
+    expect(calls[0]!.target).toBe('Kinesis_20131202.PutRecords');
     expect(calls[0]!.stream).toBe('events-stream');
+    // Random keys spread one hot link's clicks over every shard.
+    expect(new Set(calls[0]!.partitionKeys).size).toBe(2);
+    for (const key of calls[0]!.partitionKeys) expect(key).toMatch(/^[0-9a-f]{16}$/);
     expect(calls[0]!.lines.map((l) => l.endsWith('\n') && l.indexOf('\n') === l.length - 1)).toEqual([true, true]);
     expect(JSON.parse(calls[0]!.lines[0]!)).toEqual(event(1));
     expect(c.undelivered).toEqual([]);
   });
 
-  it('splits 1,234 events into calls of at most 500 records, and large events into calls under 4 MiB', async () => {
+  it('splits 1,234 events into calls of at most 500 records, and large events into calls under 5 MiB', async () => {
     const small = stubbedClient(ok);
-    await createFirehoseSink({ putRecordBatch: small.client, streamName: 's', ...collect().options }).send(Array.from({ length: 1234 }, (_, i) => event(i)));
+    await createStreamSink({ putRecords: small.client, streamName: 's', ...collect().options }).send(Array.from({ length: 1234 }, (_, i) => event(i)));
     expect(small.calls.map((c) => c.lines.length)).toEqual([500, 500, 234]);
     expect(small.calls.flatMap((c) => c.lines.map((l) => JSON.parse(l).eventId))).toEqual(Array.from({ length: 1234 }, (_, i) => `evt-${i}`));
 
     const large = stubbedClient(ok);
-    await createFirehoseSink({ putRecordBatch: large.client, streamName: 's', ...collect().options }).send(Array.from({ length: 30 }, (_, i) => event(i, 300 * 1024)));
+    await createStreamSink({ putRecords: large.client, streamName: 's', ...collect().options }).send(Array.from({ length: 30 }, (_, i) => event(i, 300 * 1024)));
     expect(large.calls.length).toBeGreaterThan(1);
-    for (const call of large.calls) expect(call.bytes).toBeLessThanOrEqual(firehoseLimits.bytesPerCall);
+    for (const call of large.calls) expect(call.bytes).toBeLessThanOrEqual(streamLimits.bytesPerCall);
     expect(large.calls.reduce((n, c) => n + c.lines.length, 0)).toBe(30);
   });
 
@@ -108,14 +113,14 @@ describe('Firehose sink (real SDK request shapes, no network)', () => {
       return {
         status: 200,
         json: {
-          FailedPutCount: failed.filter(Boolean).length,
-          RequestResponses: failed.map((f, j) => (f ? { ErrorCode: 'ServiceUnavailableException', ErrorMessage: 'Slow down.' } : { RecordId: `r${j}` })),
+          FailedRecordCount: failed.filter(Boolean).length,
+          Records: failed.map((f, j) => (f ? { ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'Rate exceeded for shard' } : { SequenceNumber: String(j), ShardId: 'shardId-000000000000' })),
         },
       };
     });
     const c = collect();
     const events = Array.from({ length: 10 }, (_, i) => event(i));
-    await createFirehoseSink({ putRecordBatch: client, streamName: 's', ...c.options }).send(events);
+    await createStreamSink({ putRecords: client, streamName: 's', ...c.options }).send(events);
     expect(calls.map((call) => call.lines.length)).toEqual([10, 4, 1]);
     const accepted = delivered(calls, (call, i) => failures(call, i).map((f) => !f));
     expect(accepted.sort()).toEqual(events.map((e) => e.eventId).sort());
@@ -125,12 +130,12 @@ describe('Firehose sink (real SDK request shapes, no network)', () => {
     expect(c.undelivered).toEqual([]);
   });
 
-  it('retries a throttled call (ServiceUnavailableException) as a whole', async () => {
+  it('retries a throttled call (ProvisionedThroughputExceededException) as a whole', async () => {
     const { client, calls } = stubbedClient((call, i) =>
-      i < 2 ? { status: 400, errorType: 'ServiceUnavailableException', json: { __type: 'ServiceUnavailableException', message: 'Slow down.' } } : ok(call),
+      i < 2 ? { status: 400, errorType: 'ProvisionedThroughputExceededException', json: { __type: 'ProvisionedThroughputExceededException', message: 'Rate exceeded' } } : ok(call),
     );
     const c = collect();
-    await createFirehoseSink({ putRecordBatch: client, streamName: 's', ...c.options }).send([event(1), event(2), event(3)]);
+    await createStreamSink({ putRecords: client, streamName: 's', ...c.options }).send([event(1), event(2), event(3)]);
     expect(calls.map((call) => call.lines.length)).toEqual([3, 3, 3]);
     expect(c.sleeps).toHaveLength(2);
     expect(c.undelivered).toEqual([]);
@@ -139,22 +144,22 @@ describe('Firehose sink (real SDK request shapes, no network)', () => {
   it('reports, never drops, what still fails after the last attempt, and what is permanently refused', async () => {
     const { client, calls } = stubbedClient((call) => ({
       status: 200,
-      json: { FailedPutCount: 1, RequestResponses: call.lines.map((l, j) => (JSON.parse(l).eventId === 'evt-2' ? { ErrorCode: 'InternalFailure' } : { RecordId: `r${j}` })) },
+      json: { FailedRecordCount: 1, Records: call.lines.map((l, j) => (JSON.parse(l).eventId === 'evt-2' ? { ErrorCode: 'InternalFailure' } : { SequenceNumber: String(j), ShardId: 'shardId-000000000000' })) },
     }));
     const c = collect();
-    await createFirehoseSink({ putRecordBatch: client, streamName: 's', maxAttempts: 3, ...c.options }).send([event(1), event(2), event(3)]);
+    await createStreamSink({ putRecords: client, streamName: 's', maxAttempts: 3, ...c.options }).send([event(1), event(2), event(3)]);
     expect(calls).toHaveLength(3);
     expect(c.undelivered).toEqual([{ streamName: 's', reason: 'RetriesExhausted:InternalFailure', events: [event(2)] }]);
 
     const missing = stubbedClient(() => ({ status: 400, errorType: 'ResourceNotFoundException', json: { __type: 'ResourceNotFoundException', message: 'no stream' } }));
     const m = collect();
-    await createFirehoseSink({ putRecordBatch: missing.client, streamName: 's', ...m.options }).send([event(4)]);
+    await createStreamSink({ putRecords: missing.client, streamName: 's', ...m.options }).send([event(4)]);
     expect(missing.calls).toHaveLength(1);
     expect(m.undelivered).toEqual([{ streamName: 's', reason: 'ResourceNotFoundException', events: [event(4)] }]);
 
     const huge = stubbedClient(ok);
     const h = collect();
-    await createFirehoseSink({ putRecordBatch: huge.client, streamName: 's', ...h.options }).send([event(5), event(6, firehoseLimits.bytesPerRecord)]);
+    await createStreamSink({ putRecords: huge.client, streamName: 's', ...h.options }).send([event(5), event(6, streamLimits.bytesPerRecord)]);
     expect(huge.calls.map((call) => call.lines.length)).toEqual([1]);
     expect(h.undelivered.map((u) => [u.reason, u.events.map((e) => e.eventId)])).toEqual([['RecordTooLarge', ['evt-6']]]);
   });
@@ -179,6 +184,25 @@ describe('Firehose sink (real SDK request shapes, no network)', () => {
     });
     const logged = lines.find((line) => line.level === 'ERROR');
     expect(logged).toMatchObject({ service: 'link-service', count: 2, reason: 'RetriesExhausted:InternalFailure', events: [event(7), event(8)] });
+  });
+
+  it('marks lake-only records by their partition key (the counter consumer skips them) and never spools them', async () => {
+    const { client, calls } = stubbedClient(ok);
+    const spooled: unknown[] = [];
+    const sink = createStreamSink({ putRecords: client, streamName: 's', ...collect().options, spool: { spool: async (events) => void spooled.push(events) } });
+    await sink.send([event(1)], { lakeOnly: true });
+    await sink.send([event(2)]);
+    expect(calls[0]!.partitionKeys[0]!.startsWith(LAKE_ONLY_PARTITION_PREFIX)).toBe(true);
+    expect(calls[1]!.partitionKeys[0]!.startsWith(LAKE_ONLY_PARTITION_PREFIX)).toBe(false);
+
+    const failing = stubbedClient(() => ({ status: 400, errorType: 'ResourceNotFoundException', json: { __type: 'ResourceNotFoundException', message: 'no stream' } }));
+    const f = collect();
+    const failingSink = createStreamSink({ putRecords: failing.client, streamName: 's', ...f.options, spool: { spool: async (events) => void spooled.push(events) } });
+    await failingSink.send([event(3)], { lakeOnly: true });
+    expect(spooled).toEqual([]);
+    expect(f.undelivered.map((u) => u.events.map((e) => e.eventId))).toEqual([['evt-3']]);
+    await failingSink.send([event(4)]);
+    expect(spooled).toHaveLength(1);
   });
 
   it('backs off exponentially with jitter, capped', () => {

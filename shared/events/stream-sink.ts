@@ -1,14 +1,19 @@
 import { log } from '@shared/util/logger';
 import { countThrottle, countUndeliveredEvents } from '@shared/util/metrics';
-import type { PutRecordBatch } from './firehose-client';
+import { randomBytes } from 'node:crypto';
+import type { PutRecords } from './kinesis-client';
 import type { EventRecord } from './event-record';
-import type { EventSink } from './event-sink';
+import type { EventSink, SendOptions } from './event-sink';
 import type { EventSpool } from './event-spool';
 
-/** PutRecordBatch limits (Firehose quotas): per call and per record. */
-export const firehoseLimits = {
+/**
+ * PutRecords limits (Kinesis Data Streams quotas: 500 records and 5 MiB per call, data plus
+ * partition key), and per record the lower of Kinesis's 1 MiB and Firehose's 1,000 KiB: every
+ * record also goes on to Firehose (the lake), which would reject a larger one.
+ */
+export const streamLimits = {
   recordsPerCall: 500,
-  bytesPerCall: 4 * 1024 * 1024,
+  bytesPerCall: 5 * 1024 * 1024,
   bytesPerRecord: 1000 * 1024,
 } as const;
 
@@ -17,13 +22,27 @@ const PERMANENT_ERRORS = new Set([
   'ResourceNotFoundException',
   'InvalidArgumentException',
   'AccessDeniedException',
-  'InvalidKMSResourceException',
-  'InvalidSourceException',
+  'KMSDisabledException',
+  'KMSInvalidStateException',
+  'KMSAccessDeniedException',
+  'KMSNotFoundException',
+  'KMSOptInRequired',
   'ValidationException',
 ]);
 
-/** Firehose answers a throttled record or call with these (per-record ErrorCode or error name). */
-const THROTTLED = /ServiceUnavailable|Throttl|LimitExceeded/;
+/** Kinesis answers a throttled record or call with these (per-record ErrorCode or error name). */
+const THROTTLED = /ProvisionedThroughputExceeded|Throttl|LimitExceeded/;
+
+/**
+ * Each record's partition key: random, so the records of one hot link spread over every shard
+ * (a shard takes 1,000 records/s; one link's clicks on one shard would throttle at that rate).
+ * The counter consumer keeps a checkpoint per shard (apply-click-counters.ts), so it does not
+ * need one link's records on one shard.
+ */
+export const randomPartitionKey = (): string => randomBytes(8).toString('hex');
+
+/** Partition keys of lake-only records (SendOptions.lakeOnly): the counter consumer skips them. */
+export const LAKE_ONLY_PARTITION_PREFIX = 'lake-only-';
 
 export interface UndeliveredEvents {
   streamName: string;
@@ -31,9 +50,9 @@ export interface UndeliveredEvents {
   events: EventRecord[];
 }
 
-export interface FirehoseSinkOptions {
-  /** The PutRecordBatch call (firehose-client.ts when deployed). */
-  putRecordBatch: PutRecordBatch;
+export interface StreamSinkOptions {
+  /** The PutRecords call (kinesis-client.ts when deployed). */
+  putRecords: PutRecords;
   streamName: string;
   /** Attempts per record, the first included. */
   maxAttempts?: number;
@@ -44,40 +63,42 @@ export interface FirehoseSinkOptions {
   /** What happens to events that still fail after the retries (and the spool); default: error log + `UndeliveredEvents` metric. */
   onUndelivered?: (undelivered: UndeliveredEvents) => void;
   /**
-   * The durable fallback: events Firehose still rejects after the retries are spooled there
-   * (SQS deployed) and re-sent when Firehose recovers. Only if the spool fails too are they
-   * reported (logged in full). Records too large for Firehose are never spooled.
+   * The durable fallback: events the stream still rejects after the retries are spooled there
+   * (SQS deployed) and re-sent when the stream recovers. Only if the spool fails too are they
+   * reported (logged in full). Records too large for the stream are never spooled.
    */
   spool?: EventSpool;
 }
 
-/** The Firehose sink, plus one delivery pass that hands back what it could not deliver (the redrive uses it). */
-export interface FirehoseSink extends EventSink {
+/** The stream sink, plus one delivery pass that hands back what it could not deliver (the redrive uses it). */
+export interface StreamSink extends EventSink {
   deliver(events: EventRecord[]): Promise<{ undelivered: EventRecord[]; reasons: string[] }>;
 }
 
 interface Pending {
   event: EventRecord;
   data: Uint8Array;
+  partitionKey: string;
   error?: string;
 }
 
 /** One record = one JSON line, newline-terminated (the lake is newline-delimited JSON). */
 export const encodeEventRecord = (event: EventRecord): Uint8Array => Buffer.from(`${JSON.stringify(event)}\n`, 'utf8');
 
-/** Splits records into PutRecordBatch calls of at most 500 records and 4 MiB, in order. */
-export const batchRecords = <T extends { data: Uint8Array }>(records: T[]): T[][] => {
+/** Splits records into PutRecords calls of at most 500 records and 5 MiB (data and partition keys), in order. */
+export const batchRecords = <T extends { data: Uint8Array; partitionKey?: string }>(records: T[]): T[][] => {
   const batches: T[][] = [];
   let current: T[] = [];
   let bytes = 0;
   for (const record of records) {
-    if (current.length === firehoseLimits.recordsPerCall || bytes + record.data.length > firehoseLimits.bytesPerCall) {
+    const size = record.data.length + (record.partitionKey?.length ?? 0);
+    if (current.length === streamLimits.recordsPerCall || bytes + size > streamLimits.bytesPerCall) {
       batches.push(current);
       current = [];
       bytes = 0;
     }
     current.push(record);
-    bytes += record.data.length;
+    bytes += size;
   }
   if (current.length) batches.push(current);
   return batches;
@@ -95,19 +116,20 @@ export const backoffDelay = (attempt: number, baseMs: number, maxMs: number, ran
  * `LinkService`, dimensions `service` and `StreamName`; Powertools Metrics) counts them.
  */
 export const reportUndelivered = ({ streamName, reason, events }: UndeliveredEvents): void => {
-  log('error', 'Events could not be delivered to Firehose', { streamName, reason, count: events.length, events });
+  log('error', 'Events could not be delivered to the event stream', { streamName, reason, count: events.length, events });
   countUndeliveredEvents(streamName, events.length);
 };
 
 /**
- * The deployed event sink: Firehose PutRecordBatch. Batches respect the per-call limits; records
- * that fail (FailedPutCount > 0 with a per-record ErrorCode) and whole calls that are throttled
+ * The deployed event sink: Kinesis Data Streams PutRecords (the stream feeds Firehose, the lake,
+ * and the click counter consumer). Batches respect the per-call limits; records
+ * that fail (FailedRecordCount > 0 with a per-record ErrorCode) and whole calls that are throttled
  * or fail transiently are retried with exponential backoff and jitter; whatever still fails
  * after `maxAttempts` (or meets a permanent error) goes to the spool when there is one (the
  * durable fallback, re-sent by the redrive), and is reported only if that fails too or there is
- * none; records too large for Firehose are reported.
+ * none; records too large for the stream are reported.
  */
-export const createFirehoseSink = (options: FirehoseSinkOptions): FirehoseSink => {
+export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
   const maxAttempts = options.maxAttempts ?? 5;
   const baseDelayMs = options.baseDelayMs ?? 100;
   const maxDelayMs = options.maxDelayMs ?? 3000;
@@ -123,9 +145,9 @@ export const createFirehoseSink = (options: FirehoseSinkOptions): FirehoseSink =
   /** Sends one batch; returns the records worth another attempt. */
   const putBatch = async (batch: Pending[], failures: Failures): Promise<Pending[]> => {
     try {
-      const out = await options.putRecordBatch({ DeliveryStreamName: options.streamName, Records: batch.map((r) => ({ Data: r.data })) });
-      if (!out.FailedPutCount) return [];
-      const responses = out.RequestResponses ?? [];
+      const out = await options.putRecords({ StreamName: options.streamName, Records: batch.map((r) => ({ Data: r.data, PartitionKey: r.partitionKey })) });
+      if (!out.FailedRecordCount) return [];
+      const responses = out.Records ?? [];
       return batch.flatMap((record, i) => {
         const response = responses[i];
         // No answer for a record counts as a failure: it is retried rather than assumed delivered.
@@ -142,21 +164,22 @@ export const createFirehoseSink = (options: FirehoseSinkOptions): FirehoseSink =
   };
 
   /** One delivery pass with retries; what still failed, by reason (records too large apart). */
-  const deliverPass = async (events: EventRecord[]): Promise<{ failures: Failures; tooLarge: Pending[] }> => {
+  const deliverPass = async (events: EventRecord[], sendOptions?: SendOptions): Promise<{ failures: Failures; tooLarge: Pending[] }> => {
     const failures: Failures = [];
-    const encoded = events.map((event) => ({ event, data: encodeEventRecord(event) }));
-    const tooLarge = encoded.filter((r) => r.data.length > firehoseLimits.bytesPerRecord);
-    let pending: Pending[] = encoded.filter((r) => r.data.length <= firehoseLimits.bytesPerRecord);
+    const prefix = sendOptions?.lakeOnly ? LAKE_ONLY_PARTITION_PREFIX : '';
+    const encoded = events.map((event) => ({ event, data: encodeEventRecord(event), partitionKey: `${prefix}${randomPartitionKey()}` }));
+    const tooLarge = encoded.filter((r) => r.data.length > streamLimits.bytesPerRecord);
+    let pending: Pending[] = encoded.filter((r) => r.data.length <= streamLimits.bytesPerRecord);
     for (let attempt = 1; pending.length > 0; attempt++) {
       const failed = (await Promise.all(batchRecords(pending).map((batch) => putBatch(batch, failures)))).flat();
       if (failed.length === 0) break;
-      if (failed.some((r) => r.error && THROTTLED.test(r.error))) countThrottle('Firehose');
+      if (failed.some((r) => r.error && THROTTLED.test(r.error))) countThrottle('Kinesis');
       if (attempt >= maxAttempts) {
         const reasons = [...new Set(failed.map((r) => r.error))].join(',');
         report(failures, `RetriesExhausted:${reasons}`, failed);
         break;
       }
-      log('warn', 'Firehose: retrying failed records', { streamName: options.streamName, attempt, failed: failed.length });
+      log('warn', 'Event stream: retrying failed records', { streamName: options.streamName, attempt, failed: failed.length });
       await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs, random));
       pending = failed;
     }
@@ -169,15 +192,16 @@ export const createFirehoseSink = (options: FirehoseSinkOptions): FirehoseSink =
       if (tooLarge.length) onUndelivered({ streamName: options.streamName, reason: 'RecordTooLarge', events: tooLarge.map((r) => r.event) });
       return { undelivered: failures.flatMap((f) => f.records.map((r) => r.event)), reasons: failures.map((f) => f.reason) };
     },
-    async send(events: EventRecord[]) {
-      const { failures, tooLarge } = await deliverPass(events);
+    async send(events: EventRecord[], sendOptions?: SendOptions) {
+      const { failures, tooLarge } = await deliverPass(events, sendOptions);
       if (tooLarge.length) onUndelivered({ streamName: options.streamName, reason: 'RecordTooLarge', events: tooLarge.map((r) => r.event) });
       for (const { reason, records } of failures) {
         const failed = records.map((r) => r.event);
-        if (options.spool) {
+        // A lake-only replay is not spooled: the redrive would send it as ordinary events, counted again.
+        if (options.spool && !sendOptions?.lakeOnly) {
           try {
             await options.spool.spool(failed, reason);
-            log('warn', 'Firehose: undelivered events spooled for redrive', { streamName: options.streamName, reason, count: failed.length });
+            log('warn', 'Event stream: undelivered events spooled for redrive', { streamName: options.streamName, reason, count: failed.length });
             continue;
           } catch (error) {
             onUndelivered({ streamName: options.streamName, reason: `${reason};SpoolFailed:${(error as Error).name}`, events: failed });

@@ -1,0 +1,24 @@
+import middy from '@middy/core';
+import type { Context, KinesisStreamEvent } from 'aws-lambda';
+import { applyClickCounters } from '@shared/clicks/link-counters';
+import { LAKE_ONLY_PARTITION_PREFIX } from '@shared/events/stream-sink';
+import { observabilityMiddlewares } from '@shared/http/middleware/observability';
+import { log } from '@shared/util/logger';
+
+/**
+ * The event stream -> the links' click counters (link-counters.ts): one update per link per
+ * batch. A failure throws, so the event source mapping delivers the batch again; what was
+ * already applied is skipped by the per-shard checkpoints.
+ */
+const countClicks = async (event: KinesisStreamEvent): Promise<void> => {
+  const records = event.Records.map((r) => ({
+    shardId: r.eventID.split(':')[0]!,
+    sequenceNumber: r.kinesis.sequenceNumber,
+    data: Buffer.from(r.kinesis.data, 'base64').toString('utf8'),
+    lakeOnly: r.kinesis.partitionKey.startsWith(LAKE_ONLY_PARTITION_PREFIX),
+  }));
+  const result = await applyClickCounters(records);
+  log('info', 'click counters applied', { records: records.length, ...result });
+};
+
+export const handler = middy<KinesisStreamEvent, void, Error, Context>(countClicks).use(observabilityMiddlewares<KinesisStreamEvent, void, Context>());

@@ -1,0 +1,82 @@
+/**
+ * How many local invocations run at once: 32.
+ *
+ * Deployed, every concurrent request has an execution environment of its own (Lambda scales out
+ * to the account's concurrency, 1,000 by default), so one request's wall time does not grow with
+ * the others. The local server runs every invocation in one Node process on the machine's few
+ * cores: 1,000 interleaved invocations each take ~1,000 times their own time and pass their
+ * route's timeout while waiting for the CPU, a failure no deployed function would see. Capping
+ * the invocations that run at once keeps each one's wall time near its own work; the rest wait
+ * in arrival order, as a request to a function URL or an HTTP API waits while Lambda starts an
+ * environment for it, and their timeout (the context's remaining time) starts when they run.
+ */
+export const LOCAL_LAMBDA_CONCURRENCY = 32;
+
+/**
+ * The local stand-in for Lambda's concurrency: at most `limit` invocations run at once, the
+ * others wait first in, first out. An invocation holds its slot until its work settles, work
+ * after its response included (the edge records a click after answering). `idle()` waits for
+ * every invocation that has arrived, queued or running, to settle.
+ */
+export class LocalInvocations {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly pending = new Set<Promise<unknown>>();
+  /** The most invocations that ran at once. */
+  peak = 0;
+
+  constructor(readonly limit = LOCAL_LAMBDA_CONCURRENCY) {
+    if (!Number.isInteger(limit) || limit < 1) throw new Error(`local concurrency must be a positive integer, got ${limit}`);
+  }
+
+  /** Runs `invoke` once a slot is free; the slot is held until `invoke` settles. */
+  run<T>(invoke: () => Promise<T>): Promise<T> {
+    const settled = this.acquire().then(async () => {
+      try {
+        return await invoke();
+      } finally {
+        this.release();
+      }
+    });
+    const tracked = settled.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending.add(tracked);
+    void tracked.then(() => this.pending.delete(tracked));
+    return settled;
+  }
+
+  /** Resolves once no invocation is queued or running (including ones that arrive meanwhile). */
+  async idle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** Invocations waiting for a slot now. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /** Invocations running now. */
+  get inFlight(): number {
+    return this.running;
+  }
+
+  private acquire(): Promise<void> {
+    if (this.running < this.limit) {
+      this.take();
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => this.waiting.push(() => (this.take(), resolve())));
+  }
+
+  private take() {
+    this.running += 1;
+    this.peak = Math.max(this.peak, this.running);
+  }
+
+  private release() {
+    this.running -= 1;
+    this.waiting.shift()?.();
+  }
+}
