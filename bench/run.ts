@@ -105,16 +105,7 @@ if (analyticsOnly) {
 } else if (coldStartOnly) {
   progress('cold start only: building bundles and measuring cold starts');
   const coldStart = await measureColdStart(settings.coldSamples);
-  const partial = {
-    ...runHeader(),
-    coldStart,
-    latency: [],
-    capacity: [],
-    durationsMs: {},
-    cost: { memoryMb: configuredMemoryMb(), eventBytes: 0, pricesTakenOn, rows: [] },
-    throughput: [],
-    analytics: [],
-  };
+  const partial = { ...runHeader(), coldStart, ...emptySections, analytics: [] };
   results = { ...partial, budgets: judgeBudgets(partial) };
 } else {
   progress(`mode ${quick ? 'quick' : 'full'}: building bundles and measuring cold starts`);
