@@ -15,6 +15,12 @@ export const budgets = {
   warmP50VsBare: 1.25,
   /** Errors during the loopback throughput runs. */
   throughputErrors: 0,
+  /**
+   * USD per million redirects behind the front door (Lambda, DynamoDB, events, the counter work at
+   * the hot link's batch size, X-Ray), before CloudWatch Logs; CloudFront and WAF are their own
+   * columns (issue 19).
+   */
+  redirectBehindFrontDoorUsd: 0.7,
   /** USD of one link-analytics dashboard view deployed (Athena bytes scanned), workspace with 1M events in 90 days. */
   dashboardViewUsd: 0.001,
 } as const;

@@ -1,5 +1,4 @@
-import type { CapacityCall } from './capacity-proxy';
-import { startCapacityProxy } from './capacity-proxy';
+import { startDynamoFaultProxy, type CapacityCall } from '@test/support/dynamodb-fault-proxy';
 import { importBundle, invoke, jsonBody } from './lambda-invoke';
 import { operations } from './operations';
 import { round } from './stats';
@@ -55,7 +54,7 @@ export interface RecordedRun {
  */
 export const measureCapacity = async (world: World, dynamoEndpoint: string, requestedRuns: number) => {
   const runs = Math.max(2, requestedRuns);
-  const proxy = await startCapacityProxy(dynamoEndpoint);
+  const proxy = await startDynamoFaultProxy(dynamoEndpoint, { recordCapacity: true });
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
   const rows: CapacityRow[] = [];
   const recorded = new Map<string, RecordedRun>();

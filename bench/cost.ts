@@ -6,9 +6,15 @@ export interface CostInput {
   durationMs: number;
   readUnits: number;
   writeUnits: number;
-  /** Event records sent to Firehose and their average size in bytes. */
+  /** Event records put to the event stream (Kinesis, read by Firehose into the lake) and their average size in bytes. */
   events: number;
   eventBytes: number;
+  /**
+   * Clicks the operation records: the counter consumer's share per click. One counter update
+   * (`counterWriteUnits`) and one consumer invocation (`consumerDurationMs` at
+   * `consumerMemoryMb`) serve `clicksPerBatch` clicks of one link.
+   */
+  counters?: { clicks: number; clicksPerBatch: number; counterWriteUnits: number; consumerDurationMs: number; consumerMemoryMb: number };
   /**
    * How the request arrives: `api` through API Gateway (the v1 service API), `edge` through the
    * CloudFront front door to a function URL (no API Gateway fee). Default `api`.
@@ -26,7 +32,10 @@ export interface CostPerMillion {
   lambda: number;
   httpApi: number;
   dynamodb: number;
-  firehose: number;
+  /** The event stream (Kinesis PUT payload units) and Firehose reading it into the lake. */
+  events: number;
+  /** The counter consumer: its invocations and counter updates, per click at the batch size given. */
+  counters: number;
   /** The front door, own columns: CloudFront HTTPS request, the viewer-request function, WAF inspection. */
   cloudFront: number;
   cloudFrontFunction: number;
@@ -46,8 +55,9 @@ const cents = (value: number) => Math.round(value * 10_000) / 10_000;
 /**
  * Dollars per million operations: Lambda arm64 GB-seconds at the configured memory for the
  * billed duration plus the request fee, one HTTP API request, DynamoDB on-demand read and write
- * request units, Firehose ingestion (each record rounded up to 5 KB) and dynamic partitioning
- * (actual bytes). Edge operations come through CloudFront instead of API Gateway: a CloudFront
+ * request units, the event stream (a Kinesis PUT payload unit per record) and Firehose reading it
+ * (each record rounded up to 5 KB) with dynamic partitioning (actual bytes), and the click counter
+ * consumer's share of a click at the given batch size. Edge operations come through CloudFront instead of API Gateway: a CloudFront
  * HTTPS request, the viewer-request CloudFront Function and, with WAF on, one WAF request
  * (function URLs themselves cost nothing beyond the Lambda invocation; origin fetches from AWS
  * origins carry no transfer fee; data out to viewers is per GB and not per operation). Also CloudWatch Logs ingestion of the
@@ -63,21 +73,30 @@ export const costPerMillion = (input: CostInput): CostPerMillion => {
   const waf = edge && (input.waf ?? true) ? MILLION * prices.wafRequest : 0;
   const dynamodb = MILLION * (input.readUnits * prices.dynamoReadUnit + input.writeUnits * prices.dynamoWriteUnit);
   const roundedBytes = Math.ceil(input.eventBytes / prices.firehoseRecordRoundingBytes) * prices.firehoseRecordRoundingBytes;
-  const firehose =
-    MILLION * input.events * ((roundedBytes / GB) * prices.firehoseIngestGb + (input.eventBytes / GB) * prices.firehoseDynamicPartitioningGb);
+  const putUnits = Math.max(1, Math.ceil(input.eventBytes / prices.kinesisPutPayloadUnitBytes));
+  const events =
+    MILLION *
+    input.events *
+    (putUnits * prices.kinesisPutPayloadUnit + (roundedBytes / GB) * prices.firehoseIngestGb + (input.eventBytes / GB) * prices.firehoseDynamicPartitioningGb);
+  const c = input.counters;
+  const counters = c
+    ? (MILLION * c.clicks * (c.counterWriteUnits * prices.dynamoWriteUnit + (c.consumerMemoryMb / 1024) * (Math.ceil(c.consumerDurationMs) / 1000) * prices.lambdaArmGbSecond + prices.lambdaRequest)) /
+      c.clicksPerBatch
+    : 0;
   const logs = MILLION * ((input.logBytes ?? 0) / GB) * prices.logsIngestGb;
   const xray = MILLION * (input.traceRate ?? 0) * prices.xrayTraceRecorded;
   return {
     lambda: cents(lambda),
     httpApi: cents(httpApi),
     dynamodb: cents(dynamodb),
-    firehose: cents(firehose),
+    events: cents(events),
+    counters: cents(counters),
     cloudFront: cents(cloudFront),
     cloudFrontFunction: cents(cloudFrontFunction),
     waf: cents(waf),
     logs: cents(logs),
     xray: cents(xray),
-    total: cents(lambda + httpApi + dynamodb + firehose + cloudFront + cloudFrontFunction + waf + logs + xray),
+    total: cents(lambda + httpApi + dynamodb + events + counters + cloudFront + cloudFrontFunction + waf + logs + xray),
   };
 };
 

@@ -14,7 +14,17 @@ export const prices = {
   /** DynamoDB on-demand: per write and read request unit. */
   dynamoWriteUnit: 0.625 / 1_000_000,
   dynamoReadUnit: 0.125 / 1_000_000,
-  /** Firehose Direct PUT ingestion per GB, each record rounded up to 5 KB; dynamic partitioning per GB. */
+  /**
+   * Kinesis Data Streams, provisioned mode: per PUT payload unit (25 KB of a record, rounded up)
+   * and per shard-hour.
+   */
+  kinesisPutPayloadUnit: 0.014 / 1_000_000,
+  kinesisPutPayloadUnitBytes: 25 * 1024,
+  kinesisShardHour: 0.015,
+  /**
+   * Firehose ingestion per GB, each record rounded up to 5 KB (a Kinesis data stream as source is
+   * billed as Direct PUT is); dynamic partitioning per GB.
+   */
   firehoseIngestGb: 0.029,
   firehoseRecordRoundingBytes: 5 * 1024,
   firehoseDynamicPartitioningGb: 0.02,

@@ -5,6 +5,7 @@ import { frontDoorBudget, frontDoorPerMillion } from './cost';
 import type { CapacityRow } from './capacity';
 import type { ColdStartRow, FloorRow } from './cold-start';
 import type { CostPerMillion } from './cost';
+import type { CounterWork } from './counter-cost';
 import { pricesTakenOn, telemetryAssumptions } from './prices';
 import type { ThroughputRow } from './throughput';
 import type { LatencyRow } from './warm-latency';
@@ -22,7 +23,15 @@ export interface BenchResults {
   limiter?: LimiterOverhead;
   capacity: CapacityRow[];
   durationsMs: Record<string, number>;
-  cost: { memoryMb: number; eventBytes: number; pricesTakenOn: string; rows: Array<{ operation: string; name: string } & CostPerMillion> };
+  cost: {
+    memoryMb: number;
+    eventBytes: number;
+    pricesTakenOn: string;
+    rows: Array<{ operation: string; name: string } & CostPerMillion>;
+    /** Absent in results taken before the click counter consumer existed. */
+    counterWork?: CounterWork;
+    coldLinkCountersPerMillion?: number;
+  };
   throughput: ThroughputRow[];
   analytics: AnalyticsLevel[];
   budgets: BudgetResult[];
@@ -94,6 +103,9 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
     const wafOff = frontDoorPerMillion({ ...redirectCost, waf: 0 });
     out.push({ name: 'redirect front door $ / 1M, WAF on', limit: `<= ${frontDoorBudget.wafOn}`, measured: `${wafOn}`, pass: wafOn <= frontDoorBudget.wafOn });
     out.push({ name: 'redirect front door $ / 1M, WAF off', limit: `<= ${frontDoorBudget.wafOff}`, measured: `${wafOff}`, pass: wafOff <= frontDoorBudget.wafOff });
+    // Issue 19: everything but the front door (its own columns) and the logs.
+    const behind = Math.round((redirectCost.total - wafOn - redirectCost.logs) * 10_000) / 10_000;
+    out.push({ name: 'redirect $ / 1M behind the front door, before logs', limit: `<= ${budgets.redirectBehindFrontDoorUsd}`, measured: `${behind}`, pass: behind <= budgets.redirectBehindFrontDoorUsd });
   }
   const queries = r.analytics.flatMap((level) => [level, level.compacted].flatMap((lake) => lake.queries.map((q) => ({ level: lake, q }))));
   const unpruned = queries.filter(({ level, q }) => !q.prunedToScope || q.bytesRead >= level.lakeBytes);
@@ -205,20 +217,28 @@ export const toMarkdown = (r: BenchResults): string => {
     lines.push('## 3. DynamoDB work and cost per million operations', '');
     lines.push(
       `Units from ReturnConsumedCapacity (TOTAL) as DynamoDB Local reports them${r.capacity.every((c) => c.reported) ? ' (reported for every call)' : ' (some calls did not report: marked)'}. ` +
-        `Cost: Lambda arm64 at ${r.cost.memoryMb} MB for the measured warm p50 duration (rounded up to 1 ms), HTTP API request (service API) or, for edge operations, the front door in its own columns (CloudFront HTTPS request, viewer-request CloudFront Function, WAF request with WAF on), DynamoDB on-demand units, Firehose ingestion (${r.cost.eventBytes} B per event line, rounded to 5 KB per record) and dynamic partitioning, CloudWatch Logs ingestion (the function's own lines as measured, plus ${telemetryAssumptions.platformLogBytesPerInvocation} B of Lambda platform lines per invocation) and X-Ray traces recorded (${telemetryAssumptions.clickPathTraceRate * 100}% on the click path, ${telemetryAssumptions.defaultTraceRate * 100}% elsewhere); prices of ${r.cost.pricesTakenOn} (bench/prices.ts), USD.`,
+        `Cost: Lambda arm64 at ${r.cost.memoryMb} MB for the measured warm p50 duration (rounded up to 1 ms), HTTP API request (service API) or, for edge operations, the front door in its own columns (CloudFront HTTPS request, viewer-request CloudFront Function, WAF request with WAF on), DynamoDB on-demand units, events (a Kinesis PUT payload unit per record, and Firehose reading the stream: ${r.cost.eventBytes} B per event line, rounded to 5 KB per record, and dynamic partitioning), the click counter consumer's share of each click at the batch size named in the row (one counter update and one consumer invocation per batch of one link's clicks), CloudWatch Logs ingestion (the function's own lines as measured, plus ${telemetryAssumptions.platformLogBytesPerInvocation} B of Lambda platform lines per invocation) and X-Ray traces recorded (${telemetryAssumptions.clickPathTraceRate * 100}% on the click path, ${telemetryAssumptions.defaultTraceRate * 100}% elsewhere); prices of ${r.cost.pricesTakenOn} (bench/prices.ts), USD.`,
       '',
     );
     lines.push(
       table(
-        ['operation', 'DynamoDB calls', 'RCU', 'WCU', 'events', 'duration ms', 'log B', 'Lambda $', 'HTTP API $', 'CloudFront $', 'CF Function $', 'WAF $', 'DynamoDB $', 'Firehose $', 'Logs $', 'X-Ray $', 'total $ / 1M'],
+        ['operation', 'DynamoDB calls', 'RCU', 'WCU', 'events', 'duration ms', 'log B', 'Lambda $', 'HTTP API $', 'CloudFront $', 'CF Function $', 'WAF $', 'DynamoDB $', 'Events $', 'Counters $', 'Logs $', 'X-Ray $', 'total $ / 1M'],
         r.capacity.map((c) => {
           const cost = r.cost.rows.find((x) => x.operation === c.operation)!;
           const calls = summarizeCalls(c.calls);
-          return [c.name, calls, `${c.read}${c.reported ? '' : ' (not reported)'}`, c.write, c.events, r.durationsMs[c.operation] ?? '', c.logBytes ?? '', cost.lambda, cost.httpApi, cost.cloudFront ?? 0, cost.cloudFrontFunction ?? 0, cost.waf ?? 0, cost.dynamodb, cost.firehose, cost.logs ?? 0, cost.xray ?? 0, `**${cost.total}**`];
+          return [c.name, calls, `${c.read}${c.reported ? '' : ' (not reported)'}`, c.write, c.events, r.durationsMs[c.operation] ?? '', c.logBytes ?? '', cost.lambda, cost.httpApi, cost.cloudFront ?? 0, cost.cloudFrontFunction ?? 0, cost.waf ?? 0, cost.dynamodb, cost.events, cost.counters ?? 0, cost.logs ?? 0, cost.xray ?? 0, `**${cost.total}**`];
         }),
       ),
       '',
     );
+
+    const work = r.cost.counterWork;
+    if (work) {
+      lines.push(
+        `Counters: a click writes no counter itself; the consumer of the event stream makes one update per link per batch. The **Counters $** column is a click's share at the hot link's batch size (${work.hotClicksPerBatch} clicks of one link per batch: one ${work.counterWriteUnits}-WCU update of the ${work.linkItemBytes}-byte link item and one consumer invocation of ${work.consumerDurationMs} ms at ${work.consumerMemoryMb} MB per batch). A link clicked once per batch pays one update and one invocation per click: $${r.cost.coldLinkCountersPerMillion} per million clicks. Stream shard-hours ($0.015 each) are fixed, not per click (docs/event-stream.md).`,
+        '',
+      );
+    }
 
   }
 

@@ -13,6 +13,7 @@ import { measureAnalyticsScale } from './analytics-scale';
 import { measureCapacity } from './capacity';
 import { measureColdStart } from './cold-start';
 import { costPerMillion } from './cost';
+import { measureCounterWork } from './counter-cost';
 import { operations } from './operations';
 import { routeByHandler } from '@shared/routes/route-table';
 import { pricesTakenOn, telemetryAssumptions } from './prices';
@@ -46,6 +47,8 @@ const baseSettings = quick
   : { coldSamples: 21, capacityRuns: 3, latencySamples: 1000, durationSamples: 50, throughputSeconds: 10, analyticsLevels: [10_000, 100_000, 1_000_000], analyticsRepeats: 3 };
 const settings = { ...baseSettings, analyticsLevels: analyticsEventsArg ?? baseSettings.analyticsLevels };
 const CONNECTIONS = 10;
+/** The measured operations that record a click (the counter consumer counts them). */
+const CLICK_OPERATIONS = new Set(['redirect', 'click']);
 
 // The bundles run in this process and write their log lines (Powertools JSON and EMF) to stdout;
 // the report owns stdout, so those lines are dropped (the cost table counts their bytes).
@@ -124,10 +127,23 @@ if (analyticsOnly) {
     const durationsMs = await measureDurations(world, endpoint, settings.durationSamples);
     const memoryMb = configuredMemoryMb();
     const eventBytes = averageEventBytes(path.join(world.lakeDir, 'events'));
+    progress('click counter consumer (one batch of one link)');
+    const counterWork = await measureCounterWork(world, settings.capacityRuns * 3, memoryMb);
+    /** Operations that record a click: the consumer's share per click, at the hot link's batch size. */
+    const countersOf = (operation: string) =>
+      CLICK_OPERATIONS.has(operation)
+        ? { clicks: 1, clicksPerBatch: counterWork.hotClicksPerBatch, counterWriteUnits: counterWork.counterWriteUnits, consumerDurationMs: counterWork.consumerDurationMs, consumerMemoryMb: counterWork.consumerMemoryMb }
+        : undefined;
     const cost = {
       memoryMb,
       eventBytes,
       pricesTakenOn,
+      counterWork,
+      /** A link clicked once per batch pays one counter update and one consumer invocation per click. */
+      coldLinkCountersPerMillion: costPerMillion({
+        memoryMb, durationMs: 0, readUnits: 0, writeUnits: 0, events: 0, eventBytes,
+        counters: { clicks: 1, clicksPerBatch: 1, counterWriteUnits: counterWork.counterWriteUnits, consumerDurationMs: counterWork.consumerDurationMs / counterWork.hotClicksPerBatch, consumerMemoryMb: counterWork.consumerMemoryMb },
+      }).counters,
       rows: capacity.map((c) => ({
         operation: c.operation,
         name: c.name,
@@ -138,6 +154,7 @@ if (analyticsOnly) {
           writeUnits: c.write,
           events: c.events,
           eventBytes,
+          counters: countersOf(c.operation),
           logBytes: c.logBytes + telemetryAssumptions.platformLogBytesPerInvocation,
           traceRate: clickPathHandlers.includes(c.handler) ? telemetryAssumptions.clickPathTraceRate : telemetryAssumptions.defaultTraceRate,
           via: routeByHandler(operations[c.operation]!.handler).api === 'edge' ? 'edge' : 'api',

@@ -15,6 +15,13 @@ import type { Node } from 'constructs';
  *   analytics function (reserved concurrency is also its maximum), so slow Athena queries cannot
  *   take the account's pool from the redirect. `accountConcurrency` (default 1,000, the usual
  *   quota) is checked against the sum.
+ * - The edge's plan: `edgeClicksPerSecond` (default 10,000, a viral link) at
+ *   `edgeClickDurationMs` (default 20: the edge-links function's duration deployed, a slug read
+ *   and the click's recording in the region; take CloudWatch's Duration p99 once deployed)
+ *   needs rate x duration concurrent executions of `edge-links` (200 by default). Synth warns
+ *   when a reservation caps the function below that, when the unreserved pool left by the
+ *   reservations is smaller, or when Lambda's requests-per-second limit (10 per unit of
+ *   concurrency) is below the rate. docs/edge.md says what else such a link needs.
  */
 export interface CapacitySettings {
   serviceApi: { rateLimit: number; burstLimit: number };
@@ -23,7 +30,11 @@ export interface CapacitySettings {
   accountConcurrency: number;
   apiBurstQuota: number;
   apiRateQuota: number;
+  edge: { clicksPerSecond: number; clickDurationMs: number };
 }
+
+/** Lambda serves at most 10 requests per second per unit of a function's concurrency limit. */
+export const REQUESTS_PER_SECOND_PER_CONCURRENCY = 10;
 
 /** The functions on the click path (reserved capacity when the operator asks for it). */
 export const CLICK_PATH_HANDLERS: readonly string[] = ['edge-links', 'client-click'];
@@ -49,6 +60,7 @@ export const capacityFromContext = (node: Node): CapacitySettings => {
     accountConcurrency: positiveInt(node, 'accountConcurrency') ?? 1_000,
     apiBurstQuota,
     apiRateQuota,
+    edge: { clicksPerSecond: positiveInt(node, 'edgeClicksPerSecond') ?? 10_000, clickDurationMs: positiveInt(node, 'edgeClickDurationMs') ?? 20 },
   };
   for (const [name, api] of Object.entries({ service: settings.serviceApi })) {
     if (api.burstLimit > apiBurstQuota) {
@@ -68,4 +80,30 @@ export const checkReservations = (settings: CapacitySettings, reservedTotal: num
       `Reserved concurrency ${reservedTotal} leaves less than ${UNRESERVED_MINIMUM} of the account's ${settings.accountConcurrency} unreserved: Lambda would refuse it. Lower the reservations or raise the quota (-c accountConcurrency).`,
     );
   }
+};
+
+/** Concurrent executions of `edge-links` the planned click rate needs (rate x duration). */
+export const edgeConcurrencyNeeded = (settings: CapacitySettings): number =>
+  Math.ceil((settings.edge.clicksPerSecond * settings.edge.clickDurationMs) / 1000);
+
+/**
+ * What stops the edge short of its planned rate, as synth warnings: the edge function's
+ * reservation (also its maximum), the unreserved pool it otherwise shares, and Lambda's
+ * requests-per-second limit on that concurrency. Empty when the plan fits.
+ */
+export const edgeCapacityWarnings = (settings: CapacitySettings, edgeReservation: number | undefined, reservedTotal: number): string[] => {
+  const needed = edgeConcurrencyNeeded(settings);
+  const { clicksPerSecond, clickDurationMs } = settings.edge;
+  const plan = `${clicksPerSecond} clicks/s at ${clickDurationMs} ms needs ${needed} concurrent executions of edge-links`;
+  const available = edgeReservation ?? settings.accountConcurrency - reservedTotal;
+  const warnings: string[] = [];
+  if (edgeReservation !== undefined && edgeReservation < needed) {
+    warnings.push(`${plan}, but its reserved concurrency (${edgeReservation}, also its maximum) caps it at ${Math.floor((edgeReservation * 1000) / clickDurationMs)} clicks/s: raise -c clickPathReservedConcurrency.`);
+  } else if (edgeReservation === undefined && available < needed) {
+    warnings.push(`${plan}, but the account's unreserved concurrency is ${available} (${settings.accountConcurrency} less ${reservedTotal} reserved): raise the Lambda concurrent executions quota and -c accountConcurrency, or reserve for the click path.`);
+  }
+  if (available * REQUESTS_PER_SECOND_PER_CONCURRENCY < clicksPerSecond) {
+    warnings.push(`${plan}; Lambda serves at most ${REQUESTS_PER_SECOND_PER_CONCURRENCY} requests/s per unit of concurrency, ${available * REQUESTS_PER_SECOND_PER_CONCURRENCY}/s with ${available}: raise the concurrency available to edge-links.`);
+  }
+  return warnings;
 };

@@ -1,13 +1,13 @@
 import { EventSpool } from './event-spool';
 import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
-import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { HttpMethod, type HttpApi, type HttpRouteIntegration } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
 import { handlerGrants, routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { Analytics } from './analytics';
-import { capacityFromContext, checkReservations, CLICK_PATH_HANDLERS, type CapacitySettings } from './capacity';
+import { capacityFromContext, checkReservations, CLICK_PATH_HANDLERS, edgeCapacityWarnings, type CapacitySettings } from './capacity';
 import { EventLake } from './event-lake';
 import { EventPipeline } from './event-pipeline';
 import { LakeCompaction } from './lake-compaction';
@@ -132,7 +132,12 @@ export class LinkServiceStack extends Stack {
       deliveryStreamName: this.eventPipeline.deliveryStream.ref,
       alarms: this.alarms.alarms,
     });
-    checkReservations(this.capacity, [...this.functions.values(), this.lakeCompaction.fn].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0));
+    const reservedTotal = [...this.functions.values(), this.lakeCompaction.fn].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0);
+    checkReservations(this.capacity, reservedTotal);
+    const edgeLinks = this.functions.get('edge-links')!;
+    for (const warning of edgeCapacityWarnings(this.capacity, edgeLinks.reservedConcurrency, reservedTotal)) {
+      Annotations.of(edgeLinks).addWarningV2('@linkservice/edge-capacity', warning);
+    }
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-APIG4',

@@ -8,9 +8,17 @@ import { createLocalLakeSink } from './local-lake-sink';
 /** Records the local consumer takes per batch (the deployed event source mapping's batch size). */
 export const LOCAL_COUNTER_BATCH = 1_000;
 
+/** Records the local stream keeps for re-delivery (the deployed stream keeps 24 hours). */
+export const LOCAL_RETAINED_RECORDS = 20_000;
+
 export interface LocalEventStream extends EventSink {
   /** Resolves once every record sent so far has been applied by the counter consumer. */
   drained(): Promise<void>;
+  /**
+   * Delivers the retained records to the consumer again, as an event source mapping moved back
+   * to the trim horizon does (an operator's replay): already counted clicks must not count twice.
+   */
+  redeliverRetained(): Promise<number>;
 }
 
 /**
@@ -31,6 +39,7 @@ export const createLocalEventStream = (lakeDir: string): LocalEventStream => {
   const shardId = `shardId-local-${process.pid}-${randomBytes(4).toString('hex')}`;
   let sequence = 0n;
   const queue: Array<{ record: CounterStreamRecord; tried: () => void }> = [];
+  const retained: CounterStreamRecord[] = [];
   let pumping: Promise<void> | undefined;
   let failing = false;
   let idleWaiters: Array<() => void> = [];
@@ -66,11 +75,19 @@ export const createLocalEventStream = (lakeDir: string): LocalEventStream => {
       const tried = events.map((event) => {
         sequence += 1n;
         const record = { shardId, sequenceNumber: String(sequence), data: JSON.stringify(event), lakeOnly: options?.lakeOnly === true };
+        retained.push(record);
+        if (retained.length > LOCAL_RETAINED_RECORDS) retained.shift();
         return new Promise<void>((resolve) => queue.push({ record, tried: resolve }));
       });
       pumping ??= pump();
       if (!failing) await Promise.all(tried);
     },
     drained: () => (pumping ? new Promise<void>((resolve) => idleWaiters.push(resolve)) : Promise.resolve()),
+    async redeliverRetained() {
+      for (const record of retained) queue.push({ record, tried: () => {} });
+      pumping ??= pump();
+      await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      return retained.length;
+    },
   };
 };

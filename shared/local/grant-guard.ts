@@ -84,10 +84,11 @@ export const installTableGrantGuard = (client: DynamoDBDocumentClient): void => 
 };
 
 /** The event sink as a route without `grants.events` sees it deployed: not there. */
-export const guardEventSink = (sink: EventSink): EventSink => ({
-  send: async (events) => {
+export const guardEventSink = <T extends EventSink>(sink: T): T => ({
+  ...sink,
+  send: async (events: Parameters<EventSink['send']>[0], options?: Parameters<EventSink['send']>[1]) => {
     const route = routeContext.getStore();
     if (route && !route.grants.events) throw accessDenied(route, 'kinesis:PutRecords');
-    return sink.send(events);
+    return sink.send(events, options);
   },
 });

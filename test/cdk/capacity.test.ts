@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { edgeConcurrencyNeeded } from '@lib/capacity';
 import { LinkServiceStack } from '@lib/link-service-stack';
 import { routeTable } from '@shared/routes/route-table';
 import { synthStack } from '@test/support/synth-stack';
@@ -47,5 +48,45 @@ describe('capacity settings', () => {
   it('lets an operator with raised quotas set them', () => {
     const { template } = synthWith({ apiBurstQuota: 10_000, serviceBurstLimit: 10_000 });
     expect(stageThrottles(template).map((t) => t.ThrottlingBurstLimit)).toContain(10_000);
+  });
+
+  describe("the edge's plan (a link at 10,000 clicks/s)", () => {
+    const edgeWarnings = (stack: LinkServiceStack) =>
+      Annotations.fromStack(stack)
+        .findWarning('*', Match.stringLikeRegexp('edge-links'))
+        .map((w) => String(w.entry.data));
+
+    it('by default plans 10,000 clicks/s at 20 ms: 200 concurrent executions, which the default account pool holds (no warning)', () => {
+      const { stack } = synthStack();
+      expect(stack.capacity.edge).toEqual({ clicksPerSecond: 10_000, clickDurationMs: 20 });
+      expect(edgeConcurrencyNeeded(stack.capacity)).toBe(200);
+      expect(edgeWarnings(stack)).toEqual([]);
+    });
+
+    it('warns when the click-path reservation caps edge-links below the planned rate', () => {
+      const { stack } = synthWith({ edgeClicksPerSecond: 20_000, edgeClickDurationMs: 30, clickPathReservedConcurrency: 200, accountConcurrency: 3000 });
+      expect(edgeConcurrencyNeeded(stack.capacity)).toBe(600);
+      const warnings = edgeWarnings(stack);
+      expect(warnings).toHaveLength(2);
+      expect(warnings[0]).toMatch(/reserved concurrency \(200, also its maximum\) caps it at 6666 clicks\/s/);
+      expect(warnings[1]).toMatch(/at most 10 requests\/s per unit of concurrency, 2000\/s with 200/);
+    });
+
+    it("warns when the account's unreserved pool, or Lambda's 10 requests/s per unit of concurrency, falls short", () => {
+      const { stack } = synthWith({ edgeClicksPerSecond: 50_000, edgeClickDurationMs: 25, analyticsReservedConcurrency: 10 });
+      const warnings = edgeWarnings(stack);
+      expect(warnings.some((w) => /needs 1250 concurrent executions of edge-links, but the account's unreserved concurrency is \d+ \(1000 less \d+ reserved\)/.test(w))).toBe(true);
+      expect(warnings.some((w) => /at most 10 requests\/s per unit of concurrency/.test(w))).toBe(true);
+    });
+
+    it('a raised quota set as context clears the warnings', () => {
+      const { stack } = synthWith({ edgeClicksPerSecond: 50_000, edgeClickDurationMs: 25, accountConcurrency: 6000 });
+      expect(edgeWarnings(stack)).toEqual([]);
+    });
+
+    it('refuses plan values that are not positive integers', () => {
+      expect(() => synthWith({ edgeClicksPerSecond: 'viral' })).toThrow(/edgeClicksPerSecond must be a positive integer/);
+      expect(() => synthWith({ edgeClickDurationMs: 0 })).toThrow(/edgeClickDurationMs must be a positive integer/);
+    });
   });
 });

@@ -62,7 +62,7 @@ describe('observability in the stack', () => {
         'Lambda errors',
         'Lambda throttles',
         'DynamoDB throttles',
-        'Firehose: delivery freshness (s) and failed puts',
+        'Events: lake freshness (s), counter lag (ms) and failed puts',
       ]),
     );
   });
@@ -92,16 +92,18 @@ describe('observability in the stack', () => {
     expect(metricRows('5xx per API')[1]).toContain('"AWS/CloudFront","5xxErrorRate"');
   });
 
-  it('graphs Lambda errors and throttles per function, DynamoDB throttles, Firehose freshness and failed puts', () => {
+  it('graphs Lambda errors and throttles per function, DynamoDB throttles, lake freshness, counter lag and failed puts', () => {
     const handlers = new Set(routeTable.map((r) => r.handler));
     expect(metricRows('Lambda errors').filter((r) => r.includes('"AWS/Lambda","Errors"'))).toHaveLength(handlers.size);
     expect(metricRows('Lambda throttles').filter((r) => r.includes('"AWS/Lambda","Throttles"'))).toHaveLength(handlers.size);
     const dynamo = metricRows('DynamoDB throttles').join('\n');
     expect(dynamo).toContain('"AWS/DynamoDB","ThrottledRequests"');
     expect(dynamo).toContain(`"${metricNames.throttles}"`);
-    const firehose = metricRows('Firehose: delivery freshness (s) and failed puts').join('\n');
-    expect(firehose).toContain('"AWS/Firehose","DeliveryToS3.DataFreshness"');
-    expect(firehose).toContain(`"${metricsNamespace}","${metricNames.undeliveredEvents}"`);
+    const events = metricRows('Events: lake freshness (s), counter lag (ms) and failed puts').join('\n');
+    expect(events).toContain('"AWS/Firehose","DeliveryToS3.DataFreshness"');
+    expect(events).toContain('"AWS/Kinesis","GetRecords.IteratorAgeMilliseconds"');
+    expect(events).toContain('"AWS/Kinesis","PutRecords.ThrottledRecords"');
+    expect(events).toContain(`"${metricsNamespace}","${metricNames.undeliveredEvents}"`);
   });
 
   it('shows every existing alarm on the dashboard', () => {

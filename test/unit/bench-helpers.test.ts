@@ -14,22 +14,23 @@ describe('bench percentile', () => {
 });
 
 describe('bench cost per million', () => {
-  it('adds Lambda, HTTP API, DynamoDB and Firehose (5 KB rounding per record)', () => {
+  it('adds Lambda, HTTP API, DynamoDB and the event stream (a Kinesis PUT unit per record, Firehose with 5 KB rounding)', () => {
     const cost = costPerMillion({ memoryMb: 512, durationMs: 9.2, readUnits: 0.5, writeUnits: 1, events: 1, eventBytes: 700, logBytes: 0, traceRate: 0 });
     // 0.5 GB x 0.010 s x $0.0000133334 x 1e6 + $0.20
     expect(cost.lambda).toBeCloseTo(0.5 * 0.01 * prices.lambdaArmGbSecond * 1e6 + 0.2, 4);
     expect(cost.httpApi).toBe(1);
     expect(cost.dynamodb).toBeCloseTo(0.0625 + 0.625, 4);
     const fiveKb = 5 * 1024;
-    expect(cost.firehose).toBeCloseTo(1e6 * ((fiveKb / 1024 ** 3) * 0.029 + (700 / 1024 ** 3) * 0.02), 4);
-    expect(cost.total).toBeCloseTo(cost.lambda + cost.httpApi + cost.dynamodb + cost.firehose, 3);
+    expect(cost.events).toBeCloseTo(0.014 + 1e6 * ((fiveKb / 1024 ** 3) * 0.029 + (700 / 1024 ** 3) * 0.02), 4);
+    expect(cost.counters).toBe(0);
+    expect(cost.total).toBeCloseTo(cost.lambda + cost.httpApi + cost.dynamodb + cost.events, 3);
   });
 
   it('rounds a record of 5 KB + 1 byte up to 10 KB', () => {
     const small = costPerMillion({ memoryMb: 512, durationMs: 1, readUnits: 0, writeUnits: 0, events: 1, eventBytes: 5 * 1024, logBytes: 0, traceRate: 0 });
     const big = costPerMillion({ memoryMb: 512, durationMs: 1, readUnits: 0, writeUnits: 0, events: 1, eventBytes: 5 * 1024 + 1, logBytes: 0, traceRate: 0 });
     // One more 5 KB of ingestion per record (dynamic partitioning counts actual bytes).
-    expect(big.firehose - small.firehose).toBeCloseTo(1e6 * ((5 * 1024) / 1024 ** 3) * 0.029, 3);
+    expect(big.events - small.events).toBeCloseTo(1e6 * ((5 * 1024) / 1024 ** 3) * 0.029, 3);
   });
 
   it('adds CloudWatch Logs ingestion of the log bytes and X-Ray traces at the sampling rate', () => {
@@ -48,11 +49,20 @@ describe('bench cost per million', () => {
     expect(api).toMatchObject({ cloudFront: 0, cloudFrontFunction: 0, waf: 0 });
     expect(wafOn).toMatchObject({ httpApi: 0, cloudFront: 1, cloudFrontFunction: 0.1, waf: 0.6 });
     expect(wafOff.waf).toBe(0);
-    expect(wafOn.total).toBeCloseTo(wafOn.lambda + wafOn.dynamodb + wafOn.firehose + 1.7, 3);
+    expect(wafOn.total).toBeCloseTo(wafOn.lambda + wafOn.dynamodb + wafOn.events + 1.7, 3);
     expect(frontDoorPerMillion(wafOn)).toBeCloseTo(1.7, 4);
     expect(frontDoorPerMillion(wafOn)).toBeLessThanOrEqual(frontDoorBudget.wafOn);
     expect(frontDoorPerMillion(wafOff)).toBeCloseTo(1.1, 4);
     expect(frontDoorPerMillion(wafOff)).toBeLessThanOrEqual(frontDoorBudget.wafOff);
+  });
+
+  it("prices a click's counter work at its batch size: one update and one consumer invocation per batch", () => {
+    const counters = { clicks: 1, counterWriteUnits: 2, consumerDurationMs: 40, consumerMemoryMb: 1024 };
+    const hot = costPerMillion({ memoryMb: 512, durationMs: 1, readUnits: 0, writeUnits: 0, events: 1, eventBytes: 700, counters: { ...counters, clicksPerBatch: 1000 } });
+    const cold = costPerMillion({ memoryMb: 512, durationMs: 1, readUnits: 0, writeUnits: 0, events: 1, eventBytes: 700, counters: { ...counters, clicksPerBatch: 1 } });
+    const perBatch = 2 * prices.dynamoWriteUnit + 1 * 0.04 * prices.lambdaArmGbSecond + prices.lambdaRequest;
+    expect(cold.counters).toBeCloseTo(1e6 * perBatch, 4);
+    expect(hot.counters).toBeCloseTo((1e6 * perBatch) / 1000, 4);
   });
 
   it('puts the front door at rest at the web ACL, its rules and the origin secret', () => {
