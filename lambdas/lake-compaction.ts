@@ -10,17 +10,35 @@ import { createS3LakeStore } from '@shared/admin/lake-store';
 import { createAthenaClient } from '@shared/analytics/athena-client';
 import { compactLakeOnAthena, type AthenaCompactionReport } from '@shared/analytics/athena-compaction';
 import { parseLakeCompactionConfig } from '@shared/analytics/compaction-config';
+import { acquireCompactionLock } from '@shared/analytics/compaction-lock';
 import { observabilityMiddlewares } from '@shared/http/middleware/observability';
 import { log } from '@shared/util/logger';
 
 const config = parseLakeCompactionConfig(process.env);
 const athena = createAthenaClient({ region: config.region });
-const lake = createS3LakeStore(new S3Client({ region: config.region }), config.lakeBucket);
+const s3 = new S3Client({ region: config.region });
+const lake = createS3LakeStore(s3, config.lakeBucket);
 
 /** Stop starting statements this long before the function's timeout (a running one is stopped at the deadline). */
 const DEADLINE_MARGIN_MS = 60_000;
 
-const compact = async (_event: unknown, context: Context): Promise<AthenaCompactionReport> => {
+type RunResult = AthenaCompactionReport | { skipped: 'another run holds the lock' };
+
+const compact = async (_event: unknown, context: Context): Promise<RunResult> => {
+  // One run at a time (the schedule, an operator's invoke, a duplicate async delivery).
+  const lock = await acquireCompactionLock(s3, config.lakeBucket, { owner: context.awsRequestId });
+  if (!lock) {
+    log('warn', 'lake compaction skipped: another run holds the lock', {});
+    return { skipped: 'another run holds the lock' };
+  }
+  try {
+    return await run(context);
+  } finally {
+    await lock.release();
+  }
+};
+
+const run = async (context: Context): Promise<AthenaCompactionReport> => {
   const report = await compactLakeOnAthena({
     athena,
     workgroup: config.workgroup,
@@ -36,4 +54,4 @@ const compact = async (_event: unknown, context: Context): Promise<AthenaCompact
   return report;
 };
 
-export const handler = middy<unknown, AthenaCompactionReport, Error, Context>(compact).use(observabilityMiddlewares<unknown, AthenaCompactionReport, Context>());
+export const handler = middy<unknown, RunResult, Error, Context>(compact).use(observabilityMiddlewares<unknown, RunResult, Context>());

@@ -8,6 +8,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
 import { lakeCompactionEnvNames } from '@shared/analytics/compaction-config';
+import { COMPACTION_LOCK_KEY } from '@shared/analytics/compaction-lock';
 import { COMPACTED_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
 import type { RouteDef } from '@shared/routes/route-types';
 import type { Analytics } from './analytics';
@@ -27,7 +28,7 @@ export const lakeCompactionRow: RouteDef = {
 
 /** Minute past each hour the schedule fires: after compaction's 10-minute grace, so the last hour is closed. */
 export const COMPACTION_MINUTE = 15;
-/** Runs are hourly; the function's timeout stays well below, so two runs never overlap (also: reserved concurrency 1). */
+/** Runs are hourly; the function's timeout stays well below, and below the run lock's TTL (compaction-lock.ts). */
 export const COMPACTION_INTERVAL = Duration.hours(1);
 export const COMPACTION_TIMEOUT = Duration.minutes(15);
 /** The "not running" alarm fires after this long without a successful run (three missed hours). */
@@ -58,8 +59,8 @@ export class LakeCompaction extends Construct {
       route: lakeCompactionRow,
       memorySize: 256,
       timeout: COMPACTION_TIMEOUT,
-      // One run at a time: each UNLOAD excludes what is already compacted, which holds only without a concurrent run.
-      reservedConcurrentExecutions: 1,
+      // One run at a time is the run lock's job (an S3 object written conditionally), not a reserved
+      // concurrency that would come out of the account's unreserved pool the click path plans on.
     });
     // A failed run is retried by the next hourly run (idempotent), not by Lambda's async retries.
     this.fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.hours(1) });
@@ -74,8 +75,10 @@ export class LakeCompaction extends Construct {
       }),
     );
     this.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucketMultipartUploads'], resources: [lakeBucket.bucketArn] }));
-    // It removes the raw objects it compacted; it never deletes compacted data.
-    this.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [lakeBucket.arnForObjects(`${RAW_PREFIX}*`)] }));
+    // It removes the raw objects it compacted, and releases its run lock; it never deletes compacted data.
+    this.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [lakeBucket.arnForObjects(`${RAW_PREFIX}*`), lakeBucket.arnForObjects(COMPACTION_LOCK_KEY)] }),
+    );
     this.fn.addEnvironment(lakeCompactionEnvNames.lakeBucket, lakeBucket.bucketName);
     this.fn.addEnvironment(envNames.athenaWorkgroup, analytics.workgroupName);
     this.fn.addEnvironment(envNames.athenaDatabase, analytics.databaseName);

@@ -132,7 +132,7 @@ export class LinkServiceStack extends Stack {
       deliveryStreamName: this.eventPipeline.deliveryStream.ref,
       alarms: this.alarms.alarms,
     });
-    const reservedTotal = [...this.functions.values(), this.lakeCompaction.fn].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0);
+    const reservedTotal = [...this.functions.values()].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0);
     checkReservations(this.capacity, reservedTotal);
     const edgeLinks = this.functions.get('edge-links')!;
     for (const warning of edgeCapacityWarnings(this.capacity, edgeLinks.reservedConcurrency, reservedTotal)) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { COMPACTION_LOCK_KEY, COMPACTION_LOCK_TTL_MS } from '@shared/analytics/compaction-lock';
 import { COMPACTION_GRACE_MS } from '@shared/analytics/compaction-plan';
 import { COMPACTED_PREFIX, ERRORS_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
 import { COMPACTION_INTERVAL, COMPACTION_MINUTE, COMPACTION_STALE_AFTER, COMPACTION_TIMEOUT } from '@lib/lake-compaction';
@@ -27,9 +28,12 @@ const objectsUnder = (bucketId: string, prefix: string) => JSON.stringify({ 'Fn:
 const bucket = (bucketId: string) => JSON.stringify({ 'Fn::GetAtt': [bucketId, 'Arn'] });
 
 describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOAD)', () => {
-  it('is one ServiceFunction (Node 22, arm64, traced) with a 15 min timeout, reserved concurrency 1, no async retries and its env', () => {
+  it('is one ServiceFunction (Node 22, arm64, traced) with a 15 min timeout under its run lock\'s TTL, no reservation, no async retries and its env', () => {
     const props = resources[fnId].Properties;
-    expect(props).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: COMPACTION_TIMEOUT.toSeconds(), ReservedConcurrentExecutions: 1, TracingConfig: { Mode: 'Active' } });
+    expect(props).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: COMPACTION_TIMEOUT.toSeconds(), TracingConfig: { Mode: 'Active' } });
+    // One run at a time is the S3 run lock's job; a live run's lock never expires under it.
+    expect(props.ReservedConcurrentExecutions).toBeUndefined();
+    expect(COMPACTION_TIMEOUT.toMilliseconds()).toBeLessThan(COMPACTION_LOCK_TTL_MS);
     expect(Object.keys(props.Environment.Variables).sort()).toEqual(['ATHENA_DATABASE', 'ATHENA_WORKGROUP', 'LAKE_BUCKET', 'NODE_OPTIONS']);
     expect(props.Environment.Variables.LAKE_BUCKET).toEqual({ Ref: lakeId });
     const [, invokeConfig] = ofType('AWS::Lambda::EventInvokeConfig').find(([, r]) => r.Properties.FunctionName.Ref === fnId)!;
@@ -84,10 +88,11 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
         `s3:AbortMultipartUpload ${objectsUnder(lakeId, COMPACTED_PREFIX)}`,
         `s3:ListMultipartUploadParts ${objectsUnder(lakeId, COMPACTED_PREFIX)}`,
         `s3:DeleteObject ${objectsUnder(lakeId, RAW_PREFIX)}`,
+        `s3:DeleteObject ${JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [lakeId, 'Arn'] }, `/${COMPACTION_LOCK_KEY}`]] })}`,
       ].sort(),
     );
-    // Never: writing raw objects, deleting compacted data, touching errors/.
-    expect(grants.some((g) => g.startsWith('s3:DeleteObject') && g.includes(COMPACTED_PREFIX))).toBe(false);
+    // Never: writing raw objects, deleting compacted data (only its own lock object), touching errors/.
+    expect(grants.filter((g) => g.startsWith('s3:DeleteObject') && g.includes(COMPACTED_PREFIX)).map((g) => g.includes(COMPACTION_LOCK_KEY))).toEqual([true]);
     expect(grants.some((g) => g.startsWith('s3:PutObject') && g.includes(RAW_PREFIX))).toBe(false);
     expect(grants.some((g) => g.includes(ERRORS_PREFIX))).toBe(false);
     // Results bucket: Athena's result and UNLOAD manifest objects.

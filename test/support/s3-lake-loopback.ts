@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -6,11 +7,14 @@ import { loopbackCredentials } from './aws-loopback';
 
 /**
  * A loopback bucket speaking S3's REST/XML wire format for the official S3 client (path-style):
- * ListObjectsV2 (paged `pageSize` keys at a time), GetObject, PutObject, DeleteObjects. Objects
- * live in `objects`; every call's name is appended to `calls`. Started and closed with the file.
+ * ListObjectsV2 (paged `pageSize` keys at a time), GetObject, PutObject (with S3's conditional
+ * writes: `If-None-Match: *`, `If-Match: <ETag>`, else 412), DeleteObject, DeleteObjects. Objects
+ * live in `objects` (ETag: MD5 of the body); every call's name is appended to `calls`. Started
+ * and closed with the file.
  */
 export const s3LakeLoopback = (bucket: string, pageSize = 2) => {
   const state = { objects: new Map<string, string>(), calls: [] as string[], client: undefined as unknown as S3Client };
+  const etagOf = (body: string) => `"${createHash('md5').update(body).digest('hex')}"`;
   const xml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -40,11 +44,22 @@ export const s3LakeLoopback = (bucket: string, pageSize = 2) => {
       } else if (req.method === 'GET') {
         calls.push('GetObject');
         if (!objects.has(key)) return res.writeHead(404, { 'content-type': 'application/xml' }).end('<Error><Code>NoSuchKey</Code></Error>');
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(objects.get(key)!) }).end(objects.get(key));
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(objects.get(key)!), etag: etagOf(objects.get(key)!) }).end(objects.get(key));
       } else if (req.method === 'PUT') {
         calls.push('PutObject');
+        const ifNoneMatch = req.headers['if-none-match'];
+        const ifMatch = req.headers['if-match'];
+        const current = objects.get(key);
+        if ((ifNoneMatch === '*' && current !== undefined) || (ifMatch !== undefined && (current === undefined || etagOf(current) !== ifMatch))) {
+          calls.push('PutObject:412');
+          return res.writeHead(412, { 'content-type': 'application/xml' }).end('<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>');
+        }
         objects.set(key, body);
-        res.writeHead(200, { etag: '"x"' }).end();
+        res.writeHead(200, { etag: etagOf(body) }).end();
+      } else if (req.method === 'DELETE') {
+        calls.push('DeleteObject');
+        objects.delete(key);
+        res.writeHead(204).end();
       } else res.writeHead(400).end();
     });
   });
