@@ -17,7 +17,11 @@ const node = path.join(projectRoot, 'node_modules', '.bin', 'node');
  */
 const initTime = async (file: string): Promise<number> => {
   const script = `const t = performance.now(); await import(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
-  const { stdout } = await run(node, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_OPTIONS: runtimeNodeOptions, TABLE_NAME: 'bench', AWS_REGION: 'us-east-1' } });
+  // A fresh process as Lambda starts one (default, one invocation at a time): without the local
+  // server's AWS_LAMBDA_MAX_CONCURRENCY, which asks Powertools for the multi-concurrency runtime's
+  // invoke store that a bare process does not have.
+  const { AWS_LAMBDA_MAX_CONCURRENCY: _multi, ...env } = process.env;
+  const { stdout } = await run(node, ['--input-type=module', '-e', script], { env: { ...env, NODE_OPTIONS: runtimeNodeOptions, TABLE_NAME: 'bench', AWS_REGION: 'us-east-1' } });
   return Number(stdout);
 };
 

@@ -5,6 +5,7 @@ import type { Context } from 'aws-lambda';
 import type { ApiEvent, ApiResult } from '@shared/http/api-types';
 import { distDir } from '../scripts/build';
 import { lambdaContext } from '@shared/local/local-server';
+import { invokeStreamed, isStreamingHandler } from '@shared/local/lambda-streaming';
 
 export type BundledHandler = (event: ApiEvent, context: Context) => Promise<ApiResult | undefined>;
 
@@ -65,14 +66,43 @@ const context = (): Context => lambdaContext({ handler: 'bench' });
 export const PHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
-/** Invokes a handler with an event; throws on an unexpected status so a broken run is not timed. */
-export const invoke = async (handler: BundledHandler, request: InvokeRequest, expect: number[]): Promise<ApiResult> => {
-  const result = await handler(apiEvent(request), context());
+export interface TimedInvocation {
+  result: ApiResult;
+  /** Until the client has the whole response: a streamed (edge) handler's stream ended, a buffered one's return. */
+  responseMs: number;
+  /** Until the handler returned: the invocation's (billed) duration, work after a streamed response included. */
+  finishedMs: number;
+}
+
+/**
+ * Invokes a handler with an event, timing the client's wait and the whole invocation apart (the
+ * edge ends its response stream, then records the click); throws on an unexpected status so a
+ * broken run is not timed.
+ */
+export const invokeTimed = async (handler: BundledHandler, request: InvokeRequest, expect: number[]): Promise<TimedInvocation> => {
+  const event = apiEvent(request);
+  const start = performance.now();
+  let result: ApiResult | undefined;
+  let responseMs: number;
+  if (isStreamingHandler(handler)) {
+    const { response, finished } = invokeStreamed(handler, event, context());
+    result = await response;
+    responseMs = performance.now() - start;
+    await finished;
+  } else {
+    result = await handler(event, context());
+    responseMs = performance.now() - start;
+  }
+  const finishedMs = performance.now() - start;
   if (!result || !expect.includes(result.statusCode ?? 0)) {
     throw new Error(`${request.method} ${request.path}: status ${result?.statusCode}, expected ${expect.join('/')}: ${String(result?.body).slice(0, 300)}`);
   }
-  return result;
+  return { result, responseMs, finishedMs };
 };
+
+/** Invokes a handler with an event to its end; throws on an unexpected status so a broken run is not timed. */
+export const invoke = async (handler: BundledHandler, request: InvokeRequest, expect: number[]): Promise<ApiResult> =>
+  (await invokeTimed(handler, request, expect)).result;
 
 export const jsonBody = (result: ApiResult): { data: Record<string, unknown> } =>
   JSON.parse(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64').toString('utf8') : (result.body ?? '')) as { data: Record<string, unknown> };

@@ -1,3 +1,4 @@
+import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
 import type { InvokeRequest } from './lambda-invoke';
 import type { World } from './world';
 
@@ -11,6 +12,11 @@ export interface Operation {
   events: number;
 }
 
+/** What CloudFront adds to every origin request: the origin-verify secret the local stack set (the edge refuses a request without it). */
+const throughFrontDoor = (): Record<string, string> => {
+  const secret = (process.env[ORIGIN_VERIFY_VALUES_ENV] ?? '').split(',')[0];
+  return secret ? { [ORIGIN_VERIFY_HEADER]: secret } : {};
+};
 const server = (w: World) => ({ 'api-key': w.tenant.serverKey });
 const client = (w: World) => ({ 'x-publishable-key': w.tenant.publishableKeys.ios.key, 'x-ios-bundle-id': w.tenant.publishableKeys.ios.bundleId });
 const run = `${process.pid}-${Date.now().toString(36)}`;
@@ -19,7 +25,7 @@ export const operations: Record<string, Operation> = {
   redirect: {
     name: 'redirect (GET /{key})',
     handler: 'edge-links',
-    request: (w) => ({ method: 'GET', path: `/${w.link.key}`, headers: { host: w.link.domain }, pathParameters: { key: w.link.key } }),
+    request: (w) => ({ method: 'GET', path: `/${w.link.key}`, headers: { host: w.link.domain, ...throughFrontDoor() }, pathParameters: { key: w.link.key } }),
     expect: [302],
     events: 1,
   },

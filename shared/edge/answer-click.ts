@@ -4,6 +4,7 @@ import { buildClickEvent, type ClickRequest } from '@shared/clicks/record-click'
 import { clickRecordBudgetMs, recordClickWithin } from '@shared/clicks/record-click-within';
 import type { EventRecord } from '@shared/events/event-record';
 import { parseUserAgent } from '@shared/clicks/user-agent';
+import { afterResponse } from '@shared/http/after-response';
 import type { ApiResult } from '@shared/http/api-types';
 import { headerUrl } from '@shared/http/header-url';
 import type { RedirectRecord } from '@shared/links/redirect-record';
@@ -55,11 +56,12 @@ const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind:
 
 /**
  * Records the click (counters + `click` event, plus the launch view's impression and, for a
- * human tap on a deep link, its attribution record) while the response is built; the answer
- * waits for them at most CLICK_RECORD_BUDGET_MS (record-click-within.ts), so nothing runs after
- * the Lambda returns. A counter or event not written in time, or failed, is logged as a
- * replayable record (click-replay.ts); an attribution record is logged as not recorded. The
- * visitor still gets the answer.
+ * human tap on a deep link, its attribution record). It starts once the visitor has the
+ * response, in the same invocation (`afterResponse`,
+ * shared/http/after-response.ts; docs/edge.md). It is bounded by CLICK_RECORD_BUDGET_MS
+ * (record-click-within.ts), well inside the function's timeout: a counter or event not written
+ * in time, or failed, is logged as a replayable record (click-replay.ts); an attribution record
+ * is logged as not recorded.
  */
 const recordInBackground = async (input: ClickInput, click: ClickRequest, impression: boolean, tap: { ids: TapIds; platform: string } | null): Promise<void> => {
   const attribution = tap ? recordTapWithin(input, click, tap) : Promise.resolve();
@@ -116,7 +118,7 @@ const IN_APP_NAMES = new Set(['Facebook', 'Instagram', 'TikTok', 'Snapchat', 'Li
 const resolvedOf = (outcome: EdgeOutcome): string | null =>
   'destination' in outcome ? outcome.destination : 'location' in outcome ? outcome.location : null;
 
-/** The answer to a click on a known host: the outcome's page or redirect, with the click recorded alongside. */
+/** The answer to a click on a known host: the outcome's page or redirect; the click is recorded after the response. */
 export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
   const { request, host, key, record } = input;
   const now = input.now ?? new Date();
@@ -143,14 +145,10 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
   const tap: TapIds | null = attributable ? { clickId: uuid(), attributionId: uuid(), sessionId: uuid() } : null;
   const clickId = tap?.clickId ?? (outcome.kind === 'launch_view' ? uuid() : undefined);
   const ids = tap ?? (clickId ? { clickId } : undefined);
-  const recording = record
-    ? recordInBackground(
-        input,
-        clickRequestOf(input, record, outcome.kind, resolvedOf(outcome), ids),
-        outcome.kind === 'launch_view' && !isHead,
-        tap && { ids: tap, platform: client.platform },
-      )
-    : Promise.resolve();
+  // Timestamped now, when the visitor is answered, though written after.
+  const click = record ? clickRequestOf({ ...input, now }, record, outcome.kind, resolvedOf(outcome), ids) : null;
+  const recording = () =>
+    click ? recordInBackground(input, click, outcome.kind === 'launch_view' && !isHead, tap && { ids: tap, platform: client.platform }) : Promise.resolve();
 
   countEdgeOutcome(outcome.kind);
   const response = ((): ApiResult => {
@@ -195,6 +193,8 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
         return redirectTo(outcome.destination, input.unlocked ? 303 : 302);
     }
   })();
-  await recording;
+  // The visitor does not wait for the recording: the edge handler sends the response, then runs
+  // and awaits it. Called outside an edge invocation (a unit test), the answer waits for it.
+  if (!afterResponse(recording)) await recording();
   return response;
 };

@@ -30,18 +30,17 @@ export interface LocalEventStream extends EventSink {
  * costs a few counter updates, as deployed), and a batch that fails is retried, in order,
  * until it goes through (as the event source mapping does).
  *
- * Faster than deployed: `send` resolves once its records' batch has been tried, so a click's
- * counters are normally visible when its request answers. While the consumer is failing
- * (DynamoDB down), `send` does not wait for it.
+ * As deployed, `send` resolves once the records are in the stream (the lake's files written, the
+ * records queued for the consumer); the counters follow a moment later (`drained()` waits for
+ * them: the test stack's `idle()` does). A slow or failing consumer never slows a send.
  */
 export const createLocalEventStream = (lakeDir: string): LocalEventStream => {
   const lake = createLocalLakeSink(lakeDir);
   const shardId = `shardId-local-${process.pid}-${randomBytes(4).toString('hex')}`;
   let sequence = 0n;
-  const queue: Array<{ record: CounterStreamRecord; tried: () => void }> = [];
+  const queue: CounterStreamRecord[] = [];
   const retained: CounterStreamRecord[] = [];
   let pumping: Promise<void> | undefined;
-  let failing = false;
   let idleWaiters: Array<() => void> = [];
 
   const pump = async () => {
@@ -49,14 +48,10 @@ export const createLocalEventStream = (lakeDir: string): LocalEventStream => {
     while (queue.length > 0) {
       const batch = queue.slice(0, LOCAL_COUNTER_BATCH);
       try {
-        await applyClickCounters(batch.map((b) => b.record));
+        await applyClickCounters(batch);
         queue.splice(0, batch.length);
-        failing = false;
         retryMs = 50;
-        for (const b of batch) b.tried();
       } catch (error) {
-        failing = true;
-        for (const b of batch) b.tried();
         log('warn', 'local event stream: click counters not applied; retrying the batch', { records: batch.length, error: String(error), retryInMs: retryMs });
         await new Promise<void>((resolve) => setTimeout(resolve, retryMs).unref());
         retryMs = Math.min(retryMs * 2, 5_000);
@@ -72,22 +67,26 @@ export const createLocalEventStream = (lakeDir: string): LocalEventStream => {
     async send(events: EventRecord[], options?: SendOptions) {
       if (events.length === 0) return;
       await lake.send(events);
-      const tried = events.map((event) => {
+      for (const event of events) {
         sequence += 1n;
         const record = { shardId, sequenceNumber: String(sequence), data: JSON.stringify(event), lakeOnly: options?.lakeOnly === true };
         retained.push(record);
         if (retained.length > LOCAL_RETAINED_RECORDS) retained.shift();
-        return new Promise<void>((resolve) => queue.push({ record, tried: resolve }));
-      });
+        queue.push(record);
+      }
       pumping ??= pump();
-      if (!failing) await Promise.all(tried);
     },
     drained: () => (pumping ? new Promise<void>((resolve) => idleWaiters.push(resolve)) : Promise.resolve()),
     async redeliverRetained() {
-      for (const record of retained) queue.push({ record, tried: () => {} });
+      queue.push(...retained);
       pumping ??= pump();
       await new Promise<void>((resolve) => idleWaiters.push(resolve));
       return retained.length;
     },
   };
+};
+
+/** Waits until a local event stream's consumer has applied everything sent (any other sink: at once). */
+export const drainEventStream = async (sink: EventSink): Promise<void> => {
+  await (sink as Partial<LocalEventStream>).drained?.();
 };

@@ -56,14 +56,37 @@ class CollectingStream extends Writable implements PreludeStream {
   }
 }
 
-/** Invokes a streaming handler and gathers its answer into a buffered result (the bench, tests). */
-export const invokeCollected = async (handler: StreamingHandler, event: ApiEvent, context: Context): Promise<ApiResult> => {
+/** A streamed invocation: the response as the client has it once the stream ends, and the whole invocation. */
+export interface StreamedInvocation {
+  /** Resolves when the handler ends the response stream (or returns without ending it): what the client waits for. */
+  response: Promise<ApiResult>;
+  /** Resolves when the handler returns: the invocation's duration, work after the response included. */
+  finished: Promise<void>;
+}
+
+/**
+ * Invokes a streaming handler, gathering its answer: `response` settles when the stream ends, as
+ * a function URL's client has its whole response then, and `finished` when the handler returns
+ * (the edge records the click in between).
+ */
+export const invokeStreamed = (handler: StreamingHandler, event: ApiEvent, context: Context): StreamedInvocation => {
   const stream = new CollectingStream();
-  await handler(event, stream, context);
-  return {
+  const ended = new Promise<void>((resolve) => stream.once('finish', () => resolve()));
+  const finished = handler(event, stream, context);
+  const collected = (): ApiResult => ({
     statusCode: stream.prelude.statusCode ?? 200,
     headers: stream.prelude.headers,
     cookies: stream.prelude.cookies,
     body: Buffer.concat(stream.chunks).toString('utf8'),
-  };
+  });
+  const response = Promise.race([ended, finished]).then(collected);
+  return { response, finished };
+};
+
+/** Invokes a streaming handler to its end and gathers its answer into a buffered result (the local stack's buffered entry, tests). */
+export const invokeCollected = async (handler: StreamingHandler, event: ApiEvent, context: Context): Promise<ApiResult> => {
+  const { response, finished } = invokeStreamed(handler, event, context);
+  response.catch(() => undefined);
+  await finished;
+  return response;
 };

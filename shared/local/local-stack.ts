@@ -10,6 +10,7 @@ import { createTableIfMissing } from './create-table';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { getDocumentClient } from '@shared/db/dynamo-client';
 import { getEventSink, setEventSink } from '@shared/events/event-sink';
+import { drainEventStream } from '@shared/events/local-event-stream';
 import { guardEventSink, installTableGrantGuard, routeContext } from './grant-guard';
 import { createLocalApiServer, type LambdaHandler } from './local-server';
 import { LocalInvocations } from './local-invocations';
@@ -47,7 +48,8 @@ export interface LocalStack {
   invocations: LocalInvocations;
   /**
    * Resolves once every invocation that has arrived, queued or running, has finished, work after
-   * its response included (the edge records a click after answering the visitor).
+   * its response included (the edge records a click after answering the visitor), and the event
+   * stream's consumer has counted every click sent (shared/events/local-event-stream.ts).
    */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -156,7 +158,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     dynamo,
     outbound,
     invocations,
-    idle: () => invocations.idle(),
+    idle: async () => {
+      await invocations.idle();
+      await drainEventStream(getEventSink());
+    },
     stop: async () => {
       await Promise.all([close(service), close(edge)]);
       await outbound.stop();

@@ -50,14 +50,18 @@ const deepLink = (tenant: BootstrapResult, body: Partial<CreateDeepLinkBody> = {
   createDeepLink(tenant.workspaceId, { deepLinkAppId: tenant.deepLinkApp.id, url: 'https://www.example.com/spring-sale', ...body } as CreateDeepLinkBody);
 
 /** A tap in a phone's browser on the app domain. */
-const tap = (tenant: BootstrapResult, path: string, userAgent: string, options: { host?: string; method?: string; body?: string; headers?: Record<string, string> } = {}) =>
-  edgeRequest(t.edgeUrl, {
+/** A tap in a phone's browser on the app domain, returned once the edge has recorded it (click and attribution follow the response). */
+const tap = async (tenant: BootstrapResult, path: string, userAgent: string, options: { host?: string; method?: string; body?: string; headers?: Record<string, string> } = {}) => {
+  const res = await edgeRequest(t.edgeUrl, {
     host: options.host ?? tenant.deepLinkApp.domain,
     path,
     method: options.method,
     body: options.body,
     headers: { 'user-agent': userAgent, ...options.headers },
   });
+  await t.idle();
+  return res;
+};
 
 const clickIdOf = (html: string) => {
   const id = /data-click="([0-9a-f-]{36})"/.exec(html)?.[1];

@@ -88,6 +88,9 @@ const browser = async (userAgent = DESKTOP, isMobile = false): Promise<Page> => 
 
 /** Waits (bounded) until the lake holds the expected event types for a link. */
 const eventsOf = async (linkId: string, expected: EventRecord['eventType'][]): Promise<EventRecord[]> => {
+  // What the edge has received is finished (clicks are recorded after the response); the
+  // browser's beacons may still be on their way, hence the wait below.
+  await t.idle();
   const deadline = Date.now() + 10_000;
   for (;;) {
     const events = (await readLakeEvents()).filter((e) => e.linkId === linkId);

@@ -47,8 +47,12 @@ const shortLink = (body: Partial<CreateLinkBody> & { url: string }) =>
   createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, ...body } as CreateLinkBody);
 const deepLink = (body: Partial<CreateDeepLinkBody> = {}) =>
   createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id, url: 'https://www.example.com/product/1', ...body } as CreateDeepLinkBody);
-const get = (host: string, path: string, headers: Record<string, string> = {}, method = 'GET') =>
-  edgeRequest(t.edgeUrl, { host, path, method, headers: { 'user-agent': UA.desktop, ...headers } });
+/** One edge request, returned once the edge has finished it (a click is recorded after the response). */
+const get = async (host: string, path: string, headers: Record<string, string> = {}, method = 'GET') => {
+  const res = await edgeRequest(t.edgeUrl, { host, path, method, headers: { 'user-agent': UA.desktop, ...headers } });
+  await t.idle();
+  return res;
+};
 const eventsOf = async (linkId: string) => (await readLakeEvents()).filter((e) => e.linkId === linkId);
 
 describe('edge redirects', () => {
@@ -216,9 +220,11 @@ describe('bot previews', () => {
 
 describe('password-protected links', () => {
   const form = (password: string) => ({ 'content-type': 'application/x-www-form-urlencoded', 'user-agent': UA.desktop, body: `password=${encodeURIComponent(password)}` });
-  const post = (key: string, password: string) => {
+  const post = async (key: string, password: string) => {
     const { body, ...headers } = form(password);
-    return edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, method: 'POST', headers, body });
+    const res = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, method: 'POST', headers, body });
+    await t.idle();
+    return res;
   };
 
   it('shows the form, refuses a wrong password with 401, and redirects on the right one without leaking it', async () => {

@@ -20,8 +20,9 @@ afterAll(async () => t?.stop());
 
 const shortLink = (body: Partial<CreateLinkBody> & { url: string }) =>
   createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, ...body } as CreateLinkBody);
-const click = (key: string, viewer: { country?: string; address?: string }, extra: Record<string, string> = {}) =>
-  edgeRequest(t.edgeUrl, {
+/** One click, returned once the edge has recorded it (the recording follows the response). */
+const click = async (key: string, viewer: { country?: string; address?: string }, extra: Record<string, string> = {}) => {
+  const res = await edgeRequest(t.edgeUrl, {
     host: t.tenantA.domain,
     path: `/${key}`,
     headers: {
@@ -31,6 +32,9 @@ const click = (key: string, viewer: { country?: string; address?: string }, extr
       ...extra,
     },
   });
+  await t.idle();
+  return res;
+};
 
 describe('the local front door (same headers as CloudFront)', () => {
   it('clicks through to a geoBreakdown row per viewer country', async () => {

@@ -18,8 +18,12 @@ const createLink = async (json: Record<string, unknown>) => {
   expect(res.status, res.text).toBe(201);
   return res.body.data;
 };
-const click = (key: string, headers: Record<string, string>) =>
-  edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers });
+/** One click, returned once the edge has recorded it (the recording follows the response). */
+const click = async (key: string, headers: Record<string, string>) => {
+  const res = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers });
+  await t.idle();
+  return res;
+};
 const clicksOf = async (linkId: string) =>
   (await readLakeEvents()).filter((e) => e.linkId === linkId && e.eventType === 'click');
 

@@ -30,6 +30,7 @@ describe('legacy and v1 serve the same links', () => {
     const redirect = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } });
     expect(redirect.status).toBe(302);
     expect(redirect.headers.location).toBe('https://example.com/moved');
+    await t.idle(); // the click is recorded after the response
     const v1 = await http(t.baseUrl, 'GET', `/v1/links/${id}`, { headers: { 'api-key': t.tenantA.serverKey } });
     expect(v1.body.data.clicks).toBe(1);
     const clicks = (await readLakeEvents(t.stack.lakeDir)).filter((e) => e.linkId === id && e.eventType === 'click');

@@ -53,9 +53,12 @@ describe("one request's log lines", () => {
   it('a click on the edge writes one line: the Powertools EMF line with the request id, the route, clicks and the outcome', async () => {
     const link = await createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, url: 'https://example.com/logs' } as CreateLinkBody);
     const output = captureOutput();
-    const res = await withLogLevel('info', () =>
-      edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE, 'x-request-id': 'click-log-check-1' } }),
-    ).finally(() => output.stop());
+    // The EMF line is written when the invocation ends, after the click's recording (which follows the response).
+    const res = await withLogLevel('info', async () => {
+      const answer = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE, 'x-request-id': 'click-log-check-1' } });
+      await t.idle();
+      return answer;
+    }).finally(() => output.stop());
     expect(res.status).toBe(302);
     expect(res.headers['x-request-id']).toBe('click-log-check-1');
 
@@ -77,9 +80,11 @@ describe("one request's log lines", () => {
     const link = await createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, url: 'https://example.com/concurrent' } as CreateLinkBody);
     const ids = Array.from({ length: 12 }, (_, i) => `concurrent-click-${i}`);
     const output = captureOutput();
-    const answers = await withLogLevel('info', () =>
-      Promise.all(ids.map((id) => edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE, 'x-request-id': id } }))),
-    ).finally(() => output.stop());
+    const answers = await withLogLevel('info', async () => {
+      const all = await Promise.all(ids.map((id) => edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE, 'x-request-id': id } })));
+      await t.idle();
+      return all;
+    }).finally(() => output.stop());
     expect(answers.map((a) => a.status)).toEqual(ids.map(() => 302));
     const lines = output.json();
     expect(lines.filter((line) => line.level !== undefined).map((line) => line.message)).toEqual([]);

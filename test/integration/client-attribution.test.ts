@@ -1,3 +1,4 @@
+import { drainEventStream } from '@shared/events/local-event-stream';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +64,7 @@ describe('client click', () => {
     const archived = await recordClientClick(tenant.workspaceId, { linkId: link.id }, device(ip), before);
     expect(archived.eligible).toBe(false);
     expect(await findDeferredDeepLink(auth, open({ attributionId: archived.attributionId }), device(newIp()), before)).toEqual({ matched: false, matchType: null, matchGuaranteed: false, deferredDeepLink: null });
+    await drainEventStream(getEventSink()); // the event stream's consumer moves the counters
     expect(await linkRepository.findById(link.id, true)).toMatchObject({ clicks: 2, botClicks: 1 });
   });
 });

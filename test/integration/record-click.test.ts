@@ -1,3 +1,5 @@
+import { getEventSink } from '@shared/events/event-sink';
+import { drainEventStream } from '@shared/events/local-event-stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
@@ -18,7 +20,7 @@ beforeAll(async () => {
 });
 
 describe('recordClick', () => {
-  it('moves human and bot counters atomically and writes events in the Firehose partition layout', async () => {
+  it('sends the events in the lake layout, and the counter consumer moves human and bot counters', async () => {
     const link = await createShortLink(tenant.workspaceId, {
       url: 'https://example.com',
       domain: tenant.domain,
@@ -33,6 +35,7 @@ describe('recordClick', () => {
     await recordClick({ link: clicked, userAgent: SLACKBOT, ip: '198.51.100.1', country: null, referrer: null, resolvedDestinationUrl: null, responseKind: 'preview', at });
     await recordClick({ link: clicked, userAgent: IPHONE, ip: '203.0.113.9', country: null, referrer: null, resolvedDestinationUrl: null, responseKind: 'redirect', forceBot: true, at });
 
+    await drainEventStream(getEventSink()); // the event stream's consumer moves the counters
     const stored = await linkRepository.findById(link.id, true);
     expect(stored).toMatchObject({ clicks: 25, botClicks: 2, lastClicked: at.toISOString(), lastBotClickedAt: at.toISOString() });
 

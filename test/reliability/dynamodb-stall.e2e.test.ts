@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { replayClick, replaysInLog } from '@shared/clicks/click-replay';
+import { getEventSink, setEventSink } from '@shared/events/event-sink';
 import { captureOutput } from '@test/support/log-capture';
 import { clearHostCache } from '@shared/edge/host-resolver';
 import { linkRepository } from '@shared/links/link-repository';
@@ -11,9 +12,10 @@ import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { IPHONE_UA } from './route-cases';
 
 /**
- * A DynamoDB that stops answering for 5 s (the fault proxy holds the calls), in front of the
- * edge: the visitor is answered within the edge's budgets, and a click that could not be
- * written is handed off as a replayable record, then replayed.
+ * A DynamoDB that stops answering (the fault proxy holds the calls), in front of the edge: the
+ * visitor is answered within the edge's budgets; a click needs no DynamoDB write (its event goes
+ * to the stream, the counters follow when DynamoDB answers again); a click whose event could not
+ * reach the stream in time is handed off as a replayable record, then replayed.
  */
 let t: TestStack;
 let proxy: DynamoFaultProxy;
@@ -36,7 +38,12 @@ afterEach(() => {
  * whatever the machine's load; the calls are never answered while stalled.
  */
 const STALL_MS = Number.POSITIVE_INFINITY;
-const click = (key: string) => edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } });
+/** One click, returned once the edge has finished it: recorded, or logged for replay past its budget (after the response). */
+const click = async (key: string) => {
+  const res = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } });
+  await t.idle();
+  return res;
+};
 const create = async (key: string) => {
   const res = await http(t.baseUrl, 'POST', '/v1/links', {
     headers: { 'api-key': t.tenantA.serverKey },
@@ -60,23 +67,50 @@ const errorLinesDuring = async <T>(run: () => Promise<T>): Promise<{ result: T; 
 };
 
 describe('DynamoDB stalled behind the edge', () => {
-  it('writes stalled: the redirect is answered, the click is logged for replay, and the replay counts it once', async () => {
+  it("writes stalled: the redirect and its event go through at once; the counters catch up, once, when DynamoDB answers again", async () => {
     const link = await create('stall-write');
     expect((await click(link.key)).status).toBe(302); // warms the host cache
-    proxy.stall(['UpdateItem'], STALL_MS);
-    const { result: res, lines } = await errorLinesDuring(() => click(link.key));
+    // Every write stalls: the counter consumer's UpdateItem among them. No click waits for it.
+    proxy.stall(['UpdateItem', 'PutItem', 'TransactWriteItems'], STALL_MS);
+    const { result: res, lines } = await errorLinesDuring(async () => {
+      const answer = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE_UA } });
+      // The edge's work after the response (the event put), not the consumer behind the stream.
+      await t.stack.invocations.idle();
+      return answer;
+    });
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('https://example.com/stall-write');
-    const replays = replaysInLog(lines);
-    expect(replays).toHaveLength(1);
-    expect(replays[0]).toEqual({ counter: { linkId: link.id, isBot: false, at: expect.any(String) }, events: [] });
-    proxy.clear();
-
+    // The click reached the event stream: nothing to replay, and it is in the lake.
+    expect(replaysInLog(lines)).toEqual([]);
+    expect((await readLakeEvents()).filter((e) => e.eventType === 'click' && e.linkId === link.id)).toHaveLength(2);
     expect((await linkRepository.findById(link.id, true))?.clicks).toBe(1);
-    await replayClick(replays[0]!);
+
+    proxy.clear();
+    await t.idle();
     expect((await linkRepository.findById(link.id, true))?.clicks).toBe(2);
-    const clicks = (await readLakeEvents()).filter((e) => e.eventType === 'click' && e.linkId === link.id);
-    expect(clicks).toHaveLength(2);
+  }, 60_000);
+
+  it('the event stream stalled: the redirect is answered, the click is logged for replay past its budget, and the replay counts it once', async () => {
+    const link = await create('stall-stream');
+    expect((await click(link.key)).status).toBe(302);
+    const stream = getEventSink();
+    const held: Array<() => void> = [];
+    setEventSink({ send: () => new Promise<void>((resolve) => held.push(resolve)) });
+    try {
+      const { result: res, lines } = await errorLinesDuring(() => click(link.key));
+      expect(res.status).toBe(302);
+      const replays = replaysInLog(lines);
+      expect(replays).toHaveLength(1);
+      expect(replays[0]!.events).toEqual([expect.objectContaining({ eventType: 'click', linkId: link.id })]);
+      setEventSink(stream);
+      await replayClick(replays[0]!);
+    } finally {
+      setEventSink(stream);
+      for (const release of held) release();
+    }
+    await t.idle();
+    expect((await linkRepository.findById(link.id, true))?.clicks).toBe(2);
+    expect((await readLakeEvents()).filter((e) => e.eventType === 'click' && e.linkId === link.id)).toHaveLength(2);
   }, 60_000);
 
   it("reads stalled: the visitor gets the domain's fallback answer (503 with Retry-After, then its not-found URL once set)", async () => {

@@ -33,14 +33,14 @@ import { IPHONE_UA } from './route-cases';
  */
 let t: TestStack;
 let sqs: LocalSqs;
-let stream: { endpoint: string; failing: boolean; puts: number; refused: number; close: () => Promise<void> };
+let stream: { endpoint: string; failing: boolean; puts: number; refused: number; drained: () => Promise<void>; close: () => Promise<void> };
 const QUEUE = 'events-spool';
 const figures = { clicks: 0, refusedPuts: 0, spooledMessages: 0, eventsReplayed: 0, duplicateLinesInLake: 0 };
 
 const startLoopbackKinesis = async (lakeDir: string) => {
   const readers = createLocalEventStream(lakeDir);
   let sequence = 0;
-  const state = { endpoint: '', failing: false, puts: 0, refused: 0, close: async () => {} };
+  const state = { endpoint: '', failing: false, puts: 0, refused: 0, drained: () => readers.drained(), close: async () => {} };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -97,6 +97,8 @@ describe('event stream outage under clicks', () => {
     const click = async () => {
       const res = await edgeRequest(t.edgeUrl, { host: link.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE_UA } });
       expect(res.status).toBe(302);
+      // The click is recorded after the response: done (sent, or spooled) once the edge is idle.
+      await t.idle();
       figures.clicks++;
     };
 
@@ -136,6 +138,7 @@ describe('event stream outage under clicks', () => {
     expect(analytics.status).toBe(200);
     expect(analytics.body.data.summary).toMatchObject({ totalClicks: 12 });
     // The counters follow the events that reached the stream: the 8 spooled clicks were counted once replayed.
+    await stream.drained();
     expect(await linkRepository.findById(link.id, true)).toMatchObject({ clicks: 12 });
   });
 });

@@ -70,6 +70,7 @@ describe('races through the HTTP API (with the conflicts of deployed DynamoDB)',
       edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } }).then((r) => r.status),
     );
     const [patchStatuses, apiStatuses, edgeStatuses] = await Promise.all([Promise.all(patches), Promise.all(apiClicks), Promise.all(edgeClicks)]);
+    await t.idle(); // the edge records its clicks after answering
     figures.patchWhileClicked = {
       patches: countBy(patchStatuses),
       apiClicks: countBy(apiStatuses),
@@ -125,6 +126,7 @@ describe('races through the HTTP API (with the conflicts of deployed DynamoDB)',
       edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } }).then((r) => r.status),
     );
     const statuses = await Promise.all([...apiClicks, ...edgeClicks]);
+    await t.idle(); // the edge records its clicks after answering
     figures.concurrentClicks = countBy(statuses);
     // Compared as counts, so a failure names the statuses it saw.
     expect(countBy(statuses.slice(0, 600))).toEqual({ 201: 600 });

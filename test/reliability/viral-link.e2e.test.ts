@@ -53,6 +53,7 @@ describe('a viral link under DynamoDB per-key limits (1/20 scale)', () => {
         edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': i % 10 === 9 ? SLACKBOT : IPHONE_UA } }).then((r) => r.status),
       ),
     );
+    await t.idle(); // the edge records its clicks after answering
     figures.statuses = countBy(statuses);
     figures.throttles = { reads: proxy.counts.readThrottles - before.readThrottles, writes: proxy.counts.writeThrottles - before.writeThrottles };
     figures.dynamodbCalls = proxy.counts.calls - before.calls;

@@ -82,6 +82,8 @@ const populate = async (tenant: BootstrapResult, tag: string): Promise<Populated
   for (let i = 0; i < 3; i++) {
     expect((await edgeRequest(t.edgeUrl, { host: first.domain, path: `/${first.key}`, headers: { 'user-agent': IPHONE_UA } })).status).toBe(302);
   }
+  // The edge records clicks after answering: all of them written before anything is read.
+  await t.idle();
   const click = await http(t.baseUrl, 'POST', '/v1/client/attribution/click', { headers: { ...browser, 'user-agent': ANDROID_UA }, json: { linkId: links[1] } });
   expect(click.status).toBe(201);
   const opened = await http(t.baseUrl, 'POST', '/v1/client/first-open', { headers: android, json: { installId: `${tag}-install`, clickId: click.body.data.clickId } });
@@ -114,6 +116,7 @@ describe('admin export-workspace and delete-workspace', () => {
     const clickFirstLink = async (tenant: BootstrapResult, linkId: string) => {
       const link = (await http(t.baseUrl, 'GET', `/v1/links/${linkId}`, { headers: { 'api-key': tenant.serverKey } })).body.data;
       expect((await edgeRequest(t.edgeUrl, { host: link.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE_UA } })).status).toBe(302);
+      await t.idle();
     };
     // Some history compacted (per-workspace Parquet), some still raw (shared, hash-sharded objects).
     const compactedLines = readLake();

@@ -7,6 +7,12 @@ export interface TestStack {
   edgeUrl: string;
   tenantA: BootstrapResult;
   tenantB: BootstrapResult;
+  /**
+   * Resolves once every request the stack has received is finished, work after its response
+   * included: the edge answers a click first and records it after (docs/edge.md), so a test that
+   * clicks and then reads counters, events or attribution awaits this in between.
+   */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -23,5 +29,5 @@ export const startTestStack = async (): Promise<TestStack> => {
     bootstrapTenant({ baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl, name: 'Tenant A' }),
     bootstrapTenant({ baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl, name: 'Tenant B' }),
   ]);
-  return { stack, baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl, tenantA, tenantB, stop: () => stack.stop() };
+  return { stack, baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl, tenantA, tenantB, idle: () => stack.idle(), stop: () => stack.stop() };
 };

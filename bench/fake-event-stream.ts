@@ -1,0 +1,70 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * The event send a click makes (Kinesis PutRecords to the event stream; before the stream,
+ * Firehose PutRecordBatch) answers in typically 10-30 ms from a Lambda in the same region. The
+ * fake answers after a delay drawn from a log-normal distribution with a 15 ms median (sigma
+ * 0.3: p5 ~9 ms, p95 ~25 ms), so the warm bench's redirect would show the event send if the
+ * visitor still waited for it.
+ */
+export const FAKE_STREAM_MEDIAN_MS = 15;
+const SIGMA = 0.3;
+
+/** One delay (ms) drawn around the median (Box-Muller normal, exponentiated). */
+export const eventSendDelayMs = (random: () => number = Math.random): number => {
+  const u = 1 - random();
+  const v = random();
+  const normal = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  return FAKE_STREAM_MEDIAN_MS * Math.exp(SIGMA * normal);
+};
+
+export interface FakeEventStream {
+  endpoint: string;
+  /** Records accepted so far. */
+  records: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A loopback Kinesis Data Streams speaking the AWS JSON 1.1 wire format of PutRecords (what
+ * `@aws-sdk/client-kinesis` sends): every record accepted, after `eventSendDelayMs()`. The bench
+ * points a bundle's Kinesis client at it with AWS_ENDPOINT_URL_KINESIS.
+ */
+export const startFakeEventStream = async (): Promise<FakeEventStream> => {
+  const state = { records: 0, sequence: 0 };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const target = String(req.headers['x-amz-target'] ?? '');
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { Records?: unknown[] };
+      const reply = (status: number, json: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
+        res.end(JSON.stringify(json));
+      };
+      if (target !== 'Kinesis_20131202.PutRecords') {
+        reply(400, { __type: 'UnknownOperationException', message: `fake event stream: ${target} not supported` });
+        return;
+      }
+      const records = body.Records ?? [];
+      setTimeout(() => {
+        state.records += records.length;
+        reply(200, { FailedRecordCount: 0, Records: records.map(() => ({ SequenceNumber: String((state.sequence += 1)), ShardId: 'shardId-000000000000' })) });
+      }, eventSendDelayMs());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get records() {
+      return state.records;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};
