@@ -130,7 +130,12 @@ const LINK_90D = 'link analytics (90d)';
  * the lake (compact-lake.ts) and times them again over Parquet plus the open hour's JSON,
  * recording the files the DuckDB engine lists for each query (its `lakeFilesFor`, the pruning).
  */
-export const measureAnalyticsScale = async (world: World, levels: number[], repeats: number): Promise<AnalyticsLevel[]> => {
+export const measureAnalyticsScale = async (
+  world: World,
+  levels: number[],
+  repeats: number,
+  progress: (message: string) => void = () => undefined,
+): Promise<AnalyticsLevel[]> => {
   const results: AnalyticsLevel[] = [];
   for (const [index, level] of levels.entries()) {
     const lakeDir = mkdtempSync(path.join(os.tmpdir(), 'bench-analytics-lake-'));
@@ -187,12 +192,16 @@ export const measureAnalyticsScale = async (world: World, levels: number[], repe
         for (let j = i; j < Math.min(level, i + BATCH); j++) batch.push(make(j));
         workspaceEvents += batch.filter((e) => e.workspaceId === ws).length;
         await sink.send(batch);
+        if ((i + BATCH) % 1_000_000 === 0) progress(`analytics ${level.toLocaleString('en-US')}: ${(i + BATCH).toLocaleString('en-US')} events written`);
       }
       const generateSeconds = (performance.now() - started) / 1000;
+      progress(`analytics ${level.toLocaleString('en-US')}: generated in ${Math.round(generateSeconds)} s; querying the JSON-only lake`);
       const raw = await measure();
+      progress(`analytics ${level.toLocaleString('en-US')}: compacting`);
       const compactStarted = performance.now();
       await compactLake(lakeDir, { now: new Date(now) });
       const compactSeconds = (performance.now() - compactStarted) / 1000;
+      progress(`analytics ${level.toLocaleString('en-US')}: compacted in ${Math.round(compactSeconds)} s; querying the compacted lake`);
       const compacted = await measure();
       results.push({ events: level, generateSeconds: round(generateSeconds, 1), workspaceEvents, ...raw, compacted: { ...compacted, compactSeconds: round(compactSeconds, 1) } });
     } finally {

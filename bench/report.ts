@@ -175,105 +175,121 @@ export const toMarkdown = (r: BenchResults): string => {
   lines.push('## Budgets', '');
   lines.push(table(['budget', 'limit', 'measured', 'result'], r.budgets.map((b) => [b.name, b.limit, b.measured, b.pass ? 'pass' : '**FAIL**'])), '');
 
-  lines.push('## 1. Cold start: bundle size and module init vs the floor', '');
-  lines.push(
-    `Each handler's floor is a bundle of the bare SDK clients of the AWS services its route calls (bench/floor-handler.ts): DynamoDB (GetItem), plus Kinesis (PutRecords, the event stream) where it sends events, plus Athena (start, poll, results, stop) for analytics. Init is the median of ${r.coldStart.samples} fresh Node processes per bundle.`,
-    '',
-  );
-  lines.push(table(['floor', 'KiB', 'init ms'], r.coldStart.floors.map((f) => [f.floor, kib(f.bytes), f.initMs])), '');
-  lines.push(
-    table(
-      ['handler', 'floor', 'KiB', 'size x floor', 'init ms', 'init x floor'],
-      r.coldStart.rows.map((row) => [row.handler === REDIRECT ? `**${row.handler}**` : row.handler, row.floor, kib(row.bytes), row.sizeRatio, row.initMs, row.initRatio]),
-    ),
-    '',
-  );
-
-  lines.push('## 2. Warm hot-path latency (in-process bundle invocations vs the bare SDK)', '');
-  lines.push(
-    table(
-      ['operation', 'DynamoDB calls', 'samples', 'ours p50 ms', 'ours p99 ms', 'bare p50 ms', 'bare p99 ms', 'p50 ours/bare'],
-      r.latency.map((l) => [l.name, l.calls.join(' + '), l.samples, l.ours.p50, l.ours.p99, l.bare.p50, l.bare.p99, l.p50Ratio]),
-    ),
-    '',
-  );
-
-  if (r.limiter) {
-    const l = r.limiter;
-    lines.push('### Rate limiter overhead (same bundle, limiter on vs RATE_LIMITS=off: the side without it makes none of its calls)', '');
+  // A partial run (--cold-start, --analytics-events) prints only the sections it measured.
+  if (r.coldStart.rows.length > 0) {
+    lines.push('## 1. Cold start: bundle size and module init vs the floor', '');
+    lines.push(
+      `Each handler's floor is a bundle of the bare SDK clients of the AWS services its route calls (bench/floor-handler.ts): DynamoDB (GetItem), plus Kinesis (PutRecords, the event stream) where it sends events, plus Athena (start, poll, results, stop) for analytics. Init is the median of ${r.coldStart.samples} fresh Node processes per bundle.`,
+      '',
+    );
+    lines.push(table(['floor', 'KiB', 'init ms'], r.coldStart.floors.map((f) => [f.floor, kib(f.bytes), f.initMs])), '');
     lines.push(
       table(
-        ['operation', 'samples', 'with p50 ms', 'with p99 ms', 'without p50 ms', 'without p99 ms', 'overhead p50 ms', 'p50 with/without', 'calls added', 'limiter $ per million'],
-        [[l.operation, l.samples, l.withLimiter.p50, l.withLimiter.p99, l.withoutLimiter.p50, l.withoutLimiter.p99, l.overheadP50Ms, l.p50Ratio, l.callsAdded.join(' + '), l.costPerMillionUsd]],
+        ['handler', 'floor', 'KiB', 'size x floor', 'init ms', 'init x floor'],
+        r.coldStart.rows.map((row) => [row.handler === REDIRECT ? `**${row.handler}**` : row.handler, row.floor, kib(row.bytes), row.sizeRatio, row.initMs, row.initRatio]),
       ),
       '',
     );
+
   }
 
-  lines.push('## 3. DynamoDB work and cost per million operations', '');
-  lines.push(
-    `Units from ReturnConsumedCapacity (TOTAL) as DynamoDB Local reports them${r.capacity.every((c) => c.reported) ? ' (reported for every call)' : ' (some calls did not report: marked)'}. ` +
-      `Cost: Lambda arm64 at ${r.cost.memoryMb} MB for the measured warm p50 duration (rounded up to 1 ms), HTTP API request (service API) or, for edge operations, the front door in its own columns (CloudFront HTTPS request, viewer-request CloudFront Function, WAF request with WAF on), DynamoDB on-demand units, events (a Kinesis PUT payload unit per record, and Firehose reading the stream: ${r.cost.eventBytes} B per event line, rounded to 5 KB per record, and dynamic partitioning), the click counter consumer's share of each click at the batch size named in the row (one counter update and one consumer invocation per batch of one link's clicks), CloudWatch Logs ingestion (the function's own lines as measured, plus ${telemetryAssumptions.platformLogBytesPerInvocation} B of Lambda platform lines per invocation) and X-Ray traces recorded (${telemetryAssumptions.clickPathTraceRate * 100}% on the click path, ${telemetryAssumptions.defaultTraceRate * 100}% elsewhere); prices of ${r.cost.pricesTakenOn} (bench/prices.ts), USD.`,
-    '',
-  );
-  lines.push(
-    table(
-      ['operation', 'DynamoDB calls', 'RCU', 'WCU', 'events', 'duration ms', 'log B', 'Lambda $', 'HTTP API $', 'CloudFront $', 'CF Function $', 'WAF $', 'DynamoDB $', 'Events $', 'Counters $', 'Logs $', 'X-Ray $', 'total $ / 1M'],
-      r.capacity.map((c) => {
-        const cost = r.cost.rows.find((x) => x.operation === c.operation)!;
-        const calls = summarizeCalls(c.calls);
-        return [c.name, calls, `${c.read}${c.reported ? '' : ' (not reported)'}`, c.write, c.events, r.durationsMs[c.operation] ?? '', c.logBytes ?? '', cost.lambda, cost.httpApi, cost.cloudFront ?? 0, cost.cloudFrontFunction ?? 0, cost.waf ?? 0, cost.dynamodb, cost.events, cost.counters ?? 0, cost.logs ?? 0, cost.xray ?? 0, `**${cost.total}**`];
-      }),
-    ),
-    '',
-  );
-
-  const work = r.cost.counterWork;
-  if (work) {
+  if (r.latency.length > 0) {
+    lines.push('## 2. Warm hot-path latency (in-process bundle invocations vs the bare SDK)', '');
     lines.push(
-      `Counters: a click writes no counter itself; the consumer of the event stream makes one update per link per batch. The **Counters $** column is a click's share at the hot link's batch size (${work.hotClicksPerBatch} clicks of one link per batch: one ${work.counterWriteUnits}-WCU update of the ${work.linkItemBytes}-byte link item and one consumer invocation of ${work.consumerDurationMs} ms at ${work.consumerMemoryMb} MB per batch). A link clicked once per batch pays one update and one invocation per click: $${r.cost.coldLinkCountersPerMillion} per million clicks. Stream shard-hours ($0.015 each) are fixed, not per click (docs/event-stream.md).`,
+      table(
+        ['operation', 'DynamoDB calls', 'samples', 'ours p50 ms', 'ours p99 ms', 'bare p50 ms', 'bare p99 ms', 'p50 ours/bare'],
+        r.latency.map((l) => [l.name, l.calls.join(' + '), l.samples, l.ours.p50, l.ours.p99, l.bare.p50, l.bare.p99, l.p50Ratio]),
+      ),
       '',
     );
+
+    if (r.limiter) {
+      const l = r.limiter;
+      lines.push('### Rate limiter overhead (same bundle, limiter on vs RATE_LIMITS=off: the side without it makes none of its calls)', '');
+      lines.push(
+        table(
+          ['operation', 'samples', 'with p50 ms', 'with p99 ms', 'without p50 ms', 'without p99 ms', 'overhead p50 ms', 'p50 with/without', 'calls added', 'limiter $ per million'],
+          [[l.operation, l.samples, l.withLimiter.p50, l.withLimiter.p99, l.withoutLimiter.p50, l.withoutLimiter.p99, l.overheadP50Ms, l.p50Ratio, l.callsAdded.join(' + '), l.costPerMillionUsd]],
+        ),
+        '',
+      );
+    }
+
   }
 
-  lines.push('## 4. Throughput of the local server (loopback, autocannon)', '');
-  lines.push(
-    table(
-      ['target', 'connections', 'seconds', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
-      r.throughput.map((t) => [t.name, t.connections, t.seconds, t.requests, t.requestsPerSecond, t.latencyP50Ms, t.latencyP99Ms, t.errors]),
-    ),
-    '',
-  );
+  if (r.capacity.length > 0) {
+    lines.push('## 3. DynamoDB work and cost per million operations', '');
+    lines.push(
+      `Units from ReturnConsumedCapacity (TOTAL) as DynamoDB Local reports them${r.capacity.every((c) => c.reported) ? ' (reported for every call)' : ' (some calls did not report: marked)'}. ` +
+        `Cost: Lambda arm64 at ${r.cost.memoryMb} MB for the measured warm p50 duration (rounded up to 1 ms), HTTP API request (service API) or, for edge operations, the front door in its own columns (CloudFront HTTPS request, viewer-request CloudFront Function, WAF request with WAF on), DynamoDB on-demand units, events (a Kinesis PUT payload unit per record, and Firehose reading the stream: ${r.cost.eventBytes} B per event line, rounded to 5 KB per record, and dynamic partitioning), the click counter consumer's share of each click at the batch size named in the row (one counter update and one consumer invocation per batch of one link's clicks), CloudWatch Logs ingestion (the function's own lines as measured, plus ${telemetryAssumptions.platformLogBytesPerInvocation} B of Lambda platform lines per invocation) and X-Ray traces recorded (${telemetryAssumptions.clickPathTraceRate * 100}% on the click path, ${telemetryAssumptions.defaultTraceRate * 100}% elsewhere); prices of ${r.cost.pricesTakenOn} (bench/prices.ts), USD.`,
+      '',
+    );
+    lines.push(
+      table(
+        ['operation', 'DynamoDB calls', 'RCU', 'WCU', 'events', 'duration ms', 'log B', 'Lambda $', 'HTTP API $', 'CloudFront $', 'CF Function $', 'WAF $', 'DynamoDB $', 'Events $', 'Counters $', 'Logs $', 'X-Ray $', 'total $ / 1M'],
+        r.capacity.map((c) => {
+          const cost = r.cost.rows.find((x) => x.operation === c.operation)!;
+          const calls = summarizeCalls(c.calls);
+          return [c.name, calls, `${c.read}${c.reported ? '' : ' (not reported)'}`, c.write, c.events, r.durationsMs[c.operation] ?? '', c.logBytes ?? '', cost.lambda, cost.httpApi, cost.cloudFront ?? 0, cost.cloudFrontFunction ?? 0, cost.waf ?? 0, cost.dynamodb, cost.events, cost.counters ?? 0, cost.logs ?? 0, cost.xray ?? 0, `**${cost.total}**`];
+        }),
+      ),
+      '',
+    );
 
-  lines.push('## 5. Analytics scale (DuckDB over the local lake)', '');
-  lines.push(
-    table(
-      ['events', 'lake', 'generate / compact s', 'lake files', 'lake MiB', 'route', 'ms (median)', 'files read', 'MiB read', '% of lake', 'in scope'],
-      r.analytics.flatMap((level) =>
-        (
-          [
-            ['JSON', level.generateSeconds, level],
-            ['compacted', level.compacted.compactSeconds, level.compacted],
-          ] as const
-        ).flatMap(([layout, seconds, lake]) =>
-          lake.queries.map((q) => [
-            level.events.toLocaleString('en-US'),
-            layout,
-            seconds,
-            lake.lakeFiles,
-            mib(lake.lakeBytes),
-            q.route,
-            q.ms,
-            q.filesRead,
-            mib(q.bytesRead),
-            ((q.bytesRead / lake.lakeBytes) * 100).toFixed(1),
-            q.prunedToScope ? 'yes' : '**no**',
-          ]),
+    const work = r.cost.counterWork;
+    if (work) {
+      lines.push(
+        `Counters: a click writes no counter itself; the consumer of the event stream makes one update per link per batch. The **Counters $** column is a click's share at the hot link's batch size (${work.hotClicksPerBatch} clicks of one link per batch: one ${work.counterWriteUnits}-WCU update of the ${work.linkItemBytes}-byte link item and one consumer invocation of ${work.consumerDurationMs} ms at ${work.consumerMemoryMb} MB per batch). A link clicked once per batch pays one update and one invocation per click: $${r.cost.coldLinkCountersPerMillion} per million clicks. Stream shard-hours ($0.015 each) are fixed, not per click (docs/event-stream.md).`,
+        '',
+      );
+    }
+
+  }
+
+  if (r.throughput.length > 0) {
+    lines.push('## 4. Throughput of the local server (loopback, autocannon)', '');
+    lines.push(
+      table(
+        ['target', 'connections', 'seconds', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
+        r.throughput.map((t) => [t.name, t.connections, t.seconds, t.requests, t.requestsPerSecond, t.latencyP50Ms, t.latencyP99Ms, t.errors]),
+      ),
+      '',
+    );
+
+  }
+
+  if (r.analytics.length > 0) {
+    lines.push('## 5. Analytics scale (DuckDB over the local lake)', '');
+    lines.push(
+      table(
+        ['events', 'lake', 'generate / compact s', 'lake files', 'lake MiB', 'route', 'ms (median)', 'files read', 'MiB read', '% of lake', 'in scope'],
+        r.analytics.flatMap((level) =>
+          (
+            [
+              ['JSON', level.generateSeconds, level],
+              ['compacted', level.compacted.compactSeconds, level.compacted],
+            ] as const
+          ).flatMap(([layout, seconds, lake]) =>
+            lake.queries.map((q) => [
+              level.events.toLocaleString('en-US'),
+              layout,
+              seconds,
+              lake.lakeFiles,
+              mib(lake.lakeBytes),
+              q.route,
+              q.ms,
+              q.filesRead,
+              mib(q.bytesRead),
+              ((q.bytesRead / lake.lakeBytes) * 100).toFixed(1),
+              q.prunedToScope ? 'yes' : '**no**',
+            ]),
+          ),
         ),
       ),
-    ),
-    '',
-  );
+      '',
+    );
+
+  }
 
   if (r.hotLink) lines.push(...hotLinkMarkdown(r.hotLink));
 

@@ -1,8 +1,10 @@
 /**
- * `npm run bench [-- --quick] [-- --check] [-- --cold-start] [-- --hot-link]`: cold start, warm
- * latency, DynamoDB work and cost per million, loopback throughput, analytics scale and the hot
- * link, in one run (`--cold-start`: section 1 and its budgets only; `--hot-link`: the hot-link
- * section and its budgets only). Markdown on stdout, JSON in bench/results/latest.json;
+ * `npm run bench [-- --quick] [-- --check] [-- --cold-start] [-- --hot-link] [-- --analytics-events N[,N...]]`:
+ * cold start, warm latency, DynamoDB work and cost per million, loopback throughput, analytics
+ * scale and the hot link, in one run (`--cold-start`: section 1 and its budgets only;
+ * `--hot-link`: the hot-link section and its budgets only, into bench/results/hot-link.json;
+ * `--analytics-events`: section 5 only, at the given levels, e.g. 10000000, into
+ * bench/results/analytics.json). Markdown on stdout, JSON in bench/results/latest.json;
  * `--check` exits 1 when a budget fails. Loopback only, bounded.
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -26,14 +28,29 @@ import { measureHotLink } from './hot-link';
 import { buildAll } from '../scripts/build';
 import { startWorld } from './world';
 
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
 const quick = args.has('--quick');
 const check = args.has('--check');
 const coldStartOnly = args.has('--cold-start');
 const hotLinkOnly = args.has('--hot-link');
-const settings = quick
+/** `--analytics-events 10000000` (or `--analytics-events=1000000,10000000`): only section 5, at those levels. */
+const analyticsEventsArg = (() => {
+  const index = argv.findIndex((a) => a === '--analytics-events' || a.startsWith('--analytics-events='));
+  if (index === -1) return undefined;
+  const value = argv[index]!.includes('=') ? argv[index]!.split('=')[1]! : argv[index + 1];
+  const levels = (value ?? '').split(',').map((v) => Number(v.replaceAll('_', '')));
+  if (levels.length === 0 || levels.some((n) => !Number.isInteger(n) || n < 1000)) {
+    process.stderr.write('--analytics-events takes event counts of at least 1000, comma-separated (e.g. 10000000)\n');
+    process.exit(2);
+  }
+  return levels;
+})();
+const analyticsOnly = analyticsEventsArg !== undefined;
+const baseSettings = quick
   ? { coldSamples: 5, capacityRuns: 2, latencySamples: 200, durationSamples: 15, throughputSeconds: 3, analyticsLevels: [10_000, 100_000], analyticsRepeats: 2, hotLinkSeconds: 6 }
   : { coldSamples: 21, capacityRuns: 3, latencySamples: 1000, durationSamples: 50, throughputSeconds: 10, analyticsLevels: [10_000, 100_000, 1_000_000], analyticsRepeats: 3, hotLinkSeconds: 20 };
+const settings = { ...baseSettings, analyticsLevels: analyticsEventsArg ?? baseSettings.analyticsLevels };
 const CONNECTIONS = 10;
 /** The measured operations that record a click (the counter consumer counts them). */
 const CLICK_OPERATIONS = new Set(['redirect', 'click']);
@@ -80,50 +97,39 @@ const runHeader = () => ({
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
   seconds: (performance.now() - started) / 1000,
 });
-/** Writes the results (JSON and the Markdown report) and exits; 1 with --check when a budget failed. */
-function finish(results: BenchResults, outFile: string): never {
-  const out = path.join(projectRoot, 'bench', 'results');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, outFile), `${JSON.stringify(results, null, 2)}\n`);
-  writeReport(`${toMarkdown(results)}\n`);
-  const failed = results.budgets.filter((b) => !b.pass);
-  progress(`done in ${Math.round(results.seconds)} s; ${failed.length} budget(s) failed; JSON in bench/results/${outFile}`);
-  process.exit(check && failed.length ? 1 : 0);
-}
+const emptySections = { latency: [], capacity: [], durationsMs: {}, cost: { memoryMb: configuredMemoryMb(), eventBytes: 0, pricesTakenOn, rows: [] }, throughput: [] };
 
+let results: BenchResults;
 if (hotLinkOnly) {
   progress('building bundles; starting DynamoDB Local and the local stack');
   await buildAll();
   const world = await startWorld();
-  let partial: Omit<BenchResults, 'budgets'>;
   try {
     progress(`hot link: ${settings.hotLinkSeconds} s at 10x the scaled per-key limits`);
     const hotLink = await measureHotLink(world, world.stack.dynamoEndpoint, settings.hotLinkSeconds);
-    const cost = { memoryMb: configuredMemoryMb(), eventBytes: 0, pricesTakenOn, rows: [] };
-    partial = { ...runHeader(), coldStart: { floors: [], samples: 0, rows: [] }, latency: [], capacity: [], durationsMs: {}, cost, throughput: [], analytics: [], hotLink };
+    const partial = { ...runHeader(), coldStart: { floors: [], samples: 0, rows: [] }, ...emptySections, analytics: [], hotLink };
+    results = { ...partial, budgets: judgeBudgets(partial) };
   } finally {
     await world.stack.stop();
   }
-  finish({ ...partial, budgets: judgeBudgets(partial) }, 'hot-link.json');
-}
-
-progress(`mode ${quick ? 'quick' : 'full'}: building bundles and measuring cold starts`);
-const coldStart = await measureColdStart(settings.coldSamples);
-
-let results: BenchResults;
-if (coldStartOnly) {
-  const partial = {
-    ...runHeader(),
-    coldStart,
-    latency: [],
-    capacity: [],
-    durationsMs: {},
-    cost: { memoryMb: configuredMemoryMb(), eventBytes: 0, pricesTakenOn, rows: [] },
-    throughput: [],
-    analytics: [],
-  };
+} else if (analyticsOnly) {
+  progress(`analytics only: ${settings.analyticsLevels.join(', ')} events (starting DynamoDB Local and the local stack for the world)`);
+  const world = await startWorld();
+  try {
+    const analytics = await measureAnalyticsScale(world, settings.analyticsLevels, settings.analyticsRepeats, progress);
+    const partial = { ...runHeader(), coldStart: { floors: [], samples: 0, rows: [] }, ...emptySections, analytics };
+    results = { ...partial, budgets: judgeBudgets(partial) };
+  } finally {
+    await world.stack.stop();
+  }
+} else if (coldStartOnly) {
+  progress('cold start only: building bundles and measuring cold starts');
+  const coldStart = await measureColdStart(settings.coldSamples);
+  const partial = { ...runHeader(), coldStart, ...emptySections, analytics: [] };
   results = { ...partial, budgets: judgeBudgets(partial) };
 } else {
+  progress(`mode ${quick ? 'quick' : 'full'}: building bundles and measuring cold starts`);
+  const coldStart = await measureColdStart(settings.coldSamples);
   progress('starting DynamoDB Local and the local stack');
   const world = await startWorld();
   try {
@@ -199,7 +205,7 @@ if (coldStartOnly) {
 
 const out = path.join(projectRoot, 'bench', 'results');
 mkdirSync(out, { recursive: true });
-const outFile = coldStartOnly ? 'cold-start.json' : 'latest.json';
+const outFile = hotLinkOnly ? 'hot-link.json' : analyticsOnly ? 'analytics.json' : coldStartOnly ? 'cold-start.json' : 'latest.json';
 writeFileSync(path.join(out, outFile), `${JSON.stringify(results, null, 2)}\n`);
 writeReport(`${toMarkdown(results)}\n`);
 const failed = results.budgets.filter((b) => !b.pass);

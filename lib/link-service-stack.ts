@@ -10,6 +10,7 @@ import { Analytics } from './analytics';
 import { capacityFromContext, checkReservations, CLICK_PATH_HANDLERS, edgeCapacityWarnings, type CapacitySettings } from './capacity';
 import { EventLake } from './event-lake';
 import { EventPipeline, eventStreamCapacity } from './event-pipeline';
+import { LakeCompaction } from './lake-compaction';
 import { LinkTable } from './link-table';
 import { OutboundEvents } from './outbound-events';
 import { ServiceAlarms } from './service-alarms';
@@ -31,6 +32,7 @@ export class LinkServiceStack extends Stack {
   readonly eventPipeline: EventPipeline;
   readonly eventSpool: EventSpool;
   readonly analytics: Analytics;
+  readonly lakeCompaction: LakeCompaction;
   readonly outbound: OutboundEvents;
   readonly serviceApi: HttpApi;
   readonly frontDoor: EdgeFrontDoor;
@@ -58,6 +60,7 @@ export class LinkServiceStack extends Stack {
     this.eventPipeline.watch(this.alarms);
     this.eventLake.watch(this.alarms);
     this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
+    this.lakeCompaction = new LakeCompaction(this, 'LakeCompaction', { lakeBucket: this.eventLake.bucket, analytics: this.analytics, alarms: this.alarms });
     this.outbound = new OutboundEvents(this, 'Outbound', { table: this.table, alarms: this.alarms });
     this.workspaceDataAdmin = new WorkspaceDataAdmin(this, 'WorkspaceDataAdmin', { table: this.table, lakeBucket: this.eventLake.bucket, analytics: this.analytics });
 
@@ -155,5 +158,7 @@ export class LinkServiceStack extends Stack {
     new CfnOutput(this, 'AthenaWorkgroup', { value: this.analytics.workgroupName });
     new CfnOutput(this, 'AthenaDatabase', { value: this.analytics.databaseName });
     new CfnOutput(this, 'WorkspaceDataAdminRoleArn', { value: this.workspaceDataAdmin.role.roleArn });
+    // For a manual compaction run after an alarm (docs/analytics.md).
+    new CfnOutput(this, 'LakeCompactionFunctionName', { value: this.lakeCompaction.fn.functionName });
   }
 }

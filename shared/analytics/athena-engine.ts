@@ -9,6 +9,7 @@ import {
 import { log } from '@shared/util/logger';
 import { AnalyticsUnavailableError, deadlineOf, type AnalyticsEngine, type AnalyticsRow } from './analytics-engine';
 import type { AthenaSender } from './athena-client';
+import type { SqlQuery } from './analytics-sql';
 
 export interface AthenaEngineOptions {
   /** The official Athena client (athena-client.ts), or a test double of its `send`. */
@@ -39,14 +40,32 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  */
 export const RESULT_REUSE_OFF = { ResultReuseByAgeConfiguration: { Enabled: false } } as const;
 
+export interface AthenaStatementOptions {
+  athena: AthenaSender;
+  workgroup: string;
+  database: string;
+  pollIntervalMs?: number;
+  maxPollIntervalMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/** Why a statement did not complete (logged; the analytics routes answer 503, compaction retries next run). */
+export class AthenaStatementError extends AnalyticsUnavailableError {}
+
 /**
- * Athena over the Glue tables of the event lake: StartQueryExecution (bound parameters in WHERE
- * only, no result reuse, the workgroup's enforced output and bytes-scanned cutoff), poll
- * GetQueryExecution with exponential backoff, page GetQueryResults, all within the request's
- * one deadline (QueryScope.deadline). The backend failing in any way is 503 analytics_unavailable.
+ * Runs one statement on Athena by `deadline` (epoch ms): StartQueryExecution (bound parameters
+ * in WHERE only, no result reuse, the workgroup's enforced output and bytes-scanned cutoff), poll
+ * GetQueryExecution with exponential backoff, then (`results`) page GetQueryResults. Each SDK call
+ * is aborted at the deadline; a query still running then, or whose poll fails, is stopped.
+ * Returns the rows (none without `results`: UNLOAD writes files, not a result set).
  */
-export const createAthenaEngine = (options: AthenaEngineOptions): AnalyticsEngine => {
-  const cacheMinutes = options.cacheMinutes ?? 5;
+export const runAthenaStatement = async (
+  options: AthenaStatementOptions,
+  query: SqlQuery,
+  deadline: number,
+  { results = true }: { results?: boolean } = {},
+): Promise<AnalyticsRow[]> => {
   const firstPollMs = options.pollIntervalMs ?? 100;
   const maxPollMs = options.maxPollIntervalMs ?? 1_000;
   const sleep = options.sleep ?? defaultSleep;
@@ -55,83 +74,91 @@ export const createAthenaEngine = (options: AthenaEngineOptions): AnalyticsEngin
 
   const unavailable = (message: string, fields: Record<string, unknown>, cause?: unknown) => {
     log('error', message, fields);
-    return new AnalyticsUnavailableError(undefined, cause);
+    return new AthenaStatementError(undefined, cause);
+  };
+  /** One SDK call, aborted when the deadline passes. */
+  const call = async <T>(what: string, send: (abortSignal: AbortSignal) => Promise<T>): Promise<T> => {
+    const remaining = deadline - now();
+    if (remaining <= 0) throw unavailable('athena deadline passed', { call: what });
+    try {
+      return await send(AbortSignal.timeout(remaining));
+    } catch (error) {
+      throw unavailable('athena call failed', { call: what, error: String(error) }, error);
+    }
   };
 
+  const started = await call('StartQueryExecution', (abortSignal) =>
+    athena.send(
+      new StartQueryExecutionCommand({
+        QueryString: query.sql,
+        ClientRequestToken: randomUUID(),
+        ExecutionParameters: query.params.length > 0 ? query.params.map(athenaStringLiteral) : undefined,
+        QueryExecutionContext: { Database: options.database, Catalog: 'AwsDataCatalog' },
+        WorkGroup: options.workgroup,
+        ResultReuseConfiguration: RESULT_REUSE_OFF,
+      }),
+      { abortSignal },
+    ),
+  );
+  const id = started.QueryExecutionId;
+  if (!id) throw unavailable('athena returned no query id', {});
+
+  let delay = firstPollMs;
+  for (;;) {
+    const { QueryExecution: execution } = await call('GetQueryExecution', (abortSignal) =>
+      athena.send(new GetQueryExecutionCommand({ QueryExecutionId: id }), { abortSignal }),
+    ).catch(async (error: unknown) => {
+      await athena.send(new StopQueryExecutionCommand({ QueryExecutionId: id })).catch(() => undefined);
+      throw error;
+    });
+    const state = execution?.Status?.State;
+    if (state === 'SUCCEEDED') break;
+    if (state === 'FAILED' || state === 'CANCELLED') {
+      // e.g. TABLE_NOT_FOUND (not initialized), bytes-scanned cutoff, S3 access.
+      throw unavailable('athena query failed', { queryExecutionId: id, state, reason: execution?.Status?.StateChangeReason, error: execution?.Status?.AthenaError });
+    }
+    const remaining = deadline - now();
+    if (remaining <= 0) {
+      await athena.send(new StopQueryExecutionCommand({ QueryExecutionId: id })).catch(() => undefined);
+      throw unavailable('athena query timed out', { queryExecutionId: id });
+    }
+    await sleep(Math.min(delay, remaining));
+    delay = Math.min(delay * 2, maxPollMs);
+  }
+  if (!results) return [];
+
+  const rows: AnalyticsRow[] = [];
+  let names: string[] | undefined;
+  let nextToken: string | undefined;
+  let first = true;
+  do {
+    const page: GetQueryResultsCommandOutput = await call('GetQueryResults', (abortSignal) =>
+      athena.send(new GetQueryResultsCommand({ QueryExecutionId: id, NextToken: nextToken, MaxResults: 1000 }), { abortSignal }),
+    );
+    names ??= (page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? []).map((c) => (c.Name ?? '').toLowerCase());
+    const data = page.ResultSet?.Rows ?? [];
+    // The first row of the first page repeats the column names (SELECT results).
+    for (const row of first ? data.slice(1) : data) {
+      const cells = row.Data ?? [];
+      rows.push(Object.fromEntries(names.map((n, i) => [n, cells[i]?.VarCharValue ?? null])));
+    }
+    first = false;
+    nextToken = page.NextToken;
+  } while (nextToken);
+  return rows;
+};
+
+/**
+ * Athena over the Glue tables of the event lake (runAthenaStatement), all of a request's queries
+ * within its one deadline (QueryScope.deadline). The backend failing in any way is 503
+ * analytics_unavailable.
+ */
+export const createAthenaEngine = (options: AthenaEngineOptions): AnalyticsEngine => {
+  const cacheMinutes = options.cacheMinutes ?? 5;
+  const now = options.now ?? Date.now;
   return {
     name: 'athena',
     cacheTtlSeconds: cacheMinutes * 60,
-    async query(query, scope): Promise<AnalyticsRow[]> {
-      const deadline = deadlineOf(scope, now);
-      /** One SDK call, aborted when the request's deadline passes. */
-      const call = async <T>(what: string, send: (abortSignal: AbortSignal) => Promise<T>): Promise<T> => {
-        const remaining = deadline - now();
-        if (remaining <= 0) throw unavailable('analytics deadline passed', { call: what });
-        try {
-          return await send(AbortSignal.timeout(remaining));
-        } catch (error) {
-          throw unavailable('athena call failed', { call: what, error: String(error) }, error);
-        }
-      };
-
-      const started = await call('StartQueryExecution', (abortSignal) =>
-        athena.send(
-          new StartQueryExecutionCommand({
-            QueryString: query.sql,
-            ClientRequestToken: randomUUID(),
-            ExecutionParameters: query.params.length > 0 ? query.params.map(athenaStringLiteral) : undefined,
-            QueryExecutionContext: { Database: options.database, Catalog: 'AwsDataCatalog' },
-            WorkGroup: options.workgroup,
-            ResultReuseConfiguration: RESULT_REUSE_OFF,
-          }),
-          { abortSignal },
-        ),
-      );
-      const id = started.QueryExecutionId;
-      if (!id) throw unavailable('athena returned no query id', {});
-
-      let delay = firstPollMs;
-      for (;;) {
-        const { QueryExecution: execution } = await call('GetQueryExecution', (abortSignal) =>
-          athena.send(new GetQueryExecutionCommand({ QueryExecutionId: id }), { abortSignal }),
-        ).catch(async (error: unknown) => {
-          await athena.send(new StopQueryExecutionCommand({ QueryExecutionId: id })).catch(() => undefined);
-          throw error;
-        });
-        const state = execution?.Status?.State;
-        if (state === 'SUCCEEDED') break;
-        if (state === 'FAILED' || state === 'CANCELLED') {
-          // e.g. TABLE_NOT_FOUND (not initialized), bytes-scanned cutoff, S3 access: a reporting outage.
-          throw unavailable('athena query failed', { queryExecutionId: id, state, reason: execution?.Status?.StateChangeReason, error: execution?.Status?.AthenaError });
-        }
-        const remaining = deadline - now();
-        if (remaining <= 0) {
-          await athena.send(new StopQueryExecutionCommand({ QueryExecutionId: id })).catch(() => undefined);
-          throw unavailable('athena query timed out', { queryExecutionId: id });
-        }
-        await sleep(Math.min(delay, remaining));
-        delay = Math.min(delay * 2, maxPollMs);
-      }
-
-      const rows: AnalyticsRow[] = [];
-      let names: string[] | undefined;
-      let nextToken: string | undefined;
-      let first = true;
-      do {
-        const page: GetQueryResultsCommandOutput = await call('GetQueryResults', (abortSignal) =>
-          athena.send(new GetQueryResultsCommand({ QueryExecutionId: id, NextToken: nextToken, MaxResults: 1000 }), { abortSignal }),
-        );
-        names ??= (page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? []).map((c) => (c.Name ?? '').toLowerCase());
-        const data = page.ResultSet?.Rows ?? [];
-        // The first row of the first page repeats the column names (SELECT results).
-        for (const row of first ? data.slice(1) : data) {
-          const cells = row.Data ?? [];
-          rows.push(Object.fromEntries(names.map((n, i) => [n, cells[i]?.VarCharValue ?? null])));
-        }
-        first = false;
-        nextToken = page.NextToken;
-      } while (nextToken);
-      return rows;
-    },
+    query: (query, scope) => runAthenaStatement(options, query, deadlineOf(scope, now)),
   };
 };

@@ -5,20 +5,16 @@ import { eventRecordFields } from '@shared/events/event-record';
 import { log } from '@shared/util/logger';
 import { SAFE_ID } from './analytics-engine';
 import { compactedRelationSql, getDuckDbInstance, rawRelationSql, sqlString } from './duckdb-engine';
-import { COMPACTED_PREFIX, compactedDayPath, RAW_FILE_EXTENSION, RAW_PREFIX } from './lake-layout';
+import { createLocalLakeStore } from '@shared/admin/lake-store';
+import { planCompaction, WATERMARK_KEY, watermarkBody } from './compaction-plan';
+import { COMPACTED_PREFIX, compactedDayPath, RAW_PREFIX } from './lake-layout';
 
-const HOUR = 3_600_000;
-
-/**
- * How long after an hour ends its raw objects may still arrive in the normal course: Firehose
- * delivers up to 1.5x its 60 s buffer interval late. Anything later (a replay hours later) lands
- * in a hour already compacted and is picked up by the next run (raw objects are the work queue).
- */
-export const COMPACTION_GRACE_MS = 10 * 60_000;
+/** Shared with the deployed job (compaction-plan.ts): what is closed, and where the watermark is. */
+export { COMPACTION_GRACE_MS } from './compaction-plan';
 
 /** The file of one workspace's compacted day (rewritten whole when late events arrive). */
 export const COMPACTED_FILE = 'events.parquet';
-export const WATERMARK_FILE = `${COMPACTED_PREFIX}_watermark.json`;
+export const WATERMARK_FILE = WATERMARK_KEY;
 
 export interface CompactionReport {
   /** Raw hours before this instant were closed and compacted (ISO). */
@@ -39,30 +35,15 @@ export interface CompactionOptions {
   onDay?: (done: number, total: number) => void;
 }
 
-const DAY_DIR = /^dt=(\d{4}-\d{2}-\d{2})$/;
-const HOUR_DIR = /^hour=(\d{2})$/;
-const SHARD_DIR = /^shard=\d{2}$/;
-
 const listDir = async (dir: string) => (await readdir(dir).catch(() => [] as string[])).sort();
 
-/** Raw files of closed hours, by day: the work of one run. */
-const closedRawFiles = async (lakeDir: string, closedBefore: number): Promise<Map<string, string[]>> => {
-  const byDay = new Map<string, string[]>();
-  const root = path.join(lakeDir, RAW_PREFIX);
-  for (const shard of (await listDir(root)).filter((d) => SHARD_DIR.test(d))) {
-    for (const dayDir of await listDir(path.join(root, shard))) {
-      const day = DAY_DIR.exec(dayDir)?.[1];
-      if (!day) continue;
-      for (const hourDir of await listDir(path.join(root, shard, dayDir))) {
-        const hour = HOUR_DIR.exec(hourDir)?.[1];
-        if (!hour || Date.parse(`${day}T${hour}:00:00.000Z`) + HOUR > closedBefore) continue;
-        const dir = path.join(root, shard, dayDir, hourDir);
-        const files = (await listDir(dir)).filter((f) => f.endsWith(RAW_FILE_EXTENSION) && !f.startsWith('.')).map((f) => path.join(dir, f));
-        if (files.length > 0) byDay.set(day, [...(byDay.get(day) ?? []), ...files]);
-      }
-    }
-  }
-  return byDay;
+/** Raw files of closed hours, by day: the work of one run (the plan both engines share). */
+const closedRawFiles = async (lakeDir: string, now: number, graceMs?: number) => {
+  const keys: string[] = [];
+  for await (const key of createLocalLakeStore(lakeDir).list(RAW_PREFIX)) keys.push(key);
+  const plan = planCompaction(keys, { now, graceMs });
+  const byDay = new Map(plan.days.map((d) => [d.day, d.objects.map((o) => path.join(lakeDir, ...o.key.split('/')))]));
+  return { plan, byDay };
 };
 
 const columns = eventRecordFields.map((name) => `"${name}"`).join(', ');
@@ -78,9 +59,8 @@ const columns = eventRecordFields.map((name) => `"${name}"`).join(', ');
  */
 export const compactLake = async (lakeDir: string, options: CompactionOptions = {}): Promise<CompactionReport> => {
   const now = (options.now ?? new Date()).getTime();
-  const closedBefore = Math.floor((now - (options.graceMs ?? COMPACTION_GRACE_MS)) / HOUR) * HOUR;
-  const byDay = await closedRawFiles(lakeDir, closedBefore);
-  const report: CompactionReport = { watermark: new Date(closedBefore).toISOString(), rawFiles: 0, workspaceDays: 0, events: 0, skippedWorkspaces: [] };
+  const { plan, byDay } = await closedRawFiles(lakeDir, now, options.graceMs);
+  const report: CompactionReport = { watermark: plan.watermark, rawFiles: 0, workspaceDays: 0, events: 0, skippedWorkspaces: [] };
   const connection = await (await getDuckDbInstance()).connect();
   try {
     let done = 0;
@@ -124,7 +104,7 @@ ORDER BY "eventId"`;
     }
     await connection.run('DROP TABLE IF EXISTS compaction_raw');
     await mkdir(path.join(lakeDir, COMPACTED_PREFIX), { recursive: true });
-    await writeFile(path.join(lakeDir, WATERMARK_FILE), JSON.stringify({ closedBefore: report.watermark, ranAt: new Date(now).toISOString() }) + '\n');
+    await writeFile(path.join(lakeDir, WATERMARK_FILE), watermarkBody(plan, new Date(now), 'duckdb'));
   } finally {
     connection.closeSync();
   }

@@ -1,7 +1,7 @@
 import { log } from '@shared/util/logger';
 import { compactLake } from './compact-lake';
 
-/** How often the local stack compacts its lake (deployed: the schedule in lib/analytics.ts docs). */
+/** How often the local stack compacts its lake (deployed: the hourly schedule in lib/lake-compaction.ts). */
 export const LOCAL_COMPACTION_INTERVAL_MS = 10 * 60_000;
 
 /** The first run waits this long: loading DuckDB blocks the event loop briefly, not while the stack starts. */

@@ -14,8 +14,8 @@
 const allowedCalls = new Set([
   // Trino functions
   'to_iso8601', 'date_trunc', 'from_iso8601_timestamp', 'count_if', 'count', 'max', 'min', 'sum', 'grouping', 'row_number', 'coalesce', 'cast',
-  // keywords that take a parenthesis
-  'in', 'over', 'as', 'sets', 'and', 'or', 'not', 'from', 'exists', 'all', 'values', 'with', 'by', 'when', 'then', 'else', 'on', 'where', 'select', 'union',
+  // keywords that take a parenthesis (UNLOAD: the deployed compaction's statement)
+  'unload', 'in', 'over', 'as', 'sets', 'and', 'or', 'not', 'from', 'exists', 'all', 'values', 'with', 'by', 'when', 'then', 'else', 'on', 'where', 'select', 'union',
 ]);
 
 const clauseKeywords = new Set(['select', 'from', 'where', 'group', 'having', 'order', 'limit', 'on', 'partition', 'union', 'join', 'with', 'offset', 'values', 'set']);

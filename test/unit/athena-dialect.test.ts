@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateQuery, exportPageQuery, recentEventsQuery, topLinksQuery, type ScopeFilter } from '@shared/analytics/analytics-sql';
 import { analyticsWindow } from '@shared/analytics/analytics-window';
+import { compactionUnloadStatement, compactionWorkspacesQuery, UNLOAD_MAX_WORKSPACES } from '@shared/analytics/athena-compaction';
 import { athenaDialectProblems } from '@test/support/athena-dialect';
 
 const NOW = new Date('2026-03-15T10:30:00.000Z');
@@ -25,6 +26,18 @@ const everyQuery = () => {
       }
     }
   }
+  // The deployed compaction's statements (athena-compaction.ts): one day's closed partitions, a batch of workspaces.
+  const hours = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
+  const shards = Array.from({ length: 16 }, (_, s) => String(s).padStart(2, '0'));
+  const workspaces = Array.from({ length: UNLOAD_MAX_WORKSPACES }, (_, i) => `ws_${i}`);
+  const shapes: Array<{ name: string; day: { day: string; shards: string[]; hours: string[] }; batch: string[] }> = [
+    { name: 'one hour, one workspace', day: { day: '2026-03-14', shards: ['03'], hours: ['09'] }, batch: ['ws_A'] },
+    { name: 'a whole day, a full batch', day: { day: '2026-03-14', shards, hours }, batch: workspaces },
+  ];
+  for (const { name, day, batch } of shapes) {
+    out.push({ name: `compaction workspaces (${name})`, ...compactionWorkspacesQuery(day) });
+    out.push({ name: `compaction unload (${name})`, ...compactionUnloadStatement('lake-bucket-1', day, batch) });
+  }
   return out;
 };
 
@@ -44,6 +57,8 @@ SELECT to_iso8601(date_trunc(?, from_iso8601_timestamp("timestamp"))) AS bucket 
     expect(athenaDialectProblems('SELECT a FROM t WHERE b IN (SELECT c FROM u GROUP BY c HAVING count(*) > ?)')).toHaveLength(1);
     expect(athenaDialectProblems('SELECT a::VARCHAR FROM t WHERE b = ?')).toEqual([expect.objectContaining({ message: 'DuckDB-only operator ::' })]);
     expect(athenaDialectProblems("SELECT strftime(t, '%Y') FROM t")).toEqual([expect.objectContaining({ message: expect.stringMatching(/strftime/) })]);
+    // UNLOAD's destination and options take no parameters.
+    expect(athenaDialectProblems("UNLOAD (SELECT a FROM t WHERE b = ?) TO ? WITH (format = ?)")).toHaveLength(2);
     // Quoted text is not code: a `?` or `::` inside a string or identifier is fine.
     expect(athenaDialectProblems(`SELECT 'a?b::c' AS "x?" FROM t WHERE b = ? AND (c > ? OR d IN (?, ?))`)).toEqual([]);
   });

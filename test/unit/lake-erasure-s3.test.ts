@@ -1,61 +1,16 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eraseWorkspaceLake } from '@shared/admin/erase-workspace-lake';
 import { createS3LakeStore } from '@shared/admin/lake-store';
 import { compactedWorkspacePath, rawPartitionOf, rawPartitionPath } from '@shared/analytics/lake-layout';
-import { loopbackCredentials } from '@test/support/aws-loopback';
+import { s3LakeLoopback } from '@test/support/s3-lake-loopback';
 
 /**
  * The deployed lake erasure through the official S3 client against a loopback bucket speaking
- * S3's REST/XML wire format (ListObjectsV2 paged two keys at a time, GetObject, PutObject,
- * DeleteObjects).
+ * S3's REST/XML wire format (test/support/s3-lake-loopback.ts: ListObjectsV2 paged two keys at a
+ * time, GetObject, PutObject, DeleteObjects).
  */
-const objects = new Map<string, string>();
-const calls: string[] = [];
-let endpoint = '';
-const xml = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
-const server = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
-    const url = new URL(req.url!, 'http://x');
-    const [, bucket, ...rest] = url.pathname.split('/');
-    const key = decodeURIComponent(rest.join('/'));
-    const body = Buffer.concat(chunks).toString('utf8');
-    expect(bucket).toBe('lake');
-    if (req.method === 'GET' && url.searchParams.get('list-type') === '2') {
-      calls.push('ListObjectsV2');
-      const prefix = url.searchParams.get('prefix') ?? '';
-      const all = [...objects.keys()].filter((k) => k.startsWith(prefix)).sort();
-      const start = Number(url.searchParams.get('continuation-token') ?? 0);
-      const page = all.slice(start, start + 2);
-      const more = start + 2 < all.length;
-      res.writeHead(200, { 'content-type': 'application/xml' }).end(
-        `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>lake</Name><Prefix>${xml(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>2</MaxKeys><IsTruncated>${more}</IsTruncated>${more ? `<NextContinuationToken>${start + 2}</NextContinuationToken>` : ''}${page.map((k) => `<Contents><Key>${xml(k)}</Key><Size>${objects.get(k)!.length}</Size></Contents>`).join('')}</ListBucketResult>`,
-      );
-    } else if (req.method === 'POST' && url.searchParams.has('delete')) {
-      calls.push('DeleteObjects');
-      const keys = [...body.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => m[1]!.replaceAll('&lt;', '<').replaceAll('&amp;', '&'));
-      for (const k of keys) objects.delete(k);
-      res.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0" encoding="UTF-8"?><DeleteResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"></DeleteResult>`);
-    } else if (req.method === 'GET') {
-      calls.push('GetObject');
-      if (!objects.has(key)) return res.writeHead(404, { 'content-type': 'application/xml' }).end('<Error><Code>NoSuchKey</Code></Error>');
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(objects.get(key)!) }).end(objects.get(key));
-    } else if (req.method === 'PUT') {
-      calls.push('PutObject');
-      objects.set(key, body);
-      res.writeHead(200, { etag: '"x"' }).end();
-    } else res.writeHead(400).end();
-  });
-});
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const s3 = s3LakeLoopback('lake');
+const { objects, calls } = s3;
 
 const line = (workspaceId: string, eventId: string, timestamp = '2026-11-20T10:15:00.000Z') => JSON.stringify({ eventId, workspaceId, timestamp, eventType: 'click' });
 
@@ -75,9 +30,8 @@ describe('lake erasure on S3', () => {
       [`${shardB === shardA ? `${shardB}/b-only` : `${shardB}/b`}.json`]: `${line(B, 'b3')}\n`,
     };
     for (const [k, v] of Object.entries(fixture)) objects.set(k, v);
-    const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: loopbackCredentials });
 
-    const result = await eraseWorkspaceLake(createS3LakeStore(client, 'lake'), A);
+    const result = await eraseWorkspaceLake(createS3LakeStore(s3.client, 'lake'), A);
 
     expect(result).toEqual({ location: 's3://lake', rawObjectsRead: shardA === shardB ? 4 : 3, rawObjectsRewritten: 1, rawObjectsDeleted: 1, rawRecordsRemoved: 3, compactedObjectsDeleted: 2 });
     expect(objects.get(`${shardA}/mixed.json`)).toBe(`${line(B, 'b1')}\n`);
