@@ -23,7 +23,7 @@ describe('npm run smoke -- --local', () => {
       'create a deep link (POST /v1/deep-links)',
       'a link on the click domain',
       'click through the front door: 302 to the destination',
-      'click counters moved',
+      'click counters moved (within 60 s)',
       'client click (POST /v1/client/attribution/click)',
       'legacy create (POST /api/mobile/link/create)',
       'analytics (GET /v1/analytics/links/{id}: 200, or 503 before Athena has data)',
