@@ -1,6 +1,7 @@
 import { startDynamoFaultProxy, type CapacityCall } from '@test/support/dynamodb-fault-proxy';
 import { importBundle, invoke, jsonBody } from './lambda-invoke';
 import { operations } from './operations';
+import { withFakeEventStream } from './fake-event-stream';
 import { round } from './stats';
 import type { World } from './world';
 
@@ -52,7 +53,15 @@ export interface RecordedRun {
  * DynamoDB work per operation: each bundle runs `runs` (at least 2) times through the capacity proxy; the
  * row is the median run's read and write units (runs differ only on first use, e.g. a cache).
  */
-export const measureCapacity = async (world: World, dynamoEndpoint: string, requestedRuns: number) => {
+export const measureCapacity = (world: World, dynamoEndpoint: string, requestedRuns: number) =>
+  // Events go to a fake event stream, as deployed: an operation's DynamoDB work is its own, not
+  // the local stream stand-in's counter consumer's (the cost table prices that separately).
+  withFakeEventStream(async (stream) => {
+    const result = await measureCapacityWith(world, dynamoEndpoint, requestedRuns);
+    return { ...result, eventBytes: stream.records ? Math.round(stream.bytes / stream.records) : 0 };
+  });
+
+const measureCapacityWith = async (world: World, dynamoEndpoint: string, requestedRuns: number) => {
   const runs = Math.max(2, requestedRuns);
   const proxy = await startDynamoFaultProxy(dynamoEndpoint, { recordCapacity: true });
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;

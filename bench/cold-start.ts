@@ -51,7 +51,7 @@ export const measureColdStart = async (samples: number, only?: (handler: string)
   // A handler serving several rows calls the union of their services.
   const grantsOf = (handler: string) => {
     const rows = routeTable.filter((r) => r.handler === handler);
-    return { table: rows[0]!.grants.table, events: rows.some((r) => r.grants.events), analytics: rows.some((r) => r.grants.analytics) };
+    return { events: rows.some((r) => r.grants.events), analytics: rows.some((r) => r.grants.analytics), edge: rows.some((r) => r.api === 'edge') };
   };
   const floorOf = new Map(built.map((b) => [b.handler, floorFor(grantsOf(b.handler))]));
   const floorNames = [...new Set(floorOf.values())].sort();

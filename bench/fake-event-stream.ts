@@ -22,8 +22,9 @@ export const eventSendDelayMs = (random: () => number = Math.random): number => 
 
 export interface FakeEventStream {
   endpoint: string;
-  /** Records accepted so far. */
+  /** Records accepted so far, and their bytes (the event lines, decoded). */
   records: number;
+  bytes: number;
   stop(): Promise<void>;
 }
 
@@ -33,13 +34,13 @@ export interface FakeEventStream {
  * points a bundle's Kinesis client at it with AWS_ENDPOINT_URL_KINESIS.
  */
 export const startFakeEventStream = async (): Promise<FakeEventStream> => {
-  const state = { records: 0, sequence: 0 };
+  const state = { records: 0, bytes: 0, sequence: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const target = String(req.headers['x-amz-target'] ?? '');
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { Records?: unknown[] };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { Records?: Array<{ Data?: string }> };
       const reply = (status: number, json: unknown) => {
         res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
         res.end(JSON.stringify(json));
@@ -51,6 +52,7 @@ export const startFakeEventStream = async (): Promise<FakeEventStream> => {
       const records = body.Records ?? [];
       setTimeout(() => {
         state.records += records.length;
+        state.bytes += records.reduce((n, r) => n + Buffer.from(r.Data ?? '', 'base64').length, 0);
         reply(200, { FailedRecordCount: 0, Records: records.map(() => ({ SequenceNumber: String((state.sequence += 1)), ShardId: 'shardId-000000000000' })) });
       }, eventSendDelayMs());
     });
@@ -61,10 +63,38 @@ export const startFakeEventStream = async (): Promise<FakeEventStream> => {
     get records() {
       return state.records;
     },
+    get bytes() {
+      return state.bytes;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+};
+
+/**
+ * Runs `fn` with the bundles it imports sending their events to a fake event stream (Kinesis
+ * PutRecords) that answers after a realistic delay (bench/fake-event-stream.ts), instead of the
+ * local stream's file append: the figures then include (or, for the redirect's visitor, show
+ * they no longer include) the event send.
+ */
+export const withFakeEventStream = async <T>(fn: (stream: FakeEventStream) => Promise<T>): Promise<T> => {
+  const stream = await startFakeEventStream();
+  const names = ['EVENTS_STREAM_NAME', 'AWS_ENDPOINT_URL_KINESIS', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const;
+  const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
+  process.env.EVENTS_STREAM_NAME = 'bench-events';
+  process.env.AWS_ENDPOINT_URL_KINESIS = stream.endpoint;
+  process.env.AWS_ACCESS_KEY_ID ??= 'bench';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'bench';
+  try {
+    return await fn(stream);
+  } finally {
+    for (const n of names) {
+      if (saved[n] === undefined) delete process.env[n];
+      else process.env[n] = saved[n];
+    }
+    await stream.stop();
+  }
 };

@@ -2,20 +2,40 @@ import path from 'node:path';
 import { projectRoot } from '@shared/local/paths';
 import type { RouteDef } from '@shared/routes/route-types';
 
-/** The AWS services a floor's bare clients call. */
-export type FloorName = 'dynamodb' | 'dynamodb+kinesis' | 'dynamodb+athena' | 'dynamodb+kinesis+athena';
+/** The AWS services a floor's bare clients call, joined with `+` (e.g. `dynamodb+kinesis+sqs`). */
+export type FloorName = string;
+
+/** What a handler calls, from its route rows. */
+export interface FloorNeeds {
+  events: boolean;
+  analytics: boolean;
+  /** An edge handler (behind the front door: it reads the origin-verify secret). */
+  edge: boolean;
+}
 
 /**
  * A handler's floor: the bare SDK clients of the AWS services its route calls (the route
- * table's grants): DynamoDB, plus Kinesis (the event stream) when it sends events, plus Athena for analytics.
+ * table's grants): DynamoDB; Kinesis (the event stream) and SQS (the event spool, the durable
+ * fallback every event sender is bound to) when it sends events; Secrets Manager (the
+ * origin-verify secret) on the edge; Athena for analytics.
  */
-export const floorFor = (grants: RouteDef['grants']): FloorName =>
-  (['dynamodb', grants.events ? 'kinesis' : null, grants.analytics ? 'athena' : null].filter(Boolean).join('+') as FloorName);
+export const floorFor = (needs: FloorNeeds | Pick<RouteDef['grants'], 'events' | 'analytics'>): FloorName =>
+  [
+    'dynamodb',
+    needs.events ? 'kinesis' : null,
+    needs.events ? 'sqs' : null,
+    'edge' in needs && needs.edge ? 'secrets' : null,
+    needs.analytics ? 'athena' : null,
+  ]
+    .filter(Boolean)
+    .join('+');
 
 export const floorEntry = path.join(projectRoot, 'bench', 'floor-handler.ts');
 
 /** esbuild `define` of one floor's bundle (bench/floor-handler.ts). */
 export const floorDefines = (floor: FloorName): Record<string, string> => ({
   __FLOOR_KINESIS__: String(floor.includes('kinesis')),
+  __FLOOR_SQS__: String(floor.includes('sqs')),
+  __FLOOR_SECRETS__: String(floor.includes('secrets')),
   __FLOOR_ATHENA__: String(floor.includes('athena')),
 });

@@ -179,7 +179,7 @@ export const toMarkdown = (r: BenchResults): string => {
   if (r.coldStart.rows.length > 0) {
     lines.push('## 1. Cold start: bundle size and module init vs the floor', '');
     lines.push(
-      `Each handler's floor is a bundle of the bare SDK clients of the AWS services its route calls (bench/floor-handler.ts): DynamoDB (GetItem), plus Kinesis (PutRecords, the event stream) where it sends events, plus Athena (start, poll, results, stop) for analytics. Init is the median of ${r.coldStart.samples} fresh Node processes per bundle.`,
+      `Each handler's floor is a bundle of the bare SDK clients of the AWS services its route calls (bench/floor-handler.ts): DynamoDB (GetItem), plus Kinesis (PutRecords, the event stream) and SQS (SendMessage, the event spool) where it sends events, plus Secrets Manager (GetSecretValue, the origin-verify secret) on the edge, plus Athena (start, poll, results, stop) for analytics. Init is the median of ${r.coldStart.samples} fresh Node processes per bundle.`,
       '',
     );
     lines.push(table(['floor', 'KiB', 'init ms'], r.coldStart.floors.map((f) => [f.floor, kib(f.bytes), f.initMs])), '');

@@ -7,7 +7,7 @@
  * bench/results/analytics.json). Markdown on stdout, JSON in bench/results/latest.json;
  * `--check` exits 1 when a budget fails. Loopback only, bounded.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '@shared/local/paths';
@@ -70,24 +70,6 @@ const configuredMemoryMb = (): number => {
   return Number(match[1]);
 };
 
-/** Average event line size in a lake folder (what each Firehose record carries). */
-const averageEventBytes = (lakeDir: string): number => {
-  let bytes = 0;
-  let lines = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else {
-        bytes += statSync(full).size;
-        lines += readFileSync(full, 'utf8').split('\n').filter(Boolean).length;
-      }
-    }
-  };
-  walk(lakeDir);
-  return lines ? Math.round(bytes / lines) : 0;
-};
-
 const started = performance.now();
 /** When, where and how long the run took: the head of every results file. */
 const runHeader = () => ({
@@ -135,7 +117,7 @@ if (hotLinkOnly) {
   try {
     const endpoint = world.stack.dynamoEndpoint;
     progress('DynamoDB work per operation (ReturnConsumedCapacity)');
-    const { rows: capacity, recorded } = await measureCapacity(world, endpoint, settings.capacityRuns);
+    const { rows: capacity, recorded, eventBytes } = await measureCapacity(world, endpoint, settings.capacityRuns);
     progress('warm latency vs bare SDK');
     const latency = await measureWarmLatency(world, endpoint, recorded, settings.latencySamples);
     progress('rate limiter overhead (GET link with and without it)');
@@ -143,7 +125,6 @@ if (hotLinkOnly) {
     progress('durations of every operation');
     const durationsMs = await measureDurations(world, endpoint, settings.durationSamples);
     const memoryMb = configuredMemoryMb();
-    const eventBytes = averageEventBytes(path.join(world.lakeDir, 'events'));
     progress('click counter consumer (one batch of one link)');
     const counterWork = await measureCounterWork(world, settings.capacityRuns * 3, memoryMb);
     /** Operations that record a click: the consumer's share per click, at the hot link's batch size. */

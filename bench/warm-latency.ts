@@ -13,7 +13,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { RecordedRun } from './capacity';
-import { startFakeEventStream, type FakeEventStream } from './fake-event-stream';
+import { withFakeEventStream } from './fake-event-stream';
 import { importBundle, invokeTimed } from './lambda-invoke';
 import { operations } from './operations';
 import { percentile, round } from './stats';
@@ -83,31 +83,6 @@ export interface LatencyRow {
   bare: { p50: number; p99: number };
   p50Ratio: number;
 }
-
-/**
- * Runs `fn` with the bundles it imports sending their events to a fake event stream (Kinesis
- * PutRecords) that answers after a realistic delay (bench/fake-event-stream.ts), instead of the
- * local stream's file append: the figures then include (or, for the redirect's visitor, show
- * they no longer include) the event send.
- */
-const withFakeEventStream = async <T>(fn: (stream: FakeEventStream) => Promise<T>): Promise<T> => {
-  const stream = await startFakeEventStream();
-  const names = ['EVENTS_STREAM_NAME', 'AWS_ENDPOINT_URL_KINESIS', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const;
-  const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
-  process.env.EVENTS_STREAM_NAME = 'bench-events';
-  process.env.AWS_ENDPOINT_URL_KINESIS = stream.endpoint;
-  process.env.AWS_ACCESS_KEY_ID ??= 'bench';
-  process.env.AWS_SECRET_ACCESS_KEY ??= 'bench';
-  try {
-    return await fn(stream);
-  } finally {
-    for (const n of names) {
-      if (saved[n] === undefined) delete process.env[n];
-      else process.env[n] = saved[n];
-    }
-    await stream.stop();
-  }
-};
 
 const summary = (v: number[]) => ({ p50: round(percentile(v, 50), 3), p99: round(percentile(v, 99), 3) });
 
