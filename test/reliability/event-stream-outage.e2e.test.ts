@@ -1,8 +1,7 @@
+import { writeTestArtifact } from '@test/support/test-artifacts';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '@shared/events/event-record';
@@ -14,7 +13,6 @@ import { createLocalLakeSink } from '@shared/events/local-lake-sink';
 import { createStreamSink, LAKE_ONLY_PARTITION_PREFIX } from '@shared/events/stream-sink';
 import { linkRepository } from '@shared/links/link-repository';
 import { replaySpool } from '@shared/events/replay-spool';
-import { projectRoot } from '@shared/local/paths';
 import { startLocalSqs, type LocalSqs } from '@shared/local/local-sqs';
 import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
@@ -85,9 +83,7 @@ afterAll(async () => {
   await t?.stop();
   await sqs?.stop();
   await stream?.close();
-  const dir = path.join(projectRoot, 'test', 'artifacts');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'event-spool-report.json'), JSON.stringify(figures, null, 2));
+  writeTestArtifact('event-spool-report.json', figures);
 });
 
 describe('event stream outage under clicks', () => {

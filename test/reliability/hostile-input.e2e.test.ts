@@ -1,5 +1,5 @@
+import { writeTestArtifact } from '@test/support/test-artifacts';
 import { checkpointAttribute } from '@shared/clicks/link-counters';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -7,7 +7,6 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDocumentClient } from '@shared/db/dynamo-client';
 import { errorCodes } from '@shared/errors/error-code';
-import { projectRoot } from '@shared/local/paths';
 import { routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
@@ -26,9 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.stop();
-  const dir = path.join(projectRoot, 'test', 'artifacts');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'hostile-input-report.json'), JSON.stringify(report, null, 2));
+  writeTestArtifact('hostile-input-report.json', report);
 });
 
 interface RawResponse {

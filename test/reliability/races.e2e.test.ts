@@ -1,10 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeTestArtifact } from '@test/support/test-artifacts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient } from '@shared/db/dynamo-client';
 import { linkRepository } from '@shared/links/link-repository';
-import { projectRoot } from '@shared/local/paths';
 import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { IPHONE_UA } from './route-cases';
@@ -27,9 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.stop();
   await proxy?.stop();
-  const dir = path.join(projectRoot, 'test', 'artifacts');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'races-report.json'), JSON.stringify(figures, null, 2));
+  writeTestArtifact('races-report.json', figures);
 });
 
 const countBy = (statuses: number[]) => statuses.reduce<Record<number, number>>((m, s) => ({ ...m, [s]: (m[s] ?? 0) + 1 }), {});

@@ -1,8 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeTestArtifact } from '@test/support/test-artifacts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
-import { projectRoot } from '@shared/local/paths';
 import { clearRateLimitCache, setRateLimitClock } from '@shared/rate-limits/rate-limiter';
 import { runAdminFailing, runAdminJson } from '@test/support/admin-cli';
 import { http, type HttpResponse } from '@test/support/http-client';
@@ -27,9 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   setRateLimitClock(undefined);
   await t?.stop();
-  const dir = path.join(projectRoot, 'test', 'artifacts');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'rate-limits-report.json'), JSON.stringify(tally, null, 2));
+  writeTestArtifact('rate-limits-report.json', tally);
 });
 
 const count = (budget: string, res: HttpResponse) => {

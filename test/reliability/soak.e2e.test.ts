@@ -1,10 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeTestArtifact } from '@test/support/test-artifacts';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '@shared/local/paths';
 import { RATE_LIMIT_MAX } from '@shared/rate-limits/rate-limit-policy';
 import { clearRateLimitCache } from '@shared/rate-limits/rate-limiter';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
@@ -103,9 +101,7 @@ describe('soak', () => {
       rssBeforeMb: mb(before.rss),
       rssAfterMb: mb(after.rss),
     };
-    const dir = path.join(projectRoot, 'test', 'artifacts');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'soak-report.json'), JSON.stringify(figures, null, 2));
+    writeTestArtifact('soak-report.json', figures);
 
     expect(result.requests.total).toBeGreaterThan(100);
     expect(result.errors).toBe(0);

@@ -1,10 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeTestArtifact } from '@test/support/test-artifacts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getEventSink } from '@shared/events/event-sink';
 import type { LocalEventStream } from '@shared/events/local-event-stream';
 import { linkRepository } from '@shared/links/link-repository';
-import { projectRoot } from '@shared/local/paths';
 import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
 import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
@@ -33,9 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.stop();
   await proxy?.stop();
-  const dir = path.join(projectRoot, 'test', 'artifacts');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'viral-link-report.json'), JSON.stringify(figures, null, 2));
+  writeTestArtifact('viral-link-report.json', figures);
 });
 
 const countBy = (values: Array<number | string>) => values.reduce<Record<string, number>>((m, v) => ({ ...m, [v]: (m[v] ?? 0) + 1 }), {});

@@ -1,3 +1,4 @@
+import { writeTestArtifact } from '@test/support/test-artifacts';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +8,6 @@ import { scanTable, type TableItem } from '@shared/admin/workspace-items';
 import { compactLake } from '@shared/analytics/compact-lake';
 import { compactedWorkspacePath } from '@shared/analytics/lake-layout';
 import { hashApiKey } from '@shared/auth/api-keys';
-import { projectRoot } from '@shared/local/paths';
 import { addWebhookEndpoint } from '@shared/outbound/manage-webhooks';
 import { runAdminFailing, runAdminJson } from '@test/support/admin-cli';
 import { edgeRequest } from '@test/support/edge-client';
@@ -36,9 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await hooks?.close();
   await t?.stop();
-  const dir = path.join(projectRoot, 'test', 'artifacts');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'workspace-erasure-report.json'), JSON.stringify(figures, null, 2));
+  writeTestArtifact('workspace-erasure-report.json', figures);
 });
 
 interface Populated {
