@@ -13,7 +13,7 @@ import { createLocalLakeSink } from '@shared/events/local-lake-sink';
 import { createStreamSink, LAKE_ONLY_PARTITION_PREFIX } from '@shared/events/stream-sink';
 import { linkRepository } from '@shared/links/link-repository';
 import { replaySpool } from '@shared/events/replay-spool';
-import { startLocalSqs, type LocalSqs } from '@shared/local/local-sqs';
+import { startLocalSqs, type LocalSqs } from '@test/support/sqs-loopback';
 import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { loopbackCredentials } from '@test/support/aws-loopback';

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * Local stand-in for SQS: an HTTP server speaking the SQS JSON protocol (AWS JSON 1.0,
+ * A loopback SQS for tests: an HTTP server speaking the SQS JSON protocol (AWS JSON 1.0,
  * `X-Amz-Target: AmazonSQS.<Operation>`) for the operations the event spool and its replay use
  * (SendMessageBatch, ReceiveMessage, DeleteMessageBatch, GetQueueAttributes), with in-memory
  * queues. The official @aws-sdk/client-sqs talks to it unchanged (MD5 checksums included).
