@@ -2,6 +2,7 @@ import { getConfig } from '@shared/config/config';
 import type { EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
 import { countClick, countClickNotRecorded } from '@shared/util/metrics';
+import { withinBudget } from '@shared/util/within-budget';
 import { logClickReplay } from './click-replay';
 import type { RecordedClick } from './record-click';
 
@@ -27,28 +28,10 @@ export const recordClickWithin = async (
   fields: { requestId: string },
   budgetMs = clickRecordBudgetMs(),
 ): Promise<void> => {
-  const status: { sent: boolean; failure?: string } = { sent: false };
-  const sending = getEventSink()
-    .send(events)
-    .then(
-      () => {
-        status.sent = true;
-      },
-      (error: unknown) => {
-        status.failure = String(error);
-      },
-    );
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    sending,
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, budgetMs);
-    }),
-  ]);
-  clearTimeout(timer);
+  const sent = await withinBudget(getEventSink().send(events), budgetMs);
   // The click happened: counted here whether its events went out in time or go to the replay log (ClicksNotRecorded).
   countClick(recorded.isBot);
-  if (status.sent) return;
+  if (sent.done) return;
   countClickNotRecorded();
-  logClickReplay({ events }, { requestId: fields.requestId, reason: status.failure ?? `not recorded within ${budgetMs} ms` });
+  logClickReplay({ events }, { requestId: fields.requestId, reason: sent.reason });
 };

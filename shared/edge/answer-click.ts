@@ -9,6 +9,7 @@ import type { ApiResult } from '@shared/http/api-types';
 import { headerUrl } from '@shared/http/header-url';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import { uuid } from '@shared/util/ids';
+import { withinBudget } from '@shared/util/within-budget';
 import { log } from '@shared/util/logger';
 import { countClickNotRecorded, countEdgeOutcome } from '@shared/util/metrics';
 import { isHttpUrl } from '@shared/links/short-link';
@@ -83,20 +84,11 @@ const recordInBackground = async (input: ClickInput, click: ClickRequest, impres
 /** The tap's attribution record, waited for at most CLICK_RECORD_BUDGET_MS; a failure or timeout is logged. */
 const recordTapWithin = async (input: ClickInput, click: ClickRequest, tap: { ids: TapIds; platform: string }): Promise<void> => {
   const { record, host, key, request } = input;
-  let timer: NodeJS.Timeout | undefined;
-  const budgetMs = clickRecordBudgetMs();
-  try {
-    await Promise.race([
-      recordEdgeAttribution({ record: record!, domain: host.hostname, key, ids: tap.ids, ip: request.ip, platform: tap.platform, at: click.at ?? new Date() }),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`not recorded within ${budgetMs} ms`)), budgetMs);
-      }),
-    ]);
-  } catch (error) {
-    log('error', 'edge tap attribution not recorded', { requestId: input.requestId, error: String(error), linkId: record?.linkId, ids: tap.ids });
-  } finally {
-    clearTimeout(timer);
-  }
+  const recorded = await withinBudget(
+    recordEdgeAttribution({ record: record!, domain: host.hostname, key, ids: tap.ids, ip: request.ip, platform: tap.platform, at: click.at ?? new Date() }),
+    clickRecordBudgetMs(),
+  );
+  if (!recorded.done) log('error', 'edge tap attribution not recorded', { requestId: input.requestId, error: recorded.reason, linkId: record?.linkId, ids: tap.ids });
 };
 
 /** The launch view's heading: the link's title unless it is only a URL (the default title is the short link). */
