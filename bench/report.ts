@@ -190,7 +190,6 @@ export const toMarkdown = (r: BenchResults): string => {
       ),
       '',
     );
-
   }
 
   if (r.latency.length > 0) {
@@ -214,7 +213,6 @@ export const toMarkdown = (r: BenchResults): string => {
         '',
       );
     }
-
   }
 
   if (r.capacity.length > 0) {
@@ -243,7 +241,6 @@ export const toMarkdown = (r: BenchResults): string => {
         '',
       );
     }
-
   }
 
   if (r.throughput.length > 0) {
@@ -255,7 +252,6 @@ export const toMarkdown = (r: BenchResults): string => {
       ),
       '',
     );
-
   }
 
   if (r.analytics.length > 0) {
@@ -288,7 +284,6 @@ export const toMarkdown = (r: BenchResults): string => {
       ),
       '',
     );
-
   }
 
   if (r.hotLink) lines.push(...hotLinkMarkdown(r.hotLink));
