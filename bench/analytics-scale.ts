@@ -35,7 +35,15 @@ const eventsOf = (world: World, count: number, seed: number, now: number) => {
   const random = rng(seed);
   const start = now - SPREAD_DAYS * DAY;
   const step = (SPREAD_DAYS * DAY) / count;
-  const types: EventType[] = ['click', 'click', 'click', 'click', 'launch_view_impression', 'first_open', 'customer_event'];
+  const types: EventType[] = [
+    'click',
+    'click',
+    'click',
+    'click',
+    'launch_view_impression',
+    'first_open',
+    'customer_event',
+  ];
   return (i: number): EventRecord => {
     const mine = random() < 0.55;
     const eventType = pick(random, types);
@@ -157,8 +165,14 @@ export const measureAnalyticsScale = async (
     const routes: Array<[string, () => Promise<unknown>]> = [
       [LINK_90D, () => getLinkAnalyticsOrThrow(ws, world.link.id, { range: '90d', traffic: 'all' })],
       ['link analytics (7d)', () => getLinkAnalyticsOrThrow(ws, world.link.id, { range: '7d', traffic: 'all' })],
-      ['deep-link app analytics (7d)', () => getAppAnalyticsOrThrow(ws, world.tenant.deepLinkApp.id, { range: '7d', traffic: 'all' })],
-      ['events export page (24h, 100)', () => exportAnalyticsEvents(ws, { limit: 100, range: '24h', eventType: 'all' })],
+      [
+        'deep-link app analytics (7d)',
+        () => getAppAnalyticsOrThrow(ws, world.tenant.deepLinkApp.id, { range: '7d', traffic: 'all' }),
+      ],
+      [
+        'events export page (24h, 100)',
+        () => exportAnalyticsEvents(ws, { limit: 100, range: '24h', eventType: 'all' }),
+      ],
     ];
     const measure = async (): Promise<LakeMeasure> => {
       const all = lakeFiles(lakeDir);
@@ -175,11 +189,20 @@ export const measureAnalyticsScale = async (
         const inScope = reads.every((read) =>
           read.files.every((f) => {
             const day = /dt=(\d{4}-\d{2}-\d{2})/.exec(f)?.[1] ?? '';
-            const own = f.includes(`${path.sep}${RAW_PREFIX}shard=${shardOf(ws)}${path.sep}`) || f.includes(`${path.sep}${compactedWorkspacePath(ws)}${path.sep}`);
+            const own =
+              f.includes(`${path.sep}${RAW_PREFIX}shard=${shardOf(ws)}${path.sep}`) ||
+              f.includes(`${path.sep}${compactedWorkspacePath(ws)}${path.sep}`);
             return own && day >= read.scope.firstDay && day <= read.scope.lastDay;
           }),
         );
-        queries.push({ route, ms: round(median(times), 1), filesRead: files.length, bytesRead: bytesOf(files), queryBytes: reads.map((read) => bytesOf(read.files)), prunedToScope: inScope });
+        queries.push({
+          route,
+          ms: round(median(times), 1),
+          filesRead: files.length,
+          bytesRead: bytesOf(files),
+          queryBytes: reads.map((read) => bytesOf(read.files)),
+          prunedToScope: inScope,
+        });
       }
       return { lakeFiles: all.length, lakeBytes: bytesOf(all), queries };
     };
@@ -192,18 +215,29 @@ export const measureAnalyticsScale = async (
         for (let j = i; j < Math.min(level, i + BATCH); j++) batch.push(make(j));
         workspaceEvents += batch.filter((e) => e.workspaceId === ws).length;
         await sink.send(batch);
-        if ((i + BATCH) % 1_000_000 === 0) progress(`analytics ${level.toLocaleString('en-US')}: ${(i + BATCH).toLocaleString('en-US')} events written`);
+        if ((i + BATCH) % 1_000_000 === 0)
+          progress(`analytics ${level.toLocaleString('en-US')}: ${(i + BATCH).toLocaleString('en-US')} events written`);
       }
       const generateSeconds = (performance.now() - started) / 1000;
-      progress(`analytics ${level.toLocaleString('en-US')}: generated in ${Math.round(generateSeconds)} s; querying the JSON-only lake`);
+      progress(
+        `analytics ${level.toLocaleString('en-US')}: generated in ${Math.round(generateSeconds)} s; querying the JSON-only lake`,
+      );
       const raw = await measure();
       progress(`analytics ${level.toLocaleString('en-US')}: compacting`);
       const compactStarted = performance.now();
       await compactLake(lakeDir, { now: new Date(now) });
       const compactSeconds = (performance.now() - compactStarted) / 1000;
-      progress(`analytics ${level.toLocaleString('en-US')}: compacted in ${Math.round(compactSeconds)} s; querying the compacted lake`);
+      progress(
+        `analytics ${level.toLocaleString('en-US')}: compacted in ${Math.round(compactSeconds)} s; querying the compacted lake`,
+      );
       const compacted = await measure();
-      results.push({ events: level, generateSeconds: round(generateSeconds, 1), workspaceEvents, ...raw, compacted: { ...compacted, compactSeconds: round(compactSeconds, 1) } });
+      results.push({
+        events: level,
+        generateSeconds: round(generateSeconds, 1),
+        workspaceEvents,
+        ...raw,
+        compacted: { ...compacted, compactSeconds: round(compactSeconds, 1) },
+      });
     } finally {
       setAnalyticsEngine(undefined);
       rmSync(lakeDir, { recursive: true, force: true });

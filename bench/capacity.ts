@@ -23,7 +23,10 @@ export interface CapacityRow {
 /** Counts (and holds back) what the in-process bundles write to stdout and stderr: their CloudWatch log lines when deployed. */
 const logByteCounter = () => {
   let bytes = 0;
-  const originals = { stdout: process.stdout.write.bind(process.stdout), stderr: process.stderr.write.bind(process.stderr) };
+  const originals = {
+    stdout: process.stdout.write.bind(process.stdout),
+    stderr: process.stderr.write.bind(process.stderr),
+  };
   const count = ((chunk: string | Uint8Array) => {
     bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
     return true;

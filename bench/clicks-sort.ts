@@ -22,7 +22,11 @@ process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
 process.env.TABLE_NAME = 'bench-clicks';
 process.env.AWS_REGION = 'us-east-1';
 process.env.LOG_LEVEL = 'silent';
-const admin = new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const admin = new DynamoDBClient({
+  endpoint: dynamo.endpoint,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 await createTableIfMissing(admin, 'bench-clicks');
 admin.destroy();
 await ensureSecrets();
@@ -39,24 +43,64 @@ const base = Date.parse('2026-01-01T00:00:00Z');
 const link = (i: number): LinkRecord => {
   const at = new Date(base + i * 1000).toISOString();
   return {
-    id: `lnk_${String(i).padStart(8, '0')}`, workspaceId, linkType: 'SHORTLINK', domainId: 'dom_bench', domain: 'bench.example', key: `k${i}`,
-    url: `https://example.com/${i}`, title: `Link ${i}`, desktopOverrideUrl: null, androidOverrideUrl: null, iosOverrideUrl: null, expiresAt: null,
-    expiredUrl: null, passwordHash: null, comments: null, objects: null, tags: i % 10 === 0 ? [{ id: 'tag_bench', name: 'tenth' }] : [], tracking: null,
-    socialPreview: null, deepLinkAppId: null, archived: false, clicks: clicksOf(), botClicks: 0, lastClicked: null, lastBotClickedAt: null,
-    createdAt: at, updatedAt: at,
+    id: `lnk_${String(i).padStart(8, '0')}`,
+    workspaceId,
+    linkType: 'SHORTLINK',
+    domainId: 'dom_bench',
+    domain: 'bench.example',
+    key: `k${i}`,
+    url: `https://example.com/${i}`,
+    title: `Link ${i}`,
+    desktopOverrideUrl: null,
+    androidOverrideUrl: null,
+    iosOverrideUrl: null,
+    expiresAt: null,
+    expiredUrl: null,
+    passwordHash: null,
+    comments: null,
+    objects: null,
+    tags: i % 10 === 0 ? [{ id: 'tag_bench', name: 'tenth' }] : [],
+    tracking: null,
+    socialPreview: null,
+    deepLinkAppId: null,
+    archived: false,
+    clicks: clicksOf(),
+    botClicks: 0,
+    lastClicked: null,
+    lastBotClickedAt: null,
+    createdAt: at,
+    updatedAt: at,
   } as LinkRecord;
 };
 
 const seedStarted = performance.now();
 const all = Array.from({ length: count }, (_, i) => link(i));
-const entries = all.flatMap((l) => [linkItem(l), ...(l.tags.length ? [{ pk: `LINK#${l.id}`, sk: 'ENTRY#TAG#tag_bench', type: 'LINK_ENTRY', linkId: l.id, gsi1pk: `${workspaceId}#SHORTLINK#0#TAG#tenth`, gsi1sk: `${l.createdAt}#${l.id}`, gsi2pk: `${workspaceId}#SHORTLINK#0#TAG#tenth`, gsi2sk: `${l.updatedAt}#${l.id}` }] : [])]);
+const entries = all.flatMap((l) => [
+  linkItem(l),
+  ...(l.tags.length
+    ? [
+        {
+          pk: `LINK#${l.id}`,
+          sk: 'ENTRY#TAG#tag_bench',
+          type: 'LINK_ENTRY',
+          linkId: l.id,
+          gsi1pk: `${workspaceId}#SHORTLINK#0#TAG#tenth`,
+          gsi1sk: `${l.createdAt}#${l.id}`,
+          gsi2pk: `${workspaceId}#SHORTLINK#0#TAG#tenth`,
+          gsi2sk: `${l.updatedAt}#${l.id}`,
+        },
+      ]
+    : []),
+]);
 const batches: Record<string, unknown>[][] = [];
 for (let i = 0; i < entries.length; i += 25) batches.push(entries.slice(i, i + 25));
 let next = 0;
 await Promise.all(
   Array.from({ length: 8 }, async () => {
     while (next < batches.length) {
-      let request: Record<string, any> | undefined = { 'bench-clicks': batches[next++]!.map((Item) => ({ PutRequest: { Item } })) };
+      let request: Record<string, any> | undefined = {
+        'bench-clicks': batches[next++]!.map((Item) => ({ PutRequest: { Item } })),
+      };
       while (request && Object.keys(request).length > 0) {
         const out = await getDocumentClient().send(new BatchWriteCommand({ RequestItems: request }));
         request = out.UnprocessedItems as typeof request;
@@ -76,7 +120,12 @@ const page = async (params: Record<string, string>) => {
   itemsRead = 0;
   const started = performance.now();
   const result = await listLinks(workspaceId, 'SHORTLINK', listLinksQuerySchema.parse(params));
-  return { ms: Math.round(performance.now() - started), itemsRead, returned: result.data.length, cursor: result.pagination.nextCursor };
+  return {
+    ms: Math.round(performance.now() - started),
+    itemsRead,
+    returned: result.data.length,
+    cursor: result.pagination.nextCursor,
+  };
 };
 const deep = async (params: Record<string, string>, pages: number) => {
   let cursor: string | null = null;
@@ -94,7 +143,9 @@ const rows = {
   'clicks_desc, limit 100': await page({ sort: 'clicks_desc', limit: '100' }),
   'clicks_desc, tag filter (1 in 10)': await page({ sort: 'clicks_desc', tag: 'tenth' }),
 };
-console.log(`clicks sort at ${count.toLocaleString('en-US')} links (seeded in ${seedSeconds.toFixed(1)} s; DynamoDB Local, loopback)\n`);
+console.log(
+  `clicks sort at ${count.toLocaleString('en-US')} links (seeded in ${seedSeconds.toFixed(1)} s; DynamoDB Local, loopback)\n`,
+);
 console.log('| page | ms | link items read | returned |\n|---|---|---|---|');
 for (const [name, r] of Object.entries(rows)) console.log(`| ${name} | ${r.ms} | ${r.itemsRead} | ${r.returned} |`);
 console.log(`\nBefore the clicks index every page read all ${count.toLocaleString('en-US')} link items.`);

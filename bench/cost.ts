@@ -14,7 +14,13 @@ export interface CostInput {
    * (`counterWriteUnits`) and one consumer invocation (`consumerDurationMs` at
    * `consumerMemoryMb`) serve `clicksPerBatch` clicks of one link.
    */
-  counters?: { clicks: number; clicksPerBatch: number; counterWriteUnits: number; consumerDurationMs: number; consumerMemoryMb: number };
+  counters?: {
+    clicks: number;
+    clicksPerBatch: number;
+    counterWriteUnits: number;
+    consumerDurationMs: number;
+    consumerMemoryMb: number;
+  };
   /**
    * How the request arrives: `api` through API Gateway (the v1 service API), `edge` through the
    * CloudFront front door to a function URL (no API Gateway fee). Default `api`.
@@ -72,15 +78,22 @@ export const costPerMillion = (input: CostInput): CostPerMillion => {
   const cloudFrontFunction = edge ? MILLION * prices.cloudFrontFunctionInvocation : 0;
   const waf = edge && (input.waf ?? true) ? MILLION * prices.wafRequest : 0;
   const dynamodb = MILLION * (input.readUnits * prices.dynamoReadUnit + input.writeUnits * prices.dynamoWriteUnit);
-  const roundedBytes = Math.ceil(input.eventBytes / prices.firehoseRecordRoundingBytes) * prices.firehoseRecordRoundingBytes;
+  const roundedBytes =
+    Math.ceil(input.eventBytes / prices.firehoseRecordRoundingBytes) * prices.firehoseRecordRoundingBytes;
   const putUnits = Math.max(1, Math.ceil(input.eventBytes / prices.kinesisPutPayloadUnitBytes));
   const events =
     MILLION *
     input.events *
-    (putUnits * prices.kinesisPutPayloadUnit + (roundedBytes / GB) * prices.firehoseIngestGb + (input.eventBytes / GB) * prices.firehoseDynamicPartitioningGb);
+    (putUnits * prices.kinesisPutPayloadUnit +
+      (roundedBytes / GB) * prices.firehoseIngestGb +
+      (input.eventBytes / GB) * prices.firehoseDynamicPartitioningGb);
   const c = input.counters;
   const counters = c
-    ? (MILLION * c.clicks * (c.counterWriteUnits * prices.dynamoWriteUnit + (c.consumerMemoryMb / 1024) * (Math.ceil(c.consumerDurationMs) / 1000) * prices.lambdaArmGbSecond + prices.lambdaRequest)) /
+    ? (MILLION *
+        c.clicks *
+        (c.counterWriteUnits * prices.dynamoWriteUnit +
+          (c.consumerMemoryMb / 1024) * (Math.ceil(c.consumerDurationMs) / 1000) * prices.lambdaArmGbSecond +
+          prices.lambdaRequest)) /
       c.clicksPerBatch
     : 0;
   const logs = MILLION * ((input.logBytes ?? 0) / GB) * prices.logsIngestGb;

@@ -34,7 +34,16 @@ export const measureCounterWork = async (world: World, runs: number, memoryMb: n
   const batch = (): CounterStreamRecord[] =>
     Array.from({ length: COUNTER_BATCH_SIZE }, () => {
       sequence += 1n;
-      return { shardId, sequenceNumber: String(sequence), data: JSON.stringify({ eventType: 'click', linkId: world.link.id, trafficType: 'human', timestamp: new Date().toISOString() }) };
+      return {
+        shardId,
+        sequenceNumber: String(sequence),
+        data: JSON.stringify({
+          eventType: 'click',
+          linkId: world.link.id,
+          trafficType: 'human',
+          timestamp: new Date().toISOString(),
+        }),
+      };
     });
   await applyClickCounters(batch());
   const durations: number[] = [];

@@ -53,7 +53,13 @@ export const startFakeEventStream = async (): Promise<FakeEventStream> => {
       setTimeout(() => {
         state.records += records.length;
         state.bytes += records.reduce((n, r) => n + Buffer.from(r.Data ?? '', 'base64').length, 0);
-        reply(200, { FailedRecordCount: 0, Records: records.map(() => ({ SequenceNumber: String((state.sequence += 1)), ShardId: 'shardId-000000000000' })) });
+        reply(200, {
+          FailedRecordCount: 0,
+          Records: records.map(() => ({
+            SequenceNumber: String((state.sequence += 1)),
+            ShardId: 'shardId-000000000000',
+          })),
+        });
       }, eventSendDelayMs());
     });
   });
@@ -82,7 +88,12 @@ export const startFakeEventStream = async (): Promise<FakeEventStream> => {
  */
 export const withFakeEventStream = async <T>(fn: (stream: FakeEventStream) => Promise<T>): Promise<T> => {
   const stream = await startFakeEventStream();
-  const names = ['EVENTS_STREAM_NAME', 'AWS_ENDPOINT_URL_KINESIS', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const;
+  const names = [
+    'EVENTS_STREAM_NAME',
+    'AWS_ENDPOINT_URL_KINESIS',
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+  ] as const;
   const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
   process.env.EVENTS_STREAM_NAME = 'bench-events';
   process.env.AWS_ENDPOINT_URL_KINESIS = stream.endpoint;

@@ -6,7 +6,13 @@
  * (start, poll, results, stop) when `__FLOOR_ATHENA__`: build-time constants (bench/floors.ts),
  * so esbuild drops the clients a floor does not use.
  */
-import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, StopQueryExecutionCommand } from '@aws-sdk/client-athena';
+import {
+  AthenaClient,
+  GetQueryExecutionCommand,
+  GetQueryResultsCommand,
+  StartQueryExecutionCommand,
+  StopQueryExecutionCommand,
+} from '@aws-sdk/client-athena';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -25,15 +31,25 @@ const athena = __FLOOR_ATHENA__ ? new AthenaClient({}) : undefined;
 
 export const handler = async (event: { pk: string }) => {
   if (__FLOOR_SECRETS__ && secrets) await secrets.send(new GetSecretValueCommand({ SecretId: 'origin' }));
-  const item = await dynamodb.send(new GetItemCommand({ TableName: process.env.TABLE_NAME, Key: { pk: { S: event.pk }, sk: { S: 'LINK' } } }));
+  const item = await dynamodb.send(
+    new GetItemCommand({ TableName: process.env.TABLE_NAME, Key: { pk: { S: event.pk }, sk: { S: 'LINK' } } }),
+  );
   if (__FLOOR_KINESIS__ && kinesis) {
-    await kinesis.send(new PutRecordsCommand({ StreamName: 'events', Records: [{ Data: Buffer.from(JSON.stringify(item.Item ?? {})), PartitionKey: event.pk }] }));
+    await kinesis.send(
+      new PutRecordsCommand({
+        StreamName: 'events',
+        Records: [{ Data: Buffer.from(JSON.stringify(item.Item ?? {})), PartitionKey: event.pk }],
+      }),
+    );
   }
   if (__FLOOR_SQS__ && sqs) await sqs.send(new SendMessageCommand({ QueueUrl: 'spool', MessageBody: '{}' }));
   if (__FLOOR_ATHENA__ && athena) {
-    const { QueryExecutionId } = await athena.send(new StartQueryExecutionCommand({ QueryString: 'SELECT 1', WorkGroup: 'wg' }));
+    const { QueryExecutionId } = await athena.send(
+      new StartQueryExecutionCommand({ QueryString: 'SELECT 1', WorkGroup: 'wg' }),
+    );
     const state = await athena.send(new GetQueryExecutionCommand({ QueryExecutionId }));
-    if (state.QueryExecution?.Status?.State !== 'SUCCEEDED') await athena.send(new StopQueryExecutionCommand({ QueryExecutionId }));
+    if (state.QueryExecution?.Status?.State !== 'SUCCEEDED')
+      await athena.send(new StopQueryExecutionCommand({ QueryExecutionId }));
     return athena.send(new GetQueryResultsCommand({ QueryExecutionId }));
   }
   return item;

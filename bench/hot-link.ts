@@ -91,7 +91,11 @@ const invokeTimed = async (handler: BundledHandler, event: ReturnType<typeof api
     const stream = new TimedStream();
     await handler(event, stream, lambdaContext({ handler: 'bench' }));
     const done = performance.now();
-    return { status: stream.prelude.statusCode ?? 200, answeredMs: (stream.endedAt ?? done) - started, durationMs: done - started };
+    return {
+      status: stream.prelude.statusCode ?? 200,
+      answeredMs: (stream.endedAt ?? done) - started,
+      durationMs: done - started,
+    };
   }
   const result = await plain(event, lambdaContext({ handler: 'bench' }));
   const done = performance.now();
@@ -128,7 +132,12 @@ const clicksOf = async (world: World, id: string): Promise<number> => {
  * Waits until both links' counts reach what was sent, or stop moving for `quietMs` (a lost click
  * never arrives), at most `maxMs`: the counter path may count after the answer (a stream).
  */
-const settledCounts = async (world: World, links: Array<{ id: string; sent: number }>, quietMs: number, maxMs: number) => {
+const settledCounts = async (
+  world: World,
+  links: Array<{ id: string; sent: number }>,
+  quietMs: number,
+  maxMs: number,
+) => {
   const started = performance.now();
   let last = '';
   let lastChange = started;
@@ -157,7 +166,9 @@ export const measureHotLink = async (world: World, dynamoEndpoint: string, secon
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
   try {
     const [hotLink, coldLink, warm] = await Promise.all(
-      ['https://example.com/viral', 'https://example.com/ordinary', 'https://example.com/warm-up'].map((url) => createLink(world, url)),
+      ['https://example.com/viral', 'https://example.com/ordinary', 'https://example.com/warm-up'].map((url) =>
+        createLink(world, url),
+      ),
     );
     const handlers: BundledHandler[] = [];
     for (let i = 0; i < INSTANCES; i++) handlers.push(await importBundle('edge-links', `hot-link-${Date.now()}-${i}`));
@@ -171,8 +182,10 @@ export const measureHotLink = async (world: World, dynamoEndpoint: string, secon
     await Promise.all(handlers.map((h) => invokeTimed(h, apiEvent(requestOf(warm!)))));
 
     const jobs: Array<{ at: number; hot: boolean }> = [];
-    for (let i = 0; i < HOT_CLICKS_PER_SECOND * seconds; i++) jobs.push({ at: (i * 1000) / HOT_CLICKS_PER_SECOND, hot: true });
-    for (let i = 0; i < COLD_CLICKS_PER_SECOND * seconds; i++) jobs.push({ at: (i * 1000) / COLD_CLICKS_PER_SECOND + 7, hot: false });
+    for (let i = 0; i < HOT_CLICKS_PER_SECOND * seconds; i++)
+      jobs.push({ at: (i * 1000) / HOT_CLICKS_PER_SECOND, hot: true });
+    for (let i = 0; i < COLD_CLICKS_PER_SECOND * seconds; i++)
+      jobs.push({ at: (i * 1000) / COLD_CLICKS_PER_SECOND + 7, hot: false });
     jobs.sort((a, b) => a.at - b.at);
     /** Time to the visitor's whole answer, and each invocation's duration. */
     const times = { hot: [] as number[], cold: [] as number[] };
@@ -200,7 +213,15 @@ export const measureHotLink = async (world: World, dynamoEndpoint: string, secon
     await Promise.all(jobs.map((job, i) => click(job, handlers[i % INSTANCES]!)));
     const elapsedMs = performance.now() - start;
     const sent = { hot: jobs.filter((j) => j.hot).length, cold: jobs.filter((j) => !j.hot).length };
-    const { counts, settleMs } = await settledCounts(world, [{ id: hotLink!.id, sent: sent.hot }, { id: coldLink!.id, sent: sent.cold }], 5_000, 90_000);
+    const { counts, settleMs } = await settledCounts(
+      world,
+      [
+        { id: hotLink!.id, sent: sent.hot },
+        { id: coldLink!.id, sent: sent.cold },
+      ],
+      5_000,
+      90_000,
+    );
     const side = (key: 'hot' | 'cold', counted: number): HotLinkSide => ({
       sent: sent[key],
       visitorErrors: errors[key],

@@ -30,7 +30,10 @@ export interface InvokeRequest {
 
 /** An API Gateway HTTP API (payload 2.0) event, as the local server builds it. */
 export const apiEvent = (request: InvokeRequest): ApiEvent => {
-  const headers: Record<string, string> = { 'user-agent': PHONE_UA, ...(request.json !== undefined ? { 'content-type': 'application/json' } : {}) };
+  const headers: Record<string, string> = {
+    'user-agent': PHONE_UA,
+    ...(request.json !== undefined ? { 'content-type': 'application/json' } : {}),
+  };
   for (const [k, v] of Object.entries(request.headers ?? {})) headers[k.toLowerCase()] = v;
   const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json)).toString('base64');
   const now = Date.now();
@@ -48,7 +51,13 @@ export const apiEvent = (request: InvokeRequest): ApiEvent => {
       apiId: 'bench',
       domainName: headers.host ?? 'localhost',
       domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
-      http: { method: request.method, path: request.path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: headers['user-agent']! },
+      http: {
+        method: request.method,
+        path: request.path,
+        protocol: 'HTTP/1.1',
+        sourceIp: '203.0.113.7',
+        userAgent: headers['user-agent']!,
+      },
       requestId: randomUUID(),
       routeKey: `${request.method} ${request.path}`,
       stage: '$default',
@@ -79,7 +88,11 @@ export interface TimedInvocation {
  * edge ends its response stream, then records the click); throws on an unexpected status so a
  * broken run is not timed.
  */
-export const invokeTimed = async (handler: BundledHandler, request: InvokeRequest, expect: number[]): Promise<TimedInvocation> => {
+export const invokeTimed = async (
+  handler: BundledHandler,
+  request: InvokeRequest,
+  expect: number[],
+): Promise<TimedInvocation> => {
   const event = apiEvent(request);
   const start = performance.now();
   let result: ApiResult | undefined;
@@ -95,7 +108,9 @@ export const invokeTimed = async (handler: BundledHandler, request: InvokeReques
   }
   const finishedMs = performance.now() - start;
   if (!result || !expect.includes(result.statusCode ?? 0)) {
-    throw new Error(`${request.method} ${request.path}: status ${result?.statusCode}, expected ${expect.join('/')}: ${String(result?.body).slice(0, 300)}`);
+    throw new Error(
+      `${request.method} ${request.path}: status ${result?.statusCode}, expected ${expect.join('/')}: ${String(result?.body).slice(0, 300)}`,
+    );
   }
   return { result, responseMs, finishedMs };
 };
@@ -105,4 +120,6 @@ export const invoke = async (handler: BundledHandler, request: InvokeRequest, ex
   (await invokeTimed(handler, request, expect)).result;
 
 export const jsonBody = (result: ApiResult): { data: Record<string, unknown> } =>
-  JSON.parse(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64').toString('utf8') : (result.body ?? '')) as { data: Record<string, unknown> };
+  JSON.parse(
+    result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64').toString('utf8') : (result.body ?? ''),
+  ) as { data: Record<string, unknown> };

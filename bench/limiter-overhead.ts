@@ -22,7 +22,11 @@ export interface LimiterOverhead {
  * limiter on and switched off (RATE_LIMITS=off, the operator's kill switch); the side without
  * it makes none of the limiter's calls (nothing is replayed for it).
  */
-export const measureLimiterOverhead = async (world: World, dynamoEndpoint: string, samples: number): Promise<LimiterOverhead> => {
+export const measureLimiterOverhead = async (
+  world: World,
+  dynamoEndpoint: string,
+  samples: number,
+): Promise<LimiterOverhead> => {
   process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
   const op = operations.get!;
   const handler = await importBundle(op.handler, 'limiter-overhead');

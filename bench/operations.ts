@@ -18,28 +18,46 @@ const throughFrontDoor = (): Record<string, string> => {
   return secret ? { [ORIGIN_VERIFY_HEADER]: secret } : {};
 };
 const server = (w: World) => ({ 'api-key': w.tenant.serverKey });
-const client = (w: World) => ({ 'x-publishable-key': w.tenant.publishableKeys.ios.key, 'x-ios-bundle-id': w.tenant.publishableKeys.ios.bundleId });
+const client = (w: World) => ({
+  'x-publishable-key': w.tenant.publishableKeys.ios.key,
+  'x-ios-bundle-id': w.tenant.publishableKeys.ios.bundleId,
+});
 const run = `${process.pid}-${Date.now().toString(36)}`;
 
 export const operations: Record<string, Operation> = {
   redirect: {
     name: 'redirect (GET /{key})',
     handler: 'edge-links',
-    request: (w) => ({ method: 'GET', path: `/${w.link.key}`, headers: { host: w.link.domain, ...throughFrontDoor() }, pathParameters: { key: w.link.key } }),
+    request: (w) => ({
+      method: 'GET',
+      path: `/${w.link.key}`,
+      headers: { host: w.link.domain, ...throughFrontDoor() },
+      pathParameters: { key: w.link.key },
+    }),
     expect: [302],
     events: 1,
   },
   get: {
     name: 'GET link',
     handler: 'links-get',
-    request: (w) => ({ method: 'GET', path: `/v1/links/${w.link.id}`, headers: server(w), pathParameters: { linkId: w.link.id } }),
+    request: (w) => ({
+      method: 'GET',
+      path: `/v1/links/${w.link.id}`,
+      headers: server(w),
+      pathParameters: { linkId: w.link.id },
+    }),
     expect: [200],
     events: 0,
   },
   create: {
     name: 'POST link',
     handler: 'links-create',
-    request: (w) => ({ method: 'POST', path: '/v1/links', headers: server(w), json: { url: 'https://example.com/new', domain: w.tenant.domain } }),
+    request: (w) => ({
+      method: 'POST',
+      path: '/v1/links',
+      headers: server(w),
+      json: { url: 'https://example.com/new', domain: w.tenant.domain },
+    }),
     expect: [201],
     events: 0,
   },
@@ -58,14 +76,25 @@ export const operations: Record<string, Operation> = {
   click: {
     name: 'client click',
     handler: 'client-click',
-    request: (w) => ({ method: 'POST', path: '/v1/client/attribution/click', headers: client(w), json: { linkId: w.link.id } }),
+    request: (w) => ({
+      method: 'POST',
+      path: '/v1/client/attribution/click',
+      headers: client(w),
+      json: { linkId: w.link.id },
+    }),
     expect: [200, 201],
     events: 1,
   },
   patch: {
     name: 'PATCH link',
     handler: 'links-patch',
-    request: (w, n) => ({ method: 'PATCH', path: `/v1/links/${w.link.id}`, headers: server(w), pathParameters: { linkId: w.link.id }, json: { title: `Bench link ${n}` } }),
+    request: (w, n) => ({
+      method: 'PATCH',
+      path: `/v1/links/${w.link.id}`,
+      headers: server(w),
+      pathParameters: { linkId: w.link.id },
+      json: { title: `Bench link ${n}` },
+    }),
     expect: [200],
     events: 0,
   },
@@ -79,7 +108,12 @@ export const operations: Record<string, Operation> = {
   firstOpen: {
     name: 'first-open',
     handler: 'client-first-open',
-    request: (w, n) => ({ method: 'POST', path: '/v1/client/first-open', headers: client(w), json: { linkId: w.deepLink.id, installId: `install-${run}-${n}` } }),
+    request: (w, n) => ({
+      method: 'POST',
+      path: '/v1/client/first-open',
+      headers: client(w),
+      json: { linkId: w.deepLink.id, installId: `install-${run}-${n}` },
+    }),
     expect: [200, 201],
     events: 1,
   },
@@ -90,7 +124,13 @@ export const operations: Record<string, Operation> = {
       method: 'POST',
       path: '/v1/links/bulk',
       headers: { ...server(w), 'idempotency-key': `bench-bulk-${run}-${n}` },
-      json: { links: Array.from({ length: 100 }, (_, i) => ({ url: `https://example.com/bulk/${n}/${i}`, domain: w.tenant.domain, tags: ['bulk'] })) },
+      json: {
+        links: Array.from({ length: 100 }, (_, i) => ({
+          url: `https://example.com/bulk/${n}/${i}`,
+          domain: w.tenant.domain,
+          tags: ['bulk'],
+        })),
+      },
     }),
     expect: [200],
     events: 0,
@@ -102,7 +142,14 @@ export const operations: Record<string, Operation> = {
       method: 'POST',
       path: '/v1/client/events',
       headers: client(w),
-      json: { events: Array.from({ length: 50 }, (_, i) => ({ name: 'purchase', eventId: `evt-${run}-${n}-${i}`, linkId: w.link.id, properties: { amount: i, currency: 'EUR' } })) },
+      json: {
+        events: Array.from({ length: 50 }, (_, i) => ({
+          name: 'purchase',
+          eventId: `evt-${run}-${n}-${i}`,
+          linkId: w.link.id,
+          properties: { amount: i, currency: 'EUR' },
+        })),
+      },
     }),
     expect: [200, 201, 202],
     events: 50,

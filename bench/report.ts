@@ -57,7 +57,9 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
     // QR handlers' size has its own budget (they carry the qrcode library); their init time does not.
     const judged = metric === 'sizeRatio' ? others.filter((row) => !isQr(row)) : others;
     const worst = [...judged].sort((a, b) => exact(b, metric) - exact(a, metric))[0];
-    const failing = judged.filter((row) => exact(row, metric) > budgets.handlerVsFloor).map((row) => `${row.handler} ${row[metric]}x`);
+    const failing = judged
+      .filter((row) => exact(row, metric) > budgets.handlerVsFloor)
+      .map((row) => `${row.handler} ${row[metric]}x`);
     if (worst) {
       out.push({
         name: `every handler's ${what} vs its floor`,
@@ -67,7 +69,12 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
       });
     }
     if (redirect) {
-      out.push({ name: `redirect ${what} vs its floor`, limit: `<= ${budgets.redirectVsFloor}x`, measured: `${redirect[metric]}x`, pass: exact(redirect, metric) <= budgets.redirectVsFloor });
+      out.push({
+        name: `redirect ${what} vs its floor`,
+        limit: `<= ${budgets.redirectVsFloor}x`,
+        measured: `${redirect[metric]}x`,
+        pass: exact(redirect, metric) <= budgets.redirectVsFloor,
+      });
     }
   }
   for (const row of others.filter(isQr)) {
@@ -98,29 +105,54 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
   }
   if (r.hotLink) out.push(...hotLinkBudgets(r.hotLink));
   for (const row of r.throughput) {
-    out.push({ name: `throughput errors, ${row.name}`, limit: `${budgets.throughputErrors}`, measured: `${row.errors} of ${row.requests}`, pass: row.errors <= budgets.throughputErrors });
+    out.push({
+      name: `throughput errors, ${row.name}`,
+      limit: `${budgets.throughputErrors}`,
+      measured: `${row.errors} of ${row.requests}`,
+      pass: row.errors <= budgets.throughputErrors,
+    });
   }
   // The redirect's front door (CloudFront + viewer-request function + WAF), with WAF on and off.
   const redirectCost = r.cost.rows.find((row) => row.operation === 'redirect');
   if (redirectCost) {
     const wafOn = frontDoorPerMillion(redirectCost);
     const wafOff = frontDoorPerMillion({ ...redirectCost, waf: 0 });
-    out.push({ name: 'redirect front door $ / 1M, WAF on', limit: `<= ${frontDoorBudget.wafOn}`, measured: `${wafOn}`, pass: wafOn <= frontDoorBudget.wafOn });
-    out.push({ name: 'redirect front door $ / 1M, WAF off', limit: `<= ${frontDoorBudget.wafOff}`, measured: `${wafOff}`, pass: wafOff <= frontDoorBudget.wafOff });
+    out.push({
+      name: 'redirect front door $ / 1M, WAF on',
+      limit: `<= ${frontDoorBudget.wafOn}`,
+      measured: `${wafOn}`,
+      pass: wafOn <= frontDoorBudget.wafOn,
+    });
+    out.push({
+      name: 'redirect front door $ / 1M, WAF off',
+      limit: `<= ${frontDoorBudget.wafOff}`,
+      measured: `${wafOff}`,
+      pass: wafOff <= frontDoorBudget.wafOff,
+    });
     // Issue 19: everything but the front door (its own columns) and the logs.
     const behind = Math.round((redirectCost.total - wafOn - redirectCost.logs) * 10_000) / 10_000;
-    out.push({ name: 'redirect $ / 1M behind the front door, before logs', limit: `<= ${budgets.redirectBehindFrontDoorUsd}`, measured: `${behind}`, pass: behind <= budgets.redirectBehindFrontDoorUsd });
+    out.push({
+      name: 'redirect $ / 1M behind the front door, before logs',
+      limit: `<= ${budgets.redirectBehindFrontDoorUsd}`,
+      measured: `${behind}`,
+      pass: behind <= budgets.redirectBehindFrontDoorUsd,
+    });
   }
-  const queries = r.analytics.flatMap((level) => [level, level.compacted].flatMap((lake) => lake.queries.map((q) => ({ level: lake, q }))));
+  const queries = r.analytics.flatMap((level) =>
+    [level, level.compacted].flatMap((lake) => lake.queries.map((q) => ({ level: lake, q }))),
+  );
   const unpruned = queries.filter(({ level, q }) => !q.prunedToScope || q.bytesRead >= level.lakeBytes);
   const biggest = r.analytics.at(-1);
   const maxShare = biggest ? Math.max(...biggest.queries.map((q) => q.bytesRead / biggest.lakeBytes)) : 0;
-  if (r.analytics.length) out.push({
-    name: 'analytics queries read only their workspace and range',
-    limit: 'files in scope only',
-    measured: unpruned.length ? `${unpruned.length} queries read outside their scope` : `all ${queries.length} queries; at most ${(maxShare * 100).toFixed(1)}% of the lake at ${biggest?.events.toLocaleString('en-US')} events`,
-    pass: unpruned.length === 0 && queries.length > 0,
-  });
+  if (r.analytics.length)
+    out.push({
+      name: 'analytics queries read only their workspace and range',
+      limit: 'files in scope only',
+      measured: unpruned.length
+        ? `${unpruned.length} queries read outside their scope`
+        : `all ${queries.length} queries; at most ${(maxShare * 100).toFixed(1)}% of the lake at ${biggest?.events.toLocaleString('en-US')} events`,
+      pass: unpruned.length === 0 && queries.length > 0,
+    });
   if (biggest) {
     const json = biggest.queries.find((q) => q.route === 'link analytics (90d)')!;
     const parquet = biggest.compacted.queries.find((q) => q.route === 'link analytics (90d)')!;
@@ -151,7 +183,11 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const table = (head: string[], rows: Array<Array<string | number>>) =>
-  [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 
 /** What was changed in the code to meet the budgets (docs/benchmarks.md explains each at length). */
 export const notes = [
@@ -170,10 +206,19 @@ export const notes = [
 export const toMarkdown = (r: BenchResults): string => {
   const lines: string[] = [];
   lines.push(`# Benchmark report (${r.mode})`, '');
-  lines.push(`${r.takenAt}, Node ${r.node}, ${r.machine.cpus} x ${r.machine.model}, ${Math.round(r.seconds)} s. Loopback only; DynamoDB Local.`, '');
+  lines.push(
+    `${r.takenAt}, Node ${r.node}, ${r.machine.cpus} x ${r.machine.model}, ${Math.round(r.seconds)} s. Loopback only; DynamoDB Local.`,
+    '',
+  );
 
   lines.push('## Budgets', '');
-  lines.push(table(['budget', 'limit', 'measured', 'result'], r.budgets.map((b) => [b.name, b.limit, b.measured, b.pass ? 'pass' : '**FAIL**'])), '');
+  lines.push(
+    table(
+      ['budget', 'limit', 'measured', 'result'],
+      r.budgets.map((b) => [b.name, b.limit, b.measured, b.pass ? 'pass' : '**FAIL**']),
+    ),
+    '',
+  );
 
   // A partial run (--cold-start, --analytics-events) prints only the sections it measured.
   if (r.coldStart.rows.length > 0) {
@@ -182,11 +227,24 @@ export const toMarkdown = (r: BenchResults): string => {
       `Each handler's floor is a bundle of the bare SDK clients of the AWS services its route calls (bench/floor-handler.ts): DynamoDB (GetItem), plus Kinesis (PutRecords, the event stream) and SQS (SendMessage, the event spool) where it sends events, plus Secrets Manager (GetSecretValue, the origin-verify secret) on the edge, plus Athena (start, poll, results, stop) for analytics. Init is the median of ${r.coldStart.samples} fresh Node processes per bundle.`,
       '',
     );
-    lines.push(table(['floor', 'KiB', 'init ms'], r.coldStart.floors.map((f) => [f.floor, kib(f.bytes), f.initMs])), '');
+    lines.push(
+      table(
+        ['floor', 'KiB', 'init ms'],
+        r.coldStart.floors.map((f) => [f.floor, kib(f.bytes), f.initMs]),
+      ),
+      '',
+    );
     lines.push(
       table(
         ['handler', 'floor', 'KiB', 'size x floor', 'init ms', 'init x floor'],
-        r.coldStart.rows.map((row) => [row.handler === REDIRECT ? `**${row.handler}**` : row.handler, row.floor, kib(row.bytes), row.sizeRatio, row.initMs, row.initRatio]),
+        r.coldStart.rows.map((row) => [
+          row.handler === REDIRECT ? `**${row.handler}**` : row.handler,
+          row.floor,
+          kib(row.bytes),
+          row.sizeRatio,
+          row.initMs,
+          row.initRatio,
+        ]),
       ),
       '',
     );
@@ -196,19 +254,64 @@ export const toMarkdown = (r: BenchResults): string => {
     lines.push('## 2. Warm hot-path latency (in-process bundle invocations vs the bare SDK)', '');
     lines.push(
       table(
-        ['operation', 'DynamoDB calls', 'samples', 'ours p50 ms', 'ours p99 ms', 'bare p50 ms', 'bare p99 ms', 'p50 ours/bare'],
-        r.latency.map((l) => [l.name, l.calls.join(' + '), l.samples, l.ours.p50, l.ours.p99, l.bare.p50, l.bare.p99, l.p50Ratio]),
+        [
+          'operation',
+          'DynamoDB calls',
+          'samples',
+          'ours p50 ms',
+          'ours p99 ms',
+          'bare p50 ms',
+          'bare p99 ms',
+          'p50 ours/bare',
+        ],
+        r.latency.map((l) => [
+          l.name,
+          l.calls.join(' + '),
+          l.samples,
+          l.ours.p50,
+          l.ours.p99,
+          l.bare.p50,
+          l.bare.p99,
+          l.p50Ratio,
+        ]),
       ),
       '',
     );
 
     if (r.limiter) {
       const l = r.limiter;
-      lines.push('### Rate limiter overhead (same bundle, limiter on vs RATE_LIMITS=off: the side without it makes none of its calls)', '');
+      lines.push(
+        '### Rate limiter overhead (same bundle, limiter on vs RATE_LIMITS=off: the side without it makes none of its calls)',
+        '',
+      );
       lines.push(
         table(
-          ['operation', 'samples', 'with p50 ms', 'with p99 ms', 'without p50 ms', 'without p99 ms', 'overhead p50 ms', 'p50 with/without', 'calls added', 'limiter $ per million'],
-          [[l.operation, l.samples, l.withLimiter.p50, l.withLimiter.p99, l.withoutLimiter.p50, l.withoutLimiter.p99, l.overheadP50Ms, l.p50Ratio, l.callsAdded.join(' + '), l.costPerMillionUsd]],
+          [
+            'operation',
+            'samples',
+            'with p50 ms',
+            'with p99 ms',
+            'without p50 ms',
+            'without p99 ms',
+            'overhead p50 ms',
+            'p50 with/without',
+            'calls added',
+            'limiter $ per million',
+          ],
+          [
+            [
+              l.operation,
+              l.samples,
+              l.withLimiter.p50,
+              l.withLimiter.p99,
+              l.withoutLimiter.p50,
+              l.withoutLimiter.p99,
+              l.overheadP50Ms,
+              l.p50Ratio,
+              l.callsAdded.join(' + '),
+              l.costPerMillionUsd,
+            ],
+          ],
         ),
         '',
       );
@@ -224,11 +327,49 @@ export const toMarkdown = (r: BenchResults): string => {
     );
     lines.push(
       table(
-        ['operation', 'DynamoDB calls', 'RCU', 'WCU', 'events', 'duration ms', 'log B', 'Lambda $', 'HTTP API $', 'CloudFront $', 'CF Function $', 'WAF $', 'DynamoDB $', 'Events $', 'Counters $', 'Logs $', 'X-Ray $', 'total $ / 1M'],
+        [
+          'operation',
+          'DynamoDB calls',
+          'RCU',
+          'WCU',
+          'events',
+          'duration ms',
+          'log B',
+          'Lambda $',
+          'HTTP API $',
+          'CloudFront $',
+          'CF Function $',
+          'WAF $',
+          'DynamoDB $',
+          'Events $',
+          'Counters $',
+          'Logs $',
+          'X-Ray $',
+          'total $ / 1M',
+        ],
         r.capacity.map((c) => {
           const cost = r.cost.rows.find((x) => x.operation === c.operation)!;
           const calls = summarizeCalls(c.calls);
-          return [c.name, calls, `${c.read}${c.reported ? '' : ' (not reported)'}`, c.write, c.events, r.durationsMs[c.operation] ?? '', c.logBytes ?? '', cost.lambda, cost.httpApi, cost.cloudFront ?? 0, cost.cloudFrontFunction ?? 0, cost.waf ?? 0, cost.dynamodb, cost.events, cost.counters ?? 0, cost.logs ?? 0, cost.xray ?? 0, `**${cost.total}**`];
+          return [
+            c.name,
+            calls,
+            `${c.read}${c.reported ? '' : ' (not reported)'}`,
+            c.write,
+            c.events,
+            r.durationsMs[c.operation] ?? '',
+            c.logBytes ?? '',
+            cost.lambda,
+            cost.httpApi,
+            cost.cloudFront ?? 0,
+            cost.cloudFrontFunction ?? 0,
+            cost.waf ?? 0,
+            cost.dynamodb,
+            cost.events,
+            cost.counters ?? 0,
+            cost.logs ?? 0,
+            cost.xray ?? 0,
+            `**${cost.total}**`,
+          ];
         }),
       ),
       '',
@@ -248,7 +389,16 @@ export const toMarkdown = (r: BenchResults): string => {
     lines.push(
       table(
         ['target', 'connections', 'seconds', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
-        r.throughput.map((t) => [t.name, t.connections, t.seconds, t.requests, t.requestsPerSecond, t.latencyP50Ms, t.latencyP99Ms, t.errors]),
+        r.throughput.map((t) => [
+          t.name,
+          t.connections,
+          t.seconds,
+          t.requests,
+          t.requestsPerSecond,
+          t.latencyP50Ms,
+          t.latencyP99Ms,
+          t.errors,
+        ]),
       ),
       '',
     );
@@ -258,7 +408,19 @@ export const toMarkdown = (r: BenchResults): string => {
     lines.push('## 5. Analytics scale (DuckDB over the local lake)', '');
     lines.push(
       table(
-        ['events', 'lake', 'generate / compact s', 'lake files', 'lake MiB', 'route', 'ms (median)', 'files read', 'MiB read', '% of lake', 'in scope'],
+        [
+          'events',
+          'lake',
+          'generate / compact s',
+          'lake files',
+          'lake MiB',
+          'route',
+          'ms (median)',
+          'files read',
+          'MiB read',
+          '% of lake',
+          'in scope',
+        ],
         r.analytics.flatMap((level) =>
           (
             [
@@ -309,7 +471,12 @@ export { pricesTakenOn };
 
 /** The hot link's budgets: no visitor error, no throttle that loses a click, exact counts, p99 within 1.5x a cold link's. */
 export const hotLinkBudgets = (h: HotLinkResult): BudgetResult[] => [
-  { name: 'hot link: errors to visitors', limit: '0', measured: `${h.hot.visitorErrors + h.cold.visitorErrors} of ${h.hot.sent + h.cold.sent}`, pass: h.hot.visitorErrors + h.cold.visitorErrors === 0 },
+  {
+    name: 'hot link: errors to visitors',
+    limit: '0',
+    measured: `${h.hot.visitorErrors + h.cold.visitorErrors} of ${h.hot.sent + h.cold.sent}`,
+    pass: h.hot.visitorErrors + h.cold.visitorErrors === 0,
+  },
   {
     name: 'hot link: clicks counted / sent',
     limit: 'equal (no click lost to a throttle)',
@@ -336,10 +503,40 @@ export const hotLinkMarkdown = (h: HotLinkResult): string[] => [
   `DynamoDB's per-key limits scaled down (${h.limits.writeUnitsPerSecond} write and ${h.limits.readUnitsPerSecond} read units per key per second, 1/100 of the deployed ones) by the fault proxy; the hot link at ${h.hotRate} clicks/s and a cold link at ${h.coldRate} clicks/s for ${h.seconds} s (achieved: ${h.achievedPerSecond} clicks/s of ${h.hotRate + h.coldRate} planned), through the built redirect bundle on ${h.instances} simulated instances (open loop). Answer: until the visitor had the whole response; duration: the whole invocation (work after the answer included). Counts read through GET /v1/links after they settled (${h.settleMs} ms after the last click). ${h.dynamoCalls} DynamoDB calls through the proxy; ${h.throttles.total} throttled (${h.throttles.write} write, ${h.throttles.read} read).`,
   '',
   table(
-    ['link', 'clicks/s', 'sent', 'counted', 'visitor errors', 'answer p50 ms', 'answer p99 ms', 'duration p50 ms', 'duration p99 ms'],
     [
-      ['hot', h.hotRate, h.hot.sent, h.hot.counted, h.hot.visitorErrors, h.hot.p50Ms, h.hot.p99Ms, h.hot.durationP50Ms, h.hot.durationP99Ms],
-      ['cold', h.coldRate, h.cold.sent, h.cold.counted, h.cold.visitorErrors, h.cold.p50Ms, h.cold.p99Ms, h.cold.durationP50Ms, h.cold.durationP99Ms],
+      'link',
+      'clicks/s',
+      'sent',
+      'counted',
+      'visitor errors',
+      'answer p50 ms',
+      'answer p99 ms',
+      'duration p50 ms',
+      'duration p99 ms',
+    ],
+    [
+      [
+        'hot',
+        h.hotRate,
+        h.hot.sent,
+        h.hot.counted,
+        h.hot.visitorErrors,
+        h.hot.p50Ms,
+        h.hot.p99Ms,
+        h.hot.durationP50Ms,
+        h.hot.durationP99Ms,
+      ],
+      [
+        'cold',
+        h.coldRate,
+        h.cold.sent,
+        h.cold.counted,
+        h.cold.visitorErrors,
+        h.cold.p50Ms,
+        h.cold.p99Ms,
+        h.cold.durationP50Ms,
+        h.cold.durationP99Ms,
+      ],
     ],
   ),
   '',

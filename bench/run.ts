@@ -48,8 +48,26 @@ const analyticsEventsArg = (() => {
 })();
 const analyticsOnly = analyticsEventsArg !== undefined;
 const baseSettings = quick
-  ? { coldSamples: 5, capacityRuns: 2, latencySamples: 200, durationSamples: 15, throughputSeconds: 3, analyticsLevels: [10_000, 100_000], analyticsRepeats: 2, hotLinkSeconds: 6 }
-  : { coldSamples: 21, capacityRuns: 3, latencySamples: 1000, durationSamples: 50, throughputSeconds: 10, analyticsLevels: [10_000, 100_000, 1_000_000], analyticsRepeats: 3, hotLinkSeconds: 20 };
+  ? {
+      coldSamples: 5,
+      capacityRuns: 2,
+      latencySamples: 200,
+      durationSamples: 15,
+      throughputSeconds: 3,
+      analyticsLevels: [10_000, 100_000],
+      analyticsRepeats: 2,
+      hotLinkSeconds: 6,
+    }
+  : {
+      coldSamples: 21,
+      capacityRuns: 3,
+      latencySamples: 1000,
+      durationSamples: 50,
+      throughputSeconds: 10,
+      analyticsLevels: [10_000, 100_000, 1_000_000],
+      analyticsRepeats: 3,
+      hotLinkSeconds: 20,
+    };
 const settings = { ...baseSettings, analyticsLevels: analyticsEventsArg ?? baseSettings.analyticsLevels };
 const CONNECTIONS = 10;
 /** The measured operations that record a click (the counter consumer counts them). */
@@ -60,7 +78,8 @@ const CLICK_OPERATIONS = new Set(['redirect', 'click']);
 const writeReport = process.stdout.write.bind(process.stdout);
 process.stdout.write = (() => true) as typeof process.stdout.write;
 
-const progress = (message: string) => process.stderr.write(`[bench ${Math.round(performance.now() / 1000)}s] ${message}\n`);
+const progress = (message: string) =>
+  process.stderr.write(`[bench ${Math.round(performance.now() / 1000)}s] ${message}\n`);
 
 /** The memory every Lambda gets (lib/service-function.ts default), read from its source. */
 const configuredMemoryMb = (): number => {
@@ -79,7 +98,13 @@ const runHeader = () => ({
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown' },
   seconds: (performance.now() - started) / 1000,
 });
-const emptySections = { latency: [], capacity: [], durationsMs: {}, cost: { memoryMb: configuredMemoryMb(), eventBytes: 0, pricesTakenOn, rows: [] }, throughput: [] };
+const emptySections = {
+  latency: [],
+  capacity: [],
+  durationsMs: {},
+  cost: { memoryMb: configuredMemoryMb(), eventBytes: 0, pricesTakenOn, rows: [] },
+  throughput: [],
+};
 
 let results: BenchResults;
 if (hotLinkOnly) {
@@ -89,13 +114,21 @@ if (hotLinkOnly) {
   try {
     progress(`hot link: ${settings.hotLinkSeconds} s at 10x the scaled per-key limits`);
     const hotLink = await measureHotLink(world, world.stack.dynamoEndpoint, settings.hotLinkSeconds);
-    const partial = { ...runHeader(), coldStart: { floors: [], samples: 0, rows: [] }, ...emptySections, analytics: [], hotLink };
+    const partial = {
+      ...runHeader(),
+      coldStart: { floors: [], samples: 0, rows: [] },
+      ...emptySections,
+      analytics: [],
+      hotLink,
+    };
     results = { ...partial, budgets: judgeBudgets(partial) };
   } finally {
     await world.stack.stop();
   }
 } else if (analyticsOnly) {
-  progress(`analytics only: ${settings.analyticsLevels.join(', ')} events (starting DynamoDB Local and the local stack for the world)`);
+  progress(
+    `analytics only: ${settings.analyticsLevels.join(', ')} events (starting DynamoDB Local and the local stack for the world)`,
+  );
   const world = await startWorld();
   try {
     const analytics = await measureAnalyticsScale(world, settings.analyticsLevels, settings.analyticsRepeats, progress);
@@ -130,7 +163,13 @@ if (hotLinkOnly) {
     /** Operations that record a click: the consumer's share per click, at the hot link's batch size. */
     const countersOf = (operation: string) =>
       CLICK_OPERATIONS.has(operation)
-        ? { clicks: 1, clicksPerBatch: counterWork.hotClicksPerBatch, counterWriteUnits: counterWork.counterWriteUnits, consumerDurationMs: counterWork.consumerDurationMs, consumerMemoryMb: counterWork.consumerMemoryMb }
+        ? {
+            clicks: 1,
+            clicksPerBatch: counterWork.hotClicksPerBatch,
+            counterWriteUnits: counterWork.counterWriteUnits,
+            consumerDurationMs: counterWork.consumerDurationMs,
+            consumerMemoryMb: counterWork.consumerMemoryMb,
+          }
         : undefined;
     const cost = {
       memoryMb,
@@ -139,8 +178,19 @@ if (hotLinkOnly) {
       counterWork,
       /** A link clicked once per batch pays one counter update and one consumer invocation per click. */
       coldLinkCountersPerMillion: costPerMillion({
-        memoryMb, durationMs: 0, readUnits: 0, writeUnits: 0, events: 0, eventBytes,
-        counters: { clicks: 1, clicksPerBatch: 1, counterWriteUnits: counterWork.counterWriteUnits, consumerDurationMs: counterWork.consumerDurationMs / counterWork.hotClicksPerBatch, consumerMemoryMb: counterWork.consumerMemoryMb },
+        memoryMb,
+        durationMs: 0,
+        readUnits: 0,
+        writeUnits: 0,
+        events: 0,
+        eventBytes,
+        counters: {
+          clicks: 1,
+          clicksPerBatch: 1,
+          counterWriteUnits: counterWork.counterWriteUnits,
+          consumerDurationMs: counterWork.consumerDurationMs / counterWork.hotClicksPerBatch,
+          consumerMemoryMb: counterWork.consumerMemoryMb,
+        },
       }).counters,
       rows: capacity.map((c) => ({
         operation: c.operation,
@@ -154,7 +204,9 @@ if (hotLinkOnly) {
           eventBytes,
           counters: countersOf(c.operation),
           logBytes: c.logBytes + telemetryAssumptions.platformLogBytesPerInvocation,
-          traceRate: clickPathHandlers.includes(c.handler) ? telemetryAssumptions.clickPathTraceRate : telemetryAssumptions.defaultTraceRate,
+          traceRate: clickPathHandlers.includes(c.handler)
+            ? telemetryAssumptions.clickPathTraceRate
+            : telemetryAssumptions.defaultTraceRate,
           via: routeByHandler(operations[c.operation]!.handler).api === 'edge' ? 'edge' : 'api',
           waf: true,
         }),
@@ -186,10 +238,18 @@ if (hotLinkOnly) {
 
 const out = path.join(projectRoot, 'bench', 'results');
 mkdirSync(out, { recursive: true });
-const outFile = hotLinkOnly ? 'hot-link.json' : analyticsOnly ? 'analytics.json' : coldStartOnly ? 'cold-start.json' : 'latest.json';
+const outFile = hotLinkOnly
+  ? 'hot-link.json'
+  : analyticsOnly
+    ? 'analytics.json'
+    : coldStartOnly
+      ? 'cold-start.json'
+      : 'latest.json';
 writeFileSync(path.join(out, outFile), `${JSON.stringify(results, null, 2)}\n`);
 writeReport(`${toMarkdown(results)}\n`);
 const failed = results.budgets.filter((b) => !b.pass);
-progress(`done in ${Math.round(results.seconds)} s; ${failed.length} budget(s) failed; JSON in bench/results/${outFile}`);
+progress(
+  `done in ${Math.round(results.seconds)} s; ${failed.length} budget(s) failed; JSON in bench/results/${outFile}`,
+);
 if (check && failed.length) process.exit(1);
 process.exit(0);

@@ -22,7 +22,11 @@ const run = (options: autocannon.Options) =>
   });
 
 /** The local server on loopback (service and edge APIs) under autocannon, fixed duration and connections. */
-export const measureThroughput = async (world: World, seconds: number, connections: number): Promise<ThroughputRow[]> => {
+export const measureThroughput = async (
+  world: World,
+  seconds: number,
+  connections: number,
+): Promise<ThroughputRow[]> => {
   const targets = [
     {
       name: 'redirect (edge)',
@@ -39,8 +43,15 @@ export const measureThroughput = async (world: World, seconds: number, connectio
   ];
   const rows: ThroughputRow[] = [];
   for (const target of targets) {
-    const result = await run({ url: target.url, headers: target.headers, connections, duration: seconds, pipelining: 1 });
-    const statuses = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+    const result = await run({
+      url: target.url,
+      headers: target.headers,
+      connections,
+      duration: seconds,
+      pipelining: 1,
+    });
+    const statuses =
+      (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
     const unexpected = Object.entries(statuses)
       .filter(([code]) => Number(code) !== target.expectedStatus)
       .reduce((n, [, s]) => n + s.count, 0);

@@ -36,7 +36,10 @@ const commands: Record<string, new (input: any) => any> = {
 /** A fresh string of the same shape (prefix up to `_` kept), so replayed creates do not collide. */
 const fresh = (value: string) => {
   const cut = value.indexOf('_') + 1;
-  const body = randomBytes(value.length).toString('base64url').replace(/[-_]/g, 'x').slice(0, value.length - cut);
+  const body = randomBytes(value.length)
+    .toString('base64url')
+    .replace(/[-_]/g, 'x')
+    .slice(0, value.length - cut);
   return value.slice(0, cut) + body;
 };
 
@@ -47,8 +50,13 @@ const fresh = (value: string) => {
  */
 const bareCalls = (key: string, run: RecordedRun) => {
   if (key !== 'redirect') return run.calls;
-  const slug = run.calls.filter((c) => c.operation === 'GetItem' && JSON.stringify(c.input.Key ?? {}).includes('"SLUG#'));
-  if (slug.length === 0) throw new Error(`redirect: no GetItem of a slug item among its calls (${run.calls.map((c) => c.operation).join(', ')})`);
+  const slug = run.calls.filter(
+    (c) => c.operation === 'GetItem' && JSON.stringify(c.input.Key ?? {}).includes('"SLUG#'),
+  );
+  if (slug.length === 0)
+    throw new Error(
+      `redirect: no GetItem of a slug item among its calls (${run.calls.map((c) => c.operation).join(', ')})`,
+    );
   return slug.slice(0, 1);
 };
 
@@ -58,7 +66,9 @@ const bareCalls = (key: string, run: RecordedRun) => {
  */
 const bareReplay = (client: DynamoDBClient, run: RecordedRun, calls = run.calls) => {
   // ClientRequestToken (TransactWriteItems) is left to the SDK: it fills a fresh one per call, as for ours.
-  const template = JSON.stringify(calls.map((c) => ({ operation: c.operation, input: { ...c.input, ClientRequestToken: undefined } })));
+  const template = JSON.stringify(
+    calls.map((c) => ({ operation: c.operation, input: { ...c.input, ClientRequestToken: undefined } })),
+  );
   return async () => {
     let text = template;
     for (const value of run.generated) text = text.replaceAll(value, fresh(value));
@@ -118,7 +128,12 @@ const coldLinks = async (world: World, count: number): Promise<Array<{ key: stri
  * `GetItem` of the same link's slug item (what the visitor waits for; the click is recorded
  * after the response). Samples rotate over `links`, so the edge's hot-link cache never holds one.
  */
-const measureUncachedRedirect = async (world: World, bare: DynamoDBClient, links: Array<{ key: string; domain: string }>, samples: number): Promise<LatencyRow> => {
+const measureUncachedRedirect = async (
+  world: World,
+  bare: DynamoDBClient,
+  links: Array<{ key: string; domain: string }>,
+  samples: number,
+): Promise<LatencyRow> => {
   const op = operations.redirect!;
   const handler = await importBundle(op.handler, 'latency-redirect-uncached');
   const ours: number[] = [];
@@ -127,17 +142,34 @@ const measureUncachedRedirect = async (world: World, bare: DynamoDBClient, links
   for (let n = -warmup; n < samples; n++) {
     const link = links[(n + warmup) % links.length]!;
     const base = op.request(world, 10_000 + n);
-    const request = { ...base, path: `/${link.key}`, headers: { ...base.headers, host: link.domain }, pathParameters: { key: link.key } };
+    const request = {
+      ...base,
+      path: `/${link.key}`,
+      headers: { ...base.headers, host: link.domain },
+      pathParameters: { key: link.key },
+    };
     const { responseMs } = await invokeTimed(handler, request, op.expect);
     const b = performance.now();
-    await bare.send(new GetItemCommand({ TableName: world.stack.tableName, Key: { pk: { S: `SLUG#${link.domain}#${link.key}` }, sk: { S: 'SLUG' } } }));
+    await bare.send(
+      new GetItemCommand({
+        TableName: world.stack.tableName,
+        Key: { pk: { S: `SLUG#${link.domain}#${link.key}` }, sk: { S: 'SLUG' } },
+      }),
+    );
     const c = performance.now();
     if (n >= 0) {
       ours.push(responseMs);
       raw.push(c - b);
     }
   }
-  const row = { operation: 'redirect', name: op.name, samples, calls: ['GetItem'], ours: summary(ours), bare: summary(raw) };
+  const row = {
+    operation: 'redirect',
+    name: op.name,
+    samples,
+    calls: ['GetItem'],
+    ours: summary(ours),
+    bare: summary(raw),
+  };
   return { ...row, p50Ratio: round(row.ours.p50 / row.bare.p50, 2) };
 };
 
@@ -148,9 +180,19 @@ const measureUncachedRedirect = async (world: World, bare: DynamoDBClient, links
  * follows in the same invocation and is not in the figure), with events going to a fake event
  * stream that answers after ~15 ms.
  */
-export const measureWarmLatency = async (world: World, dynamoEndpoint: string, recorded: Map<string, RecordedRun>, samples: number): Promise<LatencyRow[]> => {
+export const measureWarmLatency = async (
+  world: World,
+  dynamoEndpoint: string,
+  recorded: Map<string, RecordedRun>,
+  samples: number,
+): Promise<LatencyRow[]> => {
   process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
-  const bare = new DynamoDBClient({ endpoint: dynamoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 2 });
+  const bare = new DynamoDBClient({
+    endpoint: dynamoEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 2,
+  });
   const rows: LatencyRow[] = [];
   try {
     const cold = await coldLinks(world, COLD_LINKS);
@@ -179,8 +221,16 @@ export const measureWarmLatency = async (world: World, dynamoEndpoint: string, r
           }
         }
         // The bench link is clicked hundreds of times a second: the hot-link cache answers it (its reads: none).
-        const [operation, name] = key === 'redirect' ? ['redirect-cached', 'redirect, hot link (cached record)'] : [key, op.name];
-        const row = { operation, name, samples, calls: calls.map((c) => c.operation), ours: summary(ours), bare: summary(raw) };
+        const [operation, name] =
+          key === 'redirect' ? ['redirect-cached', 'redirect, hot link (cached record)'] : [key, op.name];
+        const row = {
+          operation,
+          name,
+          samples,
+          calls: calls.map((c) => c.operation),
+          ours: summary(ours),
+          bare: summary(raw),
+        };
         rows.push({ ...row, p50Ratio: round(row.ours.p50 / row.bare.p50, 2) });
       }
     });
@@ -195,7 +245,11 @@ export const measureWarmLatency = async (world: World, dynamoEndpoint: string, r
  * time estimate, to the handler's return (for the edge, the click's recording after the response
  * included), events to the fake event stream.
  */
-export const measureDurations = async (world: World, dynamoEndpoint: string, samples: number): Promise<Record<string, number>> => {
+export const measureDurations = async (
+  world: World,
+  dynamoEndpoint: string,
+  samples: number,
+): Promise<Record<string, number>> => {
   process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
   const out: Record<string, number> = {};
   await withFakeEventStream(async () => {

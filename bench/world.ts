@@ -24,7 +24,11 @@ export interface World {
 }
 
 const post = async (url: string, headers: Record<string, string>, json: unknown) => {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(json) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(json),
+  });
   const body = (await res.json()) as { data: BenchLink };
   if (res.status !== 201) throw new Error(`setup ${url}: ${res.status} ${JSON.stringify(body)}`);
   return body.data;
@@ -38,8 +42,27 @@ const raiseRateLimits = async (stack: LocalStack, workspaceId: string) => {
   const max = String(RATE_LIMIT_MAX);
   await promisify(execFile)(
     path.join(projectRoot, 'node_modules', '.bin', 'tsx'),
-    ['scripts/admin.ts', 'set-rate-limits', workspaceId, '--server-per-minute', max, '--client-per-minute', max, '--legacy-per-minute', max, '--json'],
-    { cwd: projectRoot, env: { ...process.env, TABLE_NAME: stack.tableName, DYNAMODB_ENDPOINT: stack.dynamoEndpoint, LOG_LEVEL: 'silent' } },
+    [
+      'scripts/admin.ts',
+      'set-rate-limits',
+      workspaceId,
+      '--server-per-minute',
+      max,
+      '--client-per-minute',
+      max,
+      '--legacy-per-minute',
+      max,
+      '--json',
+    ],
+    {
+      cwd: projectRoot,
+      env: {
+        ...process.env,
+        TABLE_NAME: stack.tableName,
+        DYNAMODB_ENDPOINT: stack.dynamoEndpoint,
+        LOG_LEVEL: 'silent',
+      },
+    },
   );
 };
 
@@ -49,7 +72,12 @@ export const startWorld = async (): Promise<World> => {
   const tenant = await bootstrapTenant({ baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl, name: 'Bench' });
   await raiseRateLimits(stack, tenant.workspaceId);
   const auth = { 'api-key': tenant.serverKey };
-  const link = await post(`${stack.baseUrl}/v1/links`, auth, { url: 'https://example.com/landing?utm_source=bench', domain: tenant.domain, title: 'Bench link', tags: ['bench'] });
+  const link = await post(`${stack.baseUrl}/v1/links`, auth, {
+    url: 'https://example.com/landing?utm_source=bench',
+    domain: tenant.domain,
+    title: 'Bench link',
+    tags: ['bench'],
+  });
   const deepLink = await post(`${stack.baseUrl}/v1/deep-links`, auth, { deepLinkAppId: tenant.deepLinkApp.id });
   return { stack, tenant, link: pick(link), deepLink: pick(deepLink), lakeDir };
 };

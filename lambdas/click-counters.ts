@@ -21,4 +21,6 @@ const countClicks = async (event: KinesisStreamEvent): Promise<void> => {
   log('info', 'click counters applied', { records: records.length, ...result });
 };
 
-export const handler = middy<KinesisStreamEvent, void, Error, Context>(countClicks).use(observabilityMiddlewares<KinesisStreamEvent, void, Context>());
+export const handler = middy<KinesisStreamEvent, void, Error, Context>(countClicks).use(
+  observabilityMiddlewares<KinesisStreamEvent, void, Context>(),
+);

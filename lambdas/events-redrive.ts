@@ -12,12 +12,26 @@ import { observabilityMiddlewares } from '@shared/http/middleware/observability'
 import { log } from '@shared/util/logger';
 
 const config = getConfig();
-const sink = createStreamSink({ putRecords: createKinesisPut({ region: config.AWS_REGION }), streamName: config.EVENTS_STREAM_NAME ?? '', maxAttempts: 3 });
+const sink = createStreamSink({
+  putRecords: createKinesisPut({ region: config.AWS_REGION }),
+  streamName: config.EVENTS_STREAM_NAME ?? '',
+  maxAttempts: 3,
+});
 
 const redrive = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const result = await redriveSpooledMessages(event.Records.map((r) => ({ id: r.messageId, body: r.body })), sink);
-  log('info', 'Redrive of spooled events', { messages: event.Records.length, delivered: result.delivered.length, failed: result.failed.length, eventsReplayed: result.eventsReplayed });
+  const result = await redriveSpooledMessages(
+    event.Records.map((r) => ({ id: r.messageId, body: r.body })),
+    sink,
+  );
+  log('info', 'Redrive of spooled events', {
+    messages: event.Records.length,
+    delivered: result.delivered.length,
+    failed: result.failed.length,
+    eventsReplayed: result.eventsReplayed,
+  });
   return { batchItemFailures: result.failed.map((itemIdentifier) => ({ itemIdentifier })) };
 };
 
-export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>(redrive).use(observabilityMiddlewares<SQSEvent, SQSBatchResponse, Context>());
+export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>(redrive).use(
+  observabilityMiddlewares<SQSEvent, SQSBatchResponse, Context>(),
+);

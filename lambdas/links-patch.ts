@@ -5,5 +5,8 @@ import { patchLinkBodySchema } from '@shared/schemas/link-schemas';
 
 export const handler = v1Handler(
   { route: 'links-patch', path: linkIdPathSchema, body: patchLinkBodySchema },
-  async ({ auth, path, body }) => ({ status: 200, data: await patchLink(auth.workspaceId, 'SHORTLINK', path.linkId, body) }),
+  async ({ auth, path, body }) => ({
+    status: 200,
+    data: await patchLink(auth.workspaceId, 'SHORTLINK', path.linkId, body),
+  }),
 );

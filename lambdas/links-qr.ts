@@ -3,6 +3,7 @@ import { linkQrReply } from '@shared/links/link-qr';
 import { linkIdPathSchema } from '@shared/schemas/link-id-path-schema';
 import { qrQuerySchema } from '@shared/schemas/qr-schemas';
 
-export const handler = v1Handler({ route: 'links-qr', path: linkIdPathSchema, query: qrQuerySchema }, async ({ auth, path, query }) =>
-  linkQrReply(auth.workspaceId, 'SHORTLINK', path.linkId, query),
+export const handler = v1Handler(
+  { route: 'links-qr', path: linkIdPathSchema, query: qrQuerySchema },
+  async ({ auth, path, query }) => linkQrReply(auth.workspaceId, 'SHORTLINK', path.linkId, query),
 );

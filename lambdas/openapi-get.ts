@@ -13,7 +13,11 @@ let body: string | undefined;
  */
 export const handler = middy<ApiEvent, ApiResult, Error, ApiContext>(async () => {
   body ??= JSON.stringify(buildOpenApiDocument());
-  return { statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' }, body };
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
+    body,
+  };
 })
   .use(observabilityMiddlewares())
   .use(requestIdMiddleware())

@@ -5,7 +5,13 @@ import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ANALYTICS_TABLE, COMPACTED_TABLE } from '@shared/analytics/analytics-sql';
-import { COMPACTED_PREFIX, compactedPartitionKeys, LAKE_SHARDS, RAW_PREFIX, rawPartitionKeys } from '@shared/analytics/lake-layout';
+import {
+  COMPACTED_PREFIX,
+  compactedPartitionKeys,
+  LAKE_SHARDS,
+  RAW_PREFIX,
+  rawPartitionKeys,
+} from '@shared/analytics/lake-layout';
 import { eventRecordSchema } from '@shared/events/event-record-schema';
 
 export interface AnalyticsProps {
@@ -24,7 +30,8 @@ export const shardValues = () => Array.from({ length: LAKE_SHARDS }, (_, i) => S
  * Glue columns straight from the event line schema (every field is text in the JSON lines),
  * lower-cased as Athena wants; the OpenX JSON SerDe matches them to the camelCase keys.
  */
-export const eventTableColumns = () => Object.keys(eventRecordSchema.shape).map((name) => ({ name: name.toLowerCase(), type: 'string' }));
+export const eventTableColumns = () =>
+  Object.keys(eventRecordSchema.shape).map((name) => ({ name: name.toLowerCase(), type: 'string' }));
 
 /**
  * Athena over the event lake: a Glue database and two tables, `events` (raw JSON lines, JSON
@@ -162,7 +169,12 @@ export class Analytics extends Construct {
     const stack = Stack.of(this);
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StopQueryExecution'],
+        actions: [
+          'athena:StartQueryExecution',
+          'athena:GetQueryExecution',
+          'athena:GetQueryResults',
+          'athena:StopQueryExecution',
+        ],
         resources: [this.workgroupArn],
       }),
     );
@@ -172,8 +184,16 @@ export class Analytics extends Construct {
         resources: [
           stack.formatArn({ service: 'glue', resource: 'catalog' }),
           stack.formatArn({ service: 'glue', resource: 'database', resourceName: this.databaseName }),
-          stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${this.databaseName}/${this.tableName}` }),
-          stack.formatArn({ service: 'glue', resource: 'table', resourceName: `${this.databaseName}/${this.compactedTableName}` }),
+          stack.formatArn({
+            service: 'glue',
+            resource: 'table',
+            resourceName: `${this.databaseName}/${this.tableName}`,
+          }),
+          stack.formatArn({
+            service: 'glue',
+            resource: 'table',
+            resourceName: `${this.databaseName}/${this.compactedTableName}`,
+          }),
         ],
       }),
     );
@@ -191,7 +211,10 @@ export class Analytics extends Construct {
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
         actions: ['s3:GetObject'],
-        resources: [this.lakeBucket.arnForObjects(`${RAW_PREFIX}*`), this.lakeBucket.arnForObjects(`${COMPACTED_PREFIX}*`)],
+        resources: [
+          this.lakeBucket.arnForObjects(`${RAW_PREFIX}*`),
+          this.lakeBucket.arnForObjects(`${COMPACTED_PREFIX}*`),
+        ],
       }),
     );
     grantee.grantPrincipal.addToPrincipalPolicy(
@@ -204,11 +227,13 @@ export class Analytics extends Construct {
     if (grantee.grantPrincipal instanceof Construct) {
       Validations.of(grantee.grantPrincipal).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${id(this.lakeBucket)}.Arn>/${RAW_PREFIX}*]`,
-        reason: 'Athena reads every raw event object of the lake (partitions are created by Firehose at run time); read-only, events prefix only.',
+        reason:
+          'Athena reads every raw event object of the lake (partitions are created by Firehose at run time); read-only, events prefix only.',
       });
       Validations.of(grantee.grantPrincipal).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${id(this.lakeBucket)}.Arn>/${COMPACTED_PREFIX}*]`,
-        reason: 'Athena reads the compacted Parquet of the lake (one folder per workspace and day, written by compaction); read-only, compacted prefix only.',
+        reason:
+          'Athena reads the compacted Parquet of the lake (one folder per workspace and day, written by compaction); read-only, compacted prefix only.',
       });
       Validations.of(grantee.grantPrincipal).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${id(this.resultsBucket)}.Arn>/*]`,

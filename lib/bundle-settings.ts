@@ -11,7 +11,8 @@ export const bundleSettings = {
   sourcemap: true,
   mainFields: ['module', 'main'],
   /** ESM bundles still meet CommonJS dependencies that call require(). */
-  banner: "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
+  banner:
+    "import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);",
   /** Bundle the SDK too: pinned versions, and smaller cold starts than the runtime's copy. */
   external: [] as string[],
 } as const;

@@ -51,7 +51,8 @@ const positiveInt = (node: Node, name: string): number | undefined => {
   const raw: unknown = node.tryGetContext(name);
   if (raw === undefined || raw === null || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`Context ${name} must be a positive integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new Error(`Context ${name} must be a positive integer, got ${JSON.stringify(raw)}`);
   return value;
 };
 
@@ -59,20 +60,30 @@ export const capacityFromContext = (node: Node): CapacitySettings => {
   const apiBurstQuota = positiveInt(node, 'apiBurstQuota') ?? 5_000;
   const apiRateQuota = positiveInt(node, 'apiRateQuota') ?? 10_000;
   const settings: CapacitySettings = {
-    serviceApi: { rateLimit: positiveInt(node, 'serviceRateLimit') ?? 1_000, burstLimit: positiveInt(node, 'serviceBurstLimit') ?? 2_000 },
+    serviceApi: {
+      rateLimit: positiveInt(node, 'serviceRateLimit') ?? 1_000,
+      burstLimit: positiveInt(node, 'serviceBurstLimit') ?? 2_000,
+    },
     clickPathReservedConcurrency: positiveInt(node, 'clickPathReservedConcurrency'),
     analyticsReservedConcurrency: positiveInt(node, 'analyticsReservedConcurrency'),
     accountConcurrency: positiveInt(node, 'accountConcurrency') ?? 1_000,
     apiBurstQuota,
     apiRateQuota,
-    edge: { clicksPerSecond: positiveInt(node, 'edgeClicksPerSecond') ?? 2_000, clickDurationMs: positiveInt(node, 'edgeClickDurationMs') ?? 20 },
+    edge: {
+      clicksPerSecond: positiveInt(node, 'edgeClicksPerSecond') ?? 2_000,
+      clickDurationMs: positiveInt(node, 'edgeClickDurationMs') ?? 20,
+    },
   };
   for (const [name, api] of Object.entries({ service: settings.serviceApi })) {
     if (api.burstLimit > apiBurstQuota) {
-      throw new Error(`The ${name} API burst (${api.burstLimit}) is above the account's API Gateway burst quota (${apiBurstQuota}): it would never apply. Raise the quota and set -c apiBurstQuota, or lower it.`);
+      throw new Error(
+        `The ${name} API burst (${api.burstLimit}) is above the account's API Gateway burst quota (${apiBurstQuota}): it would never apply. Raise the quota and set -c apiBurstQuota, or lower it.`,
+      );
     }
     if (api.rateLimit > apiRateQuota) {
-      throw new Error(`The ${name} API rate (${api.rateLimit}/s) is above the account's API Gateway rate quota (${apiRateQuota}/s). Raise the quota and set -c apiRateQuota, or lower it.`);
+      throw new Error(
+        `The ${name} API rate (${api.rateLimit}/s) is above the account's API Gateway rate quota (${apiRateQuota}/s). Raise the quota and set -c apiRateQuota, or lower it.`,
+      );
     }
   }
   return settings;
@@ -108,12 +119,18 @@ export const edgeCapacityWarnings = (
   const available = edgeReservation ?? settings.accountConcurrency - reservedTotal;
   const warnings: string[] = [];
   if (edgeReservation !== undefined && edgeReservation < needed) {
-    warnings.push(`${plan}, but its reserved concurrency (${edgeReservation}, also its maximum) caps it at ${Math.floor((edgeReservation * 1000) / clickDurationMs)} clicks/s: raise -c clickPathReservedConcurrency.`);
+    warnings.push(
+      `${plan}, but its reserved concurrency (${edgeReservation}, also its maximum) caps it at ${Math.floor((edgeReservation * 1000) / clickDurationMs)} clicks/s: raise -c clickPathReservedConcurrency.`,
+    );
   } else if (edgeReservation === undefined && available < needed) {
-    warnings.push(`${plan}, but the account's unreserved concurrency is ${available} (${settings.accountConcurrency} less ${reservedTotal} reserved): raise the Lambda concurrent executions quota and -c accountConcurrency, or reserve for the click path.`);
+    warnings.push(
+      `${plan}, but the account's unreserved concurrency is ${available} (${settings.accountConcurrency} less ${reservedTotal} reserved): raise the Lambda concurrent executions quota and -c accountConcurrency, or reserve for the click path.`,
+    );
   }
   if (available * REQUESTS_PER_SECOND_PER_CONCURRENCY < clicksPerSecond) {
-    warnings.push(`${plan}; Lambda serves at most ${REQUESTS_PER_SECOND_PER_CONCURRENCY} requests/s per unit of concurrency, ${available * REQUESTS_PER_SECOND_PER_CONCURRENCY}/s with ${available}: raise the concurrency available to edge-links.`);
+    warnings.push(
+      `${plan}; Lambda serves at most ${REQUESTS_PER_SECOND_PER_CONCURRENCY} requests/s per unit of concurrency, ${available * REQUESTS_PER_SECOND_PER_CONCURRENCY}/s with ${available}: raise the concurrency available to edge-links.`,
+    );
   }
   // Every click is one record on the event stream; a provisioned shard takes 1,000 records/s.
   if (stream.mode === 'provisioned' && stream.shards * RECORDS_PER_SHARD < clicksPerSecond) {

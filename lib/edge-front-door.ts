@@ -7,7 +7,12 @@ import {
   CfnOriginRequestPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { FunctionUrlAuthType, InvokeMode, type Function as LambdaFunction, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import {
+  FunctionUrlAuthType,
+  InvokeMode,
+  type Function as LambdaFunction,
+  type FunctionUrl,
+} from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
@@ -84,11 +89,14 @@ export class EdgeFrontDoor extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
     if (props.waf && !Token.isUnresolved(stack.region) && stack.region !== 'us-east-1') {
-      throw new Error(`A WAF web ACL for CloudFront must be created in us-east-1; deploy the stack there or pass -c edgeWaf=false (region: ${stack.region}).`);
+      throw new Error(
+        `A WAF web ACL for CloudFront must be created in us-east-1; deploy the stack there or pass -c edgeWaf=false (region: ${stack.region}).`,
+      );
     }
 
     this.originSecret = new Secret(this, 'OriginVerifySecret', {
-      description: 'Header value CloudFront adds to every origin request; the edge refuses requests without it. Rotate: docs/deploy.md.',
+      description:
+        'Header value CloudFront adds to every origin request; the edge refuses requests without it. Rotate: docs/deploy.md.',
       generateSecretString: { excludePunctuation: true, passwordLength: 48 },
     });
     Validations.of(this.originSecret).acknowledge({
@@ -107,7 +115,8 @@ export class EdgeFrontDoor extends Construct {
     this.originRequestPolicy = new CfnOriginRequestPolicy(this, 'EdgeOriginRequestPolicy', {
       originRequestPolicyConfig: {
         name: `${stack.stackName}-edge-origin`.slice(0, 128),
-        comment: 'What the edge reads: the viewer host (x-forwarded-host), country and address, UA, referer; never Host',
+        comment:
+          'What the edge reads: the viewer host (x-forwarded-host), country and address, UA, referer; never Host',
         headersConfig: { headerBehavior: 'whitelist', headers: [...EDGE_ORIGIN_HEADERS] },
         queryStringsConfig: { queryStringBehavior: 'all' },
         cookiesConfig: { cookieBehavior: 'none' },
@@ -133,7 +142,10 @@ export class EdgeFrontDoor extends Construct {
 
     const originId = (i: number) => `edge-${i}`;
     const origins: CfnDistribution.OriginProperty[] = props.origins.map((origin, i) => {
-      const url = origin.fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE, invokeMode: InvokeMode.RESPONSE_STREAM });
+      const url = origin.fn.addFunctionUrl({
+        authType: FunctionUrlAuthType.NONE,
+        invokeMode: InvokeMode.RESPONSE_STREAM,
+      });
       this.functionUrls.push(url);
       this.originSecret.grantRead(origin.fn);
       origin.fn.addEnvironment(ORIGIN_VERIFY_SECRET_ARN_ENV, this.originSecret.secretArn);
@@ -141,8 +153,14 @@ export class EdgeFrontDoor extends Construct {
         id: originId(i),
         // https://<id>.lambda-url.<region>.on.aws/ -> the host name.
         domainName: Fn.select(2, Fn.split('/', url.url)),
-        customOriginConfig: { originProtocolPolicy: 'https-only', originSslProtocols: ['TLSv1.2'], originReadTimeout: 30 },
-        originCustomHeaders: [{ headerName: ORIGIN_VERIFY_HEADER, headerValue: this.originSecret.secretValue.unsafeUnwrap() }],
+        customOriginConfig: {
+          originProtocolPolicy: 'https-only',
+          originSslProtocols: ['TLSv1.2'],
+          originReadTimeout: 30,
+        },
+        originCustomHeaders: [
+          { headerName: ORIGIN_VERIFY_HEADER, headerValue: this.originSecret.secretValue.unsafeUnwrap() },
+        ],
       };
     });
 
@@ -159,7 +177,9 @@ export class EdgeFrontDoor extends Construct {
     const defaultIndex = props.origins.findIndex((o) => o.pathPatterns.includes('*'));
     if (defaultIndex < 0) throw new Error('EdgeFrontDoor: one origin must answer the default path (*)');
     const cacheBehaviors = props.origins.flatMap((origin, i) =>
-      origin.pathPatterns.filter((p) => p !== '*').map((pathPattern) => ({ pathPattern: cfPathPattern(pathPattern), ...behavior(i, origin.cacheable ?? false) })),
+      origin.pathPatterns
+        .filter((p) => p !== '*')
+        .map((pathPattern) => ({ pathPattern: cfPathPattern(pathPattern), ...behavior(i, origin.cacheable ?? false) })),
     );
 
     this.webAcl = props.waf ? this.createWebAcl(props.rateLimitPer5Min) : undefined;
@@ -168,14 +188,22 @@ export class EdgeFrontDoor extends Construct {
       distributionConfig: {
         enabled: true,
         connectionMode: 'tenant-only',
-        comment: `${stack.stackName} short-link edge (multi-tenant)${props.originSecretRotation ? ` rotation ${props.originSecretRotation}` : ''}`.slice(0, 128),
+        comment:
+          `${stack.stackName} short-link edge (multi-tenant)${props.originSecretRotation ? ` rotation ${props.originSecretRotation}` : ''}`.slice(
+            0,
+            128,
+          ),
         httpVersion: 'http2and3',
         origins,
         defaultCacheBehavior: behavior(defaultIndex, false),
         cacheBehaviors,
         webAclId: this.webAcl?.attrArn,
         viewerCertificate: props.linkCertificateArn
-          ? { acmCertificateArn: props.linkCertificateArn, sslSupportMethod: 'sni-only', minimumProtocolVersion: 'TLSv1.2_2021' }
+          ? {
+              acmCertificateArn: props.linkCertificateArn,
+              sslSupportMethod: 'sni-only',
+              minimumProtocolVersion: 'TLSv1.2_2021',
+            }
           : { cloudFrontDefaultCertificate: true },
       },
     });
@@ -186,11 +214,13 @@ export class EdgeFrontDoor extends Construct {
       },
       {
         id: 'AwsSolutions-CFR3',
-        reason: 'Every click is recorded as an event in the lake (Firehose -> S3); standard access logs would duplicate it.',
+        reason:
+          'Every click is recorded as an event in the lake (Firehose -> S3); standard access logs would duplicate it.',
       },
       {
         id: 'AwsSolutions-CFR4',
-        reason: 'Viewer TLS is per tenant (CloudFront-managed certificate or linkCertificateArn, TLSv1.2_2021); the default certificate only stands in on the tenant-only distribution, which has no address of its own.',
+        reason:
+          'Viewer TLS is per tenant (CloudFront-managed certificate or linkCertificateArn, TLSv1.2_2021); the default certificate only stands in on the tenant-only distribution, which has no address of its own.',
       },
       {
         id: 'AwsSolutions-CFR2',
@@ -233,24 +263,40 @@ export class EdgeFrontDoor extends Construct {
     Validations.of(this.adminPolicy).acknowledge(
       {
         id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:cloudfront::<AWS::AccountId>:distribution-tenant/*]',
-        reason: "Distribution tenants are created at run time by the admin CLI (their ids are not known to the stack); the wildcard covers this account's tenants only.",
+        reason:
+          "Distribution tenants are created at run time by the admin CLI (their ids are not known to the stack); the wildcard covers this account's tenants only.",
       },
       {
         id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'acm:RequestCertificate / DescribeCertificate for tenant-managed certificates: a certificate has no ARN before it is requested.',
+        reason:
+          'acm:RequestCertificate / DescribeCertificate for tenant-managed certificates: a certificate has no ARN before it is requested.',
       },
     );
 
-    new CfnOutput(stack, 'DistributionId', { value: this.distribution.attrId, description: 'Multi-tenant distribution (tenant-only)' });
+    new CfnOutput(stack, 'DistributionId', {
+      value: this.distribution.attrId,
+      description: 'Multi-tenant distribution (tenant-only)',
+    });
     new CfnOutput(stack, 'ConnectionGroupId', { value: this.connectionGroup.attrId });
-    new CfnOutput(stack, 'RoutingEndpoint', { value: this.connectionGroup.attrRoutingEndpoint, description: 'CNAME target for customer link domains' });
+    new CfnOutput(stack, 'RoutingEndpoint', {
+      value: this.connectionGroup.attrRoutingEndpoint,
+      description: 'CNAME target for customer link domains',
+    });
     new CfnOutput(stack, 'OriginVerifySecretArn', { value: this.originSecret.secretArn });
     new CfnOutput(stack, 'AdminDomainsPolicyArn', { value: this.adminPolicy.managedPolicyArn });
   }
 
   private createWebAcl(rateLimit: number): CfnWebACL {
-    const visibility = (metricName: string) => ({ sampledRequestsEnabled: true, cloudWatchMetricsEnabled: true, metricName });
-    const managed = (name: string, priority: number, extra: Partial<CfnWebACL.ManagedRuleGroupStatementProperty> = {}): CfnWebACL.RuleProperty => ({
+    const visibility = (metricName: string) => ({
+      sampledRequestsEnabled: true,
+      cloudWatchMetricsEnabled: true,
+      metricName,
+    });
+    const managed = (
+      name: string,
+      priority: number,
+      extra: Partial<CfnWebACL.ManagedRuleGroupStatementProperty> = {},
+    ): CfnWebACL.RuleProperty => ({
       name,
       priority,
       // Each group only labels what it matches; the Block* rules below block on those labels with
@@ -260,7 +306,9 @@ export class EdgeFrontDoor extends Construct {
       visibilityConfig: visibility(name),
     });
     const label = (key: string): CfnWebACL.StatementProperty => ({ labelMatchStatement: { scope: 'LABEL', key } });
-    const namespace = (key: string): CfnWebACL.StatementProperty => ({ labelMatchStatement: { scope: 'NAMESPACE', key } });
+    const namespace = (key: string): CfnWebACL.StatementProperty => ({
+      labelMatchStatement: { scope: 'NAMESPACE', key },
+    });
     const sizeLabel = 'awswaf:managed:aws:core-rule-set:SizeRestrictions_Body';
     return new CfnWebACL(this, 'WebAcl', {
       scope: 'CLOUDFRONT',
@@ -282,7 +330,15 @@ export class EdgeFrontDoor extends Construct {
         {
           name: 'RateLimitPerIp',
           priority: 3,
-          action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: 'too-many-requests', responseHeaders: [{ name: 'retry-after', value: '300' }] } } },
+          action: {
+            block: {
+              customResponse: {
+                responseCode: 429,
+                customResponseBodyKey: 'too-many-requests',
+                responseHeaders: [{ name: 'retry-after', value: '300' }],
+              },
+            },
+          },
           statement: { rateBasedStatement: { limit: rateLimit, evaluationWindowSec: 300, aggregateKeyType: 'IP' } },
           visibilityConfig: visibility('rate-limit-per-ip'),
         },

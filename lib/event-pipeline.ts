@@ -49,7 +49,7 @@ export const clickCountersFunctionRow: RouteDef = {
   api: 'service',
   credential: 'none',
   grants: { table: 'none' },
-  summary: 'Event stream -> the links\' click counters, one update per link per batch',
+  summary: "Event stream -> the links' click counters, one update per link per batch",
 };
 
 /**
@@ -58,11 +58,14 @@ export const clickCountersFunctionRow: RouteDef = {
  * (scales by itself up to twice the previous peak, billed per GB). Default: 2 shards, 2,000
  * clicks/s; a stream can be resharded in place (docs/edge.md).
  */
-export const eventStreamCapacity = (value: unknown): { mode: 'provisioned'; shards: number } | { mode: 'on-demand' } => {
+export const eventStreamCapacity = (
+  value: unknown,
+): { mode: 'provisioned'; shards: number } | { mode: 'on-demand' } => {
   if (value === undefined) return { mode: 'provisioned', shards: 2 };
   if (value === 'on-demand') return { mode: 'on-demand' };
   const shards = Number(value);
-  if (!Number.isInteger(shards) || shards < 1 || shards > 500) throw new Error(`eventStreamShards must be a shard count (1-500) or "on-demand", got ${String(value)}`);
+  if (!Number.isInteger(shards) || shards < 1 || shards > 500)
+    throw new Error(`eventStreamShards must be a shard count (1-500) or "on-demand", got ${String(value)}`);
   return { mode: 'provisioned', shards };
 };
 
@@ -98,11 +101,16 @@ export class EventPipeline extends Construct {
     this.eventStream = new Stream(this, 'EventStream', {
       encryption: StreamEncryption.MANAGED,
       retentionPeriod: Duration.hours(24),
-      ...(capacity.mode === 'on-demand' ? { streamMode: StreamMode.ON_DEMAND } : { streamMode: StreamMode.PROVISIONED, shardCount: capacity.shards }),
+      ...(capacity.mode === 'on-demand'
+        ? { streamMode: StreamMode.ON_DEMAND }
+        : { streamMode: StreamMode.PROVISIONED, shardCount: capacity.shards }),
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
-    const logGroup = new LogGroup(this, 'DeliveryLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    const logGroup = new LogGroup(this, 'DeliveryLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     const logStream = new LogStream(this, 'S3DeliveryLogStream', { logGroup, removalPolicy: RemovalPolicy.DESTROY });
 
     const role = new Role(this, 'DeliveryRole', { assumedBy: new ServicePrincipal('firehose.amazonaws.com') });
@@ -129,7 +137,8 @@ export class EventPipeline extends Construct {
     );
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(props.bucket.node.defaultChild as never)}.Arn>/*]`,
-      reason: 'Firehose writes objects under dynamic partition prefixes (workspace, date, hour) that are not known in advance; the wildcard is limited to the event lake bucket.',
+      reason:
+        'Firehose writes objects under dynamic partition prefixes (workspace, date, hour) that are not known in advance; the wildcard is limited to the event lake bucket.',
     });
 
     // Encryption at rest is the event stream's own (a stream source takes no Firehose SSE setting).
@@ -161,21 +170,36 @@ export class EventPipeline extends Construct {
             },
           ],
         },
-        cloudWatchLoggingOptions: { enabled: true, logGroupName: logGroup.logGroupName, logStreamName: logStream.logStreamName },
+        cloudWatchLoggingOptions: {
+          enabled: true,
+          logGroupName: logGroup.logGroupName,
+          logStreamName: logStream.logStreamName,
+        },
       },
     });
     // The role's policy must exist before Firehose validates the source and destination.
     this.deliveryStream.node.addDependency(role);
     Validations.of(this.deliveryStream).acknowledge({
       id: 'AwsSolutions-KDF1',
-      reason: 'A delivery stream reading a Kinesis data stream takes no server-side encryption setting of its own: the data stream is encrypted (KMS, aws/kinesis) and the bucket encrypts every object (SSE-S3).',
+      reason:
+        'A delivery stream reading a Kinesis data stream takes no server-side encryption setting of its own: the data stream is encrypted (KMS, aws/kinesis) and the bucket encrypts every object (SSE-S3).',
     });
 
     // The click counter consumer: reads the stream (one batch per shard at a time, in order, as
     // the per-shard checkpoints need) and may only update link items.
-    this.counterFailures = new Queue(this, 'CounterFailures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
-    Validations.of(this.counterFailures).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself a dead-letter queue (it alarms on any message).' });
-    this.counters = new ServiceFunction(this, 'ClickCounters', { route: clickCountersFunctionRow, timeout: Duration.seconds(60) });
+    this.counterFailures = new Queue(this, 'CounterFailures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.counterFailures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself a dead-letter queue (it alarms on any message).',
+    });
+    this.counters = new ServiceFunction(this, 'ClickCounters', {
+      route: clickCountersFunctionRow,
+      timeout: Duration.seconds(60),
+    });
     this.counters.addToRolePolicy(
       new PolicyStatement({
         actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
@@ -204,13 +228,22 @@ export class EventPipeline extends Construct {
     alarms.watchFunction('ClickCounters', this.counters);
     alarms.alarmOn(
       'ClickCountersBehind',
-      new Metric({ namespace: 'AWS/Lambda', metricName: 'IteratorAge', dimensionsMap: { FunctionName: this.counters.functionName }, statistic: 'Maximum', period: Duration.minutes(5) }),
+      new Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'IteratorAge',
+        dimensionsMap: { FunctionName: this.counters.functionName },
+        statistic: 'Maximum',
+        period: Duration.minutes(5),
+      }),
       'The click counter consumer is more than 60 s behind the event stream: Link.clicks lags (failing batches or too few shards)',
       60_000,
     );
     alarms.alarmOn(
       'ClickCounterFailures',
-      this.counterFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      this.counterFailures.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
       'Counter batches gave up after 24 h: those clicks are in the lake (analytics) but not in Link.clicks (docs/events.md)',
     );
     alarms.alarmOn(
@@ -220,7 +253,13 @@ export class EventPipeline extends Construct {
     );
     alarms.alarmOn(
       'EventPartitionCountExceeded',
-      new Metric({ namespace: 'AWS/Firehose', metricName: 'PartitionCountExceeded', dimensionsMap: { DeliveryStreamName: this.deliveryStream.ref }, statistic: 'Maximum', period: Duration.minutes(5) }),
+      new Metric({
+        namespace: 'AWS/Firehose',
+        metricName: 'PartitionCountExceeded',
+        dimensionsMap: { DeliveryStreamName: this.deliveryStream.ref },
+        statistic: 'Maximum',
+        period: Duration.minutes(5),
+      }),
       'Firehose exceeded its active-partition limit: records went to errors/activePartitionExceeded/ (replay them: docs/analytics.md)',
     );
   }

@@ -65,7 +65,10 @@ export class EventSpool extends Construct {
     );
     props.alarms.alarmOn(
       'SpooledEventsDeadLetters',
-      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
       'Spooled events gave up after 24 h of redrive; replay them with `admin replay-events --dead-letter`',
     );
   }

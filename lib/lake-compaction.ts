@@ -74,10 +74,15 @@ export class LakeCompaction extends Construct {
         resources: [lakeBucket.arnForObjects(`${COMPACTED_PREFIX}*`)],
       }),
     );
-    this.fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucketMultipartUploads'], resources: [lakeBucket.bucketArn] }));
+    this.fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:ListBucketMultipartUploads'], resources: [lakeBucket.bucketArn] }),
+    );
     // It removes the raw objects it compacted, and releases its run lock; it never deletes compacted data.
     this.fn.addToRolePolicy(
-      new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [lakeBucket.arnForObjects(`${RAW_PREFIX}*`), lakeBucket.arnForObjects(COMPACTION_LOCK_KEY)] }),
+      new PolicyStatement({
+        actions: ['s3:DeleteObject'],
+        resources: [lakeBucket.arnForObjects(`${RAW_PREFIX}*`), lakeBucket.arnForObjects(COMPACTION_LOCK_KEY)],
+      }),
     );
     this.fn.addEnvironment(lakeCompactionEnvNames.lakeBucket, lakeBucket.bucketName);
     this.fn.addEnvironment(envNames.athenaWorkgroup, analytics.workgroupName);
@@ -85,16 +90,20 @@ export class LakeCompaction extends Construct {
     const bucketId = Stack.of(this).getLogicalId(lakeBucket.node.defaultChild as never);
     Validations.of(this.fn.role!).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${COMPACTED_PREFIX}*]`,
-      reason: 'Athena UNLOAD writes Parquet under generated names into compacted/workspace_id=/dt=/ (one folder per workspace and day); compacted prefix only, no delete.',
+      reason:
+        'Athena UNLOAD writes Parquet under generated names into compacted/workspace_id=/dt=/ (one folder per workspace and day); compacted prefix only, no delete.',
     });
     Validations.of(this.fn.role!).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${RAW_PREFIX}*]`,
-      reason: 'Compaction deletes the raw objects it compacted (named by Firehose at run time); events prefix only, no write.',
+      reason:
+        'Compaction deletes the raw objects it compacted (named by Firehose at run time); events prefix only, no write.',
     });
 
     // The schedule's own role, assumable by Scheduler for this account only, may only invoke this function.
     const scheduleRole = new Role(this, 'ScheduleRole', {
-      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } } }),
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
       description: 'EventBridge Scheduler: invoke the lake compaction function',
     });
     Validations.of(scheduleRole).acknowledge({
@@ -117,7 +126,8 @@ export class LakeCompaction extends Construct {
       evaluationPeriods: 1,
       comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
       treatMissingData: TreatMissingData.BREACHING,
-      alarmDescription: 'Lake compaction has not been invoked for 3 hours: raw objects pile up and queries cost more (docs/analytics.md)',
+      alarmDescription:
+        'Lake compaction has not been invoked for 3 hours: raw objects pile up and queries cost more (docs/analytics.md)',
     });
     this.staleAlarm.addAlarmAction(new SnsAction(props.alarms.topic));
     props.alarms.alarms.push(this.staleAlarm);

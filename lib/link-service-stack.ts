@@ -7,7 +7,13 @@ import { Construct } from 'constructs';
 import { handlerGrants, routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { Analytics } from './analytics';
-import { capacityFromContext, checkReservations, CLICK_PATH_HANDLERS, edgeCapacityWarnings, type CapacitySettings } from './capacity';
+import {
+  capacityFromContext,
+  checkReservations,
+  CLICK_PATH_HANDLERS,
+  edgeCapacityWarnings,
+  type CapacitySettings,
+} from './capacity';
 import { EventLake } from './event-lake';
 import { EventPipeline, eventStreamCapacity } from './event-pipeline';
 import { LakeCompaction } from './lake-compaction';
@@ -56,13 +62,27 @@ export class LinkServiceStack extends Stack {
     this.alarms.watchTable(this.table);
     this.eventPipeline = new EventPipeline(this, 'EventPipeline', { bucket: this.eventLake.bucket, table: this.table });
     this.alarms.watchEventStream(this.eventPipeline.eventStream.streamName, this.eventPipeline.deliveryStream.ref);
-    this.eventSpool = new EventSpool(this, 'EventSpool', { stream: this.eventPipeline.eventStream, alarms: this.alarms });
+    this.eventSpool = new EventSpool(this, 'EventSpool', {
+      stream: this.eventPipeline.eventStream,
+      alarms: this.alarms,
+    });
     this.eventPipeline.watch(this.alarms);
     this.eventLake.watch(this.alarms);
-    this.analytics = new Analytics(this, 'Analytics', { lakeBucket: this.eventLake.bucket, accessLogsBucket: this.eventLake.accessLogs });
-    this.lakeCompaction = new LakeCompaction(this, 'LakeCompaction', { lakeBucket: this.eventLake.bucket, analytics: this.analytics, alarms: this.alarms });
+    this.analytics = new Analytics(this, 'Analytics', {
+      lakeBucket: this.eventLake.bucket,
+      accessLogsBucket: this.eventLake.accessLogs,
+    });
+    this.lakeCompaction = new LakeCompaction(this, 'LakeCompaction', {
+      lakeBucket: this.eventLake.bucket,
+      analytics: this.analytics,
+      alarms: this.alarms,
+    });
     this.outbound = new OutboundEvents(this, 'Outbound', { table: this.table, alarms: this.alarms });
-    this.workspaceDataAdmin = new WorkspaceDataAdmin(this, 'WorkspaceDataAdmin', { table: this.table, lakeBucket: this.eventLake.bucket, analytics: this.analytics });
+    this.workspaceDataAdmin = new WorkspaceDataAdmin(this, 'WorkspaceDataAdmin', {
+      table: this.table,
+      lakeBucket: this.eventLake.bucket,
+      analytics: this.analytics,
+    });
 
     const functionFor = (route: RouteDef) => {
       let fn = this.functions.get(route.handler);
@@ -71,8 +91,16 @@ export class LinkServiceStack extends Stack {
         const handler = handlerGrants(route);
         // Writes: the rows' key prefixes, plus the rate-limit counters of a limited credential.
         const rateLimited = routeTable.some((r) => r.handler === route.handler && rateLimitKindOf(r.credential));
-        const writes = [...new Set([...(handler.writes ?? []), ...(handler.table === 'readWrite' && rateLimited ? (['RATE#'] as const) : [])])];
-        fn = new ServiceFunction(this, pascal(route.handler), { route, reservedConcurrentExecutions: reservationOf(route) }).bindTable(this.table, {
+        const writes = [
+          ...new Set([
+            ...(handler.writes ?? []),
+            ...(handler.table === 'readWrite' && rateLimited ? (['RATE#'] as const) : []),
+          ]),
+        ];
+        fn = new ServiceFunction(this, pascal(route.handler), {
+          route,
+          reservedConcurrentExecutions: reservationOf(route),
+        }).bindTable(this.table, {
           table: handler.table,
           writes,
           indexes: handler.indexes,
@@ -107,7 +135,11 @@ export class LinkServiceStack extends Stack {
     }).api;
     for (const route of routeTable) {
       if (route.api !== 'service' || route.path === '$default') continue;
-      this.serviceApi.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration: integrationFor(route) });
+      this.serviceApi.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: integrationFor(route),
+      });
     }
 
     // The edge: Lambda function URLs (RESPONSE_STREAM) behind CloudFront SaaS Manager.
@@ -117,12 +149,18 @@ export class LinkServiceStack extends Stack {
       origins: edgeHandlers.map((handler) => {
         const rows = routeTable.filter((r) => r.api === 'edge' && r.handler === handler);
         const patterns = [...new Set(rows.map((r) => (r.path === '$default' || r.path.includes('{') ? '*' : r.path)))];
-        return { fn: functionFor(rows[0]!), pathPatterns: patterns, cacheable: patterns.every((p) => p.startsWith('/.well-known/')) };
+        return {
+          fn: functionFor(rows[0]!),
+          pathPatterns: patterns,
+          cacheable: patterns.every((p) => p.startsWith('/.well-known/')),
+        };
       }),
     });
 
     // The click path is traced at 1 in 1,000 requests, not per request (X-Ray bills per trace recorded).
-    new TraceSampling(this, 'TraceSampling', { clickPath: clickPathHandlers.map((handler) => this.functions.get(handler)!) });
+    new TraceSampling(this, 'TraceSampling', {
+      clickPath: clickPathHandlers.map((handler) => this.functions.get(handler)!),
+    });
     this.dashboard = new ServiceDashboard(this, 'Operations', {
       functions: this.functions,
       serviceApi: this.serviceApi,

@@ -80,7 +80,10 @@ export class OutboundEvents extends Construct {
       enforceSSL: true,
     });
     for (const dlq of [this.deadLetterQueue, this.publishFailures]) {
-      Validations.of(dlq).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself a dead-letter queue (it alarms on any message).' });
+      Validations.of(dlq).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason: 'This queue is itself a dead-letter queue (it alarms on any message).',
+      });
     }
 
     const tableArn = table.tableArn;
@@ -92,9 +95,15 @@ export class OutboundEvents extends Construct {
       timeout: Duration.seconds(60),
     });
     table.grantStreamRead(this.publisher);
-    this.publisher.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn], conditions: leadingKeys('WEBHOOKS#') }));
     this.publisher.addToRolePolicy(
-      new PolicyStatement({ actions: ['dynamodb:BatchWriteItem', 'dynamodb:PutItem'], resources: [tableArn], conditions: leadingKeys('EVENTLOG#') }),
+      new PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn], conditions: leadingKeys('WEBHOOKS#') }),
+    );
+    this.publisher.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:BatchWriteItem', 'dynamodb:PutItem'],
+        resources: [tableArn],
+        conditions: leadingKeys('EVENTLOG#'),
+      }),
     );
     this.bus.grantPutEventsTo(this.publisher);
     this.queue.grantSendMessages(this.publisher);
@@ -115,7 +124,10 @@ export class OutboundEvents extends Construct {
       onFailure: new SqsDlq(this.publishFailures),
       // Only writes of the items that are outbound events (links, the outbox, replay requests); not TTL removals.
       filters: [
-        FilterCriteria.filter({ eventName: FilterRule.or('INSERT', 'MODIFY'), dynamodb: { Keys: { sk: { S: FilterRule.or(...streamedItemSortKeys) } } } }),
+        FilterCriteria.filter({
+          eventName: FilterRule.or('INSERT', 'MODIFY'),
+          dynamodb: { Keys: { sk: { S: FilterRule.or(...streamedItemSortKeys) } } },
+        }),
       ],
     });
 
@@ -124,32 +136,48 @@ export class OutboundEvents extends Construct {
       route: consumer('webhook-delivery', 'Webhook queue -> workspace endpoints (Standard Webhooks)'),
       timeout: DELIVERY_TIMEOUT,
     });
-    this.delivery.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:GetItem'], resources: [tableArn], conditions: leadingKeys('WEBHOOKS#') }));
+    this.delivery.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem'],
+        resources: [tableArn],
+        conditions: leadingKeys('WEBHOOKS#'),
+      }),
+    );
     this.delivery.addToRolePolicy(
       new PolicyStatement({
         actions: ['dynamodb:UpdateItem'],
         resources: [tableArn],
         conditions: {
           ...leadingKeys('WEBHOOKS#'),
-          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'enabled', 'disabledAt', 'disabledReason'] },
+          'ForAllValues:StringEquals': {
+            'dynamodb:Attributes': ['pk', 'sk', 'enabled', 'disabledAt', 'disabledReason'],
+          },
           StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
         },
       }),
     );
     this.delivery.addEnvironment(envNames.tableName, table.tableName);
     this.delivery.addEnvironment(outboundEnvNames.queueUrl, this.queue.queueUrl);
-    this.delivery.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 20 }));
+    this.delivery.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 20 }),
+    );
 
     props.alarms.watchFunction('OutboundPublisher', this.publisher);
     props.alarms.watchFunction('WebhookDelivery', this.delivery);
     props.alarms.alarmOn(
       'WebhookDeadLetters',
-      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
       'Webhook deliveries that failed every attempt (~27.6 h) are in the dead-letter queue',
     );
     props.alarms.alarmOn(
       'OutboundPublishFailures',
-      this.publishFailures.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      this.publishFailures.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
       'Table stream batches the outbound publisher gave up on (events not published)',
     );
     props.alarms.alarmOn(

@@ -40,14 +40,24 @@ export class ServiceAlarms extends Construct {
   }
 
   watchFunction(name: string, fn: IFunction): void {
-    this.alarmOn(`${name}Errors`, fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }), `${name}: Lambda errors`);
+    this.alarmOn(
+      `${name}Errors`,
+      fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      `${name}: Lambda errors`,
+    );
   }
 
   watchTable(table: ITableV2): void {
     // The operations this service uses (a CloudWatch math alarm takes at most 10 metrics).
     const operations = [
-      Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM, Operation.QUERY,
-      Operation.BATCH_GET_ITEM, Operation.BATCH_WRITE_ITEM, Operation.TRANSACT_WRITE_ITEMS,
+      Operation.GET_ITEM,
+      Operation.PUT_ITEM,
+      Operation.UPDATE_ITEM,
+      Operation.DELETE_ITEM,
+      Operation.QUERY,
+      Operation.BATCH_GET_ITEM,
+      Operation.BATCH_WRITE_ITEM,
+      Operation.TRANSACT_WRITE_ITEMS,
     ];
     this.alarmOn(
       'TableThrottles',
@@ -65,12 +75,24 @@ export class ServiceAlarms extends Construct {
   watchEventStream(streamName: string, deliveryStreamName: string): void {
     this.alarmOn(
       'UndeliveredEvents',
-      new Metric({ namespace: metricsNamespace, metricName: metricNames.undeliveredEvents, dimensionsMap: { service: serviceName, StreamName: streamName }, statistic: 'Sum', period: Duration.minutes(5) }),
+      new Metric({
+        namespace: metricsNamespace,
+        metricName: metricNames.undeliveredEvents,
+        dimensionsMap: { service: serviceName, StreamName: streamName },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
       'Events the Lambdas could not put to the event stream after retries (logged with the records)',
     );
     this.alarmOn(
       'EventDeliveryFreshness',
-      new Metric({ namespace: 'AWS/Firehose', metricName: 'DeliveryToS3.DataFreshness', dimensionsMap: { DeliveryStreamName: deliveryStreamName }, statistic: 'Maximum', period: Duration.minutes(5) }),
+      new Metric({
+        namespace: 'AWS/Firehose',
+        metricName: 'DeliveryToS3.DataFreshness',
+        dimensionsMap: { DeliveryStreamName: deliveryStreamName },
+        statistic: 'Maximum',
+        period: Duration.minutes(5),
+      }),
       'Firehose delivery to S3 is more than 15 minutes behind (failing or throttled)',
       900,
     );

@@ -46,9 +46,24 @@ export class ServiceDashboard extends Construct {
   constructor(scope: Construct, id: string, props: ServiceDashboardProps) {
     super(scope, id);
     const app = (metricName: string, dimensionsMap: Record<string, string>, label?: string) =>
-      new Metric({ namespace: metricsNamespace, metricName, dimensionsMap: { service: serviceName, ...dimensionsMap }, statistic: 'Sum', period: minute, label });
+      new Metric({
+        namespace: metricsNamespace,
+        metricName,
+        dimensionsMap: { service: serviceName, ...dimensionsMap },
+        statistic: 'Sum',
+        period: minute,
+        label,
+      });
     const edgeRate = (metricName: string, label: string) =>
-      new Metric({ namespace: 'AWS/CloudFront', metricName, dimensionsMap: { DistributionId: props.edgeDistributionId, Region: 'Global' }, region: 'us-east-1', statistic: 'Average', period: minute, label });
+      new Metric({
+        namespace: 'AWS/CloudFront',
+        metricName,
+        dimensionsMap: { DistributionId: props.edgeDistributionId, Region: 'Global' },
+        region: 'us-east-1',
+        statistic: 'Average',
+        period: minute,
+        label,
+      });
     const functions = [...props.functions.entries()].sort(([a], [b]) => a.localeCompare(b));
     const perFunction = (metric: (fn: IFunction) => IMetric) =>
       functions.map(([name, fn]) => (metric(fn) as Metric).with({ label: name, period: minute }));
@@ -75,17 +90,33 @@ export class ServiceDashboard extends Construct {
       new GraphWidget({
         title: 'Clicks per minute (edge and client API)',
         left: [
-          new MathExpression({ expression: `SUM(SEARCH('{${metricsNamespace},service,Outcome} MetricName="${metricNames.clicks}"', 'Sum', 60))`, label: 'human, edge', period: minute }),
+          new MathExpression({
+            expression: `SUM(SEARCH('{${metricsNamespace},service,Outcome} MetricName="${metricNames.clicks}"', 'Sum', 60))`,
+            label: 'human, edge',
+            period: minute,
+          }),
           app(metricNames.clicks, {}, 'human, client API'),
-          new MathExpression({ expression: `SUM(SEARCH('{${metricsNamespace},service,Outcome} MetricName="${metricNames.botClicks}"', 'Sum', 60))`, label: 'bots, edge', period: minute }),
+          new MathExpression({
+            expression: `SUM(SEARCH('{${metricsNamespace},service,Outcome} MetricName="${metricNames.botClicks}"', 'Sum', 60))`,
+            label: 'bots, edge',
+            period: minute,
+          }),
           app(metricNames.botClicks, {}, 'bots, client API'),
         ],
         ...half,
       }),
     );
     this.dashboard.addWidgets(
-      new GraphWidget({ title: 'Latency p50 per route (ms)', left: perFunction((fn) => fn.metricDuration({ statistic: 'p50' })), ...half }),
-      new GraphWidget({ title: 'Latency p99 per route (ms)', left: perFunction((fn) => fn.metricDuration({ statistic: 'p99' })), ...half }),
+      new GraphWidget({
+        title: 'Latency p50 per route (ms)',
+        left: perFunction((fn) => fn.metricDuration({ statistic: 'p50' })),
+        ...half,
+      }),
+      new GraphWidget({
+        title: 'Latency p99 per route (ms)',
+        left: perFunction((fn) => fn.metricDuration({ statistic: 'p99' })),
+        ...half,
+      }),
     );
     this.dashboard.addWidgets(
       new GraphWidget({
@@ -102,15 +133,34 @@ export class ServiceDashboard extends Construct {
       }),
     );
     this.dashboard.addWidgets(
-      new GraphWidget({ title: 'Lambda errors', left: perFunction((fn) => fn.metricErrors({ statistic: 'Sum' })), ...half }),
-      new GraphWidget({ title: 'Lambda throttles', left: perFunction((fn) => fn.metricThrottles({ statistic: 'Sum' })), ...half }),
+      new GraphWidget({
+        title: 'Lambda errors',
+        left: perFunction((fn) => fn.metricErrors({ statistic: 'Sum' })),
+        ...half,
+      }),
+      new GraphWidget({
+        title: 'Lambda throttles',
+        left: perFunction((fn) => fn.metricThrottles({ statistic: 'Sum' })),
+        ...half,
+      }),
     );
-    const operations = [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.QUERY, Operation.TRANSACT_WRITE_ITEMS, Operation.BATCH_WRITE_ITEM];
+    const operations = [
+      Operation.GET_ITEM,
+      Operation.PUT_ITEM,
+      Operation.UPDATE_ITEM,
+      Operation.QUERY,
+      Operation.TRANSACT_WRITE_ITEMS,
+      Operation.BATCH_WRITE_ITEM,
+    ];
     this.dashboard.addWidgets(
       new GraphWidget({
         title: 'DynamoDB throttles',
         left: [
-          props.table.metricThrottledRequestsForOperations({ operations, period: minute, label: 'throttled requests (DynamoDB)' }),
+          props.table.metricThrottledRequestsForOperations({
+            operations,
+            period: minute,
+            label: 'throttled requests (DynamoDB)',
+          }),
           app(metricNames.throttles, { Service: 'DynamoDB' }, 'throttled calls seen by the functions'),
         ],
         ...half,
@@ -118,13 +168,34 @@ export class ServiceDashboard extends Construct {
       new GraphWidget({
         title: 'Events: lake freshness (s), counter lag (ms) and failed puts',
         left: [
-          new Metric({ namespace: 'AWS/Firehose', metricName: 'DeliveryToS3.DataFreshness', dimensionsMap: { DeliveryStreamName: props.deliveryStreamName }, statistic: 'Maximum', period: minute, label: 'oldest record not yet in S3 (s)' }),
-          new Metric({ namespace: 'AWS/Kinesis', metricName: 'GetRecords.IteratorAgeMilliseconds', dimensionsMap: { StreamName: props.streamName }, statistic: 'Maximum', period: minute, label: 'oldest record not yet read (ms)' }),
+          new Metric({
+            namespace: 'AWS/Firehose',
+            metricName: 'DeliveryToS3.DataFreshness',
+            dimensionsMap: { DeliveryStreamName: props.deliveryStreamName },
+            statistic: 'Maximum',
+            period: minute,
+            label: 'oldest record not yet in S3 (s)',
+          }),
+          new Metric({
+            namespace: 'AWS/Kinesis',
+            metricName: 'GetRecords.IteratorAgeMilliseconds',
+            dimensionsMap: { StreamName: props.streamName },
+            statistic: 'Maximum',
+            period: minute,
+            label: 'oldest record not yet read (ms)',
+          }),
         ],
         right: [
           app(metricNames.undeliveredEvents, { StreamName: props.streamName }, 'events lost after retries'),
           app(metricNames.throttles, { Service: 'Kinesis' }, 'throttled put attempts'),
-          new Metric({ namespace: 'AWS/Kinesis', metricName: 'PutRecords.ThrottledRecords', dimensionsMap: { StreamName: props.streamName }, statistic: 'Sum', period: minute, label: 'throttled records (event stream)' }),
+          new Metric({
+            namespace: 'AWS/Kinesis',
+            metricName: 'PutRecords.ThrottledRecords',
+            dimensionsMap: { StreamName: props.streamName },
+            statistic: 'Sum',
+            period: minute,
+            label: 'throttled records (event stream)',
+          }),
           app(metricNames.clicksNotRecorded, {}, 'edge clicks not recorded'),
         ],
         ...half,

@@ -15,7 +15,13 @@ import type { Analytics } from './analytics';
 
 /** Table actions by kind: exact names, no wildcards, no Scan. */
 export const tableReadActions = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
-export const tableWriteActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+export const tableWriteActions = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+];
 
 export interface ServiceFunctionProps {
   route: RouteDef;
@@ -69,12 +75,14 @@ export class ServiceFunction extends NodejsFunction {
     });
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'X-Ray active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords take no resource-level permissions.',
+      reason:
+        'X-Ray active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords take no resource-level permissions.',
     });
     this.reservedConcurrency = props.reservedConcurrentExecutions;
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',
-      reason: 'The product targets the Node.js 22 Lambda runtime (DESIGN.md section 1); runtime upgrades are a deliberate, tested change.',
+      reason:
+        'The product targets the Node.js 22 Lambda runtime (DESIGN.md section 1); runtime upgrades are a deliberate, tested change.',
     });
   }
 

@@ -24,11 +24,17 @@ export class WorkspaceDataAdmin extends Construct {
     super(scope, id);
     this.role = new Role(this, 'Role', {
       assumedBy: new AccountRootPrincipal(),
-      description: 'admin export-workspace / delete-workspace: scan and batch-delete the table, query the lake, rewrite and delete lake objects',
+      description:
+        'admin export-workspace / delete-workspace: scan and batch-delete the table, query the lake, rewrite and delete lake objects',
     });
     // Find a workspace's items (paged Scans, its workspace item) and delete them in batches.
     // The base table only (no index is read): no index/* wildcard.
-    this.role.addToPolicy(new PolicyStatement({ actions: ['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem'], resources: [props.table.tableArn] }));
+    this.role.addToPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem'],
+        resources: [props.table.tableArn],
+      }),
+    );
     // Export reads its events through Athena, as the analytics routes do.
     props.analytics.grantQuery(this.role);
     // Erasure: list the lake, rewrite raw objects of the workspace's shard, delete its compacted objects.
@@ -36,14 +42,18 @@ export class WorkspaceDataAdmin extends Construct {
     this.role.addToPolicy(
       new PolicyStatement({
         actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
-        resources: [props.lakeBucket.arnForObjects(`${RAW_PREFIX}*`), props.lakeBucket.arnForObjects(`${COMPACTED_PREFIX}*`)],
+        resources: [
+          props.lakeBucket.arnForObjects(`${RAW_PREFIX}*`),
+          props.lakeBucket.arnForObjects(`${COMPACTED_PREFIX}*`),
+        ],
       }),
     );
     const bucketId = Stack.of(this).getLogicalId(props.lakeBucket.node.defaultChild as never);
     for (const prefix of [RAW_PREFIX, COMPACTED_PREFIX]) {
       Validations.of(this.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}*]`,
-        reason: 'Erasure rewrites or deletes any object of a workspace (raw objects named by Firehose at run time, compacted objects per workspace and day); an operator role, events and compacted prefixes only.',
+        reason:
+          'Erasure rewrites or deletes any object of a workspace (raw objects named by Firehose at run time, compacted objects per workspace and day); an operator role, events and compacted prefixes only.',
       });
     }
   }

@@ -39,7 +39,11 @@ export const buildAll = async () => {
   return Promise.all(
     routes.map(async (route) => ({
       handler: route.handler,
-      ...(await bundleEntry(path.join(projectRoot, handlerEntry(route)), path.join(distDir, route.handler, 'index.mjs'), bundleDefinesFor(route))),
+      ...(await bundleEntry(
+        path.join(projectRoot, handlerEntry(route)),
+        path.join(distDir, route.handler, 'index.mjs'),
+        bundleDefinesFor(route),
+      )),
     })),
   );
 };
@@ -47,6 +51,8 @@ export const buildAll = async () => {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const built = await buildAll();
   for (const b of built.sort((x, y) => x.handler.localeCompare(y.handler))) {
-    console.log(`${b.handler.padEnd(32)} ${(b.bytes / 1024).toFixed(1).padStart(8)} KiB  ${path.relative(projectRoot, b.outfile)}`);
+    console.log(
+      `${b.handler.padEnd(32)} ${(b.bytes / 1024).toFixed(1).padStart(8)} KiB  ${path.relative(projectRoot, b.outfile)}`,
+    );
   }
 }

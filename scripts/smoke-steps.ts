@@ -31,8 +31,10 @@ export interface StepResult {
   detail: string;
 }
 
-const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const DESKTOP =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 const api = async (baseUrl: string, method: string, path: string, headers: Record<string, string>, json?: unknown) => {
   const res = await fetch(`${baseUrl}${path}`, {
@@ -56,10 +58,19 @@ const clickRequest = (origin: string, host: string, path: string, headers: Recor
   new Promise<{ status: number; location?: string }>((resolve, reject) => {
     const url = new URL(path, origin);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, { method: 'GET', headers: { host: url.port ? `${host}:${url.port}` : host, 'user-agent': DESKTOP, ...headers }, timeout: 20_000, servername: host }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
-    });
+    const req = send(
+      url,
+      {
+        method: 'GET',
+        headers: { host: url.port ? `${host}:${url.port}` : host, 'user-agent': DESKTOP, ...headers },
+        timeout: 20_000,
+        servername: host,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('click timed out')));
     req.on('error', reject);
     req.end();
@@ -84,18 +95,26 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
     }
   };
   const expectStatus = (what: string, got: number, ok: number[], body?: unknown) => {
-    if (!ok.includes(got)) throw new Error(`${what}: HTTP ${got}, expected ${ok.join('/')}: ${JSON.stringify(body).slice(0, 300)}`);
+    if (!ok.includes(got))
+      throw new Error(`${what}: HTTP ${got}, expected ${ok.join('/')}: ${JSON.stringify(body).slice(0, 300)}`);
   };
 
   const tenant = await step<BootstrapResult>('provision a throwaway workspace', async () => {
-    const t = await bootstrapTenant({ baseUrl: target.baseUrl, edgeUrl: target.clickOrigin, name: `smoke ${new Date().toISOString()}` });
+    const t = await bootstrapTenant({
+      baseUrl: target.baseUrl,
+      edgeUrl: target.clickOrigin,
+      name: `smoke ${new Date().toISOString()}`,
+    });
     return { value: t, detail: t.workspaceId };
   });
   if (!tenant) return results;
   const server = { 'api-key': tenant.serverKey };
 
   const link = await step('create a short link (POST /v1/links)', async () => {
-    const res = await api(target.baseUrl, 'POST', '/v1/links', server, { url: 'https://example.com/smoke', domain: tenant.domain });
+    const res = await api(target.baseUrl, 'POST', '/v1/links', server, {
+      url: 'https://example.com/smoke',
+      domain: tenant.domain,
+    });
     expectStatus('create', res.status, [201], res.body);
     cleanup.push(async () => void (await api(target.baseUrl, 'DELETE', `/v1/links/${res.body.data.id}`, server)));
     return { value: res.body.data as { id: string; key: string }, detail: res.body.data.shortUrl ?? res.body.data.id };
@@ -117,15 +136,27 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
     }
     const host = await domainRepository.findHost(target.clickDomain);
     if (!host) throw new Error(`${target.clickDomain} is not a link domain of this stack (domains add / verify)`);
-    const created = await createShortLink(host.workspaceId, { url: 'https://example.com/smoke', domain: target.clickDomain } as never);
+    const created = await createShortLink(host.workspaceId, {
+      url: 'https://example.com/smoke',
+      domain: target.clickDomain,
+    } as never);
     cleanup.push(async () => void (await archiveLink(host.workspaceId, 'SHORTLINK', created.id)));
-    return { value: { id: created.id, key: created.key, domain: target.clickDomain }, detail: `${target.clickDomain}/${created.key}` };
+    return {
+      value: { id: created.id, key: created.key, domain: target.clickDomain },
+      detail: `${target.clickDomain}/${created.key}`,
+    };
   });
 
   await step('click through the front door: 302 to the destination', async () => {
     if (!clickLink) throw new Error('no link to click');
-    const res = await clickRequest(target.clickOrigin, clickLink.domain, `/${clickLink.key}`, target.clickHeaders ?? {});
-    if (res.status !== 302 || res.location !== 'https://example.com/smoke') throw new Error(`HTTP ${res.status} -> ${res.location ?? 'no Location'}`);
+    const res = await clickRequest(
+      target.clickOrigin,
+      clickLink.domain,
+      `/${clickLink.key}`,
+      target.clickHeaders ?? {},
+    );
+    if (res.status !== 302 || res.location !== 'https://example.com/smoke')
+      throw new Error(`HTTP ${res.status} -> ${res.location ?? 'no Location'}`);
     return { value: true, detail: `302 -> ${res.location}` };
   });
 
@@ -134,8 +165,10 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
     const started = Date.now();
     for (;;) {
       const record = await linkRepository.findById(clickLink.id, true);
-      if (record && record.clicks >= 1) return { value: true, detail: `clicks ${record.clicks} after ${((Date.now() - started) / 1000).toFixed(1)} s` };
-      if (Date.now() - started > COUNTER_BOUND_MS) throw new Error(`clicks = ${record?.clicks} after ${COUNTER_BOUND_MS / 1000} s`);
+      if (record && record.clicks >= 1)
+        return { value: true, detail: `clicks ${record.clicks} after ${((Date.now() - started) / 1000).toFixed(1)} s` };
+      if (Date.now() - started > COUNTER_BOUND_MS)
+        throw new Error(`clicks = ${record?.clicks} after ${COUNTER_BOUND_MS / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   });
@@ -146,7 +179,11 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
       target.baseUrl,
       'POST',
       '/v1/client/attribution/click',
-      { 'x-publishable-key': tenant.publishableKeys.ios.key, 'x-ios-bundle-id': tenant.publishableKeys.ios.bundleId, 'user-agent': IPHONE },
+      {
+        'x-publishable-key': tenant.publishableKeys.ios.key,
+        'x-ios-bundle-id': tenant.publishableKeys.ios.bundleId,
+        'user-agent': IPHONE,
+      },
       { linkId: link.id },
     );
     expectStatus('client click', res.status, [200, 201], res.body);
@@ -157,7 +194,11 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
     const form = new FormData();
     form.set('url', 'https://example.com/smoke-legacy');
     form.set('title', 'smoke');
-    const res = await fetch(`${target.baseUrl}/api/mobile/link/create`, { method: 'POST', headers: { 'api-key': tenant.mobileKey }, body: form });
+    const res = await fetch(`${target.baseUrl}/api/mobile/link/create`, {
+      method: 'POST',
+      headers: { 'api-key': tenant.mobileKey },
+      body: form,
+    });
     const text = await res.text();
     expectStatus('legacy create', res.status, [200, 201], text);
     return { value: true, detail: `HTTP ${res.status}` };

@@ -16,7 +16,9 @@ import { startLocalStack, type LocalStack } from '@shared/local/local-stack';
 import { runSmoke, type SmokeTarget, type StepResult } from './smoke-steps';
 
 const program = new Command('smoke')
-  .description('post-deploy smoke test: a throwaway workspace, links, a click through the front door, analytics, cleanup')
+  .description(
+    'post-deploy smoke test: a throwaway workspace, links, a click through the front door, analytics, cleanup',
+  )
   .option('--stack <name>', 'the deployed stack (CloudFormation) to test')
   .option('--domain <domain>', 'a verified link domain of that stack (clicks go there)')
   .option('--region <region>', 'the stack region (default: AWS_REGION)')
@@ -35,10 +37,15 @@ const deployedTarget = async (): Promise<SmokeTarget> => {
   const cfn = new CloudFormationClient(options.region ? { region: options.region } : {});
   const out = await cfn.send(new DescribeStacksCommand({ StackName: options.stack }));
   const outputs = Object.fromEntries((out.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
-  for (const name of ['BaseUrl', 'TableName']) if (!outputs[name]) throw new Error(`stack ${options.stack} has no output ${name}`);
+  for (const name of ['BaseUrl', 'TableName'])
+    if (!outputs[name]) throw new Error(`stack ${options.stack} has no output ${name}`);
   process.env.TABLE_NAME = outputs.TableName;
   if (options.region) process.env.AWS_REGION = options.region;
-  return { baseUrl: outputs.BaseUrl!.replace(/\/$/, ''), clickOrigin: `https://${options.domain}`, clickDomain: options.domain };
+  return {
+    baseUrl: outputs.BaseUrl!.replace(/\/$/, ''),
+    clickOrigin: `https://${options.domain}`,
+    clickDomain: options.domain,
+  };
 };
 
 let started: LocalStack | undefined;
@@ -48,10 +55,24 @@ const localTarget = async (): Promise<SmokeTarget> => {
     const state = JSON.parse(readFileSync(stackFile, 'utf8')) as Record<string, string>;
     process.env.TABLE_NAME = state.tableName;
     process.env.DYNAMODB_ENDPOINT = state.dynamoEndpoint;
-    return { baseUrl: state.baseUrl!, clickOrigin: state.edgeUrl!, clickHeaders: { 'cloudfront-viewer-country': 'NL' } };
+    return {
+      baseUrl: state.baseUrl!,
+      clickOrigin: state.edgeUrl!,
+      clickHeaders: { 'cloudfront-viewer-country': 'NL' },
+    };
   }
-  started = await startLocalStack({ port: 0, edgePort: 0, dynamoEndpoint: process.env.DYNAMODB_ENDPOINT, tableName: process.env.TABLE_NAME, lakeDir: process.env.LOCAL_LAKE_DIR });
-  return { baseUrl: started.baseUrl, clickOrigin: started.edgeUrl, clickHeaders: { 'cloudfront-viewer-country': 'NL' } };
+  started = await startLocalStack({
+    port: 0,
+    edgePort: 0,
+    dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,
+    tableName: process.env.TABLE_NAME,
+    lakeDir: process.env.LOCAL_LAKE_DIR,
+  });
+  return {
+    baseUrl: started.baseUrl,
+    clickOrigin: started.edgeUrl,
+    clickHeaders: { 'cloudfront-viewer-country': 'NL' },
+  };
 };
 
 let results: StepResult[] = [];
@@ -66,5 +87,8 @@ try {
 }
 const failed = results.filter((r) => !r.pass).length;
 if (options.json) console.log(JSON.stringify({ pass: failed === 0, steps: results }));
-else console.log(failed === 0 ? `smoke: all ${results.length} steps passed` : `smoke: ${failed} of ${results.length} steps FAILED`);
+else
+  console.log(
+    failed === 0 ? `smoke: all ${results.length} steps passed` : `smoke: ${failed} of ${results.length} steps FAILED`,
+  );
 process.exit(failed === 0 ? 0 : 1);

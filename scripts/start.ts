@@ -22,7 +22,14 @@ const stack = await startLocalStack({ port, edgePort, host, dbPath: path.join(lo
 writeFileSync(
   stackFile,
   JSON.stringify(
-    { baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl, dynamoEndpoint: stack.dynamoEndpoint, tableName: stack.tableName, lakeDir: stack.lakeDir, pid: process.pid },
+    {
+      baseUrl: stack.baseUrl,
+      edgeUrl: stack.edgeUrl,
+      dynamoEndpoint: stack.dynamoEndpoint,
+      tableName: stack.tableName,
+      lakeDir: stack.lakeDir,
+      pid: process.pid,
+    },
     null,
     2,
   ),

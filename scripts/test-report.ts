@@ -7,7 +7,11 @@ import path from 'node:path';
 import { projectRoot } from '@shared/local/paths';
 
 const dir = path.join(projectRoot, 'test', 'artifacts');
-const reports = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('-report.json')).sort() : [];
+const reports = existsSync(dir)
+  ? readdirSync(dir)
+      .filter((f) => f.endsWith('-report.json'))
+      .sort()
+  : [];
 if (reports.length === 0) {
   console.log('No reports yet: run `npm test` first.');
   process.exit(0);
@@ -18,9 +22,15 @@ for (const file of reports) {
   if (file.startsWith('hostile-input')) {
     console.log('| route | cases | statuses |\n|---|---|---|');
     let total = 0;
-    for (const [route, stats] of Object.entries(data as Record<string, { cases: number; statuses: Record<string, number> }>)) {
+    for (const [route, stats] of Object.entries(
+      data as Record<string, { cases: number; statuses: Record<string, number> }>,
+    )) {
       total += stats.cases;
-      console.log(`| ${route} | ${stats.cases} | ${Object.entries(stats.statuses).map(([s, n]) => `${s}×${n}`).join(' ')} |`);
+      console.log(
+        `| ${route} | ${stats.cases} | ${Object.entries(stats.statuses)
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' ')} |`,
+      );
     }
     console.log(`\n${total} cases in all.\n`);
   } else {

@@ -16,7 +16,8 @@ export const frontDoorContext = (scope: Construct): FrontDoorContext => {
     return value === undefined || value === null || value === '' ? undefined : String(value);
   };
   const waf = raw('edgeWaf');
-  if (waf !== undefined && waf !== 'true' && waf !== 'false') throw new Error(`-c edgeWaf must be true or false, got ${waf}`);
+  if (waf !== undefined && waf !== 'true' && waf !== 'false')
+    throw new Error(`-c edgeWaf must be true or false, got ${waf}`);
   const rate = raw('edgeRateLimitPer5Min');
   const rateLimitPer5Min = rate === undefined ? DEFAULT_RATE_LIMIT_PER_5_MIN : Number(rate);
   // WAF's rate-based rules take 10 to 2,000,000,000 requests per window.
@@ -24,8 +25,18 @@ export const frontDoorContext = (scope: Construct): FrontDoorContext => {
     throw new Error(`-c edgeRateLimitPer5Min must be a whole number from 10 to 2000000000, got ${rate}`);
   }
   const linkCertificateArn = raw('linkCertificateArn');
-  if (linkCertificateArn !== undefined && !/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/.test(linkCertificateArn)) {
-    throw new Error('-c linkCertificateArn must be an ACM certificate ARN in us-east-1 (CloudFront reads certificates only there)');
+  if (
+    linkCertificateArn !== undefined &&
+    !/^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/.test(linkCertificateArn)
+  ) {
+    throw new Error(
+      '-c linkCertificateArn must be an ACM certificate ARN in us-east-1 (CloudFront reads certificates only there)',
+    );
   }
-  return { waf: waf !== 'false', rateLimitPer5Min, linkCertificateArn, originSecretRotation: raw('originSecretRotation') };
+  return {
+    waf: waf !== 'false',
+    rateLimitPer5Min,
+    linkCertificateArn,
+    originSecretRotation: raw('originSecretRotation'),
+  };
 };

@@ -5,7 +5,8 @@ import { projectRoot } from '@shared/local/paths';
 
 /** The viewer-request CloudFront Function's source, as deployed (FunctionCode). */
 let source: string | undefined;
-export const viewerRequestCode = (): string => (source ??= readFileSync(path.join(projectRoot, 'lib', 'front-door', 'viewer-request.js'), 'utf8'));
+export const viewerRequestCode = (): string =>
+  (source ??= readFileSync(path.join(projectRoot, 'lib', 'front-door', 'viewer-request.js'), 'utf8'));
 
 export interface CloudFrontFunctionRequest {
   method: string;
@@ -23,13 +24,18 @@ export interface CloudFrontFunctionRequest {
  */
 const compiled = new Map<string, Script>();
 
-export const runViewerRequest = (request: CloudFrontFunctionRequest, code = viewerRequestCode()): CloudFrontFunctionRequest => {
+export const runViewerRequest = (
+  request: CloudFrontFunctionRequest,
+  code = viewerRequestCode(),
+): CloudFrontFunctionRequest => {
   let script = compiled.get(code);
   if (!script) {
     script = new Script(`${code}\nhandler(event);`);
     compiled.set(code, script);
   }
-  const sandbox: Record<string, unknown> = { event: { version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '127.0.0.1' }, request } };
+  const sandbox: Record<string, unknown> = {
+    event: { version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '127.0.0.1' }, request },
+  };
   for (const name of ['require', 'process', 'Buffer', 'fetch', 'setTimeout', 'setInterval', 'module', 'exports']) {
     Object.defineProperty(sandbox, name, { value: undefined });
   }

@@ -21,7 +21,9 @@ const orNull = (value: string | undefined) => (value === undefined ? undefined :
 export const registerAppCommands = (program: Command): void => {
   program
     .command('set-app')
-    .description("change a deep-link app's iOS / Android settings (omitted options keep their value; the edge sees it within 60 s)")
+    .description(
+      "change a deep-link app's iOS / Android settings (omitted options keep their value; the edge sees it within 60 s)",
+    )
     .argument('<app-domain>', "the deep-link app's domain")
     .option('--app-store-url <url>', 'App Store URL ("none" clears)')
     .option('--ios-url-scheme <scheme>', 'custom URL scheme for in-app browsers on iOS ("none" clears)')

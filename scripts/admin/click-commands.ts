@@ -17,7 +17,9 @@ export const registerClickCommands = (program: Command): void => {
       const replays = replaysInLog(readFileSync(file === '-' ? 0 : file, 'utf8'));
       const withEvents = replays.some((r) => r.events.length > 0);
       if (withEvents && !process.env.EVENTS_STREAM_NAME && !process.env.LOCAL_LAKE_DIR) {
-        throw new AdminUsageError('Records carry events: set EVENTS_STREAM_NAME (the stack\'s event stream) to replay them.');
+        throw new AdminUsageError(
+          "Records carry events: set EVENTS_STREAM_NAME (the stack's event stream) to replay them.",
+        );
       }
       const bar = progressBar(options, replays.length, 'replaying');
       let events = 0;
@@ -27,6 +29,11 @@ export const registerClickCommands = (program: Command): void => {
         bar.increment();
       }
       bar.stop();
-      printResult(options, { records: replays.length, events }, (v) => `replayed ${v.records} records: ${v.events} events (their clicks are counted as they pass the event stream)`);
+      printResult(
+        options,
+        { records: replays.length, events },
+        (v) =>
+          `replayed ${v.records} records: ${v.events} events (their clicks are counted as they pass the event stream)`,
+      );
     });
 };

@@ -19,7 +19,8 @@ import { printResult, type JsonOption } from './output';
 /** Exit code of `domains verify` while something is still missing (scripts can loop on it). */
 export const VERIFY_PENDING_EXIT = 3;
 
-const recordsText = (records: DnsRecord[]) => records.map((r) => `  ${r.type.padEnd(5)} ${r.name}  ->  ${r.value}    (${r.why})`).join('\n');
+const recordsText = (records: DnsRecord[]) =>
+  records.map((r) => `  ${r.type.padEnd(5)} ${r.name}  ->  ${r.value}    (${r.why})`).join('\n');
 
 const usageError = <T>(run: () => Promise<T>): Promise<T> =>
   run().catch((error: unknown) => {
@@ -28,28 +29,43 @@ const usageError = <T>(run: () => Promise<T>): Promise<T> =>
   });
 
 export const registerCloudFrontDomainCommands = (program: Command): void => {
-  const domains = program.command('domains').description('customer link domains on the CloudFront front door (add, verify, remove)');
+  const domains = program
+    .command('domains')
+    .description('customer link domains on the CloudFront front door (add, verify, remove)');
 
   domains
     .command('add')
     .description('store a link domain unverified and print the DNS records the customer must create')
     .argument('<domain>', 'the link domain, e.g. go.acme.com')
     .requiredOption('--workspace <workspaceId>', 'the workspace the domain belongs to')
-    .option('--usage <usage>', 'SHORTLINK or DEEPLINK (a DEEPLINK domain comes with its open.<domain> host)', 'SHORTLINK')
+    .option(
+      '--usage <usage>',
+      'SHORTLINK or DEEPLINK (a DEEPLINK domain comes with its open.<domain> host)',
+      'SHORTLINK',
+    )
     .option('--json', 'print one line of JSON')
     .action(async (domain: string, options: JsonOption & { workspace: string; usage: string }) => {
       const { edgeUrl } = adminTarget();
       const usage = options.usage.toUpperCase();
-      if (usage !== 'SHORTLINK' && usage !== 'DEEPLINK') throw new AdminUsageError('--usage must be SHORTLINK or DEEPLINK');
-      const result = await usageError(() => addDomain({ domain, workspaceId: options.workspace, usage }, frontDoorFromEnv(), edgeUrl));
+      if (usage !== 'SHORTLINK' && usage !== 'DEEPLINK')
+        throw new AdminUsageError('--usage must be SHORTLINK or DEEPLINK');
+      const result = await usageError(() =>
+        addDomain({ domain, workspaceId: options.workspace, usage }, frontDoorFromEnv(), edgeUrl),
+      );
       printResult(options, result, (r) =>
-        [`${r.domain} added to ${r.workspaceId} (${r.usage}), not verified yet.`, 'Create these DNS records, then run `domains verify`:', recordsText(r.dnsRecords)].join('\n'),
+        [
+          `${r.domain} added to ${r.workspaceId} (${r.usage}), not verified yet.`,
+          'Create these DNS records, then run `domains verify`:',
+          recordsText(r.dnsRecords),
+        ].join('\n'),
       );
     });
 
   domains
     .command('verify')
-    .description('check DNS, create/update the CloudFront tenant and its certificate; verified once the certificate is issued (safe to re-run)')
+    .description(
+      'check DNS, create/update the CloudFront tenant and its certificate; verified once the certificate is issued (safe to re-run)',
+    )
     .argument('<domain>', 'the link domain')
     .option('--json', 'print one line of JSON')
     .action(async (domain: string, options: JsonOption) => {
@@ -58,7 +74,12 @@ export const registerCloudFrontDomainCommands = (program: Command): void => {
       printResult(options, result, (r) =>
         r.verified
           ? `${r.domain} is verified${r.tenantId ? ` (tenant ${r.tenantId})` : ''}: its links answer on https://${r.domain}/`
-          : [`${r.domain} is not verified yet (${r.state}). Still missing:`, ...r.missing.map((m) => `  - ${m}`), 'DNS records:', recordsText(r.dnsRecords)].join('\n'),
+          : [
+              `${r.domain} is not verified yet (${r.state}). Still missing:`,
+              ...r.missing.map((m) => `  - ${m}`),
+              'DNS records:',
+              recordsText(r.dnsRecords),
+            ].join('\n'),
       );
       if (!result.verified) process.exitCode = VERIFY_PENDING_EXIT;
     });
@@ -71,6 +92,8 @@ export const registerCloudFrontDomainCommands = (program: Command): void => {
     .action(async (domain: string, options: JsonOption) => {
       adminTarget();
       const result = await usageError(() => removeDomain(domain, frontDoorFromEnv()));
-      printResult(options, result, (r) => [`${r.domain} removed (tenant: ${r.tenant}).`, ...r.missing.map((m) => `  - ${m}`)].join('\n'));
+      printResult(options, result, (r) =>
+        [`${r.domain} removed (tenant: ${r.tenant}).`, ...r.missing.map((m) => `  - ${m}`)].join('\n'),
+      );
     });
 };

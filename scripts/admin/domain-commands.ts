@@ -17,7 +17,8 @@ export const registerDomainCommands = (program: Command): void => {
       adminTarget();
       const urls = { expiredUrl: options.expiredUrl ?? null, notFoundUrl: options.notFoundUrl ?? null };
       for (const [name, url] of Object.entries(urls)) {
-        if (url !== null && !httpUrlSchema.safeParse(url).success) throw new AdminUsageError(`${name} must be an absolute http(s) URL`);
+        if (url !== null && !httpUrlSchema.safeParse(url).success)
+          throw new AdminUsageError(`${name} must be an absolute http(s) URL`);
       }
       const host = await domainRepository.findHost(hostname);
       const domain = host ? await domainRepository.findById(host.workspaceId, host.domainId) : undefined;

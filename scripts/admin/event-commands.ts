@@ -10,29 +10,48 @@ import { printResult, progressBar, type JsonOption } from './output';
 export const registerEventCommands = (program: Command): void => {
   program
     .command('replay-events')
-    .description('re-send events the event stream rejected (spooled to SQS) to the stream now; delivered messages are deleted, failing ones stay')
-    .option('--queue-url <url>', 'the spool queue (default: EVENTS_SPOOL_QUEUE_URL; with --dead-letter: EVENTS_SPOOL_DLQ_URL)')
+    .description(
+      're-send events the event stream rejected (spooled to SQS) to the stream now; delivered messages are deleted, failing ones stay',
+    )
+    .option(
+      '--queue-url <url>',
+      'the spool queue (default: EVENTS_SPOOL_QUEUE_URL; with --dead-letter: EVENTS_SPOOL_DLQ_URL)',
+    )
     .option('--dead-letter', 'drain the dead-letter queue (messages the redrive gave up on after 24 h)')
     .option('--stream <name>', 'the Kinesis event stream (default: EVENTS_STREAM_NAME)')
     .option('--max <n>', 'stop after this many messages')
     .option('--json', 'print one line of JSON')
-    .action(async (options: JsonOption & { queueUrl?: string; deadLetter?: boolean; stream?: string; max?: string }) => {
-      const queueUrl = options.queueUrl ?? (options.deadLetter ? process.env.EVENTS_SPOOL_DLQ_URL : process.env.EVENTS_SPOOL_QUEUE_URL);
-      const streamName = options.stream ?? process.env.EVENTS_STREAM_NAME;
-      if (!queueUrl || !streamName) {
-        throw new AdminUsageError(
-          'Give the spool queue and the stream (--queue-url / EVENTS_SPOOL_QUEUE_URL or EVENTS_SPOOL_DLQ_URL, --stream / EVENTS_STREAM_NAME: the stack outputs). The local stack writes events straight to its lake and has nothing to replay.',
+    .action(
+      async (options: JsonOption & { queueUrl?: string; deadLetter?: boolean; stream?: string; max?: string }) => {
+        const queueUrl =
+          options.queueUrl ??
+          (options.deadLetter ? process.env.EVENTS_SPOOL_DLQ_URL : process.env.EVENTS_SPOOL_QUEUE_URL);
+        const streamName = options.stream ?? process.env.EVENTS_STREAM_NAME;
+        if (!queueUrl || !streamName) {
+          throw new AdminUsageError(
+            'Give the spool queue and the stream (--queue-url / EVENTS_SPOOL_QUEUE_URL or EVENTS_SPOOL_DLQ_URL, --stream / EVENTS_STREAM_NAME: the stack outputs). The local stack writes events straight to its lake and has nothing to replay.',
+          );
+        }
+        const max = options.max === undefined ? undefined : Number(options.max);
+        if (max !== undefined && !(Number.isInteger(max) && max > 0))
+          throw new AdminUsageError('--max must be a positive whole number');
+        const region = process.env.AWS_REGION ?? 'us-east-1';
+        const sink = createStreamSink({ putRecords: createKinesisPut({ region }), streamName, maxAttempts: 3 });
+        const bar = progressBar(options, max ?? 0, 'messages');
+        const totals = await replaySpool({
+          sqs: new SQSClient({ region }),
+          queueUrl,
+          sink,
+          maxMessages: max,
+          onProgress: (t) => bar.increment(t.messages),
+        });
+        bar.stop();
+        printResult(
+          options,
+          { queueUrl, streamName, ...totals },
+          (t) =>
+            `${t.messagesReplayed} of ${t.messages} messages replayed (${t.eventsReplayed} events); ${t.messagesLeft} left on the queue${t.messagesLeft ? ' (the stream still failing?)' : ''}`,
         );
-      }
-      const max = options.max === undefined ? undefined : Number(options.max);
-      if (max !== undefined && !(Number.isInteger(max) && max > 0)) throw new AdminUsageError('--max must be a positive whole number');
-      const region = process.env.AWS_REGION ?? 'us-east-1';
-      const sink = createStreamSink({ putRecords: createKinesisPut({ region }), streamName, maxAttempts: 3 });
-      const bar = progressBar(options, max ?? 0, 'messages');
-      const totals = await replaySpool({ sqs: new SQSClient({ region }), queueUrl, sink, maxMessages: max, onProgress: (t) => bar.increment(t.messages) });
-      bar.stop();
-      printResult(options, { queueUrl, streamName, ...totals }, (t) =>
-        `${t.messagesReplayed} of ${t.messages} messages replayed (${t.eventsReplayed} events); ${t.messagesLeft} left on the queue${t.messagesLeft ? ' (the stream still failing?)' : ''}`,
-      );
-    });
+      },
+    );
 };

@@ -34,18 +34,25 @@ export const readCsvRecords = (text: string): { headers: string[]; records: CsvR
 const summary = (r: ImportReport) =>
   [
     `${r.dryRun ? 'dry run: would create' : 'created'} ${r.created}, skipped ${r.skipped}, failed ${r.failed} (${r.rows} rows, format ${r.format}, domain ${r.domain})`,
-    ...r.skippedRows.map((s) => `  row ${s.row}: skipped, ${s.reason === 'already_imported' ? 'already imported' : 'slug taken by another link'} (${s.key})`),
+    ...r.skippedRows.map(
+      (s) =>
+        `  row ${s.row}: skipped, ${s.reason === 'already_imported' ? 'already imported' : 'slug taken by another link'} (${s.key})`,
+    ),
     ...r.failures.map(
       (f) =>
         `  row ${f.row}: failed, ${f.code}: ${f.message}` +
-        (Array.isArray(f.details) ? ` (${(f.details as Array<{ path: string; message: string }>).map((d) => `${d.path} ${d.message}`).join('; ')})` : ''),
+        (Array.isArray(f.details)
+          ? ` (${(f.details as Array<{ path: string; message: string }>).map((d) => `${d.path} ${d.message}`).join('; ')})`
+          : ''),
     ),
   ].join('\n');
 
 export const registerImportCommands = (program: Command): void => {
   program
     .command('import-links')
-    .description("create links from a CSV export (Bitly, Rebrandly, Short.io or generic); re-running the same file creates nothing new")
+    .description(
+      'create links from a CSV export (Bitly, Rebrandly, Short.io or generic); re-running the same file creates nothing new',
+    )
     .argument('<file>', 'the CSV file')
     .requiredOption('--workspace <workspaceId>', 'the workspace the links belong to')
     .requiredOption('--domain <domain>', "the workspace's short-link domain the links go on")
@@ -68,7 +75,9 @@ export const registerImportCommands = (program: Command): void => {
         throw new AdminUsageError(`${file} is not a CSV file: ${(error as Error).message}`);
       }
       if (!hasUrlColumn(format, parsed.headers)) {
-        throw new AdminUsageError(`${file} has no destination URL column for format ${format} (headers: ${parsed.headers.join(', ')})`);
+        throw new AdminUsageError(
+          `${file} has no destination URL column for format ${format} (headers: ${parsed.headers.join(', ')})`,
+        );
       }
       const bar = progressBar(options, parsed.records.length, 'import');
       let report: ImportReport;
@@ -81,7 +90,8 @@ export const registerImportCommands = (program: Command): void => {
           onProgress: (n) => bar.increment(n),
         });
       } catch (error) {
-        if (isAppError(error)) throw new AdminUsageError(`${error.message} (${options.domain} in workspace ${options.workspace})`);
+        if (isAppError(error))
+          throw new AdminUsageError(`${error.message} (${options.domain} in workspace ${options.workspace})`);
         throw error;
       } finally {
         bar.stop();

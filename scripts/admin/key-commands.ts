@@ -14,6 +14,10 @@ export const registerKeyCommands = (program: Command): void => {
     .action(async (key: string, options: JsonOption) => {
       adminTarget();
       const { indexItemsCleared } = await apiKeyRepository.revoke(hashApiKey(key));
-      printResult(options, { revoked: true, indexItemsCleared }, () => `revoked (${indexItemsCleared} origin-index items cleared)`);
+      printResult(
+        options,
+        { revoked: true, indexItemsCleared },
+        () => `revoked (${indexItemsCleared} origin-index items cleared)`,
+      );
     });
 };

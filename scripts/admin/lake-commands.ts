@@ -24,13 +24,17 @@ const lakeDirOf = (option?: string): string => {
   }
   const fallback = path.join(localDir, 'lake');
   if (existsSync(fallback)) return fallback;
-  throw new AdminUsageError('No local lake: pass --lake-dir, set LOCAL_LAKE_DIR or start the stack (`npm start`). Deployed, compaction runs on its own schedule (docs/analytics.md).');
+  throw new AdminUsageError(
+    'No local lake: pass --lake-dir, set LOCAL_LAKE_DIR or start the stack (`npm start`). Deployed, compaction runs on its own schedule (docs/analytics.md).',
+  );
 };
 
 export const registerLakeCommands = (program: Command): void => {
   program
     .command('compact-lake')
-    .description(`compact the local event lake: raw JSON of hours closed for ${COMPACTION_GRACE_MS / 60_000} min -> Parquet per workspace and day (late arrivals merged)`)
+    .description(
+      `compact the local event lake: raw JSON of hours closed for ${COMPACTION_GRACE_MS / 60_000} min -> Parquet per workspace and day (late arrivals merged)`,
+    )
     .option('--lake-dir <dir>', 'the lake folder (default: LOCAL_LAKE_DIR or the running local stack)')
     .option('--now <iso>', 'compact as if it were this instant (ISO 8601)')
     .option('--json', 'print one line of JSON')
@@ -47,21 +51,28 @@ export const registerLakeCommands = (program: Command): void => {
           if (done === total) bar.stop();
         },
       });
-      printResult(options, { lakeDir, ...report }, (r) =>
-        `Compacted ${r.rawFiles} raw files into ${r.workspaceDays} workspace-days (${r.events} events); closed through ${r.watermark}` +
-        (r.skippedWorkspaces.length ? `; left raw (unsafe workspace ids): ${r.skippedWorkspaces.join(', ')}` : ''),
+      printResult(
+        options,
+        { lakeDir, ...report },
+        (r) =>
+          `Compacted ${r.rawFiles} raw files into ${r.workspaceDays} workspace-days (${r.events} events); closed through ${r.watermark}` +
+          (r.skippedWorkspaces.length ? `; left raw (unsafe workspace ids): ${r.skippedWorkspaces.join(', ')}` : ''),
       );
     });
   program
     .command('replay-lake-errors')
-    .description('send the events in objects Firehose wrote under errors/ (downloaded with `aws s3 cp --recursive`) through the event sink again')
+    .description(
+      'send the events in objects Firehose wrote under errors/ (downloaded with `aws s3 cp --recursive`) through the event sink again',
+    )
     .argument('<path>', 'an errors/ object or a folder of them')
     .option('--lake-dir <dir>', 'local: the lake folder (default: LOCAL_LAKE_DIR or the running local stack)')
     .option('--json', 'print one line of JSON')
     .action(async (target: string, options: JsonOption & { lakeDir?: string }) => {
       if (!existsSync(target)) throw new AdminUsageError(`No such file or folder: ${target}`);
       const files = statSync(target).isDirectory()
-        ? (readdirSync(target, { recursive: true }) as string[]).map((f) => path.join(target, f)).filter((f) => statSync(f).isFile())
+        ? (readdirSync(target, { recursive: true }) as string[])
+            .map((f) => path.join(target, f))
+            .filter((f) => statSync(f).isFile())
         : [target];
       // Deployed: the stack's event stream (EVENTS_STREAM_NAME, with TABLE_NAME as for every admin command), marked lake-only so the
       // click counters (which counted these events when they first passed) skip them; else the local lake's files.
@@ -71,12 +82,17 @@ export const registerLakeCommands = (program: Command): void => {
       let unreadable = 0;
       for (const file of files) {
         const read = eventsFromErrorObject(readFileSync(file, 'utf8'));
-        for (let i = 0; i < read.events.length; i += 500) await sink.send(read.events.slice(i, i + 500), { lakeOnly: true });
+        for (let i = 0; i < read.events.length; i += 500)
+          await sink.send(read.events.slice(i, i + 500), { lakeOnly: true });
         events += read.events.length;
         unreadable += read.unreadable;
         bar.increment();
       }
       bar.stop();
-      printResult(options, { files: files.length, events, unreadable }, (r) => `Replayed ${r.events} events from ${r.files} files (${r.unreadable} unreadable lines)`);
+      printResult(
+        options,
+        { files: files.length, events, unreadable },
+        (r) => `Replayed ${r.events} events from ${r.files} files (${r.unreadable} unreadable lines)`,
+      );
     });
 };

@@ -14,7 +14,10 @@ export const printResult = <T>(options: JsonOption, value: T, text?: (value: T) 
 /** A progress bar on stderr for long work; silent with --json or when stderr is not a terminal. */
 export const progressBar = (options: JsonOption, total: number, label: string) => {
   if (options.json || !process.stderr.isTTY) return { increment: () => {}, stop: () => {} };
-  const bar = new SingleBar({ format: `${label} [{bar}] {value}/{total}`, stream: process.stderr }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { format: `${label} [{bar}] {value}/{total}`, stream: process.stderr },
+    Presets.shades_classic,
+  );
   bar.start(total, 0);
   return { increment: (n = 1) => bar.increment(n), stop: () => bar.stop() };
 };

@@ -14,7 +14,13 @@ export const registerTenantCommands = (program: Command): void => {
     .option('--app-domain <domain>', 'deep-link app domain')
     .action(async (options: JsonOption & { name?: string; domain?: string; appDomain?: string }) => {
       const { baseUrl, edgeUrl } = adminTarget();
-      const result = await bootstrapTenant({ baseUrl, edgeUrl, name: options.name, domain: options.domain, appDomain: options.appDomain });
+      const result = await bootstrapTenant({
+        baseUrl,
+        edgeUrl,
+        name: options.name,
+        domain: options.domain,
+        appDomain: options.appDomain,
+      });
       printResult(options, result);
     });
 };

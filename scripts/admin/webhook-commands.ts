@@ -31,14 +31,19 @@ const usage = async <T>(work: () => Promise<T>): Promise<T> => {
 };
 
 export const registerWebhookCommands = (program: Command): void => {
-  const webhooks = program.command('webhooks').description("a workspace's signed webhook endpoints (Standard Webhooks)");
+  const webhooks = program
+    .command('webhooks')
+    .description("a workspace's signed webhook endpoints (Standard Webhooks)");
 
   webhooks
     .command('add')
     .description('add an endpoint; prints its id and signing secret once')
     .argument('<workspaceId>', 'the workspace')
     .requiredOption('--url <url>', 'https URL (the local stack also takes http://127.0.0.1 and http://localhost)')
-    .option('--events <types>', `comma-separated event types (default: all but link.clicked); known: ${outboundEventTypes.join(', ')}`)
+    .option(
+      '--events <types>',
+      `comma-separated event types (default: all but link.clicked); known: ${outboundEventTypes.join(', ')}`,
+    )
     .option('--json', 'print {"id","secret"}')
     .action(async (workspaceId: string, options: JsonOption & { url: string; events?: string }) => {
       target();
@@ -57,7 +62,9 @@ export const registerWebhookCommands = (program: Command): void => {
       printResult(options, endpoints, (list) =>
         list.length === 0
           ? 'no endpoints'
-          : list.map((e) => `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}  ${e.events.join(',')}`).join('\n'),
+          : list
+              .map((e) => `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}  ${e.events.join(',')}`)
+              .join('\n'),
       );
     });
 
@@ -79,12 +86,19 @@ export const registerWebhookCommands = (program: Command): void => {
     .action(async (endpointId: string, options: JsonOption) => {
       target();
       const rotated = await usage(() => rotateWebhookSecret(endpointId));
-      printResult(options, rotated, (v) => `endpoint ${v.id}\nsecret   ${v.secret}   (shown once; the old one signs too until ${v.previousSecretExpiresAt})`);
+      printResult(
+        options,
+        rotated,
+        (v) =>
+          `endpoint ${v.id}\nsecret   ${v.secret}   (shown once; the old one signs too until ${v.previousSecretExpiresAt})`,
+      );
     });
 
   webhooks
     .command('replay')
-    .description("re-send the workspace's events since a time (kept 30 days) that the endpoint subscribes to, with their original ids")
+    .description(
+      "re-send the workspace's events since a time (kept 30 days) that the endpoint subscribes to, with their original ids",
+    )
     .argument('<endpointId>', 'the endpoint')
     .requiredOption('--since <iso>', 'ISO 8601 date-time')
     .option('--json', 'print one line of JSON')

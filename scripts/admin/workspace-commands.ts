@@ -1,19 +1,32 @@
 /** admin set-rate-limits, show-workspace: a workspace's per-minute limits and what it holds. */
 import type { Command } from 'commander';
 import * as z from '@shared/schemas/zod-mini';
-import { DEFAULT_RATE_LIMITS, effectiveRateLimits, perMinuteSchema, RATE_LIMIT_MAX, RATE_LIMIT_MIN, type RateLimits } from '@shared/rate-limits/rate-limit-policy';
+import {
+  DEFAULT_RATE_LIMITS,
+  effectiveRateLimits,
+  perMinuteSchema,
+  RATE_LIMIT_MAX,
+  RATE_LIMIT_MIN,
+  type RateLimits,
+} from '@shared/rate-limits/rate-limit-policy';
 import { LIMITS_CACHE_SECONDS } from '@shared/rate-limits/rate-limiter';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { AdminUsageError, adminTarget } from './admin-target';
 import { printResult, type JsonOption } from './output';
 
-const FLAGS = { serverPerMinute: '--server-per-minute', clientPerMinute: '--client-per-minute', legacyPerMinute: '--legacy-per-minute' } as const;
+const FLAGS = {
+  serverPerMinute: '--server-per-minute',
+  clientPerMinute: '--client-per-minute',
+  legacyPerMinute: '--legacy-per-minute',
+} as const;
 
 const parseLimit = (flag: string, raw: string | undefined): number | undefined => {
   if (raw === undefined) return undefined;
   const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!z.safeParse(perMinuteSchema, n).success) {
-    throw new AdminUsageError(`${flag} must be a whole number from ${RATE_LIMIT_MIN} to ${RATE_LIMIT_MAX.toLocaleString('en')} (got ${raw})`);
+    throw new AdminUsageError(
+      `${flag} must be a whole number from ${RATE_LIMIT_MIN} to ${RATE_LIMIT_MAX.toLocaleString('en')} (got ${raw})`,
+    );
   }
   return n;
 };
@@ -22,7 +35,10 @@ const parseLimit = (flag: string, raw: string | undefined): number | undefined =
 const describeLimits = (stored: Partial<RateLimits> | undefined) => {
   const effective = effectiveRateLimits(stored);
   return Object.fromEntries(
-    (Object.keys(DEFAULT_RATE_LIMITS) as Array<keyof RateLimits>).map((k) => [k, { perMinute: effective[k], source: stored?.[k] === undefined ? 'default' : 'workspace' }]),
+    (Object.keys(DEFAULT_RATE_LIMITS) as Array<keyof RateLimits>).map((k) => [
+      k,
+      { perMinute: effective[k], source: stored?.[k] === undefined ? 'default' : 'workspace' },
+    ]),
   );
 };
 
@@ -35,23 +51,37 @@ const workspaceOrThrow = async (workspaceId: string) => {
 export const registerWorkspaceCommands = (program: Command): void => {
   program
     .command('set-rate-limits')
-    .description(`set a workspace's per-minute request limits (${RATE_LIMIT_MIN}-${RATE_LIMIT_MAX}); omitted ones stay; running Lambdas apply them within ${LIMITS_CACHE_SECONDS} s`)
+    .description(
+      `set a workspace's per-minute request limits (${RATE_LIMIT_MIN}-${RATE_LIMIT_MAX}); omitted ones stay; running Lambdas apply them within ${LIMITS_CACHE_SECONDS} s`,
+    )
     .argument('<workspaceId>', 'the workspace id')
     .option(`${FLAGS.serverPerMinute} <n>`, `server-key v1 routes (default ${DEFAULT_RATE_LIMITS.serverPerMinute})`)
-    .option(`${FLAGS.clientPerMinute} <n>`, `publishable-key client routes (default ${DEFAULT_RATE_LIMITS.clientPerMinute})`)
-    .option(`${FLAGS.legacyPerMinute} <n>`, `legacy /api/mobile routes (default ${DEFAULT_RATE_LIMITS.legacyPerMinute})`)
+    .option(
+      `${FLAGS.clientPerMinute} <n>`,
+      `publishable-key client routes (default ${DEFAULT_RATE_LIMITS.clientPerMinute})`,
+    )
+    .option(
+      `${FLAGS.legacyPerMinute} <n>`,
+      `legacy /api/mobile routes (default ${DEFAULT_RATE_LIMITS.legacyPerMinute})`,
+    )
     .option('--json', 'print one line of JSON')
     .action(async (workspaceId: string, options: JsonOption & Partial<Record<keyof RateLimits, string>>) => {
       adminTarget();
       const changes = Object.fromEntries(
-        (Object.keys(FLAGS) as Array<keyof RateLimits>).map((k) => [k, parseLimit(FLAGS[k], options[k])]).filter(([, v]) => v !== undefined),
+        (Object.keys(FLAGS) as Array<keyof RateLimits>)
+          .map((k) => [k, parseLimit(FLAGS[k], options[k])])
+          .filter(([, v]) => v !== undefined),
       ) as Partial<RateLimits>;
-      if (Object.keys(changes).length === 0) throw new AdminUsageError(`give at least one of ${Object.values(FLAGS).join(', ')}`);
+      if (Object.keys(changes).length === 0)
+        throw new AdminUsageError(`give at least one of ${Object.values(FLAGS).join(', ')}`);
       await workspaceOrThrow(workspaceId);
       const stored = await workspaceRepository.setRateLimits(workspaceId, changes);
       const rateLimits = describeLimits(stored);
       printResult(options, { workspaceId, rateLimits }, () =>
-        [`rate limits of ${workspaceId}:`, ...Object.entries(rateLimits).map(([k, v]) => `  ${k}: ${v.perMinute} (${v.source})`)].join('\n'),
+        [
+          `rate limits of ${workspaceId}:`,
+          ...Object.entries(rateLimits).map(([k, v]) => `  ${k}: ${v.perMinute} (${v.source})`),
+        ].join('\n'),
       );
     });
 
@@ -63,9 +93,18 @@ export const registerWorkspaceCommands = (program: Command): void => {
     .action(async (workspaceId: string, options: JsonOption) => {
       adminTarget();
       const workspace = await workspaceOrThrow(workspaceId);
-      const value = { id: workspace.id, name: workspace.name, createdAt: workspace.createdAt, rateLimits: describeLimits(workspace.rateLimits) };
+      const value = {
+        id: workspace.id,
+        name: workspace.name,
+        createdAt: workspace.createdAt,
+        rateLimits: describeLimits(workspace.rateLimits),
+      };
       printResult(options, value, (v) =>
-        [`${v.id}  ${v.name}  (created ${v.createdAt})`, 'rate limits (requests per minute):', ...Object.entries(v.rateLimits).map(([k, l]) => `  ${k}: ${l.perMinute} (${l.source})`)].join('\n'),
+        [
+          `${v.id}  ${v.name}  (created ${v.createdAt})`,
+          'rate limits (requests per minute):',
+          ...Object.entries(v.rateLimits).map(([k, l]) => `  ${k}: ${l.perMinute} (${l.source})`),
+        ].join('\n'),
       );
     });
 };

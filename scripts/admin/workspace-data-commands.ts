@@ -29,14 +29,19 @@ const localLakeDir = (): string | undefined => {
 const lakeStore = (): LakeStore => {
   const localDir = localLakeDir();
   if (localDir) return createLocalLakeStore(localDir);
-  if (process.env.LAKE_BUCKET) return createS3LakeStore(new S3Client({ region: process.env.AWS_REGION ?? 'us-east-1' }), process.env.LAKE_BUCKET);
-  throw new AdminUsageError('No lake: set LAKE_BUCKET (the stack output EventLakeBucketName) or LOCAL_LAKE_DIR; nothing was erased');
+  if (process.env.LAKE_BUCKET)
+    return createS3LakeStore(new S3Client({ region: process.env.AWS_REGION ?? 'us-east-1' }), process.env.LAKE_BUCKET);
+  throw new AdminUsageError(
+    'No lake: set LAKE_BUCKET (the stack output EventLakeBucketName) or LOCAL_LAKE_DIR; nothing was erased',
+  );
 };
 
 export const registerWorkspaceDataCommands = (program: Command): void => {
   program
     .command('export-workspace')
-    .description("write a workspace's links, deep links, domains, apps, tags, webhook endpoints, API keys (no hashes or secrets) and its events (from the lake) as JSON Lines files")
+    .description(
+      "write a workspace's links, deep links, domains, apps, tags, webhook endpoints, API keys (no hashes or secrets) and its events (from the lake) as JSON Lines files",
+    )
     .argument('<workspaceId>', 'the workspace id')
     .requiredOption('--out <dir>', 'the folder to write (created if missing; files in it are replaced)')
     .option('--json', 'print one line of JSON')
@@ -45,23 +50,33 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
       checkId(workspaceId);
       // Events come through the analytics engine: DuckDB over the local lake, or Athena (ATHENA_WORKGROUP, ATHENA_DATABASE).
       localLakeDir();
-      if (!(await workspaceRepository.findById(workspaceId, true))) throw new AdminUsageError(`No workspace ${workspaceId}`);
+      if (!(await workspaceRepository.findById(workspaceId, true)))
+        throw new AdminUsageError(`No workspace ${workspaceId}`);
       const bar = progressBar(options, 0, 'events exported');
-      const result = await exportWorkspace(workspaceId, path.resolve(options.out), { onEvents: (n) => bar.increment(n) });
+      const result = await exportWorkspace(workspaceId, path.resolve(options.out), {
+        onEvents: (n) => bar.increment(n),
+      });
       bar.stop();
-      printResult(options, result, (r) => [`exported ${r.workspaceId} to ${r.out}:`, ...Object.entries(r.files).map(([f, n]) => `  ${f}: ${n}`)].join('\n'));
+      printResult(options, result, (r) =>
+        [`exported ${r.workspaceId} to ${r.out}:`, ...Object.entries(r.files).map(([f, n]) => `  ${f}: ${n}`)].join(
+          '\n',
+        ),
+      );
     });
 
   program
     .command('delete-workspace')
-    .description('erase a workspace: every table item (keys, links, slugs, indexes, counters, attribution, idempotency, cache, rate-limit, webhook, outbox, host and origin-index items) and its lake data; other workspaces are untouched')
+    .description(
+      'erase a workspace: every table item (keys, links, slugs, indexes, counters, attribution, idempotency, cache, rate-limit, webhook, outbox, host and origin-index items) and its lake data; other workspaces are untouched',
+    )
     .argument('<workspaceId>', 'the workspace id')
     .requiredOption('--confirm <workspaceId>', 'the same workspace id again (nothing is erased otherwise)')
     .option('--json', 'print one line of JSON')
     .action(async (workspaceId: string, options: JsonOption & { confirm: string }) => {
       adminTarget();
       checkId(workspaceId);
-      if (options.confirm !== workspaceId) throw new AdminUsageError(`--confirm must repeat the workspace id (${workspaceId}); nothing was erased`);
+      if (options.confirm !== workspaceId)
+        throw new AdminUsageError(`--confirm must repeat the workspace id (${workspaceId}); nothing was erased`);
       const lake = lakeStore();
       let bar = progressBar(options, 0, 'items erased');
       const result = await deleteWorkspace(workspaceId, lake, {
@@ -75,10 +90,16 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
       printResult(options, result, (r) =>
         [
           `erased ${r.workspaceId}: ${r.totalItemsErased} table items (${r.itemsScanned} scanned)`,
-          ...Object.entries(r.itemsErased).sort().map(([k, n]) => `  ${k}: ${n}`),
+          ...Object.entries(r.itemsErased)
+            .sort()
+            .map(([k, n]) => `  ${k}: ${n}`),
           `lake ${r.lake.location}: ${r.lake.compactedObjectsDeleted} compacted objects deleted; ${r.lake.rawRecordsRemoved} raw records removed ` +
             `(${r.lake.rawObjectsRead} raw objects read, ${r.lake.rawObjectsRewritten} rewritten, ${r.lake.rawObjectsDeleted} deleted)`,
-          ...(r.domains.length ? [`domains: ${r.domains.join(', ')} (deployed: their CloudFront distribution tenants are not touched here; see docs/operations.md)`] : []),
+          ...(r.domains.length
+            ? [
+                `domains: ${r.domains.join(', ')} (deployed: their CloudFront distribution tenants are not touched here; see docs/operations.md)`,
+              ]
+            : []),
         ].join('\n'),
       );
     });

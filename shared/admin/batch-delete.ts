@@ -22,7 +22,10 @@ export interface BatchDeleteOptions {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export const batchDeleteKeys = async (itemKeys: ItemKey[], options: BatchDeleteOptions = {}): Promise<{ retries: number }> => {
+export const batchDeleteKeys = async (
+  itemKeys: ItemKey[],
+  options: BatchDeleteOptions = {},
+): Promise<{ retries: number }> => {
   const maxAttempts = options.maxAttempts ?? 10;
   const sleep = options.sleep ?? defaultSleep;
   const client = options.client ?? getDocumentClient();
@@ -31,7 +34,10 @@ export const batchDeleteKeys = async (itemKeys: ItemKey[], options: BatchDeleteO
   for (let i = 0; i < itemKeys.length; i += BATCH_WRITE_MAX) {
     let pending = itemKeys.slice(i, i + BATCH_WRITE_MAX).map(({ pk, sk }) => ({ DeleteRequest: { Key: { pk, sk } } }));
     for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > maxAttempts) throw new Error(`BatchWriteItem left ${pending.length} items unprocessed after ${maxAttempts} attempts; run the command again`);
+      if (attempt > maxAttempts)
+        throw new Error(
+          `BatchWriteItem left ${pending.length} items unprocessed after ${maxAttempts} attempts; run the command again`,
+        );
       if (attempt > 1) {
         retries++;
         await sleep(Math.min(50 * 2 ** (attempt - 2), 5_000));

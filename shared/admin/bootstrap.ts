@@ -38,7 +38,13 @@ export interface BootstrapResult {
 
 const ENVIRONMENT = 'production';
 
-const newDomain = (workspaceId: string, domain: string, usage: DomainRecord['usage'], appId: string | null, now: string): DomainRecord => ({
+const newDomain = (
+  workspaceId: string,
+  domain: string,
+  usage: DomainRecord['usage'],
+  appId: string | null,
+  now: string,
+): DomainRecord => ({
   id: prefixedId('dom'),
   workspaceId,
   domain: domain.toLowerCase(),
@@ -62,7 +68,15 @@ const storeKey = async (
   now: string,
 ): Promise<string> => {
   const plain = generateApiKey(kind);
-  await apiKeyRepository.put({ keyHash: hashApiKey(plain), kind, workspaceId, appId, revoked: false, createdAt: now, publishable });
+  await apiKeyRepository.put({
+    keyHash: hashApiKey(plain),
+    kind,
+    workspaceId,
+    appId,
+    revoked: false,
+    createdAt: now,
+    publishable,
+  });
   return plain;
 };
 
@@ -83,7 +97,9 @@ export const bootstrapTenant = async (options: BootstrapOptions): Promise<Bootst
   const appId = prefixedId('app');
   const appDomain = newDomain(workspaceId, options.appDomain ?? `app-${suffix}.localhost`, 'DEEPLINK', appId, now);
   await domainRepository.create(appDomain);
-  const sha256Cert = Array.from({ length: 32 }, (_, i) => ((i * 37 + suffix.charCodeAt(i % suffix.length)) % 256).toString(16).padStart(2, '0').toUpperCase()).join(':');
+  const sha256Cert = Array.from({ length: 32 }, (_, i) =>
+    ((i * 37 + suffix.charCodeAt(i % suffix.length)) % 256).toString(16).padStart(2, '0').toUpperCase(),
+  ).join(':');
   const bundleId = `com.example.demo${suffix}`;
   const androidPackage = `com.example.demo${suffix}`;
   const app: DeepLinkAppRecord = {
@@ -94,7 +110,14 @@ export const bootstrapTenant = async (options: BootstrapOptions): Promise<Bootst
     domain: appDomain.domain,
     defaultUrl: options.appDefaultUrl ?? 'https://www.example.com/app',
     // Custom URL schemes for in-app browsers; the pasteboard hand-off and an App Clip are opt-in (`admin set-app`).
-    ios: { teamId: 'ABCDE12345', bundleId, appStoreUrl: 'https://apps.apple.com/app/id000000000', urlScheme: `demo${suffix}`, appClipBundleId: null, pasteboardHandoff: false },
+    ios: {
+      teamId: 'ABCDE12345',
+      bundleId,
+      appStoreUrl: 'https://apps.apple.com/app/id000000000',
+      urlScheme: `demo${suffix}`,
+      appClipBundleId: null,
+      pasteboardHandoff: false,
+    },
     android: {
       packageName: androidPackage,
       sha256CertFingerprints: [sha256Cert],
@@ -107,7 +130,10 @@ export const bootstrapTenant = async (options: BootstrapOptions): Promise<Bootst
   await appRepository.put(app);
 
   const origin = options.browserOrigin ?? 'https://www.example.com';
-  const restrictions = (platform: PublishableRestrictions['platform'], extra: Partial<PublishableRestrictions>): PublishableRestrictions => ({
+  const restrictions = (
+    platform: PublishableRestrictions['platform'],
+    extra: Partial<PublishableRestrictions>,
+  ): PublishableRestrictions => ({
     environment: ENVIRONMENT,
     platform,
     origins: [],
@@ -122,7 +148,13 @@ export const bootstrapTenant = async (options: BootstrapOptions): Promise<Bootst
     storeKey('mobile', workspaceId, null, null, now),
     storeKey('app', workspaceId, appId, null, now),
     storeKey('publishable', workspaceId, null, restrictions('browser', { origins: [origin] }), now),
-    storeKey('publishable', workspaceId, null, restrictions('android', { androidPackage, androidSha256Certs: [sha256Cert] }), now),
+    storeKey(
+      'publishable',
+      workspaceId,
+      null,
+      restrictions('android', { androidPackage, androidSha256Certs: [sha256Cert] }),
+      now,
+    ),
     storeKey('publishable', workspaceId, null, restrictions('ios', { iosBundleId: bundleId }), now),
   ]);
 

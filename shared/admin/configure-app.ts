@@ -32,32 +32,50 @@ const BUNDLE_ID = /^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
  * schemes lower-case), so the edge serves what the platforms expect. The edge sees the change
  * within its app cache time (60 s). An iOS or Android setting on an app without that platform: 400.
  */
-export const configureApp = async (appDomain: string, change: AppSettingsChange, now = new Date()): Promise<DeepLinkAppRecord> => {
+export const configureApp = async (
+  appDomain: string,
+  change: AppSettingsChange,
+  now = new Date(),
+): Promise<DeepLinkAppRecord> => {
   const host = await domainRepository.findHost(appDomain.toLowerCase());
   if (!host?.appId) throw notFound('Deep-link app');
   const app = await appRepository.getByIdOrThrow(host.workspaceId, host.appId);
-  const iosChange = ['appStoreUrl', 'iosUrlScheme', 'appClipBundleId', 'pasteboardHandoff'].some((k) => k in change && change[k as keyof AppSettingsChange] !== undefined);
-  const androidChange = ['playStoreUrl', 'androidUrlScheme', 'sha256CertFingerprints'].some((k) => change[k as keyof AppSettingsChange] !== undefined);
+  const iosChange = ['appStoreUrl', 'iosUrlScheme', 'appClipBundleId', 'pasteboardHandoff'].some(
+    (k) => k in change && change[k as keyof AppSettingsChange] !== undefined,
+  );
+  const androidChange = ['playStoreUrl', 'androidUrlScheme', 'sha256CertFingerprints'].some(
+    (k) => change[k as keyof AppSettingsChange] !== undefined,
+  );
   if ((iosChange && !app.ios) || (androidChange && !app.android)) {
-    throw new AppError('invalid_request', 'The app has no such platform', [{ path: iosChange && !app.ios ? 'ios' : 'android', message: 'not configured for this app' }]);
+    throw new AppError('invalid_request', 'The app has no such platform', [
+      { path: iosChange && !app.ios ? 'ios' : 'android', message: 'not configured for this app' },
+    ]);
   }
   const keep = <T>(next: T | undefined, current: T) => (next === undefined ? current : next);
   if (change.appClipBundleId && !BUNDLE_ID.test(change.appClipBundleId)) {
-    throw new AppError('invalid_request', 'Invalid App Clip bundle id', [{ path: 'appClipBundleId', message: 'must be a bundle id such as com.example.app.Clip' }]);
+    throw new AppError('invalid_request', 'Invalid App Clip bundle id', [
+      { path: 'appClipBundleId', message: 'must be a bundle id such as com.example.app.Clip' },
+    ]);
   }
   const updated: DeepLinkAppRecord = {
     ...app,
     ios: app.ios && {
       ...app.ios,
       appStoreUrl: keep(urlOrThrow(change.appStoreUrl, 'appStoreUrl'), app.ios.appStoreUrl),
-      urlScheme: keep(change.iosUrlScheme && urlSchemeOrThrow(change.iosUrlScheme, 'iosUrlScheme'), app.ios.urlScheme ?? null),
+      urlScheme: keep(
+        change.iosUrlScheme && urlSchemeOrThrow(change.iosUrlScheme, 'iosUrlScheme'),
+        app.ios.urlScheme ?? null,
+      ),
       appClipBundleId: keep(change.appClipBundleId, app.ios.appClipBundleId ?? null),
       pasteboardHandoff: keep(change.pasteboardHandoff, app.ios.pasteboardHandoff ?? false),
     },
     android: app.android && {
       ...app.android,
       playStoreUrl: keep(urlOrThrow(change.playStoreUrl, 'playStoreUrl'), app.android.playStoreUrl),
-      urlScheme: keep(change.androidUrlScheme && urlSchemeOrThrow(change.androidUrlScheme, 'androidUrlScheme'), app.android.urlScheme ?? null),
+      urlScheme: keep(
+        change.androidUrlScheme && urlSchemeOrThrow(change.androidUrlScheme, 'androidUrlScheme'),
+        app.android.urlScheme ?? null,
+      ),
       sha256CertFingerprints: change.sha256CertFingerprints
         ? normalizeSha256FingerprintsOrThrow(change.sha256CertFingerprints)
         : app.android.sha256CertFingerprints,

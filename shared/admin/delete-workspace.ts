@@ -32,7 +32,11 @@ export interface DeleteOptions extends WalkOptions {
   onLakeObject?: () => void;
 }
 
-export const deleteWorkspace = async (workspaceId: string, lake: LakeStore, options: DeleteOptions = {}): Promise<WorkspaceErasure> => {
+export const deleteWorkspace = async (
+  workspaceId: string,
+  lake: LakeStore,
+  options: DeleteOptions = {},
+): Promise<WorkspaceErasure> => {
   const { items, scanned } = await collectWorkspaceItems(workspaceId, options);
   options.onFound?.(items.length);
   const itemsErased: Record<string, number> = {};
@@ -42,7 +46,21 @@ export const deleteWorkspace = async (workspaceId: string, lake: LakeStore, opti
   }
   // The workspace item last: a run cut short can be run again and still finds the rest.
   const ordered = [...items.filter((i) => i.sk !== 'WORKSPACE'), ...items.filter((i) => i.sk === 'WORKSPACE')];
-  const { retries } = await batchDeleteKeys(ordered.map(({ pk, sk }) => ({ pk, sk })), { onDeleted: options.onDeleted });
+  const { retries } = await batchDeleteKeys(
+    ordered.map(({ pk, sk }) => ({ pk, sk })),
+    { onDeleted: options.onDeleted },
+  );
   const lakeErasure = await eraseWorkspaceLake(lake, workspaceId, options.onLakeObject);
-  return { workspaceId, itemsErased, totalItemsErased: items.length, itemsScanned: scanned, batchRetries: retries, lake: lakeErasure, domains: items.filter((i) => i.type === 'DOMAIN').map((i) => String(i.domain)).sort() };
+  return {
+    workspaceId,
+    itemsErased,
+    totalItemsErased: items.length,
+    itemsScanned: scanned,
+    batchRetries: retries,
+    lake: lakeErasure,
+    domains: items
+      .filter((i) => i.type === 'DOMAIN')
+      .map((i) => String(i.domain))
+      .sort(),
+  };
 };

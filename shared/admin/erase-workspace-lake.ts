@@ -36,9 +36,20 @@ const namesWorkspace = (workspaceId: string) => (line: string) => {
   }
 };
 
-export const eraseWorkspaceLake = async (store: LakeStore, workspaceId: string, onObject?: () => void): Promise<LakeErasure> => {
+export const eraseWorkspaceLake = async (
+  store: LakeStore,
+  workspaceId: string,
+  onObject?: () => void,
+): Promise<LakeErasure> => {
   assertSafeId(workspaceId, 'workspace id');
-  const result: LakeErasure = { location: store.location, rawObjectsRead: 0, rawObjectsRewritten: 0, rawObjectsDeleted: 0, rawRecordsRemoved: 0, compactedObjectsDeleted: 0 };
+  const result: LakeErasure = {
+    location: store.location,
+    rawObjectsRead: 0,
+    rawObjectsRewritten: 0,
+    rawObjectsDeleted: 0,
+    rawRecordsRemoved: 0,
+    compactedObjectsDeleted: 0,
+  };
   const isTheirs = namesWorkspace(workspaceId);
   const emptied: string[] = [];
   for await (const key of store.list(`${RAW_PREFIX}shard=${shardOf(workspaceId)}/`)) {

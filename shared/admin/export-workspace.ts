@@ -19,17 +19,52 @@ const EVENTS_PAGE = 1000;
 const EXPORT_PAGE_DEADLINE_MS = 5 * 60_000;
 const DAY = 86_400_000;
 
-const stripKeys = ({ pk: _pk, sk: _sk, type: _t, ttl: _ttl, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _e, gsi3sk: _f, ...rest }: TableItem) => rest;
+const stripKeys = ({
+  pk: _pk,
+  sk: _sk,
+  type: _t,
+  ttl: _ttl,
+  gsi1pk: _a,
+  gsi1sk: _b,
+  gsi2pk: _c,
+  gsi2sk: _d,
+  gsi3pk: _e,
+  gsi3sk: _f,
+  ...rest
+}: TableItem) => rest;
 
 /** Each exported file: which items go in it and how each is shown. */
-const tableFiles: Record<string, { type: string; pick?: (item: TableItem) => boolean; view: (item: TableItem) => unknown }> = {
-  'links.jsonl': { type: 'LINK', pick: (i) => i.deepLinkAppId == null, view: (i) => toLinkResource(stripKeys(i) as unknown as LinkRecord) },
-  'deep-links.jsonl': { type: 'LINK', pick: (i) => i.deepLinkAppId != null, view: (i) => toLinkResource(stripKeys(i) as unknown as LinkRecord) },
+const tableFiles: Record<
+  string,
+  { type: string; pick?: (item: TableItem) => boolean; view: (item: TableItem) => unknown }
+> = {
+  'links.jsonl': {
+    type: 'LINK',
+    pick: (i) => i.deepLinkAppId == null,
+    view: (i) => toLinkResource(stripKeys(i) as unknown as LinkRecord),
+  },
+  'deep-links.jsonl': {
+    type: 'LINK',
+    pick: (i) => i.deepLinkAppId != null,
+    view: (i) => toLinkResource(stripKeys(i) as unknown as LinkRecord),
+  },
   'domains.jsonl': { type: 'DOMAIN', view: stripKeys },
   'apps.jsonl': { type: 'APP', view: stripKeys },
   'tags.jsonl': { type: 'TAG', view: stripKeys },
-  'webhook-endpoints.jsonl': { type: 'WEBHOOK', view: (i) => { const { secret: _s, previousSecret: _p, ...rest } = stripKeys(i); return rest; } },
-  'api-keys.jsonl': { type: 'APIKEY', view: (i) => { const { keyHash: _h, ...rest } = stripKeys(i); return rest; } },
+  'webhook-endpoints.jsonl': {
+    type: 'WEBHOOK',
+    view: (i) => {
+      const { secret: _s, previousSecret: _p, ...rest } = stripKeys(i);
+      return rest;
+    },
+  },
+  'api-keys.jsonl': {
+    type: 'APIKEY',
+    view: (i) => {
+      const { keyHash: _h, ...rest } = stripKeys(i);
+      return rest;
+    },
+  },
   'workspace.jsonl': { type: 'WORKSPACE', view: stripKeys },
 };
 
@@ -46,7 +81,11 @@ export interface ExportOptions extends WalkOptions {
   onEvents?: (n: number) => void;
 }
 
-export const exportWorkspace = async (workspaceId: string, out: string, options: ExportOptions = {}): Promise<WorkspaceExport> => {
+export const exportWorkspace = async (
+  workspaceId: string,
+  out: string,
+  options: ExportOptions = {},
+): Promise<WorkspaceExport> => {
   await mkdir(out, { recursive: true });
   const { items } = await collectWorkspaceItems(workspaceId, options);
   const files: Record<string, number> = {};
@@ -67,7 +106,12 @@ const exportEvents = async (workspaceId: string, file: string, options: ExportOp
   const now = options.now ?? new Date();
   const start = new Date(Math.floor(now.getTime() / DAY) * DAY - LAKE_RETENTION_DAYS * DAY);
   const end = new Date(Math.floor(now.getTime() / 60_000) * 60_000 + 60_000);
-  const window = { start: start.toISOString(), end: end.toISOString(), firstDay: start.toISOString().slice(0, 10), lastDay: new Date(end.getTime() - 1).toISOString().slice(0, 10) };
+  const window = {
+    start: start.toISOString(),
+    end: end.toISOString(),
+    firstDay: start.toISOString().slice(0, 10),
+    lastDay: new Date(end.getTime() - 1).toISOString().slice(0, 10),
+  };
   const filter = { workspaceId, scope: { kind: 'workspace' } as const, window };
   await writeFile(file, '');
   let after: ExportPosition | null = null;

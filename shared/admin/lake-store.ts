@@ -5,7 +5,13 @@
 import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { DeleteObjectsCommand, GetObjectCommand, paginateListObjectsV2, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  paginateListObjectsV2,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 
 export interface LakeStore {
   /** Where it is, for reports: the folder or `s3://bucket`. */
@@ -83,9 +89,15 @@ export const createS3LakeStore = (client: S3Client, bucket: string): LakeStore =
   async delete(keys) {
     for (let i = 0; i < keys.length; i += DELETE_MAX) {
       const out = await client.send(
-        new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.slice(i, i + DELETE_MAX).map((Key) => ({ Key })), Quiet: true } }),
+        new DeleteObjectsCommand({
+          Bucket: bucket,
+          Delete: { Objects: keys.slice(i, i + DELETE_MAX).map((Key) => ({ Key })), Quiet: true },
+        }),
       );
-      if (out.Errors?.length) throw new Error(`S3 refused to delete ${out.Errors.length} objects (first: ${out.Errors[0]!.Key}: ${out.Errors[0]!.Code}); run the command again`);
+      if (out.Errors?.length)
+        throw new Error(
+          `S3 refused to delete ${out.Errors.length} objects (first: ${out.Errors[0]!.Key}: ${out.Errors[0]!.Code}); run the command again`,
+        );
     }
   },
 });

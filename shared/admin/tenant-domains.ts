@@ -37,9 +37,15 @@ export const frontDoorFromEnv = (env = process.env): FrontDoorTarget | null => {
   const distributionId = env.EDGE_DISTRIBUTION_ID;
   const connectionGroupId = env.EDGE_CONNECTION_GROUP_ID;
   if (!distributionId && !connectionGroupId) return null;
-  if (!distributionId || !connectionGroupId) throw new DomainFlowError('Set both EDGE_DISTRIBUTION_ID and EDGE_CONNECTION_GROUP_ID (the stack outputs DistributionId and ConnectionGroupId).');
+  if (!distributionId || !connectionGroupId)
+    throw new DomainFlowError(
+      'Set both EDGE_DISTRIBUTION_ID and EDGE_CONNECTION_GROUP_ID (the stack outputs DistributionId and ConnectionGroupId).',
+    );
   // CloudFront is a global service signed in us-east-1.
-  const client = new CloudFrontClient({ region: 'us-east-1', ...(env.CLOUDFRONT_ENDPOINT ? { endpoint: env.CLOUDFRONT_ENDPOINT } : {}) });
+  const client = new CloudFrontClient({
+    region: 'us-east-1',
+    ...(env.CLOUDFRONT_ENDPOINT ? { endpoint: env.CLOUDFRONT_ENDPOINT } : {}),
+  });
   return { client, distributionId, connectionGroupId, linkCertificateArn: env.LINK_CERTIFICATE_ARN || undefined };
 };
 
@@ -65,7 +71,11 @@ export interface DnsRecord {
   why: string;
 }
 
-export const dnsRecordsFor = (domain: Pick<DomainRecord, 'domain' | 'usage'>, routingEndpoint: string, options: { challenge?: boolean } = {}): DnsRecord[] => {
+export const dnsRecordsFor = (
+  domain: Pick<DomainRecord, 'domain' | 'usage'>,
+  routingEndpoint: string,
+  options: { challenge?: boolean } = {},
+): DnsRecord[] => {
   const records: DnsRecord[] = tenantHostnames(domain).map((name) => ({
     type: 'CNAME',
     name,
@@ -74,7 +84,12 @@ export const dnsRecordsFor = (domain: Pick<DomainRecord, 'domain' | 'usage'>, ro
   }));
   if (options.challenge) {
     for (const name of tenantHostnames(domain)) {
-      records.push({ type: 'TXT', name: `_cf-challenge.${name}`, value: routingEndpoint, why: 'proves control of a domain CloudFront already serves elsewhere' });
+      records.push({
+        type: 'TXT',
+        name: `_cf-challenge.${name}`,
+        value: routingEndpoint,
+        why: 'proves control of a domain CloudFront already serves elsewhere',
+      });
     }
   }
   return records;
@@ -84,7 +99,10 @@ const routingEndpointOf = async (target: FrontDoorTarget | null, localEdgeUrl: s
   if (!target) return new URL(localEdgeUrl || 'http://127.0.0.1').host;
   const out = await target.client.send(new GetConnectionGroupCommand({ Identifier: target.connectionGroupId }));
   const endpoint = out.ConnectionGroup?.RoutingEndpoint;
-  if (!endpoint) throw new DomainFlowError(`Connection group ${target.connectionGroupId} has no routing endpoint yet (still deploying?)`);
+  if (!endpoint)
+    throw new DomainFlowError(
+      `Connection group ${target.connectionGroupId} has no routing endpoint yet (still deploying?)`,
+    );
   return endpoint;
 };
 
@@ -92,13 +110,17 @@ const findDomainOrThrow = async (raw: string): Promise<DomainRecord> => {
   const hostname = normalizeDomain(raw);
   const host = await domainRepository.findHost(hostname);
   const domain = host ? await domainRepository.findById(host.workspaceId, host.domainId) : undefined;
-  if (!domain) throw new DomainFlowError(`No domain ${hostname} (add it first: domains add ${hostname} --workspace <id>)`);
+  if (!domain)
+    throw new DomainFlowError(`No domain ${hostname} (add it first: domains add ${hostname} --workspace <id>)`);
   return domain;
 };
 
 const errorName = (error: unknown) => (error as { name?: string }).name ?? '';
 
-const tenantByDomain = async (target: FrontDoorTarget, hostname: string): Promise<{ tenant: DistributionTenant; etag: string } | undefined> => {
+const tenantByDomain = async (
+  target: FrontDoorTarget,
+  hostname: string,
+): Promise<{ tenant: DistributionTenant; etag: string } | undefined> => {
   try {
     const out = await target.client.send(new GetDistributionTenantByDomainCommand({ Domain: hostname }));
     return out.DistributionTenant ? { tenant: out.DistributionTenant, etag: out.ETag ?? '' } : undefined;
@@ -123,8 +145,10 @@ export const addDomain = async (
   localEdgeUrl = '',
 ): Promise<AddDomainResult> => {
   const hostname = normalizeDomain(input.domain);
-  if (hostname.startsWith(ALTERNATE_LABEL)) throw new DomainFlowError(`${hostname}: ${ALTERNATE_LABEL}<domain> hosts come with their DEEPLINK domain`);
-  if (!(await workspaceRepository.findById(input.workspaceId))) throw new DomainFlowError(`No workspace ${input.workspaceId}`);
+  if (hostname.startsWith(ALTERNATE_LABEL))
+    throw new DomainFlowError(`${hostname}: ${ALTERNATE_LABEL}<domain> hosts come with their DEEPLINK domain`);
+  if (!(await workspaceRepository.findById(input.workspaceId)))
+    throw new DomainFlowError(`No workspace ${input.workspaceId}`);
   const routingEndpoint = await routingEndpointOf(target, localEdgeUrl);
   const now = new Date().toISOString();
   const record: DomainRecord = {
@@ -145,13 +169,21 @@ export const addDomain = async (
   try {
     await domainRepository.create(record);
   } catch (error) {
-    if (errorName(error) === 'TransactionCanceledException') throw new DomainFlowError(`${hostname} is already a link domain (of this or another workspace)`);
+    if (errorName(error) === 'TransactionCanceledException')
+      throw new DomainFlowError(`${hostname} is already a link domain (of this or another workspace)`);
     throw error;
   }
-  return { domain: hostname, workspaceId: input.workspaceId, usage: input.usage, verified: false, dnsRecords: dnsRecordsFor(record, routingEndpoint) };
+  return {
+    domain: hostname,
+    workspaceId: input.workspaceId,
+    usage: input.usage,
+    verified: false,
+    dnsRecords: dnsRecordsFor(record, routingEndpoint),
+  };
 };
 
-export type VerifyState = 'verified' | 'dns-pending' | 'certificate-pending' | 'certificate-renewing' | 'domain-conflict';
+export type VerifyState =
+  'verified' | 'dns-pending' | 'certificate-pending' | 'certificate-renewing' | 'domain-conflict';
 
 export interface VerifyDomainResult {
   domain: string;
@@ -170,12 +202,21 @@ const CERT_FAILED = new Set(['validation-timed-out', 'failed', 'expired', 'revok
  * domain to verified only when the certificate is issued (or the operator's own is in place).
  * Safe to run again: each run picks up where the last left off and says what is still missing.
  */
-export const verifyDomain = async (raw: string, target: FrontDoorTarget | null, localEdgeUrl = ''): Promise<VerifyDomainResult> => {
+export const verifyDomain = async (
+  raw: string,
+  target: FrontDoorTarget | null,
+  localEdgeUrl = '',
+): Promise<VerifyDomainResult> => {
   const domain = await findDomainOrThrow(raw);
   if (domain.archived) throw new DomainFlowError(`${domain.domain} was removed`);
   const routingEndpoint = await routingEndpointOf(target, localEdgeUrl);
   const hostnames = tenantHostnames(domain);
-  const result = (state: VerifyState, tenantId: string | null, missing: string[], challenge = false): VerifyDomainResult => ({
+  const result = (
+    state: VerifyState,
+    tenantId: string | null,
+    missing: string[],
+    challenge = false,
+  ): VerifyDomainResult => ({
     domain: domain.domain,
     verified: state === 'verified',
     state,
@@ -202,8 +243,19 @@ export const verifyDomain = async (raw: string, target: FrontDoorTarget | null, 
           Enabled: true,
           ...(target.linkCertificateArn
             ? { Customizations: { Certificate: { Arn: target.linkCertificateArn } } }
-            : { ManagedCertificateRequest: { ValidationTokenHost: 'cloudfront', PrimaryDomainName: domain.domain, CertificateTransparencyLoggingPreference: 'enabled' } }),
-          Tags: { Items: [{ Key: 'workspaceId', Value: domain.workspaceId }, { Key: 'domainId', Value: domain.id }] },
+            : {
+                ManagedCertificateRequest: {
+                  ValidationTokenHost: 'cloudfront',
+                  PrimaryDomainName: domain.domain,
+                  CertificateTransparencyLoggingPreference: 'enabled',
+                },
+              }),
+          Tags: {
+            Items: [
+              { Key: 'workspaceId', Value: domain.workspaceId },
+              { Key: 'domainId', Value: domain.id },
+            ],
+          },
         }),
       );
       found = { tenant: out.DistributionTenant ?? {}, etag: out.ETag ?? '' };
@@ -217,7 +269,14 @@ export const verifyDomain = async (raw: string, target: FrontDoorTarget | null, 
         ]);
       }
       if (name === 'CNAMEAlreadyExists' || name === 'EntityAlreadyExists') {
-        return result('domain-conflict', null, [`${domain.domain} is attached to another CloudFront resource: create the _cf-challenge TXT records, or detach it there`], true);
+        return result(
+          'domain-conflict',
+          null,
+          [
+            `${domain.domain} is attached to another CloudFront resource: create the _cf-challenge TXT records, or detach it there`,
+          ],
+          true,
+        );
       }
       throw error;
     }
@@ -243,13 +302,21 @@ export const verifyDomain = async (raw: string, target: FrontDoorTarget | null, 
         new UpdateDistributionTenantCommand({
           Id: tenantId,
           IfMatch: found.etag,
-          ManagedCertificateRequest: { ValidationTokenHost: 'cloudfront', PrimaryDomainName: domain.domain, CertificateTransparencyLoggingPreference: 'enabled' },
+          ManagedCertificateRequest: {
+            ValidationTokenHost: 'cloudfront',
+            PrimaryDomainName: domain.domain,
+            CertificateTransparencyLoggingPreference: 'enabled',
+          },
         }),
       );
-      return result('certificate-renewing', tenantId, [`certificate ${status}: requested a new one; run verify again in a few minutes`]);
+      return result('certificate-renewing', tenantId, [
+        `certificate ${status}: requested a new one; run verify again in a few minutes`,
+      ]);
     }
     if (status !== 'issued') {
-      return result('certificate-pending', tenantId, [`certificate ${status}: CloudFront is validating over HTTP; run verify again in a few minutes`]);
+      return result('certificate-pending', tenantId, [
+        `certificate ${status}: CloudFront is validating over HTTP; run verify again in a few minutes`,
+      ]);
     }
   }
 
@@ -277,7 +344,9 @@ export const removeDomain = async (raw: string, target: FrontDoorTarget | null):
     if (found?.tenant.Id) {
       let etag = found.etag;
       if (found.tenant.Enabled !== false) {
-        const out = await target.client.send(new UpdateDistributionTenantCommand({ Id: found.tenant.Id, IfMatch: etag, Enabled: false }));
+        const out = await target.client.send(
+          new UpdateDistributionTenantCommand({ Id: found.tenant.Id, IfMatch: etag, Enabled: false }),
+        );
         etag = out.ETag ?? etag;
       }
       try {
@@ -287,7 +356,9 @@ export const removeDomain = async (raw: string, target: FrontDoorTarget | null):
         const name = errorName(error);
         if (name !== 'ResourceNotDisabled' && name !== 'PreconditionFailed' && name !== 'ResourceInUse') throw error;
         tenant = 'disabled-delete-pending';
-        missing.push(`tenant ${found.tenant.Id} is disabled and still deploying: run remove again in a few minutes to delete it`);
+        missing.push(
+          `tenant ${found.tenant.Id} is disabled and still deploying: run remove again in a few minutes to delete it`,
+        );
       }
     }
   }

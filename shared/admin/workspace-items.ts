@@ -28,7 +28,12 @@ export interface OwnedIds {
   hostnames: Set<string>;
 }
 
-export const emptyOwnedIds = (): OwnedIds => ({ linkIds: new Set(), keyHashes: new Set(), endpointIds: new Set(), hostnames: new Set() });
+export const emptyOwnedIds = (): OwnedIds => ({
+  linkIds: new Set(),
+  keyHashes: new Set(),
+  endpointIds: new Set(),
+  hostnames: new Set(),
+});
 
 /** The workspace an item names itself, if any (attribute, event, or a workspace-scoped key). */
 export const workspaceOfItem = (item: TableItem): string | undefined => {
@@ -69,7 +74,8 @@ export const isDependentItem = (item: TableItem, ids: OwnedIds): boolean => {
 };
 
 /** The kind an item is counted under: its `type`, else its key prefix. */
-export const kindOfItem = (item: TableItem): string => (typeof item.type === 'string' ? item.type : (item.pk.split('#')[0] ?? 'UNKNOWN'));
+export const kindOfItem = (item: TableItem): string =>
+  typeof item.type === 'string' ? item.type : (item.pk.split('#')[0] ?? 'UNKNOWN');
 
 export interface WalkOptions {
   /** Items per Scan call (each call reads at most 1 MB anyway). */
@@ -89,7 +95,13 @@ export const scanTable = async (visit: (item: TableItem) => void, options: WalkO
       let startKey: Record<string, unknown> | undefined;
       do {
         const out = await getDocumentClient().send(
-          new ScanCommand({ TableName: tableName(), Segment: segment, TotalSegments: segments, Limit: options.pageSize ?? 500, ExclusiveStartKey: startKey }),
+          new ScanCommand({
+            TableName: tableName(),
+            Segment: segment,
+            TotalSegments: segments,
+            Limit: options.pageSize ?? 500,
+            ExclusiveStartKey: startKey,
+          }),
         );
         for (const item of out.Items ?? []) visit(item as TableItem);
         scanned += out.ScannedCount ?? 0;
@@ -108,7 +120,10 @@ export interface WorkspaceItems {
 }
 
 /** Every item of the workspace (both passes). */
-export const collectWorkspaceItems = async (workspaceId: string, options: WalkOptions = {}): Promise<WorkspaceItems> => {
+export const collectWorkspaceItems = async (
+  workspaceId: string,
+  options: WalkOptions = {},
+): Promise<WorkspaceItems> => {
   const ids = emptyOwnedIds();
   const items: TableItem[] = [];
   const first = await scanTable((item) => {

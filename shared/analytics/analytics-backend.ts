@@ -8,7 +8,9 @@ import { createDuckDbEngine } from './duckdb-engine';
  * The engine the configuration names: Athena when ATHENA_WORKGROUP and ATHENA_DATABASE are set
  * (deployed), else DuckDB over LOCAL_LAKE_DIR; neither is 503 analytics_unavailable.
  */
-export const engineFromConfig = (config: Pick<Config, 'ATHENA_WORKGROUP' | 'ATHENA_DATABASE' | 'LOCAL_LAKE_DIR' | 'AWS_REGION'>): AnalyticsEngine => {
+export const engineFromConfig = (
+  config: Pick<Config, 'ATHENA_WORKGROUP' | 'ATHENA_DATABASE' | 'LOCAL_LAKE_DIR' | 'AWS_REGION'>,
+): AnalyticsEngine => {
   if (config.ATHENA_WORKGROUP && config.ATHENA_DATABASE) {
     return createAthenaEngine({
       athena: createAthenaClient({ region: config.AWS_REGION }),

@@ -23,7 +23,8 @@ export const ANALYTICS_DEADLINE_MS = 25_000;
 export const analyticsDeadline = (startedAt = Date.now()): number => startedAt + ANALYTICS_DEADLINE_MS;
 
 /** The scope's deadline, or one starting now for a query run on its own. */
-export const deadlineOf = (scope: QueryScope, now: () => number = Date.now): number => scope.deadline ?? analyticsDeadline(now());
+export const deadlineOf = (scope: QueryScope, now: () => number = Date.now): number =>
+  scope.deadline ?? analyticsDeadline(now());
 
 /**
  * Runs the analytics SQL (analytics-sql.ts) with its `?` parameters. Two implementations:

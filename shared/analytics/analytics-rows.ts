@@ -20,11 +20,13 @@ const int = (value: string | null | undefined): number => (value ? Number.parseI
 const iso = (value: string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
 
 /** `percentage` = count / total * 100, rounded to 2 decimals (DESIGN.md section 8). */
-export const percentageOf = (count: number, total: number): number => (total === 0 ? 0 : Math.round((count * 10_000) / total) / 100);
+export const percentageOf = (count: number, total: number): number =>
+  total === 0 ? 0 : Math.round((count * 10_000) / total) / 100;
 
 const allGrouped = (1 << groupingColumns.length) - 1;
 /** grouping_id of the set that groups by column `i` alone (bit set = column not grouped). */
-const groupingIdOf = (column: (typeof groupingColumns)[number]) => allGrouped - (1 << (groupingColumns.length - 1 - groupingColumns.indexOf(column)));
+const groupingIdOf = (column: (typeof groupingColumns)[number]) =>
+  allGrouped - (1 << (groupingColumns.length - 1 - groupingColumns.indexOf(column)));
 
 /**
  * Country names come from ICU, whose data loads when the first Intl.DisplayNames is built
@@ -108,7 +110,8 @@ export const launchViewMetricsOf = (summary: AnalyticsSummary): LaunchViewMetric
 export const timeseriesFrom = (rows: AnalyticsRow[], window: AnalyticsWindow): TimeseriesPoint[] => {
   const id = groupingIdOf('bucket');
   const byBucket = new Map<string, AnalyticsRow>();
-  for (const row of rows) if (int(row.grouping_id) === id && row.bucket_start) byBucket.set(iso(row.bucket_start)!, row);
+  for (const row of rows)
+    if (int(row.grouping_id) === id && row.bucket_start) byBucket.set(iso(row.bucket_start)!, row);
   return window.buckets.map((bucketStart) => {
     const row = byBucket.get(bucketStart) ?? {};
     const humanClicks = int(row.human_clicks);
@@ -128,36 +131,38 @@ export const timeseriesFrom = (rows: AnalyticsRow[], window: AnalyticsWindow): T
 const withoutNulls = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T;
 
-export const recentEventFrom = (row: AnalyticsRow): RecentAnalyticsEvent => withoutNulls({
-  eventId: row.event_id!,
-  eventType: row.event_type as EventType,
-  responseKind: row.response_kind ?? null,
-  country: row.country ?? null,
-  deviceType: row.device_type ?? null,
-  platform: row.platform ?? null,
-  sdkEventName: row.sdk_event_name ?? null,
-  occurredAt: iso(row.occurred_at)!,
-  isBot: row.traffic_type === 'bot',
-} as RecentAnalyticsEvent);
+export const recentEventFrom = (row: AnalyticsRow): RecentAnalyticsEvent =>
+  withoutNulls({
+    eventId: row.event_id!,
+    eventType: row.event_type as EventType,
+    responseKind: row.response_kind ?? null,
+    country: row.country ?? null,
+    deviceType: row.device_type ?? null,
+    platform: row.platform ?? null,
+    sdkEventName: row.sdk_event_name ?? null,
+    occurredAt: iso(row.occurred_at)!,
+    isBot: row.traffic_type === 'bot',
+  } as RecentAnalyticsEvent);
 
-export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent => withoutNulls({
-  eventId: row.event_id!,
-  timestamp: row.occurred_at!,
-  eventType: row.event_type as EventType,
-  trafficType: row.traffic_type === 'bot' ? 'bot' : 'human',
-  country: row.country ?? null,
-  deviceType: row.device_type ?? null,
-  platform: row.platform ?? null,
-  referrerHost: row.referrer_host ?? null,
-  resolvedDestinationUrl: row.destination ?? null,
-  sdkEventName: row.sdk_event_name ?? null,
-  sessionId: row.session_id ?? null,
-  clickId: row.click_id ?? null,
-  attributionId: row.attribution_id ?? null,
-  installId: row.install_id ?? null,
-  linkId: row.link_id ?? null,
-  deepLinkAppId: row.deep_link_app_id ?? null,
-} as RawAnalyticsEvent);
+export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent =>
+  withoutNulls({
+    eventId: row.event_id!,
+    timestamp: row.occurred_at!,
+    eventType: row.event_type as EventType,
+    trafficType: row.traffic_type === 'bot' ? 'bot' : 'human',
+    country: row.country ?? null,
+    deviceType: row.device_type ?? null,
+    platform: row.platform ?? null,
+    referrerHost: row.referrer_host ?? null,
+    resolvedDestinationUrl: row.destination ?? null,
+    sdkEventName: row.sdk_event_name ?? null,
+    sessionId: row.session_id ?? null,
+    clickId: row.click_id ?? null,
+    attributionId: row.attribution_id ?? null,
+    installId: row.install_id ?? null,
+    linkId: row.link_id ?? null,
+    deepLinkAppId: row.deep_link_app_id ?? null,
+  } as RawAnalyticsEvent);
 
 export const topLinkFrom = (row: AnalyticsRow): TopDeepLink => ({
   linkId: row.link_id!,

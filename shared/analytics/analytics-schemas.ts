@@ -21,7 +21,9 @@ export const PAGE_LIMIT_DEFAULT = 25;
 /** `limit` (spec 4.1): integer, 1 to 100, default 25, larger values capped to 100. */
 export const pageLimitSchema = z._default(
   z.pipe(
-    z.pipe(z.string().check(z.regex(/^\d{1,9}$/, 'must be an integer from 1 to 100')), z.transform(Number)).check(z.refine((n) => n >= 1, 'must be at least 1')),
+    z
+      .pipe(z.string().check(z.regex(/^\d{1,9}$/, 'must be an integer from 1 to 100')), z.transform(Number))
+      .check(z.refine((n) => n >= 1, 'must be at least 1')),
     z.transform((n: number) => Math.min(n, PAGE_LIMIT_MAX)),
   ),
   PAGE_LIMIT_DEFAULT,

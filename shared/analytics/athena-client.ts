@@ -30,5 +30,8 @@ export const createAthenaClient = (options: AthenaClientOptions): AthenaClient =
     credentials: options.credentials,
     maxAttempts: ATHENA_MAX_ATTEMPTS,
     retryMode: 'standard',
-    requestHandler: new NodeHttpHandler({ connectionTimeout: ATHENA_CONNECTION_TIMEOUT_MS, requestTimeout: ATHENA_REQUEST_TIMEOUT_MS }),
+    requestHandler: new NodeHttpHandler({
+      connectionTimeout: ATHENA_CONNECTION_TIMEOUT_MS,
+      requestTimeout: ATHENA_REQUEST_TIMEOUT_MS,
+    }),
   });

@@ -51,8 +51,13 @@ ORDER BY workspace_id`,
  * compacted prefix, not a tenant value); every value is a `?` parameter in a WHERE clause.
  * The injected `workspace_id` of events_compacted gets its values from the IN list.
  */
-export const compactionUnloadStatement = (lakeBucket: string, day: Pick<CompactionDay, 'day' | 'hours'>, workspaceIds: string[]): SqlQuery => {
-  if (workspaceIds.length === 0 || workspaceIds.length > UNLOAD_MAX_WORKSPACES) throw new Error(`An UNLOAD takes 1-${UNLOAD_MAX_WORKSPACES} workspaces`);
+export const compactionUnloadStatement = (
+  lakeBucket: string,
+  day: Pick<CompactionDay, 'day' | 'hours'>,
+  workspaceIds: string[],
+): SqlQuery => {
+  if (workspaceIds.length === 0 || workspaceIds.length > UNLOAD_MAX_WORKSPACES)
+    throw new Error(`An UNLOAD takes 1-${UNLOAD_MAX_WORKSPACES} workspaces`);
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(lakeBucket)) throw new Error(`Not a bucket name: ${lakeBucket}`);
   const shards = [...new Set(workspaceIds.map((ws) => shardOf(ws)))].sort();
   const sql = `UNLOAD (
@@ -104,7 +109,13 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
   const keys: string[] = [];
   for await (const key of options.lake.list(RAW_PREFIX)) keys.push(key);
   const plan = planCompaction(keys, { now: at.getTime(), graceMs: options.graceMs });
-  const report: AthenaCompactionReport = { watermark: plan.watermark, rawFiles: 0, workspaceDays: 0, statements: 0, skippedWorkspaces: [] };
+  const report: AthenaCompactionReport = {
+    watermark: plan.watermark,
+    rawFiles: 0,
+    workspaceDays: 0,
+    statements: 0,
+    skippedWorkspaces: [],
+  };
   for (const day of plan.days) {
     const rows = await runAthenaStatement(options, compactionWorkspacesQuery(day), options.deadline);
     report.statements += 1;
@@ -113,7 +124,9 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
     const unsafe = workspaces.filter((ws) => !SAFE_ID.test(ws));
     for (let i = 0; i < safe.length; i += UNLOAD_MAX_WORKSPACES) {
       const batch = safe.slice(i, i + UNLOAD_MAX_WORKSPACES);
-      await runAthenaStatement(options, compactionUnloadStatement(options.lakeBucket, day, batch), options.deadline, { results: false });
+      await runAthenaStatement(options, compactionUnloadStatement(options.lakeBucket, day, batch), options.deadline, {
+        results: false,
+      });
       report.statements += 1;
       report.workspaceDays += batch.length;
     }
@@ -126,6 +139,7 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
     }
   }
   await options.lake.putText(WATERMARK_KEY, watermarkBody(plan, at, 'athena'));
-  if (report.skippedWorkspaces.length > 0) log('warn', 'lake compaction skipped unsafe workspace ids', { workspaceIds: report.skippedWorkspaces });
+  if (report.skippedWorkspaces.length > 0)
+    log('warn', 'lake compaction skipped unsafe workspace ids', { workspaceIds: report.skippedWorkspaces });
   return report;
 };

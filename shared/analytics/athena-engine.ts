@@ -115,7 +115,12 @@ export const runAthenaStatement = async (
     if (state === 'SUCCEEDED') break;
     if (state === 'FAILED' || state === 'CANCELLED') {
       // e.g. TABLE_NOT_FOUND (not initialized), bytes-scanned cutoff, S3 access.
-      throw unavailable('athena query failed', { queryExecutionId: id, state, reason: execution?.Status?.StateChangeReason, error: execution?.Status?.AthenaError });
+      throw unavailable('athena query failed', {
+        queryExecutionId: id,
+        state,
+        reason: execution?.Status?.StateChangeReason,
+        error: execution?.Status?.AthenaError,
+      });
     }
     const remaining = deadline - now();
     if (remaining <= 0) {
@@ -133,7 +138,9 @@ export const runAthenaStatement = async (
   let first = true;
   do {
     const page: GetQueryResultsCommandOutput = await call('GetQueryResults', (abortSignal) =>
-      athena.send(new GetQueryResultsCommand({ QueryExecutionId: id, NextToken: nextToken, MaxResults: 1000 }), { abortSignal }),
+      athena.send(new GetQueryResultsCommand({ QueryExecutionId: id, NextToken: nextToken, MaxResults: 1000 }), {
+        abortSignal,
+      }),
     );
     names ??= (page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? []).map((c) => (c.Name ?? '').toLowerCase());
     const data = page.ResultSet?.Rows ?? [];

@@ -60,14 +60,26 @@ const columns = eventRecordFields.map((name) => `"${name}"`).join(', ');
 export const compactLake = async (lakeDir: string, options: CompactionOptions = {}): Promise<CompactionReport> => {
   const now = (options.now ?? new Date()).getTime();
   const { plan, byDay } = await closedRawFiles(lakeDir, now, options.graceMs);
-  const report: CompactionReport = { watermark: plan.watermark, rawFiles: 0, workspaceDays: 0, events: 0, skippedWorkspaces: [] };
+  const report: CompactionReport = {
+    watermark: plan.watermark,
+    rawFiles: 0,
+    workspaceDays: 0,
+    events: 0,
+    skippedWorkspaces: [],
+  };
   const connection = await (await getDuckDbInstance()).connect();
   try {
     let done = 0;
     for (const [day, files] of [...byDay].sort(([a], [b]) => a.localeCompare(b))) {
       // Parsed once per day (a table, not a view): each workspace's COPY reads it, not the JSON again.
       await connection.run(`CREATE OR REPLACE TEMP TABLE compaction_raw AS ${rawRelationSql(files)}`);
-      const workspaces = (await connection.runAndReadAll('SELECT DISTINCT "workspaceId" FROM compaction_raw WHERE "workspaceId" IS NOT NULL')).getRows().map((r) => String(r[0]));
+      const workspaces = (
+        await connection.runAndReadAll(
+          'SELECT DISTINCT "workspaceId" FROM compaction_raw WHERE "workspaceId" IS NOT NULL',
+        )
+      )
+        .getRows()
+        .map((r) => String(r[0]));
       let consumedAll = true;
       for (const workspaceId of workspaces) {
         if (!SAFE_ID.test(workspaceId)) {
@@ -89,7 +101,9 @@ export const compactLake = async (lakeDir: string, options: CompactionOptions = 
 ) WHERE copy_number = 1
 ORDER BY "eventId"`;
         await connection.run(`COPY (${merged}) TO ${sqlString(temp)} (FORMAT parquet, COMPRESSION zstd)`);
-        const count = (await connection.runAndReadAll(`SELECT count(*) FROM read_parquet(${sqlString(temp)})`)).getRows()[0]![0];
+        const count = (
+          await connection.runAndReadAll(`SELECT count(*) FROM read_parquet(${sqlString(temp)})`)
+        ).getRows()[0]![0];
         await rename(temp, path.join(dir, COMPACTED_FILE));
         report.workspaceDays += 1;
         report.events += Number(count);
@@ -108,6 +122,7 @@ ORDER BY "eventId"`;
   } finally {
     connection.closeSync();
   }
-  if (report.skippedWorkspaces.length > 0) log('warn', 'lake compaction skipped unsafe workspace ids', { workspaceIds: report.skippedWorkspaces });
+  if (report.skippedWorkspaces.length > 0)
+    log('warn', 'lake compaction skipped unsafe workspace ids', { workspaceIds: report.skippedWorkspaces });
   return report;
 };

@@ -39,10 +39,24 @@ export const acquireCompactionLock = async (
   options: { owner: string; now?: number; ttlMs?: number },
 ): Promise<CompactionLock | undefined> => {
   const now = options.now ?? Date.now();
-  const body = JSON.stringify({ owner: options.owner, acquiredAt: new Date(now).toISOString(), expiresAt: new Date(now + (options.ttlMs ?? COMPACTION_LOCK_TTL_MS)).toISOString() });
+  const body = JSON.stringify({
+    owner: options.owner,
+    acquiredAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + (options.ttlMs ?? COMPACTION_LOCK_TTL_MS)).toISOString(),
+  });
   const put = (condition: { IfNoneMatch: string } | { IfMatch: string }) =>
-    s3.send(new PutObjectCommand({ Bucket: bucket, Key: COMPACTION_LOCK_KEY, Body: body, ContentType: 'application/json', ...condition }));
-  const lock: CompactionLock = { release: async () => void (await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: COMPACTION_LOCK_KEY }))) };
+    s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: COMPACTION_LOCK_KEY,
+        Body: body,
+        ContentType: 'application/json',
+        ...condition,
+      }),
+    );
+  const lock: CompactionLock = {
+    release: async () => void (await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: COMPACTION_LOCK_KEY }))),
+  };
   try {
     await put({ IfNoneMatch: '*' });
     return lock;

@@ -59,10 +59,14 @@ export const parseRawKey = (key: string): RawObjectRef | undefined => {
 };
 
 /** The closed instant of a run at `now`: the start of the hour `graceMs` ago. */
-export const closedBeforeOf = (now: number, graceMs = COMPACTION_GRACE_MS): number => Math.floor((now - graceMs) / HOUR) * HOUR;
+export const closedBeforeOf = (now: number, graceMs = COMPACTION_GRACE_MS): number =>
+  Math.floor((now - graceMs) / HOUR) * HOUR;
 
 /** The work of one run from the raw keys it listed: every object of a closed hour, by day. */
-export const planCompaction = (rawKeys: Iterable<string>, options: { now: number; graceMs?: number }): CompactionPlan => {
+export const planCompaction = (
+  rawKeys: Iterable<string>,
+  options: { now: number; graceMs?: number },
+): CompactionPlan => {
   const closedBefore = closedBeforeOf(options.now, options.graceMs);
   const byDay = new Map<string, RawObjectRef[]>();
   for (const key of rawKeys) {

@@ -12,7 +12,10 @@ export const FIRST_COMPACTION_DELAY_MS = 60_000;
  * runs never overlap, a failing run is logged and the next one tries again. Returns a stop
  * function that waits for a run in progress.
  */
-export const scheduleLakeCompaction = (lakeDir: string, intervalMs = LOCAL_COMPACTION_INTERVAL_MS): (() => Promise<void>) => {
+export const scheduleLakeCompaction = (
+  lakeDir: string,
+  intervalMs = LOCAL_COMPACTION_INTERVAL_MS,
+): (() => Promise<void>) => {
   let running: Promise<void> | undefined;
   const run = () => {
     running ??= compactLake(lakeDir)

@@ -3,7 +3,14 @@ import type { AnalyticsData, TopDeepLink } from './analytics-types';
 import { aggregateQuery, recentEventsQuery, topLinksQuery, type AnalyticsScope } from './analytics-sql';
 import type { AnalyticsQuery } from './analytics-schemas';
 import { analyticsWindow } from './analytics-window';
-import { breakdownFrom, launchViewMetricsOf, recentEventFrom, summaryFrom, timeseriesFrom, topLinkFrom } from './analytics-rows';
+import {
+  breakdownFrom,
+  launchViewMetricsOf,
+  recentEventFrom,
+  summaryFrom,
+  timeseriesFrom,
+  topLinkFrom,
+} from './analytics-rows';
 
 export const RECENT_EVENTS_LIMIT = 20;
 export const TOP_LINKS_LIMIT = 10;
@@ -20,12 +27,20 @@ export interface AnalyticsRequest {
 const filterOf = (request: AnalyticsRequest) => {
   const window = analyticsWindow(request.query.range, request.now);
   const filter = { workspaceId: request.workspaceId, scope: request.scope, window, traffic: request.query.traffic };
-  const queryScope: QueryScope = { workspaceId: request.workspaceId, firstDay: window.firstDay, lastDay: window.lastDay, deadline: request.deadline };
+  const queryScope: QueryScope = {
+    workspaceId: request.workspaceId,
+    firstDay: window.firstDay,
+    lastDay: window.lastDay,
+    deadline: request.deadline,
+  };
   return { window, filter, queryScope };
 };
 
 /** AnalyticsData of one scope: two queries (aggregates in one scan, recent events), run together. */
-export const computeAnalyticsData = async (engine: AnalyticsEngine, request: AnalyticsRequest): Promise<AnalyticsData> => {
+export const computeAnalyticsData = async (
+  engine: AnalyticsEngine,
+  request: AnalyticsRequest,
+): Promise<AnalyticsData> => {
   const { window, filter, queryScope } = filterOf(request);
   const [aggregates, recent] = await Promise.all([
     engine.query(aggregateQuery({ ...filter, unit: window.unit }), queryScope),

@@ -6,7 +6,13 @@ import { eventRecordFields } from '@shared/events/event-record';
 import { ANALYTICS_TABLE, COMPACTED_TABLE, type SqlQuery } from './analytics-sql';
 import { compactedPartitionKeys, compactedWorkspacePath, RAW_PREFIX, rawPartitionKeys, shardOf } from './lake-layout';
 import { log } from '@shared/util/logger';
-import { AnalyticsUnavailableError, assertSafeId, type AnalyticsEngine, type AnalyticsRow, type QueryScope } from './analytics-engine';
+import {
+  AnalyticsUnavailableError,
+  assertSafeId,
+  type AnalyticsEngine,
+  type AnalyticsRow,
+  type QueryScope,
+} from './analytics-engine';
 
 /**
  * Trino (Athena) functions DuckDB lacks, as macros of the same name and meaning, so the very

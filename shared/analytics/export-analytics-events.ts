@@ -25,7 +25,11 @@ export interface ExportPage {
  * desc: a total order), `limit` per page, fewer when a page would not fit Lambda's response limit. The signed cursor carries the first page's window and
  * the last event returned, so walking every page yields each event exactly once.
  */
-export const exportAnalyticsEvents = async (workspaceId: string, query: AnalyticsEventsQuery, now = new Date()): Promise<ExportPage> => {
+export const exportAnalyticsEvents = async (
+  workspaceId: string,
+  query: AnalyticsEventsQuery,
+  now = new Date(),
+): Promise<ExportPage> => {
   const deadline = analyticsDeadline();
   const cursorQuery = { route: 'analytics-events', workspaceId, range: query.range, eventType: query.eventType };
   const position = query.cursor ? await decodeCursor<ExportCursor>(query.cursor, cursorQuery) : null;
@@ -49,7 +53,13 @@ export const exportAnalyticsEvents = async (workspaceId: string, query: Analytic
   const last = data.at(-1);
   const nextCursor =
     hasMore && last
-      ? await encodeCursor({ window: { start: window.start, end: window.end, firstDay: window.firstDay, lastDay: window.lastDay }, after: { timestamp: last.timestamp, eventId: last.eventId } } satisfies ExportCursor, cursorQuery)
+      ? await encodeCursor(
+          {
+            window: { start: window.start, end: window.end, firstDay: window.firstDay, lastDay: window.lastDay },
+            after: { timestamp: last.timestamp, eventId: last.eventId },
+          } satisfies ExportCursor,
+          cursorQuery,
+        )
       : null;
   return { data, pagination: { limit: query.limit, nextCursor, hasMore } };
 };

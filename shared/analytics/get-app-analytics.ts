@@ -8,7 +8,12 @@ import type { DeepLinkAppAnalyticsData } from './analytics-types';
 import { computeAnalyticsData, computeTopLinks } from './compute-analytics';
 
 /** GET /v1/analytics/deep-link-app: the app of the app key, every event of its deep links. */
-export const getAppAnalyticsOrThrow = async (workspaceId: string, appId: string | null, query: AnalyticsQuery, now = new Date()): Promise<DeepLinkAppAnalyticsData> => {
+export const getAppAnalyticsOrThrow = async (
+  workspaceId: string,
+  appId: string | null,
+  query: AnalyticsQuery,
+  now = new Date(),
+): Promise<DeepLinkAppAnalyticsData> => {
   const deadline = analyticsDeadline();
   if (!appId) throw new AppError('forbidden', 'This key is not bound to a deep-link app');
   const app = await appRepository.getByIdOrThrow(workspaceId, appId);
@@ -19,7 +24,10 @@ export const getAppAnalyticsOrThrow = async (workspaceId: string, appId: string 
     now,
     async () => {
       const request = { workspaceId, scope: { kind: 'app', appId: app.id } as const, query, now, deadline };
-      const [data, topLinks] = await Promise.all([computeAnalyticsData(engine, request), computeTopLinks(engine, request)]);
+      const [data, topLinks] = await Promise.all([
+        computeAnalyticsData(engine, request),
+        computeTopLinks(engine, request),
+      ]);
       return { ...data, topLinks };
     },
   );

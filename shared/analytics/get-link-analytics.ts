@@ -11,7 +11,12 @@ import { computeAnalyticsData } from './compute-analytics';
  * GET /v1/analytics/links/{linkId}: any link of the workspace, short link or deep link (both
  * are Links; archived ones keep their analytics). Another workspace's id or an unknown id: 404.
  */
-export const getLinkAnalyticsOrThrow = async (workspaceId: string, linkId: string, query: AnalyticsQuery, now = new Date()): Promise<AnalyticsData> => {
+export const getLinkAnalyticsOrThrow = async (
+  workspaceId: string,
+  linkId: string,
+  query: AnalyticsQuery,
+  now = new Date(),
+): Promise<AnalyticsData> => {
   const deadline = analyticsDeadline();
   // Not getByIdOrThrow(..., linkType): that answers 404 for the other type, and both types
   // have analytics here. Same tenancy rule, one read.

@@ -17,7 +17,12 @@ export const eventsFromErrorObject = (text: string): { events: EventRecord[]; un
       for (const eventLine of Buffer.from(document.rawData, 'base64').toString('utf8').split('\n')) {
         if (!eventLine.trim()) continue;
         const event = JSON.parse(eventLine) as EventRecord;
-        if (typeof event.eventId !== 'string' || typeof event.workspaceId !== 'string' || typeof event.timestamp !== 'string') throw new Error('not an event');
+        if (
+          typeof event.eventId !== 'string' ||
+          typeof event.workspaceId !== 'string' ||
+          typeof event.timestamp !== 'string'
+        )
+          throw new Error('not an event');
         events.push(event);
       }
     } catch {

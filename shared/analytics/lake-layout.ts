@@ -45,7 +45,8 @@ export const shardJq = (shards = LAKE_SHARDS) =>
   `(reduce (.workspaceId | explode[]) as $c (0; (. * 31 + $c) % ${HASH_MODULUS}) % ${shards} | tostring | if length < 2 then "0" + . else . end)`;
 
 /** JQ 1.6: the raw partition of a record from its own workspaceId and timestamp. */
-export const rawPartitionJq = (shards = LAKE_SHARDS) => `{shard: ${shardJq(shards)}, dt: .timestamp[0:10], hour: .timestamp[11:13]}`;
+export const rawPartitionJq = (shards = LAKE_SHARDS) =>
+  `{shard: ${shardJq(shards)}, dt: .timestamp[0:10], hour: .timestamp[11:13]}`;
 
 export interface RawPartition {
   shard: string;
@@ -54,7 +55,10 @@ export interface RawPartition {
 }
 
 /** Raw partition of an event: its workspace's shard, UTC date and hour of its own timestamp. */
-export const rawPartitionOf = (event: Pick<EventRecord, 'workspaceId' | 'timestamp'>, shards = LAKE_SHARDS): RawPartition => ({
+export const rawPartitionOf = (
+  event: Pick<EventRecord, 'workspaceId' | 'timestamp'>,
+  shards = LAKE_SHARDS,
+): RawPartition => ({
   shard: shardOf(event.workspaceId, shards),
   dt: event.timestamp.slice(0, 10),
   hour: event.timestamp.slice(11, 13),
@@ -64,7 +68,8 @@ export const rawPartitionOf = (event: Pick<EventRecord, 'workspaceId' | 'timesta
 export const rawPartitionPath = (p: RawPartition) => `${RAW_PREFIX}shard=${p.shard}/dt=${p.dt}/hour=${p.hour}`;
 
 /** The folder of one workspace's compacted day. */
-export const compactedDayPath = (workspaceId: string, dt: string) => `${COMPACTED_PREFIX}workspace_id=${workspaceId}/dt=${dt}`;
+export const compactedDayPath = (workspaceId: string, dt: string) =>
+  `${COMPACTED_PREFIX}workspace_id=${workspaceId}/dt=${dt}`;
 
 /** The folder of everything compacted for one workspace (erasure and export read this prefix). */
 export const compactedWorkspacePath = (workspaceId: string) => `${COMPACTED_PREFIX}workspace_id=${workspaceId}`;
@@ -87,4 +92,5 @@ export const HOURS_IN_FLIGHT = 3;
  * per distinct prefix (shard, dt, hour), so at most `shards` x `hours`, whatever the number of
  * workspaces (a layout by workspace id would be `workspaces` x `hours`).
  */
-export const activePartitionsFor = (workspaces: number, hours = HOURS_IN_FLIGHT, shards = LAKE_SHARDS): number => Math.min(workspaces, shards) * hours;
+export const activePartitionsFor = (workspaces: number, hours = HOURS_IN_FLIGHT, shards = LAKE_SHARDS): number =>
+  Math.min(workspaces, shards) * hours;

@@ -49,7 +49,9 @@ export const attributionRepository = {
     }
     await getDocumentClient().send(
       new TransactWriteCommand({
-        TransactItems: puts.map((Item) => ({ Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
+        TransactItems: puts.map((Item) => ({
+          Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
+        })),
       }),
     );
   },
@@ -79,12 +81,16 @@ export const attributionRepository = {
   },
 
   async findByAttributionId(attributionId: string, at: Date): Promise<AttributionRecord | undefined> {
-    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.attribution(attributionId) }));
+    const out = await getDocumentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.attribution(attributionId) }),
+    );
     return live(out.Item ? strip<AttributionRecord>(out.Item) : undefined, at);
   },
 
   async findByClickId(clickId: string, at: Date): Promise<AttributionRecord | undefined> {
-    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.attributionByClick(clickId) }));
+    const out = await getDocumentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.attributionByClick(clickId) }),
+    );
     return live(out.Item ? strip<AttributionRecord>(out.Item) : undefined, at);
   },
 
@@ -92,7 +98,12 @@ export const attributionRepository = {
    * Clicks of the workspace with this fingerprint made in [at - 2 h, at], newest first (the
    * sort key starts with the click time). Both window edges are included.
    */
-  async recentByFingerprint(workspaceId: string, fingerprint: string, at: Date, limit = 25): Promise<AttributionRecord[]> {
+  async recentByFingerprint(
+    workspaceId: string,
+    fingerprint: string,
+    at: Date,
+    limit = 25,
+  ): Promise<AttributionRecord[]> {
     const from = new Date(at.getTime() - PROBABILISTIC_WINDOW_MS).toISOString();
     const out = await getDocumentClient().send(
       new QueryCommand({

@@ -33,14 +33,27 @@ export const recordClientClick = async (
   at = new Date(),
 ): Promise<ClientClickResponse> => {
   const link = await resolveClientLinkOrThrow(workspaceId, body);
-  const ids = { clickId: uuid(), attributionId: uuid(), sessionId: body.sessionId ?? uuid(), installId: body.installId ?? null };
+  const ids = {
+    clickId: uuid(),
+    attributionId: uuid(),
+    sessionId: body.sessionId ?? uuid(),
+    installId: body.installId ?? null,
+  };
   const expiresAt = new Date(at.getTime() + ATTRIBUTION_TTL_MS).toISOString();
   const eligible = isEligible(link, request.client.isBot, at);
   const payload = clientLinkPayloadOf(link);
   const destination = destinationFor(link, request.client.platform, request.destinationCountry);
 
   await recordClick({
-    link: { workspaceId, linkId: link.id, linkType: link.linkType, deepLinkAppId: link.deepLinkAppId, domain: link.domain, key: link.key, tracking: link.tracking },
+    link: {
+      workspaceId,
+      linkId: link.id,
+      linkType: link.linkType,
+      deepLinkAppId: link.deepLinkAppId,
+      domain: link.domain,
+      key: link.key,
+      tracking: link.tracking,
+    },
     userAgent: request.userAgent,
     ip: request.ip,
     country: request.country,
@@ -52,7 +65,21 @@ export const recordClientClick = async (
   });
   if (eligible) {
     const fingerprint = await deviceFingerprint({ ip: request.ip, platform: request.client.platform });
-    await attributionRepository.save({ ...ids, workspaceId, linkId: link.id, clickedAt: at.toISOString(), expiresAt, fingerprint, link: payload });
+    await attributionRepository.save({
+      ...ids,
+      workspaceId,
+      linkId: link.id,
+      clickedAt: at.toISOString(),
+      expiresAt,
+      fingerprint,
+      link: payload,
+    });
   }
-  return { ...ids, expiresAt, eligible, deferredDeepLink: eligible ? payload : null, destinationUrl: clientDestinationOf(link, request) };
+  return {
+    ...ids,
+    expiresAt,
+    eligible,
+    deferredDeepLink: eligible ? payload : null,
+    destinationUrl: clientDestinationOf(link, request),
+  };
 };

@@ -38,7 +38,8 @@ export const toClientLinkPayload = (
 };
 
 /** The payload of a stored link record. */
-export const clientLinkPayloadOf = (link: LinkRecord): ClientLinkPayload => toClientLinkPayload({ ...link, linkId: link.id });
+export const clientLinkPayloadOf = (link: LinkRecord): ClientLinkPayload =>
+  toClientLinkPayload({ ...link, linkId: link.id });
 
 export const hasLinkReference = (ref: ClientLinkReference): boolean =>
   Boolean(ref.linkId ?? ref.shortLink ?? ref.url ?? ref.domain ?? ref.key ?? ref.slug);
@@ -51,7 +52,10 @@ const missingReference = () =>
 /** domain + key of a short-link URL (`https://{domain}/{key}`), or 400 naming `shortLink`. */
 const parseShortLinkOrThrow = (shortLink: string): { domain: string; key: string } => {
   const slug = slugOfShortLink(shortLink);
-  if (!slug) throw new AppError('invalid_request', 'The short link names no link', [{ path: 'shortLink', message: 'must be https://{domain}/{key}' }]);
+  if (!slug)
+    throw new AppError('invalid_request', 'The short link names no link', [
+      { path: 'shortLink', message: 'must be https://{domain}/{key}' },
+    ]);
   return slug;
 };
 
@@ -63,8 +67,12 @@ const parseShortLinkOrThrow = (shortLink: string): { domain: string; key: string
 export const resolveClientLinkOrThrow = async (workspaceId: string, ref: ClientLinkReference): Promise<LinkRecord> => {
   // Aliases must agree when both are sent, as on the v1 link routes (url/destinationUrl, key/slug).
   const conflicts = [
-    ...(ref.shortLink !== undefined && ref.url !== undefined && ref.shortLink !== ref.url ? [{ path: 'url', message: 'differs from shortLink' }] : []),
-    ...(ref.key !== undefined && ref.slug !== undefined && ref.key !== ref.slug ? [{ path: 'slug', message: 'differs from key' }] : []),
+    ...(ref.shortLink !== undefined && ref.url !== undefined && ref.shortLink !== ref.url
+      ? [{ path: 'url', message: 'differs from shortLink' }]
+      : []),
+    ...(ref.key !== undefined && ref.slug !== undefined && ref.key !== ref.slug
+      ? [{ path: 'slug', message: 'differs from key' }]
+      : []),
   ];
   if (conflicts.length) throw new AppError('invalid_request', 'The link reference is invalid', conflicts);
   let link: LinkRecord | undefined;
@@ -76,7 +84,10 @@ export const resolveClientLinkOrThrow = async (workspaceId: string, ref: ClientL
     const key = ref.key ?? ref.slug;
     if (ref.domain === undefined || key === undefined) {
       throw new AppError('invalid_request', 'domain and key go together', [
-        { path: ref.domain === undefined ? 'domain' : 'key', message: 'is required with ' + (ref.domain === undefined ? 'key' : 'domain') },
+        {
+          path: ref.domain === undefined ? 'domain' : 'key',
+          message: 'is required with ' + (ref.domain === undefined ? 'key' : 'domain'),
+        },
       ]);
     }
     link = await linkRepository.findBySlug(await canonicalLinkDomain(ref.domain), key);

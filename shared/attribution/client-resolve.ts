@@ -12,7 +12,9 @@ type ViewerInfo = Pick<ClientRequestInfo, 'client' | 'destinationCountry'>;
  * a publishable key never learns the destination behind a password.
  */
 export const clientDestinationOf = (link: LinkRecord, request: ViewerInfo): string =>
-  link.passwordHash ? shortLinkOf(link.domain, link.key) : destinationFor(link, request.client.platform, request.destinationCountry);
+  link.passwordHash
+    ? shortLinkOf(link.domain, link.key)
+    : destinationFor(link, request.client.platform, request.destinationCountry);
 
 /** ClientResolveResponse: the link, and where a click from this platform and country would go. */
 export const resolveClientLink = async (

@@ -18,7 +18,11 @@ export const clientLinkReferenceSchema = z.object(clientLinkReferenceFields);
 export type ClientLinkReference = z.infer<typeof clientLinkReferenceSchema>;
 
 /** Body of `attribution/click`: a ClientLinkReference, plus (extension) the caller's own session / install ids. */
-export const clientClickBodySchema = z.object({ ...clientLinkReferenceFields, sessionId: optionalId, installId: optionalId });
+export const clientClickBodySchema = z.object({
+  ...clientLinkReferenceFields,
+  sessionId: optionalId,
+  installId: optionalId,
+});
 export type ClientClickBody = z.infer<typeof clientClickBodySchema>;
 
 /** FirstOpenRequest (spec 2.9); `eventType` defaults to `first_open`. */
@@ -36,9 +40,18 @@ export const firstOpenBodySchema = z.object({
 export type FirstOpenBody = z.infer<typeof firstOpenBodySchema>;
 
 export const CUSTOMER_EVENT_NAME = /^[a-zA-Z][a-zA-Z0-9_.:-]{0,63}$/;
-export const customerEventLimits = { perRequest: 50, properties: 50, propertyKeyMax: 128, propertyStringMax: 1024 } as const;
+export const customerEventLimits = {
+  perRequest: 50,
+  properties: 50,
+  propertyKeyMax: 128,
+  propertyStringMax: 1024,
+} as const;
 
-const propertyValueSchema = z.union([z.string().check(z.maxLength(customerEventLimits.propertyStringMax)), z.number(), z.boolean()]);
+const propertyValueSchema = z.union([
+  z.string().check(z.maxLength(customerEventLimits.propertyStringMax)),
+  z.number(),
+  z.boolean(),
+]);
 
 /** CustomerEvent (spec 2.9): name by pattern, at most 50 properties of string, number or boolean. */
 export const customerEventSchema = z.object({
@@ -53,7 +66,12 @@ export const customerEventSchema = z.object({
   properties: z.optional(
     z
       .record(z.string().check(z.minLength(1), z.maxLength(customerEventLimits.propertyKeyMax)), propertyValueSchema)
-      .check(z.refine((p) => Object.keys(p).length <= customerEventLimits.properties, `at most ${customerEventLimits.properties} properties`)),
+      .check(
+        z.refine(
+          (p) => Object.keys(p).length <= customerEventLimits.properties,
+          `at most ${customerEventLimits.properties} properties`,
+        ),
+      ),
   ),
 });
 export type CustomerEvent = z.infer<typeof customerEventSchema>;
@@ -61,6 +79,9 @@ export type CustomerEvent = z.infer<typeof customerEventSchema>;
 export const customerEventsBodySchema = z.object({
   events: z
     .array(customerEventSchema)
-    .check(z.minLength(1, 'at least 1 event'), z.maxLength(customerEventLimits.perRequest, `at most ${customerEventLimits.perRequest} events`)),
+    .check(
+      z.minLength(1, 'at least 1 event'),
+      z.maxLength(customerEventLimits.perRequest, `at most ${customerEventLimits.perRequest} events`),
+    ),
 });
 export type CustomerEventsBody = z.infer<typeof customerEventsBodySchema>;

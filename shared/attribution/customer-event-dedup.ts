@@ -16,7 +16,12 @@ export const customerEventDedup = {
       await getDocumentClient().send(
         new PutCommand({
           TableName: tableName(),
-          Item: { ...keys.customerEvent(workspaceId, eventId), type: 'CEVT', eventId, ttl: now + CUSTOMER_EVENT_DEDUP_MS / 1000 },
+          Item: {
+            ...keys.customerEvent(workspaceId, eventId),
+            type: 'CEVT',
+            eventId,
+            ttl: now + CUSTOMER_EVENT_DEDUP_MS / 1000,
+          },
           ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :now',
           ExpressionAttributeNames: { '#ttl': 'ttl' },
           ExpressionAttributeValues: { ':now': now },
@@ -33,7 +38,9 @@ export const customerEventDedup = {
   async release(workspaceId: string, eventIds: string[]): Promise<void> {
     await Promise.all(
       eventIds.map((eventId) =>
-        getDocumentClient().send(new DeleteCommand({ TableName: tableName(), Key: keys.customerEvent(workspaceId, eventId) })),
+        getDocumentClient().send(
+          new DeleteCommand({ TableName: tableName(), Key: keys.customerEvent(workspaceId, eventId) }),
+        ),
       ),
     );
   },

@@ -22,7 +22,9 @@ const linksOf = async (workspaceId: string, events: CustomerEvent[]): Promise<Ma
   const found = await Promise.all(ids.map((id) => linkRepository.findById(id)));
   const links = new Map<string, LinkRecord>();
   found.forEach((link) => link && link.workspaceId === workspaceId && links.set(link.id, link));
-  const unknown = events.flatMap((e, i) => (e.linkId !== undefined && !links.has(e.linkId) ? [{ path: `events.${i}.linkId`, message: 'no such link' }] : []));
+  const unknown = events.flatMap((e, i) =>
+    e.linkId !== undefined && !links.has(e.linkId) ? [{ path: `events.${i}.linkId`, message: 'no such link' }] : [],
+  );
   // DESIGN.md section 3: an unknown (or another workspace's) id is 404; details name the events.
   if (unknown.length) throw new AppError('not_found', 'Some events name links that do not exist', unknown);
   return links;
@@ -30,7 +32,10 @@ const linksOf = async (workspaceId: string, events: CustomerEvent[]): Promise<Ma
 
 /** Properties as JSON text; `externalUserId` (no field of its own in the line format) rides along. */
 const propertiesText = (event: CustomerEvent): string | null => {
-  const properties = { ...(event.externalUserId !== undefined ? { externalUserId: event.externalUserId } : {}), ...event.properties };
+  const properties = {
+    ...(event.externalUserId !== undefined ? { externalUserId: event.externalUserId } : {}),
+    ...event.properties,
+  };
   return Object.keys(properties).length ? JSON.stringify(properties) : null;
 };
 
@@ -62,7 +67,13 @@ export const recordCustomerEvents = async (
     .map(({ event, eventId }) => {
       const link = event.linkId !== undefined ? links.get(event.linkId) : undefined;
       return {
-        ...blankEvent({ eventId, timestamp: at.toISOString(), eventType: 'customer_event', workspaceId, trafficType: client.isBot ? 'bot' : 'human' }),
+        ...blankEvent({
+          eventId,
+          timestamp: at.toISOString(),
+          eventType: 'customer_event',
+          workspaceId,
+          trafficType: client.isBot ? 'bot' : 'human',
+        }),
         linkId: link?.id ?? null,
         deepLinkAppId: link?.deepLinkAppId ?? null,
         domain: link?.domain ?? null,
@@ -89,7 +100,10 @@ export const recordCustomerEvents = async (
       // Committed: now the outbound events (published from the table's stream).
       await outboxRepository.add(records.map(customerEvent));
     } catch (error) {
-      await customerEventDedup.release(workspaceId, records.map((r) => r.eventId));
+      await customerEventDedup.release(
+        workspaceId,
+        records.map((r) => r.eventId),
+      );
       throw error;
     }
   }

@@ -27,11 +27,22 @@ export const findDeferredDeepLink = async (
   request: ClientRequestInfo,
   at = new Date(),
 ): Promise<DeferredDeepLinkResponse> => {
-  const opened = body.installId !== undefined ? await firstOpenRepository.find(auth.workspaceId, body.installId) : undefined;
+  const opened =
+    body.installId !== undefined ? await firstOpenRepository.find(auth.workspaceId, body.installId) : undefined;
   if (opened) {
-    return { matched: opened.matched, matchType: opened.matchType, matchGuaranteed: isMatchGuaranteed(opened.matchType), deferredDeepLink: opened.deferredDeepLink };
+    return {
+      matched: opened.matched,
+      matchType: opened.matchType,
+      matchGuaranteed: isMatchGuaranteed(opened.matchType),
+      deferredDeepLink: opened.deferredDeepLink,
+    };
   }
   const { match } = await matchOpen(auth, body, request, at, body.installId ?? null);
   const matchType = match?.matchType ?? null;
-  return { matched: match !== null, matchType, matchGuaranteed: isMatchGuaranteed(matchType), deferredDeepLink: match?.record.link ?? null };
+  return {
+    matched: match !== null,
+    matchType,
+    matchGuaranteed: isMatchGuaranteed(matchType),
+    deferredDeepLink: match?.record.link ?? null,
+  };
 };

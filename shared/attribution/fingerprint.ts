@@ -19,7 +19,10 @@ export interface FingerprintInput {
  * Null when the text is no IP.
  */
 export const networkOf = (ip: string): string | null => {
-  const text = ip.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const text = ip
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
   const family = isIP(text);
   if (family === 4) return text;
   if (family !== 6) return null;
@@ -27,7 +30,8 @@ export const networkOf = (ip: string): string | null => {
   const [head = '', tail] = canonical.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff') {
     const [hi, lo] = [parseInt(groups[6]!, 16), parseInt(groups[7]!, 16)];
     return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;

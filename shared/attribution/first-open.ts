@@ -10,7 +10,13 @@ import { hasLinkReference, resolveClientLinkOrThrow, type ClientLinkPayload } fr
 import type { ClientRequestInfo } from './client-request';
 import type { FirstOpenBody } from './client-schemas';
 import { firstOpenRepository, type FirstOpenRecord } from './first-open-repository';
-import { devicePlatformOf, isMatchGuaranteed, matchAttribution, type AttributionMatch, type MatchType } from './match-attribution';
+import {
+  devicePlatformOf,
+  isMatchGuaranteed,
+  matchAttribution,
+  type AttributionMatch,
+  type MatchType,
+} from './match-attribution';
 
 /**
  * FirstOpenResponse (spec 2.9) plus `matchType`, so a match can be audited, and
@@ -24,7 +30,9 @@ export interface FirstOpenResponse {
   deferredDeepLink: ClientLinkPayload | null;
 }
 
-const toResponse = (r: Pick<FirstOpenRecord, 'openId' | 'matched' | 'matchType' | 'deferredDeepLink'>): FirstOpenResponse => ({
+const toResponse = (
+  r: Pick<FirstOpenRecord, 'openId' | 'matched' | 'matchType' | 'deferredDeepLink'>,
+): FirstOpenResponse => ({
   openId: r.openId,
   matched: r.matched,
   matchType: r.matchType,
@@ -40,7 +48,13 @@ export const namedLinkOf = async (workspaceId: string, body: FirstOpenBody): Pro
  * Matches a first open or deferred-deep-link request (DESIGN.md 7); `claimant` claims a matched
  * click (see matchAttribution), null only looks.
  */
-export const matchOpen = async (auth: AuthContext, body: FirstOpenBody, request: ClientRequestInfo, at: Date, claimant: string | null) => {
+export const matchOpen = async (
+  auth: AuthContext,
+  body: FirstOpenBody,
+  request: ClientRequestInfo,
+  at: Date,
+  claimant: string | null,
+) => {
   const named = await namedLinkOf(auth.workspaceId, body);
   const match = await matchAttribution(
     { workspaceId: auth.workspaceId, attributionId: body.attributionId, clickId: body.clickId, linkId: named?.id },
@@ -63,7 +77,13 @@ const openEvent = async (
   const { client } = request;
   const link = match?.record.link;
   return {
-    ...blankEvent({ eventId: openId, timestamp: at.toISOString(), eventType: body.eventType, workspaceId: auth.workspaceId, trafficType: client.isBot ? 'bot' : 'human' }),
+    ...blankEvent({
+      eventId: openId,
+      timestamp: at.toISOString(),
+      eventType: body.eventType,
+      workspaceId: auth.workspaceId,
+      trafficType: client.isBot ? 'bot' : 'human',
+    }),
     linkId: link?.linkId ?? named?.id ?? null,
     deepLinkAppId: link ? link.deepLinkAppId : (named?.deepLinkAppId ?? null),
     domain: link?.domain ?? named?.domain ?? null,

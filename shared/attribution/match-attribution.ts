@@ -48,7 +48,9 @@ export const matchAttribution = async (
   claimant: string | null,
 ): Promise<AttributionMatch | null> => {
   const fits = (record: AttributionRecord | undefined): record is AttributionRecord =>
-    record !== undefined && record.workspaceId === query.workspaceId && (query.linkId === undefined || record.linkId === query.linkId);
+    record !== undefined &&
+    record.workspaceId === query.workspaceId &&
+    (query.linkId === undefined || record.linkId === query.linkId);
 
   const deterministic = async (record: AttributionRecord): Promise<AttributionMatch> => {
     if (claimant) await attributionRepository.claim(record, claimant, at);

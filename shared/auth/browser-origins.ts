@@ -10,12 +10,14 @@ import { normalizeOrigin } from './publishable-restrictions';
  */
 export const browserOriginItems = (record: ApiKeyRecord) =>
   record.kind === 'publishable' && record.publishable?.platform === 'browser'
-    ? [...new Set(record.publishable.origins.map(normalizeOrigin).filter((o): o is string => o !== undefined))].map((origin) => ({
-        ...keys.browserOrigin(origin, record.keyHash),
-        type: 'ORIGIN',
-        origin,
-        workspaceId: record.workspaceId,
-      }))
+    ? [...new Set(record.publishable.origins.map(normalizeOrigin).filter((o): o is string => o !== undefined))].map(
+        (origin) => ({
+          ...keys.browserOrigin(origin, record.keyHash),
+          type: 'ORIGIN',
+          origin,
+          workspaceId: record.workspaceId,
+        }),
+      )
     : [];
 
 export const isKnownBrowserOrigin = async (origin: string): Promise<boolean> => {

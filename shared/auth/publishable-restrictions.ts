@@ -50,7 +50,8 @@ export const restrictionFailure = (r: PublishableRestrictions, h: ClientHeaders)
       if (r.androidPackage !== null && h.androidPackage !== r.androidPackage) return 'package';
       if (r.androidSha256Certs.length > 0) {
         const sent = h.androidSha256Cert === undefined ? undefined : normalizeCertFingerprint(h.androidSha256Cert);
-        if (sent === undefined || !r.androidSha256Certs.map(normalizeCertFingerprint).includes(sent)) return 'certificate';
+        if (sent === undefined || !r.androidSha256Certs.map(normalizeCertFingerprint).includes(sent))
+          return 'certificate';
       }
       return null;
     }

@@ -114,7 +114,12 @@ export const applyLinkTally = async (tally: LinkTally): Promise<ApplyOutcome> =>
   for (let attempt = 0; attempt < 4; attempt++) {
     const sets = ['#cp = :seq'];
     const conditions = ['attribute_exists(pk)', '(attribute_not_exists(#cp) OR #cp < :min)'];
-    const values: Record<string, unknown> = { ':h': current.humans, ':b': current.bots, ':seq': current.maxSequence, ':min': current.minSequence };
+    const values: Record<string, unknown> = {
+      ':h': current.humans,
+      ':b': current.bots,
+      ':seq': current.maxSequence,
+      ':min': current.minSequence,
+    };
     if (moveLastHuman) {
       sets.push('lastClicked = :lh');
       // A new link stores `lastClicked: null` (type NULL): only a time already there can be later.
@@ -143,7 +148,11 @@ export const applyLinkTally = async (tally: LinkTally): Promise<ApplyOutcome> =>
         }),
       );
       const clicks = Number(out.Attributes?.clicks ?? 0);
-      if (current.humans > 0 && out.Attributes?.gsi3pk !== undefined && clicksBucket(clicks) !== clicksBucket(clicks - current.humans)) {
+      if (
+        current.humans > 0 &&
+        out.Attributes?.gsi3pk !== undefined &&
+        clicksBucket(clicks) !== clicksBucket(clicks - current.humans)
+      ) {
         await moveClicksSortKey(current.linkId, clicks, String(out.Attributes.createdAt));
       }
       return { outcome: 'applied', clicks: current.humans + current.bots };
@@ -164,15 +173,21 @@ export const applyLinkTally = async (tally: LinkTally): Promise<ApplyOutcome> =>
         continue;
       }
       // A later click is already recorded: keep its time.
-      if (moveLastHuman && typeof item.lastClicked === 'string' && item.lastClicked > current.lastHumanAt!) moveLastHuman = false;
-      if (moveLastBot && typeof item.lastBotClickedAt === 'string' && item.lastBotClickedAt > current.lastBotAt!) moveLastBot = false;
+      if (moveLastHuman && typeof item.lastClicked === 'string' && item.lastClicked > current.lastHumanAt!)
+        moveLastHuman = false;
+      if (moveLastBot && typeof item.lastBotClickedAt === 'string' && item.lastBotClickedAt > current.lastBotAt!)
+        moveLastBot = false;
     }
   }
   throw new Error(`click counters of link ${tally.linkId}: condition kept failing`);
 };
 
 const readLinkCounters = async (linkId: string): Promise<Record<string, unknown> | undefined> =>
-  (await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.link(linkId), ConsistentRead: true }))).Item;
+  (
+    await getDocumentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.link(linkId), ConsistentRead: true }),
+    )
+  ).Item;
 
 const moveClicksSortKey = async (linkId: string, clicks: number, createdAt: string): Promise<void> => {
   const bucket = clicksBucket(clicks);
@@ -183,7 +198,11 @@ const moveClicksSortKey = async (linkId: string, clicks: number, createdAt: stri
         Key: keys.link(linkId),
         UpdateExpression: 'SET gsi3sk = :sk',
         ConditionExpression: 'attribute_exists(gsi3pk) AND clicks >= :lo AND clicks < :hi',
-        ExpressionAttributeValues: { ':sk': clicksSortKey({ id: linkId, createdAt, clicks }), ':lo': clicksBucketStart(bucket), ':hi': clicksBucketStart(bucket + 1) },
+        ExpressionAttributeValues: {
+          ':sk': clicksSortKey({ id: linkId, createdAt, clicks }),
+          ':lo': clicksBucketStart(bucket),
+          ':hi': clicksBucketStart(bucket + 1),
+        },
       }),
     );
   } catch (error) {
@@ -205,7 +224,10 @@ export interface CounterBatchResult {
  * at most `concurrency` at a time. Throws if any update fails, so the whole batch is delivered
  * again (the updates that went through are then found applied and skipped).
  */
-export const applyClickCounters = async (records: CounterStreamRecord[], concurrency = 16): Promise<CounterBatchResult> => {
+export const applyClickCounters = async (
+  records: CounterStreamRecord[],
+  concurrency = 16,
+): Promise<CounterBatchResult> => {
   const tallies = tallyClicks(records);
   const result: CounterBatchResult = { links: tallies.length, clicks: 0, applied: 0, alreadyApplied: 0, linksGone: 0 };
   let next = 0;

@@ -15,7 +15,8 @@ export const CLICK_RECORD_BUDGET_MS = 3_000;
 /** Locally (one shared process on busy cores, as for the read budget): 5 s, still inside the 10 s timeout with the 4 s local read budget. */
 export const LOCAL_CLICK_RECORD_BUDGET_MS = 5_000;
 
-export const clickRecordBudgetMs = (): number => (getConfig().DYNAMODB_ENDPOINT ? LOCAL_CLICK_RECORD_BUDGET_MS : CLICK_RECORD_BUDGET_MS);
+export const clickRecordBudgetMs = (): number =>
+  getConfig().DYNAMODB_ENDPOINT ? LOCAL_CLICK_RECORD_BUDGET_MS : CLICK_RECORD_BUDGET_MS;
 
 /**
  * Sends a built click's events (the counters follow from them, link-counters.ts) within

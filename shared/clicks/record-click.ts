@@ -53,7 +53,13 @@ export const buildClickEvent = async (request: ClickRequest): Promise<RecordedCl
   const isBot = request.forceBot === true || client.isBot;
   const { link } = request;
   const event: EventRecord = {
-    ...blankEvent({ eventId: uuid(), timestamp: at.toISOString(), eventType: 'click', workspaceId: link.workspaceId, trafficType: isBot ? 'bot' : 'human' }),
+    ...blankEvent({
+      eventId: uuid(),
+      timestamp: at.toISOString(),
+      eventType: 'click',
+      workspaceId: link.workspaceId,
+      trafficType: isBot ? 'bot' : 'human',
+    }),
     linkId: link.linkId,
     deepLinkAppId: link.deepLinkAppId,
     domain: link.domain,

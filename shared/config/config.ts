@@ -49,7 +49,8 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
   const endpoint = env.DYNAMODB_ENDPOINT;
   if (endpoint !== undefined && !isUrl(endpoint)) problems.push('DYNAMODB_ENDPOINT: must be a URL');
   const logLevel = env.LOG_LEVEL ?? 'info';
-  if (!(logLevels as readonly string[]).includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${logLevels.join(', ')}`);
+  if (!(logLevels as readonly string[]).includes(logLevel))
+    problems.push(`LOG_LEVEL: must be one of ${logLevels.join(', ')}`);
   const config: Config = {
     TABLE_NAME: tableName ?? '',
     AWS_REGION: region,

@@ -41,7 +41,10 @@ export const conflictBackoffMs = (retry: number, policy: ConflictRetryPolicy = D
   Math.random() * Math.min(policy.capMs, policy.baseMs * 2 ** retry);
 
 /** Runs `send`, again after a conflict, until it answers otherwise or the attempts are spent (then the last conflict is thrown). */
-export const retryConflicts = async <T>(send: () => Promise<T>, policy: ConflictRetryPolicy = DEFAULT_CONFLICT_RETRY): Promise<T> => {
+export const retryConflicts = async <T>(
+  send: () => Promise<T>,
+  policy: ConflictRetryPolicy = DEFAULT_CONFLICT_RETRY,
+): Promise<T> => {
   for (let attempt = 1; ; attempt++) {
     try {
       return await send();

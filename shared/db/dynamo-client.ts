@@ -31,7 +31,10 @@ export const getDocumentClient = (): DynamoDBDocumentClient => {
     const config = getConfig();
     const base = new DynamoDBClient({
       region: config.AWS_REGION,
-      requestHandler: { ...(config.DYNAMODB_ENDPOINT ? LOCAL_DYNAMODB_TIMEOUTS : DYNAMODB_TIMEOUTS), throwOnRequestTimeout: true },
+      requestHandler: {
+        ...(config.DYNAMODB_ENDPOINT ? LOCAL_DYNAMODB_TIMEOUTS : DYNAMODB_TIMEOUTS),
+        throwOnRequestTimeout: true,
+      },
       ...(config.DYNAMODB_ENDPOINT
         ? {
             endpoint: config.DYNAMODB_ENDPOINT,

@@ -33,7 +33,8 @@ export async function* walkIndex(walk: IndexWalk): AsyncGenerator<IndexRow[]> {
       new QueryCommand({
         TableName: tableName(),
         IndexName: walk.index,
-        KeyConditionExpression: after === undefined ? '#pk = :pk' : `#pk = :pk AND #sk ${walk.descending ? '<' : '>'} :after`,
+        KeyConditionExpression:
+          after === undefined ? '#pk = :pk' : `#pk = :pk AND #sk ${walk.descending ? '<' : '>'} :after`,
         ExpressionAttributeNames: { '#pk': def.partitionKey, ...(after === undefined ? {} : { '#sk': def.sortKey }) },
         ExpressionAttributeValues: { ':pk': walk.partition, ...(after === undefined ? {} : { ':after': after }) },
         ScanIndexForward: !walk.descending,

@@ -24,7 +24,10 @@ export const keys = {
     sk: 'IDEM',
   }),
   /** Password tries of one client (salted IP hash) on one link; expires by TTL. */
-  passwordAttempts: (linkId: string, clientHash: string): ItemKey => ({ pk: `PWTRY#${linkId}#${clientHash}`, sk: 'PWTRY' }),
+  passwordAttempts: (linkId: string, clientHash: string): ItemKey => ({
+    pk: `PWTRY#${linkId}#${clientHash}`,
+    sk: 'PWTRY',
+  }),
   secret: (name: string): ItemKey => ({ pk: 'SECRET', sk: name }),
   /** Browser origins some publishable key allows (CORS preflight carries no key). */
   browserOrigin: (origin: string, keyHash: string): ItemKey => ({ pk: `ORIGIN#${origin}`, sk: `APIKEY#${keyHash}` }),
@@ -39,9 +42,15 @@ export const keys = {
   }),
   fingerprintClicksOf: (workspaceId: string, fingerprint: string) => ({ pk: `FP#${workspaceId}#${fingerprint}` }),
   /** First open / install, once per install id. */
-  firstOpen: (workspaceId: string, installId: string): ItemKey => ({ pk: `OPEN#${workspaceId}#${installId}`, sk: 'OPEN' }),
+  firstOpen: (workspaceId: string, installId: string): ItemKey => ({
+    pk: `OPEN#${workspaceId}#${installId}`,
+    sk: 'OPEN',
+  }),
   /** Customer event dedup by event id (TTL 7 days). */
-  customerEvent: (workspaceId: string, eventId: string): ItemKey => ({ pk: `CEVT#${workspaceId}#${eventId}`, sk: 'CEVT' }),
+  customerEvent: (workspaceId: string, eventId: string): ItemKey => ({
+    pk: `CEVT#${workspaceId}#${eventId}`,
+    sk: 'CEVT',
+  }),
   /**
    * A rate-limit counter: one workspace's budget (server, client, legacy) in one one-minute
    * window, sharded (rate-limit-policy.ts); expires by TTL. Not under WS#: the write load of a
@@ -57,15 +66,24 @@ export const keys = {
     sk: 'ANALYTICS',
   }),
   /** A workspace's webhook endpoint (its list is one Query); gsi1 finds it by endpoint id alone. */
-  webhookEndpoint: (workspaceId: string, endpointId: string): ItemKey => ({ pk: `WEBHOOKS#${workspaceId}`, sk: `WEBHOOK#${endpointId}` }),
+  webhookEndpoint: (workspaceId: string, endpointId: string): ItemKey => ({
+    pk: `WEBHOOKS#${workspaceId}`,
+    sk: `WEBHOOK#${endpointId}`,
+  }),
   webhookEndpointsOf: (workspaceId: string) => ({ pk: `WEBHOOKS#${workspaceId}`, skPrefix: 'WEBHOOK#' }),
   webhookEndpointLookup: (endpointId: string) => ({ gsi1pk: `WEBHOOK#${endpointId}`, gsi1sk: 'WEBHOOK' }),
   /** An attribution / customer event committed and waiting for the table's stream to publish it (TTL 1 day). */
   outbox: (eventId: string): ItemKey => ({ pk: `OUTBOX#${eventId}`, sk: 'OUTBOX' }),
   /** A webhook replay request: the stream enqueues the event for one endpoint (TTL 1 day). */
-  webhookReplay: (endpointId: string, eventId: string): ItemKey => ({ pk: `REPLAY#${endpointId}#${eventId}`, sk: 'REPLAY' }),
+  webhookReplay: (endpointId: string, eventId: string): ItemKey => ({
+    pk: `REPLAY#${endpointId}#${eventId}`,
+    sk: 'REPLAY',
+  }),
   /** Published events of a workspace by time, for `webhooks replay` (TTL 30 days). */
-  eventLog: (workspaceId: string, occurredAt: string, eventId: string): ItemKey => ({ pk: `EVENTLOG#${workspaceId}`, sk: `${occurredAt}#${eventId}` }),
+  eventLog: (workspaceId: string, occurredAt: string, eventId: string): ItemKey => ({
+    pk: `EVENTLOG#${workspaceId}`,
+    sk: `${occurredAt}#${eventId}`,
+  }),
   eventLogOf: (workspaceId: string) => ({ pk: `EVENTLOG#${workspaceId}` }),
 };
 

@@ -28,7 +28,11 @@ import { statusPage } from './html/status-page';
  */
 export const redirectTo = (location: string, status = 302): ApiResult => ({
   statusCode: status,
-  headers: { Location: headerUrl(location), 'Cache-Control': 'private, max-age=0', 'Referrer-Policy': 'strict-origin-when-cross-origin' },
+  headers: {
+    Location: headerUrl(location),
+    'Cache-Control': 'private, max-age=0',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+  },
 });
 
 export interface ClickInput {
@@ -42,7 +46,13 @@ export interface ClickInput {
   now?: Date;
 }
 
-const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind: string, resolved: string | null, ids?: ClickRequest['ids']): ClickRequest => ({
+const clickRequestOf = (
+  input: ClickInput,
+  record: RedirectRecord,
+  responseKind: string,
+  resolved: string | null,
+  ids?: ClickRequest['ids'],
+): ClickRequest => ({
   link: { ...record, domain: input.host.hostname, key: input.key },
   userAgent: input.request.userAgent,
   ip: input.request.ip,
@@ -64,14 +74,23 @@ const clickRequestOf = (input: ClickInput, record: RedirectRecord, responseKind:
  * in time, or failed, is logged as a replayable record (click-replay.ts); an attribution record
  * is logged as not recorded.
  */
-const recordInBackground = async (input: ClickInput, click: ClickRequest, impression: boolean, tap: { ids: TapIds; platform: string } | null): Promise<void> => {
+const recordInBackground = async (
+  input: ClickInput,
+  click: ClickRequest,
+  impression: boolean,
+  tap: { ids: TapIds; platform: string } | null,
+): Promise<void> => {
   const attribution = tap ? recordTapWithin(input, click, tap) : Promise.resolve();
   let recorded: Awaited<ReturnType<typeof buildClickEvent>>;
   try {
     recorded = await buildClickEvent(click);
   } catch (error) {
     countClickNotRecorded();
-    log('error', 'edge click not recorded', { requestId: input.requestId, error: String(error), click: { ...click, ip: undefined } });
+    log('error', 'edge click not recorded', {
+      requestId: input.requestId,
+      error: String(error),
+      click: { ...click, ip: undefined },
+    });
     await attribution;
     return;
   }
@@ -82,17 +101,36 @@ const recordInBackground = async (input: ClickInput, click: ClickRequest, impres
 };
 
 /** The tap's attribution record, waited for at most CLICK_RECORD_BUDGET_MS; a failure or timeout is logged. */
-const recordTapWithin = async (input: ClickInput, click: ClickRequest, tap: { ids: TapIds; platform: string }): Promise<void> => {
+const recordTapWithin = async (
+  input: ClickInput,
+  click: ClickRequest,
+  tap: { ids: TapIds; platform: string },
+): Promise<void> => {
   const { record, host, key, request } = input;
   const recorded = await withinBudget(
-    recordEdgeAttribution({ record: record!, domain: host.hostname, key, ids: tap.ids, ip: request.ip, platform: tap.platform, at: click.at ?? new Date() }),
+    recordEdgeAttribution({
+      record: record!,
+      domain: host.hostname,
+      key,
+      ids: tap.ids,
+      ip: request.ip,
+      platform: tap.platform,
+      at: click.at ?? new Date(),
+    }),
     clickRecordBudgetMs(),
   );
-  if (!recorded.done) log('error', 'edge tap attribution not recorded', { requestId: input.requestId, error: recorded.reason, linkId: record?.linkId, ids: tap.ids });
+  if (!recorded.done)
+    log('error', 'edge tap attribution not recorded', {
+      requestId: input.requestId,
+      error: recorded.reason,
+      linkId: record?.linkId,
+      ids: tap.ids,
+    });
 };
 
 /** The launch view's heading: the link's title unless it is only a URL (the default title is the short link). */
-const headingOf = (title: string | null | undefined, appName: string): string => (title && title.trim() !== '' && !isHttpUrl(title) ? title : appName);
+const headingOf = (title: string | null | undefined, appName: string): string =>
+  title && title.trim() !== '' && !isHttpUrl(title) ? title : appName;
 
 /**
  * The in-app browser a user agent belongs to, or null: detected by inapp-spy (a maintained list:
@@ -127,20 +165,31 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
   }
 
   const app =
-    outcome.kind === 'launch_view' && record?.deepLinkAppId ? await getAppCached(record.workspaceId, record.deepLinkAppId) : undefined;
+    outcome.kind === 'launch_view' && record?.deepLinkAppId
+      ? await getAppCached(record.workspaceId, record.deepLinkAppId)
+      : undefined;
   const platform = client.platform === 'ios' || client.platform === 'android' ? client.platform : null;
-  if (outcome.kind === 'launch_view' && (!app || !platform || !app[platform])) outcome = { kind: 'redirect', destination: outcome.destination };
+  if (outcome.kind === 'launch_view' && (!app || !platform || !app[platform]))
+    outcome = { kind: 'redirect', destination: outcome.destination };
 
   // Every human tap on a live deep link is attributable (DESIGN.md 7): its click id goes on the
   // launch view's links, into the Play Store referrer and the pasteboard hand-off.
-  const attributable = human && record?.linkType === 'DEEPLINK' && (outcome.kind === 'launch_view' || outcome.kind === 'redirect');
+  const attributable =
+    human && record?.linkType === 'DEEPLINK' && (outcome.kind === 'launch_view' || outcome.kind === 'redirect');
   const tap: TapIds | null = attributable ? { clickId: uuid(), attributionId: uuid(), sessionId: uuid() } : null;
   const clickId = tap?.clickId ?? (outcome.kind === 'launch_view' ? uuid() : undefined);
   const ids = tap ?? (clickId ? { clickId } : undefined);
   // Timestamped now, when the visitor is answered, though written after.
   const click = record ? clickRequestOf({ ...input, now }, record, outcome.kind, resolvedOf(outcome), ids) : null;
   const recording = () =>
-    click ? recordInBackground(input, click, outcome.kind === 'launch_view' && !isHead, tap && { ids: tap, platform: client.platform }) : Promise.resolve();
+    click
+      ? recordInBackground(
+          input,
+          click,
+          outcome.kind === 'launch_view' && !isHead,
+          tap && { ids: tap, platform: client.platform },
+        )
+      : Promise.resolve();
 
   countEdgeOutcome(outcome.kind);
   const response = ((): ApiResult => {
@@ -178,7 +227,8 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
           }),
           destination: outcome.destination,
           inAppBrowser,
-          handoff: platform === 'ios' && app!.ios?.pasteboardHandoff ? pasteboardHandoff(request.origin, key, clickId!) : null,
+          handoff:
+            platform === 'ios' && app!.ios?.pasteboardHandoff ? pasteboardHandoff(request.origin, key, clickId!) : null,
         });
       }
       case 'redirect':

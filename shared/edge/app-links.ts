@@ -7,7 +7,11 @@ import { ALTERNATE_LABEL, HOST_CACHE_TTL_MS } from './host-resolver';
 const appCache = new Map<string, { app: DeepLinkAppRecord | undefined; expires: number }>();
 
 /** A deep-link app, cached in memory as long as host records are (app settings change rarely). */
-export const getAppCached = async (workspaceId: string, appId: string, now = Date.now()): Promise<DeepLinkAppRecord | undefined> => {
+export const getAppCached = async (
+  workspaceId: string,
+  appId: string,
+  now = Date.now(),
+): Promise<DeepLinkAppRecord | undefined> => {
   const id = `${workspaceId}#${appId}`;
   const hit = appCache.get(id);
   if (hit && hit.expires > now) return hit.app;
@@ -53,7 +57,9 @@ export const assetLinks = (app: DeepLinkAppRecord) => {
         namespace: 'android_app',
         package_name: app.android.packageName,
         // Upper-case, colon-separated, as Google's verifier compares them (older records may hold other forms).
-        sha256_cert_fingerprints: [...new Set(app.android.sha256CertFingerprints.map((f) => normalizeSha256Fingerprint(f) ?? f))],
+        sha256_cert_fingerprints: [
+          ...new Set(app.android.sha256CertFingerprints.map((f) => normalizeSha256Fingerprint(f) ?? f)),
+        ],
       },
     },
   ];
@@ -68,7 +74,11 @@ export const alternateOrigin = (origin: string) => origin.replace('://', `://${A
  * install through the Play Install Referrer API; the app sends `click_id` as `clickId` on first
  * open (docs/client-attribution.md). Null when the app has no Play Store URL.
  */
-export const playStoreUrlWithReferrer = (playStoreUrl: string | null | undefined, clickId: string, tracking?: Tracking | null): string | null => {
+export const playStoreUrlWithReferrer = (
+  playStoreUrl: string | null | undefined,
+  clickId: string,
+  tracking?: Tracking | null,
+): string | null => {
   if (!playStoreUrl) return null;
   let url: URL;
   try {
@@ -77,7 +87,13 @@ export const playStoreUrlWithReferrer = (playStoreUrl: string | null | undefined
     return null;
   }
   const referrer = new URLSearchParams({ click_id: clickId });
-  for (const [field, param] of [['utmSource', 'utm_source'], ['utmMedium', 'utm_medium'], ['utmCampaign', 'utm_campaign'], ['utmTerm', 'utm_term'], ['utmContent', 'utm_content']] as const) {
+  for (const [field, param] of [
+    ['utmSource', 'utm_source'],
+    ['utmMedium', 'utm_medium'],
+    ['utmCampaign', 'utm_campaign'],
+    ['utmTerm', 'utm_term'],
+    ['utmContent', 'utm_content'],
+  ] as const) {
     const value = tracking?.[field];
     if (typeof value === 'string' && value !== '') referrer.set(param, value);
   }

@@ -37,16 +37,29 @@ export const withTracking = (url: string, tracking: Tracking | null | undefined)
   return parsed.toString();
 };
 
-type DestinationFields = Pick<RedirectRecord, 'url' | 'iosOverrideUrl' | 'androidOverrideUrl' | 'desktopOverrideUrl' | 'geo' | 'tracking'>;
+type DestinationFields = Pick<
+  RedirectRecord,
+  'url' | 'iosOverrideUrl' | 'androidOverrideUrl' | 'desktopOverrideUrl' | 'geo' | 'tracking'
+>;
 
 /**
  * Where a click goes (DESIGN.md section 10): the platform's override when set, else the URL for
  * the viewer's country in `geo`, else the link's URL; then the tracking parameters. The edge,
  * the client click API and resolve all answer with this.
  */
-export const destinationFor = (record: DestinationFields, platform: Platform, country: string | null = null): string => {
+export const destinationFor = (
+  record: DestinationFields,
+  platform: Platform,
+  country: string | null = null,
+): string => {
   const override =
-    platform === 'ios' ? record.iosOverrideUrl : platform === 'android' ? record.androidOverrideUrl : platform === 'desktop' ? record.desktopOverrideUrl : null;
+    platform === 'ios'
+      ? record.iosOverrideUrl
+      : platform === 'android'
+        ? record.androidOverrideUrl
+        : platform === 'desktop'
+          ? record.desktopOverrideUrl
+          : null;
   const geo = country && record.geo && Object.hasOwn(record.geo, country) ? record.geo[country] : undefined;
   return withTracking(override || geo || record.url, record.tracking);
 };

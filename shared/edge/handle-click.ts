@@ -36,12 +36,23 @@ export const knownHostOf = async (event: ApiEvent): Promise<KnownHostRequest | n
  * password-protected link) is sent to the same link on the app domain, which answers it in full
  * (launch view, password form, the click and its attribution).
  */
-const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: string, record: RedirectRecord | undefined): Promise<ApiResult> => {
+const answerOnAlternateHost = async (
+  { request, host }: KnownHostRequest,
+  key: string,
+  record: RedirectRecord | undefined,
+): Promise<ApiResult> => {
   const canonical = `${request.origin.replace(`://${ALTERNATE_LABEL}`, '://')}/${encodeURIComponent(key)}`;
   const clickId = request.query.get('c') ?? '';
   if (!CLICK_ID.test(clickId)) return redirectTo(canonical);
   const client = parseUserAgent(request.userAgent);
-  const outcome = decideOutcome({ host, record, client: { ...client, isBot: false }, unlocked: false, now: new Date(), country: request.country });
+  const outcome = decideOutcome({
+    host,
+    record,
+    client: { ...client, isBot: false },
+    unlocked: false,
+    now: new Date(),
+    country: request.country,
+  });
   if (outcome.kind === 'not_found' || outcome.kind === 'expired') {
     if (outcome.location) return redirectTo(outcome.location);
     return statusPage(outcome.kind === 'expired' ? 410 : 404);
@@ -49,7 +60,11 @@ const answerOnAlternateHost = async ({ request, host }: KnownHostRequest, key: s
   if (outcome.kind === 'password' || !record) return redirectTo(canonical);
   const app = host.appId ? await getAppCached(host.workspaceId, host.appId) : undefined;
   const store =
-    client.platform === 'ios' ? app?.ios?.appStoreUrl : client.platform === 'android' ? playStoreUrlWithReferrer(app?.android?.playStoreUrl, clickId, record.tracking) : null;
+    client.platform === 'ios'
+      ? app?.ios?.appStoreUrl
+      : client.platform === 'android'
+        ? playStoreUrlWithReferrer(app?.android?.playStoreUrl, clickId, record.tracking)
+        : null;
   return redirectTo(store ?? destinationFor(record, client.platform, request.country));
 };
 
@@ -69,7 +84,11 @@ export const handleLinkRequest = async (event: ApiEvent, requestId: string): Pro
     });
   } catch (error) {
     if (!(error instanceof ReadBudgetExceededError)) throw error;
-    log('warn', 'edge reads over budget: fallback answer', { requestId, hostname: request.hostname, budgetMs: edgeReadBudgetMs() });
+    log('warn', 'edge reads over budget: fallback answer', {
+      requestId,
+      hostname: request.hostname,
+      budgetMs: edgeReadBudgetMs(),
+    });
     return fallbackAnswer(read.host);
   }
   const { host, record } = read;

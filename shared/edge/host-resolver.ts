@@ -32,7 +32,11 @@ const lookup = async (hostname: string, signal?: AbortSignal): Promise<ResolvedH
 };
 
 /** The host record of a hostname (null: not a domain of any workspace), cached in memory. */
-export const resolveHost = async (hostname: string, now = Date.now(), signal?: AbortSignal): Promise<ResolvedHost | null> => {
+export const resolveHost = async (
+  hostname: string,
+  now = Date.now(),
+  signal?: AbortSignal,
+): Promise<ResolvedHost | null> => {
   if (!hostname) return null;
   const hit = cache.get(hostname);
   if (hit && hit.expires > now) return hit.value;

@@ -24,7 +24,11 @@ const isConditionFailure = (error: unknown): error is ConditionalCheckFailedExce
  * a fixed window per client and link, held in one item with a TTL. Both writes are conditional,
  * so concurrent tries are counted exactly.
  */
-export const reservePasswordAttempt = async (linkId: string, ip: string | null, now = Date.now()): Promise<AttemptVerdict> => {
+export const reservePasswordAttempt = async (
+  linkId: string,
+  ip: string | null,
+  now = Date.now(),
+): Promise<AttemptVerdict> => {
   const Key = await attemptKey(linkId, ip);
   const client = getDocumentClient();
   const windowEnds = now + PASSWORD_WINDOW_MS;
@@ -37,7 +41,13 @@ export const reservePasswordAttempt = async (linkId: string, ip: string | null, 
         UpdateExpression: 'SET attempts = :one, windowEnds = :end, #ttl = :ttl, #type = :type',
         ConditionExpression: 'attribute_not_exists(pk) OR windowEnds <= :now',
         ExpressionAttributeNames: { '#ttl': 'ttl', '#type': 'type' },
-        ExpressionAttributeValues: { ':one': 1, ':end': windowEnds, ':ttl': Math.ceil(windowEnds / 1000) + 60, ':type': 'PWTRY', ':now': now },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':end': windowEnds,
+          ':ttl': Math.ceil(windowEnds / 1000) + 60,
+          ':type': 'PWTRY',
+          ':now': now,
+        },
       }),
     );
     return { allowed: true };

@@ -19,7 +19,8 @@ export const EDGE_READ_BUDGET_MS = 1_500;
  */
 export const LOCAL_EDGE_READ_BUDGET_MS = 4_000;
 
-export const edgeReadBudgetMs = (): number => (getConfig().DYNAMODB_ENDPOINT ? LOCAL_EDGE_READ_BUDGET_MS : EDGE_READ_BUDGET_MS);
+export const edgeReadBudgetMs = (): number =>
+  getConfig().DYNAMODB_ENDPOINT ? LOCAL_EDGE_READ_BUDGET_MS : EDGE_READ_BUDGET_MS;
 
 export class ReadBudgetExceededError extends Error {
   constructor(readonly budgetMs: number) {
@@ -29,7 +30,10 @@ export class ReadBudgetExceededError extends Error {
 }
 
 /** Runs `read` with an AbortSignal that fires at the budget; the SDK aborts its call, and this throws ReadBudgetExceededError. */
-export const withinReadBudget = async <T>(read: (signal: AbortSignal) => Promise<T>, budgetMs = edgeReadBudgetMs()): Promise<T> => {
+export const withinReadBudget = async <T>(
+  read: (signal: AbortSignal) => Promise<T>,
+  budgetMs = edgeReadBudgetMs(),
+): Promise<T> => {
   const signal = AbortSignal.timeout(budgetMs);
   try {
     return await read(signal);

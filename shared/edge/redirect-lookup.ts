@@ -13,9 +13,16 @@ const hotRecords = createRedirectCache<RedirectRecord>();
  * every click (no staleness beyond DynamoDB's eventually consistent read); a link that is hot
  * in this instance is served from memory for at most 2 s (shared/edge/redirect-cache.ts).
  */
-export const findRedirectRecord = (hostname: string, key: string, abortSignal?: AbortSignal): Promise<RedirectRecord | undefined> =>
+export const findRedirectRecord = (
+  hostname: string,
+  key: string,
+  abortSignal?: AbortSignal,
+): Promise<RedirectRecord | undefined> =>
   hotRecords.lookup(hostname, key, async () => {
-    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.slug(hostname, key) }), { abortSignal });
+    const out = await getDocumentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.slug(hostname, key) }),
+      { abortSignal },
+    );
     return out.Item as RedirectRecord | undefined;
   });
 
@@ -26,5 +33,9 @@ export const clearRedirectCache = () => hotRecords.clear();
  * The record of a key on a resolved host. A removed domain (`domains remove`) keeps a retired
  * host record so its links answer with the domain's not-found answer, never the link.
  */
-export const findRecordOnHost = (host: { hostname: string; retired?: boolean }, key: string, abortSignal?: AbortSignal): Promise<RedirectRecord | undefined> =>
+export const findRecordOnHost = (
+  host: { hostname: string; retired?: boolean },
+  key: string,
+  abortSignal?: AbortSignal,
+): Promise<RedirectRecord | undefined> =>
   host.retired ? Promise.resolve(undefined) : findRedirectRecord(host.hostname, key, abortSignal);

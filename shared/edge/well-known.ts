@@ -16,11 +16,20 @@ export const answerWellKnown = async (event: ApiEvent): Promise<ApiResult> => {
   if (!known?.host.appId || known.host.retired) return plainNotFound();
   const app = await getAppCached(known.host.workspaceId, known.host.appId);
   if (!app) return plainNotFound();
-  const body = event.rawPath === AASA_PATH ? appleAppSiteAssociation(app) : event.rawPath === ASSET_LINKS_PATH ? assetLinks(app) : null;
+  const body =
+    event.rawPath === AASA_PATH
+      ? appleAppSiteAssociation(app)
+      : event.rawPath === ASSET_LINKS_PATH
+        ? assetLinks(app)
+        : null;
   if (!body) return plainNotFound();
   return {
     statusCode: 200,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' },
+    headers: {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'public, max-age=300',
+      'X-Content-Type-Options': 'nosniff',
+    },
     body: JSON.stringify(body),
   };
 };

@@ -43,7 +43,6 @@ export const eventRecordSchema = z.object({
   properties: s,
 });
 
-
 /** Compile-time check: the schema and the plain `EventRecord` type describe the same line. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const schemaMatchesRecord: Same<z.infer<typeof eventRecordSchema>, EventRecord> = true;

@@ -54,10 +54,34 @@ export interface EventRecord {
 
 /** Every field of an event line, in column order (the DuckDB read columns, the Glue columns). */
 export const eventRecordFields = [
-  'eventId', 'timestamp', 'eventType', 'workspaceId', 'linkId', 'deepLinkAppId', 'domain', 'linkKey', 'linkType',
-  'trafficType', 'visitorId', 'country', 'deviceType', 'platform', 'browser', 'os', 'referrerHost',
-  'resolvedDestinationUrl', 'responseKind', 'sdkEventName', 'sessionId', 'clickId', 'attributionId', 'installId',
-  'utmSource', 'utmMedium', 'utmCampaign', 'properties',
+  'eventId',
+  'timestamp',
+  'eventType',
+  'workspaceId',
+  'linkId',
+  'deepLinkAppId',
+  'domain',
+  'linkKey',
+  'linkType',
+  'trafficType',
+  'visitorId',
+  'country',
+  'deviceType',
+  'platform',
+  'browser',
+  'os',
+  'referrerHost',
+  'resolvedDestinationUrl',
+  'responseKind',
+  'sdkEventName',
+  'sessionId',
+  'clickId',
+  'attributionId',
+  'installId',
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
+  'properties',
 ] as const satisfies ReadonlyArray<keyof EventRecord>;
 
 /** An event with every optional field null: builders fill in what they know. */

@@ -29,8 +29,14 @@ export const getEventSink = (): EventSink => {
     if (config.EVENTS_STREAM_NAME) {
       // The sink retries itself (per record, with backoff); the client makes one attempt per call.
       // What still fails after the retries goes to the SQS spool; the redrive Lambda re-sends it.
-      const spool = config.EVENTS_SPOOL_QUEUE_URL ? createSqsSpool({ queueUrl: config.EVENTS_SPOOL_QUEUE_URL, region: config.AWS_REGION }) : undefined;
-      sink = createStreamSink({ putRecords: createKinesisPut({ region: config.AWS_REGION }), streamName: config.EVENTS_STREAM_NAME, spool });
+      const spool = config.EVENTS_SPOOL_QUEUE_URL
+        ? createSqsSpool({ queueUrl: config.EVENTS_SPOOL_QUEUE_URL, region: config.AWS_REGION })
+        : undefined;
+      sink = createStreamSink({
+        putRecords: createKinesisPut({ region: config.AWS_REGION }),
+        streamName: config.EVENTS_STREAM_NAME,
+        spool,
+      });
     } else if (config.LOCAL_LAKE_DIR) sink = createLocalEventStream(config.LOCAL_LAKE_DIR);
     else throw new Error('No event sink configured (EVENTS_STREAM_NAME or LOCAL_LAKE_DIR)');
   }

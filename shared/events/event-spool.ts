@@ -29,7 +29,8 @@ export const spoolMessages = (events: EventRecord[], reason: string, now = new D
   let group: EventRecord[] = [];
   let bytes = 0;
   const flush = () => {
-    if (group.length) bodies.push(JSON.stringify({ reason, spooledAt: now.toISOString(), events: group } satisfies SpoolMessage));
+    if (group.length)
+      bodies.push(JSON.stringify({ reason, spooledAt: now.toISOString(), events: group } satisfies SpoolMessage));
     group = [];
     bytes = 0;
   };
@@ -54,7 +55,12 @@ export const parseSpoolMessage = (body: string): SpoolMessage => {
  * the redirect's cold start does not pay for it while Firehose is healthy). Entries SQS refuses
  * are retried once, then the call throws (the sink then logs the events in full).
  */
-export const createSqsSpool = (options: { queueUrl: string; region: string; endpoint?: string; client?: SQSClient }): EventSpool => {
+export const createSqsSpool = (options: {
+  queueUrl: string;
+  region: string;
+  endpoint?: string;
+  client?: SQSClient;
+}): EventSpool => {
   let client: SQSClient | undefined = options.client;
   const sqs = async () => {
     if (!client) {
@@ -85,10 +91,15 @@ export const createSqsSpool = (options: { queueUrl: string; region: string; endp
       for (const batch of batches) {
         let entries = batch.map((body, i) => ({ Id: String(i), MessageBody: body }));
         for (let attempt = 1; entries.length > 0; attempt++) {
-          const out = await sqsClient.send(new SendMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: entries }));
+          const out = await sqsClient.send(
+            new SendMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: entries }),
+          );
           const failed = new Set((out.Failed ?? []).map((f) => f.Id));
           entries = entries.filter((e) => failed.has(e.Id));
-          if (entries.length && attempt >= 2) throw new Error(`SQS refused ${entries.length} spool messages: ${(out.Failed ?? []).map((f) => f.Code).join(',')}`);
+          if (entries.length && attempt >= 2)
+            throw new Error(
+              `SQS refused ${entries.length} spool messages: ${(out.Failed ?? []).map((f) => f.Code).join(',')}`,
+            );
         }
       }
     },

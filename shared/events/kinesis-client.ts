@@ -1,8 +1,15 @@
-import { KinesisClient, PutRecordsCommand, type PutRecordsCommandInput, type PutRecordsCommandOutput } from '@aws-sdk/client-kinesis';
+import {
+  KinesisClient,
+  PutRecordsCommand,
+  type PutRecordsCommandInput,
+  type PutRecordsCommandOutput,
+} from '@aws-sdk/client-kinesis';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 
 /** PutRecords input and output as the Kinesis client types them. */
-export type PutRecordsInput = Required<Pick<PutRecordsCommandInput, 'StreamName'>> & { Records: Array<{ Data: Uint8Array; PartitionKey: string }> };
+export type PutRecordsInput = Required<Pick<PutRecordsCommandInput, 'StreamName'>> & {
+  Records: Array<{ Data: Uint8Array; PartitionKey: string }>;
+};
 export type PutRecordsOutput = Pick<PutRecordsCommandOutput, 'FailedRecordCount' | 'Records'>;
 
 /** One PutRecords call; an error's `name` is the Kinesis error type (the SDK's service exceptions). */

@@ -52,7 +52,11 @@ export const createLocalEventStream = (lakeDir: string): LocalEventStream => {
         queue.splice(0, batch.length);
         retryMs = 50;
       } catch (error) {
-        log('warn', 'local event stream: click counters not applied; retrying the batch', { records: batch.length, error: String(error), retryInMs: retryMs });
+        log('warn', 'local event stream: click counters not applied; retrying the batch', {
+          records: batch.length,
+          error: String(error),
+          retryInMs: retryMs,
+        });
         await new Promise<void>((resolve) => setTimeout(resolve, retryMs).unref());
         retryMs = Math.min(retryMs * 2, 5_000);
       }
@@ -69,7 +73,12 @@ export const createLocalEventStream = (lakeDir: string): LocalEventStream => {
       await lake.send(events);
       for (const event of events) {
         sequence += 1n;
-        const record = { shardId, sequenceNumber: String(sequence), data: JSON.stringify(event), lakeOnly: options?.lakeOnly === true };
+        const record = {
+          shardId,
+          sequenceNumber: String(sequence),
+          data: JSON.stringify(event),
+          lakeOnly: options?.lakeOnly === true,
+        };
         retained.push(record);
         if (retained.length > LOCAL_RETAINED_RECORDS) retained.shift();
         queue.push(record);

@@ -30,13 +30,20 @@ export const redriveSpooledMessages = async (messages: SpooledMessage[], sink: S
     try {
       events = parseSpoolMessage(message.body).events;
     } catch (error) {
-      log('error', 'Spooled events message cannot be read; left for the dead-letter queue', { messageId: message.id, error: (error as Error).message });
+      log('error', 'Spooled events message cannot be read; left for the dead-letter queue', {
+        messageId: message.id,
+        error: (error as Error).message,
+      });
       result.failed.push(message.id);
       continue;
     }
     const { undelivered, reasons } = await sink.deliver(events);
     if (undelivered.length) {
-      log('warn', 'Redrive: the event stream still rejects spooled events', { messageId: message.id, undelivered: undelivered.length, reasons });
+      log('warn', 'Redrive: the event stream still rejects spooled events', {
+        messageId: message.id,
+        undelivered: undelivered.length,
+        reasons,
+      });
       result.failed.push(message.id);
       continue;
     }

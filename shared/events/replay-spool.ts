@@ -1,4 +1,9 @@
-import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { StreamSink } from './stream-sink';
 import { redriveSpooledMessages } from './redrive-events';
 
@@ -26,16 +31,35 @@ export const replaySpool = async (options: {
   const max = options.maxMessages ?? Number.POSITIVE_INFINITY;
   while (totals.messages < max) {
     const out = await options.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: options.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 120 }),
+      new ReceiveMessageCommand({
+        QueueUrl: options.queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 0,
+        VisibilityTimeout: 120,
+      }),
     );
     const messages = out.Messages ?? [];
     if (messages.length === 0) break;
     totals.messages += messages.length;
-    const result = await redriveSpooledMessages(messages.map((m) => ({ id: m.MessageId!, body: m.Body ?? '' })), options.sink);
-    const handle = (ids: string[]) => messages.filter((m) => ids.includes(m.MessageId!)).map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! }));
-    if (result.delivered.length) await options.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: handle(result.delivered) }));
+    const result = await redriveSpooledMessages(
+      messages.map((m) => ({ id: m.MessageId!, body: m.Body ?? '' })),
+      options.sink,
+    );
+    const handle = (ids: string[]) =>
+      messages
+        .filter((m) => ids.includes(m.MessageId!))
+        .map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! }));
+    if (result.delivered.length)
+      await options.sqs.send(
+        new DeleteMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: handle(result.delivered) }),
+      );
     if (result.failed.length) {
-      await options.sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: options.queueUrl, Entries: handle(result.failed).map((e) => ({ ...e, VisibilityTimeout: 0 })) }));
+      await options.sqs.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: options.queueUrl,
+          Entries: handle(result.failed).map((e) => ({ ...e, VisibilityTimeout: 0 })),
+        }),
+      );
     }
     totals.messagesReplayed += result.delivered.length;
     totals.messagesLeft += result.failed.length;

@@ -116,7 +116,12 @@ export const backoffDelay = (attempt: number, baseMs: number, maxMs: number, ran
  * `LinkService`, dimensions `service` and `StreamName`; Powertools Metrics) counts them.
  */
 export const reportUndelivered = ({ streamName, reason, events }: UndeliveredEvents): void => {
-  log('error', 'Events could not be delivered to the event stream', { streamName, reason, count: events.length, events });
+  log('error', 'Events could not be delivered to the event stream', {
+    streamName,
+    reason,
+    count: events.length,
+    events,
+  });
   countUndeliveredEvents(streamName, events.length);
 };
 
@@ -145,7 +150,10 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
   /** Sends one batch; returns the records worth another attempt. */
   const putBatch = async (batch: Pending[], failures: Failures): Promise<Pending[]> => {
     try {
-      const out = await options.putRecords({ StreamName: options.streamName, Records: batch.map((r) => ({ Data: r.data, PartitionKey: r.partitionKey })) });
+      const out = await options.putRecords({
+        StreamName: options.streamName,
+        Records: batch.map((r) => ({ Data: r.data, PartitionKey: r.partitionKey })),
+      });
       if (!out.FailedRecordCount) return [];
       const responses = out.Records ?? [];
       return batch.flatMap((record, i) => {
@@ -164,10 +172,17 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
   };
 
   /** One delivery pass with retries; what still failed, by reason (records too large apart). */
-  const deliverPass = async (events: EventRecord[], sendOptions?: SendOptions): Promise<{ failures: Failures; tooLarge: Pending[] }> => {
+  const deliverPass = async (
+    events: EventRecord[],
+    sendOptions?: SendOptions,
+  ): Promise<{ failures: Failures; tooLarge: Pending[] }> => {
     const failures: Failures = [];
     const prefix = sendOptions?.lakeOnly ? LAKE_ONLY_PARTITION_PREFIX : '';
-    const encoded = events.map((event) => ({ event, data: encodeEventRecord(event), partitionKey: `${prefix}${randomPartitionKey()}` }));
+    const encoded = events.map((event) => ({
+      event,
+      data: encodeEventRecord(event),
+      partitionKey: `${prefix}${randomPartitionKey()}`,
+    }));
     const tooLarge = encoded.filter((r) => r.data.length > streamLimits.bytesPerRecord);
     let pending: Pending[] = encoded.filter((r) => r.data.length <= streamLimits.bytesPerRecord);
     for (let attempt = 1; pending.length > 0; attempt++) {
@@ -179,7 +194,11 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
         report(failures, `RetriesExhausted:${reasons}`, failed);
         break;
       }
-      log('warn', 'Event stream: retrying failed records', { streamName: options.streamName, attempt, failed: failed.length });
+      log('warn', 'Event stream: retrying failed records', {
+        streamName: options.streamName,
+        attempt,
+        failed: failed.length,
+      });
       await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs, random));
       pending = failed;
     }
@@ -189,22 +208,43 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
   return {
     async deliver(events: EventRecord[]) {
       const { failures, tooLarge } = await deliverPass(events);
-      if (tooLarge.length) onUndelivered({ streamName: options.streamName, reason: 'RecordTooLarge', events: tooLarge.map((r) => r.event) });
-      return { undelivered: failures.flatMap((f) => f.records.map((r) => r.event)), reasons: failures.map((f) => f.reason) };
+      if (tooLarge.length)
+        onUndelivered({
+          streamName: options.streamName,
+          reason: 'RecordTooLarge',
+          events: tooLarge.map((r) => r.event),
+        });
+      return {
+        undelivered: failures.flatMap((f) => f.records.map((r) => r.event)),
+        reasons: failures.map((f) => f.reason),
+      };
     },
     async send(events: EventRecord[], sendOptions?: SendOptions) {
       const { failures, tooLarge } = await deliverPass(events, sendOptions);
-      if (tooLarge.length) onUndelivered({ streamName: options.streamName, reason: 'RecordTooLarge', events: tooLarge.map((r) => r.event) });
+      if (tooLarge.length)
+        onUndelivered({
+          streamName: options.streamName,
+          reason: 'RecordTooLarge',
+          events: tooLarge.map((r) => r.event),
+        });
       for (const { reason, records } of failures) {
         const failed = records.map((r) => r.event);
         // A lake-only replay is not spooled: the redrive would send it as ordinary events, counted again.
         if (options.spool && !sendOptions?.lakeOnly) {
           try {
             await options.spool.spool(failed, reason);
-            log('warn', 'Event stream: undelivered events spooled for redrive', { streamName: options.streamName, reason, count: failed.length });
+            log('warn', 'Event stream: undelivered events spooled for redrive', {
+              streamName: options.streamName,
+              reason,
+              count: failed.length,
+            });
             continue;
           } catch (error) {
-            onUndelivered({ streamName: options.streamName, reason: `${reason};SpoolFailed:${(error as Error).name}`, events: failed });
+            onUndelivered({
+              streamName: options.streamName,
+              reason: `${reason};SpoolFailed:${(error as Error).name}`,
+              events: failed,
+            });
             continue;
           }
         }

@@ -33,7 +33,7 @@ export const withAfterResponse = <T>(run: () => Promise<T>): { result: Promise<T
   const result = invocationWork.run(list, run);
   const settle = async () => {
     // Work may hand on more work while it runs: settle until the list stops growing.
-    for (let done = 0; done < list.length; ) {
+    for (let done = 0; done < list.length;) {
       const batch = list.slice(done);
       done = list.length;
       await Promise.allSettled(batch.map((work) => invocationWork.run(list, work)));

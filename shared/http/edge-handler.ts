@@ -60,8 +60,17 @@ type BufferedHandler = (event: ApiEvent, context: ApiContext) => Promise<ApiResu
  */
 export const edgeHandler = (fn: (event: ApiEvent, context: ApiContext) => Promise<ApiResult>) => {
   const streamed = streamingRuntime();
-  const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(fn, { executionMode: streamed ? executionModeStreamifyResponse : executionModeStandard })
-    .use(injectLambdaContext(logger, { resetKeys: true }) as unknown as MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>)
+  const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(fn, {
+    executionMode: streamed ? executionModeStreamifyResponse : executionModeStandard,
+  })
+    .use(
+      injectLambdaContext(logger, { resetKeys: true }) as unknown as MiddlewareObj<
+        ApiEvent,
+        ApiResult,
+        Error,
+        ApiContext
+      >,
+    )
     .use(requestIdMiddleware())
     .use(originVerifyMiddleware())
     .use(edgeErrorMiddleware());

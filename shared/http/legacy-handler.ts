@@ -30,7 +30,10 @@ export interface LegacyInput<F> {
  * rate limit, multipart form parsing
  * when `form` is given. The function returns the `data` of `{success:true, data}`.
  */
-export const legacyHandler = <F = undefined>(spec: LegacyHandlerSpec<F>, fn: (input: LegacyInput<F>) => Promise<unknown>) => {
+export const legacyHandler = <F = undefined>(
+  spec: LegacyHandlerSpec<F>,
+  fn: (input: LegacyInput<F>) => Promise<unknown>,
+) => {
   const route = ownRoute(spec.route);
   const core = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
     const form = spec.form ? spec.form(await parseMultipartForm(event)) : (undefined as F);

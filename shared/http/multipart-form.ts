@@ -28,7 +28,6 @@ export const defaultMultipartLimits: MultipartLimits = {
   maxFieldBytes: 64 * 1024,
 };
 
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -42,7 +41,9 @@ const refuseInvalidUtf8 = (bytes: Buffer, fields: Map<string, string>) => {
     utf8.decode(bytes);
   } catch {
     const field = [...fields].find(([name, value]) => value.includes('\ufffd') || name.includes('\ufffd'))?.[0];
-    throw new MultipartFormError(field ? `The form field ${field} is not valid UTF-8` : 'The form body is not valid UTF-8');
+    throw new MultipartFormError(
+      field ? `The form field ${field} is not valid UTF-8` : 'The form body is not valid UTF-8',
+    );
   }
 };
 
@@ -59,12 +60,14 @@ export const parseMultipartForm = async (
   limits: MultipartLimits = defaultMultipartLimits,
 ): Promise<Map<string, string>> => {
   const contentType = header(event, 'content-type');
-  if (mediaType(contentType) !== 'multipart/form-data') throw new MultipartFormError('Content-Type must be multipart/form-data');
+  if (mediaType(contentType) !== 'multipart/form-data')
+    throw new MultipartFormError('Content-Type must be multipart/form-data');
   if (!/;\s*boundary=("[^"]+"|[^;\s]+)/i.test(contentType!)) {
     throw new MultipartFormError('The multipart/form-data Content-Type has no boundary');
   }
   const bytes = bodyBytes(event);
-  if (bytes.length > limits.maxBodyBytes) throw new MultipartFormError(`The body is larger than ${limits.maxBodyBytes} bytes`, 413);
+  if (bytes.length > limits.maxBodyBytes)
+    throw new MultipartFormError(`The body is larger than ${limits.maxBodyBytes} bytes`, 413);
   let form: FormData;
   try {
     form = await new Response(bytes, { headers: { 'content-type': contentType! } }).formData();
@@ -76,7 +79,8 @@ export const parseMultipartForm = async (
   for (const [name, value] of form) {
     if (++parts > limits.maxParts) throw new MultipartFormError(`The form has more than ${limits.maxParts} parts`);
     if (typeof value !== 'string') throw new MultipartFormError(`File uploads are not accepted (part ${name})`);
-    if (Buffer.byteLength(value) > limits.maxFieldBytes) throw new MultipartFormError(`The form field ${name} is longer than ${limits.maxFieldBytes} bytes`);
+    if (Buffer.byteLength(value) > limits.maxFieldBytes)
+      throw new MultipartFormError(`The form field ${name} is longer than ${limits.maxFieldBytes} bytes`);
     if (fields.has(name)) throw new MultipartFormError(`The form field ${name} is sent more than once`);
     fields.set(name, value);
   }

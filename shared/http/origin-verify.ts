@@ -1,5 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { GetSecretValueCommand, ResourceNotFoundException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import {
+  GetSecretValueCommand,
+  ResourceNotFoundException,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 import { header, type ApiEvent } from './api-types';
 
 /**

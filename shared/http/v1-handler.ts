@@ -71,7 +71,9 @@ export const v1Handler = <
   };
 
   const credential = ownRoute(spec.route).credential as V1Credential;
-  const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(core).use(observabilityMiddlewares()).use(requestIdMiddleware());
+  const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(core)
+    .use(observabilityMiddlewares())
+    .use(requestIdMiddleware());
   // Client routes: CORS headers go onto the enveloped response, errors included.
   if (credential === 'publishable') chain.use(clientCorsMiddleware());
   chain.use(v1EnvelopeMiddleware());

@@ -85,14 +85,19 @@ export const withIdempotency = async (request: IdempotencyRequest, run: () => Pr
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     const existing = (error.Item ? unmarshall(error.Item) : undefined) as StoredRecord | undefined;
-    if (!existing) throw new AppError('idempotency_request_in_progress', 'A request with this Idempotency-Key is in progress');
+    if (!existing)
+      throw new AppError('idempotency_request_in_progress', 'A request with this Idempotency-Key is in progress');
     if (existing.bodyHash !== bodyHash) {
       throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with a different body');
     }
     if (existing.state !== 'done') {
       throw new AppError('idempotency_request_in_progress', 'A request with this Idempotency-Key is in progress');
     }
-    return { status: existing.status ?? 200, data: await storedData(key, existing), headers: { 'Idempotent-Replayed': 'true' } };
+    return {
+      status: existing.status ?? 200,
+      data: await storedData(key, existing),
+      headers: { 'Idempotent-Replayed': 'true' },
+    };
   }
 
   let reply: ApiReply;
@@ -149,7 +154,9 @@ const store = async (key: { pk: string; sk: string }, reply: ApiReply, ttl: numb
   for (let i = 0; i < gzip.length; i += PART_MAX_BYTES) parts.push(gzip.subarray(i, i + PART_MAX_BYTES));
   await Promise.all(
     parts.map((part, n) =>
-      client.send(new PutCommand({ TableName: tableName(), Item: { ...partKey(key, n), type: 'IDEMPOTENCY', part, ttl } })),
+      client.send(
+        new PutCommand({ TableName: tableName(), Item: { ...partKey(key, n), type: 'IDEMPOTENCY', part, ttl } }),
+      ),
     ),
   );
   await client.send(
@@ -170,7 +177,9 @@ const storedData = async (key: { pk: string; sk: string }, record: StoredRecord)
   if (record.responseParts) {
     const parts = await Promise.all(
       Array.from({ length: record.responseParts }, async (_, n) => {
-        const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: partKey(key, n), ConsistentRead: true }));
+        const out = await getDocumentClient().send(
+          new GetCommand({ TableName: tableName(), Key: partKey(key, n), ConsistentRead: true }),
+        );
         return Buffer.from(out.Item!.part as Uint8Array);
       }),
     );

@@ -46,7 +46,13 @@ const CONTENT_KEY_LENGTH = 10;
  * same file again finds the same slug (and skips the row) instead of creating a copy.
  */
 export const contentKeyOf = (row: ImportRow): string => {
-  let n = BigInt(`0x${createHash('sha256').update(canonicalJson({ url: row.url, title: row.title ?? null, tags: row.tags, createdAt: row.createdAt ?? null })).digest('hex')}`);
+  let n = BigInt(
+    `0x${createHash('sha256')
+      .update(
+        canonicalJson({ url: row.url, title: row.title ?? null, tags: row.tags, createdAt: row.createdAt ?? null }),
+      )
+      .digest('hex')}`,
+  );
   let key = '';
   for (let i = 0; i < CONTENT_KEY_LENGTH; i++) {
     key += BASE62[Number(n % 62n)];
@@ -67,8 +73,18 @@ const prepare = (format: ImportFormat, domain: string, { row, record }: CsvRecor
   if (!mapped.url) return { row, ok: false, code: 'invalid_request', message: 'The row has no destination URL' };
   let createdAt: string | undefined;
   if (mapped.createdAt !== undefined) {
-    const at = Date.parse(/^\d+$/.test(mapped.createdAt) ? new Date(Number(mapped.createdAt) * (mapped.createdAt.length > 11 ? 1 : 1000)).toISOString() : mapped.createdAt);
-    if (Number.isNaN(at)) return { row, ok: false, code: 'invalid_request', message: `The created date "${truncate(mapped.createdAt, 40)}" is not a date` };
+    const at = Date.parse(
+      /^\d+$/.test(mapped.createdAt)
+        ? new Date(Number(mapped.createdAt) * (mapped.createdAt.length > 11 ? 1 : 1000)).toISOString()
+        : mapped.createdAt,
+    );
+    if (Number.isNaN(at))
+      return {
+        row,
+        ok: false,
+        code: 'invalid_request',
+        message: `The created date "${truncate(mapped.createdAt, 40)}" is not a date`,
+      };
     createdAt = new Date(at).toISOString();
   }
   const key = mapped.slug ?? contentKeyOf(mapped);
@@ -80,7 +96,14 @@ const prepare = (format: ImportFormat, domain: string, { row, record }: CsvRecor
     ...(mapped.tags.length ? { tags: mapped.tags } : {}),
   };
   const parsed = z.safeParse(createLinkBodySchema, body);
-  if (!parsed.success) return { row, ok: false, code: 'invalid_request', message: 'The row is not a valid link', details: toIssues(parsed.error) };
+  if (!parsed.success)
+    return {
+      row,
+      ok: false,
+      code: 'invalid_request',
+      message: 'The row is not a valid link',
+      details: toIssues(parsed.error),
+    };
   return { row, ok: true, key, url: mapped.url, body, createdAt };
 };
 
@@ -105,7 +128,12 @@ export const importLinks = async (records: CsvRecord[], options: ImportOptions):
   };
   const fail = (p: { row: number; code: string; message: string; details?: unknown }) => {
     report.failed++;
-    report.failures.push({ row: p.row, code: p.code, message: p.message, ...(p.details !== undefined ? { details: p.details } : {}) });
+    report.failures.push({
+      row: p.row,
+      code: p.code,
+      message: p.message,
+      ...(p.details !== undefined ? { details: p.details } : {}),
+    });
   };
   const skipIfUsed = async (p: Extract<Prepared, { ok: true }>): Promise<boolean> => {
     const existing = await linkRepository.findBySlug(domain.domain, p.key);
@@ -133,7 +161,11 @@ export const importLinks = async (records: CsvRecord[], options: ImportOptions):
         seen.add(p.key);
       }
     } else if (valid.length) {
-      const results = await bulkCreateLinks(options.workspaceId, valid.map((p) => p.body), { createdAt: valid.map((p) => p.createdAt) });
+      const results = await bulkCreateLinks(
+        options.workspaceId,
+        valid.map((p) => p.body),
+        { createdAt: valid.map((p) => p.createdAt) },
+      );
       for (const [j, result] of results.entries()) {
         const p = valid[j]!;
         if (result.success) report.created++;

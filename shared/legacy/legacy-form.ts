@@ -1,6 +1,11 @@
 import type { $ZodType, output } from 'zod/v4/core';
 import * as z from '@shared/schemas/zod-mini';
-import { legacyDeepLinkFormSchema, legacyLinkFormSchema, type LegacyDeepLinkForm, type LegacyLinkForm } from '@shared/schemas/legacy-schemas';
+import {
+  legacyDeepLinkFormSchema,
+  legacyLinkFormSchema,
+  type LegacyDeepLinkForm,
+  type LegacyLinkForm,
+} from '@shared/schemas/legacy-schemas';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '@shared/util/json-depth';
 import { findJsonSafetyProblem } from '@shared/util/json-safety';
 import { legacyErrors } from './legacy-error';
@@ -15,7 +20,8 @@ const parseJsonText = (text: string): { ok: true; value: unknown } | { ok: false
   }
 };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A decoded JSON field that cannot be stored exactly (reserved key, lone surrogate, unsafe number) is a 400 naming it. */
 const refuseUnsafe = (value: unknown, field: string) => {

@@ -22,14 +22,20 @@ const toLegacyLinkBase = (link: LinkRecord) => ({
   linkType: link.linkType,
   comments: link.comments,
   linkObject: { object: link.objects },
-  tags: link.tags.map((tag) => ({ id: legacyLinkTagId(link.id, tag.id), tag: { id: tag.id, name: tag.name, color: tag.color } })),
+  tags: link.tags.map((tag) => ({
+    id: legacyLinkTagId(link.id, tag.id),
+    tag: { id: tag.id, name: tag.name, color: tag.color },
+  })),
 });
 
 /** Link create and GET link: plus `projectId` (the workspace id). */
 export const toLegacyShortLink = (link: LinkRecord) => ({ ...toLegacyLinkBase(link), projectId: link.workspaceId });
 
 /** Deeplink create and retrieve: plus `deepLinkAppId`. */
-export const toLegacyDeepLink = (link: LinkRecord) => ({ ...toLegacyLinkBase(link), deepLinkAppId: link.deepLinkAppId });
+export const toLegacyDeepLink = (link: LinkRecord) => ({
+  ...toLegacyLinkBase(link),
+  deepLinkAppId: link.deepLinkAppId,
+});
 
 export type LegacyShortLink = ReturnType<typeof toLegacyShortLink>;
 export type LegacyDeepLink = ReturnType<typeof toLegacyDeepLink>;

@@ -39,7 +39,11 @@ const slugTakenAsLegacy = async (create: () => Promise<LinkRecord>): Promise<Lin
 export const createLegacyShortLink = async (workspaceId: string, form: LegacyLinkForm): Promise<LegacyShortLink> => {
   const domain = await getPrimaryShortLinkDomainOrThrow(workspaceId);
   const link = await slugTakenAsLegacy(() =>
-    insertLink({ workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: form.url }, form, LEGACY_GENERATED_KEY_LENGTH),
+    insertLink(
+      { workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: form.url },
+      form,
+      LEGACY_GENERATED_KEY_LENGTH,
+    ),
   );
   return toLegacyShortLink(link);
 };
@@ -50,7 +54,9 @@ export const createLegacyDeepLink = async (
   appId: string,
   form: LegacyDeepLinkForm,
 ): Promise<LegacyDeepLink> =>
-  toLegacyDeepLink(await slugTakenAsLegacy(() => insertDeepLink(workspaceId, appId, form, LEGACY_GENERATED_KEY_LENGTH)));
+  toLegacyDeepLink(
+    await slugTakenAsLegacy(() => insertDeepLink(workspaceId, appId, form, LEGACY_GENERATED_KEY_LENGTH)),
+  );
 
 /**
  * `shortLink` (the full short URL) as domain + key. Missing or empty: 400 `error`; not an
@@ -72,7 +78,10 @@ const getLinkByShortLinkOrThrow = async (shortLink: string | undefined, belongs:
 };
 
 /** GET /api/mobile/link: a short link of the mobile key's workspace. */
-export const getLegacyShortLinkOrThrow = async (workspaceId: string, shortLink: string | undefined): Promise<LegacyShortLink> =>
+export const getLegacyShortLinkOrThrow = async (
+  workspaceId: string,
+  shortLink: string | undefined,
+): Promise<LegacyShortLink> =>
   toLegacyShortLink(
     await getLinkByShortLinkOrThrow(shortLink, (l) => l.workspaceId === workspaceId && l.linkType === 'SHORTLINK'),
   );

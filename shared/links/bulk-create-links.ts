@@ -38,7 +38,9 @@ const clip = (s: string) => (s.length > MAX_DETAIL_CHARS ? `${s.slice(0, MAX_DET
 
 export const failureOf = (error: AppError): BulkItemResult => {
   const details = Array.isArray(error.details)
-    ? (error.details as ValidationIssue[]).slice(0, MAX_DETAILS).map((d) => ({ path: clip(String(d.path)), message: clip(String(d.message)) }))
+    ? (error.details as ValidationIssue[])
+        .slice(0, MAX_DETAILS)
+        .map((d) => ({ path: clip(String(d.path)), message: clip(String(d.message)) }))
     : undefined;
   return { success: false, error: { code: error.code, message: clip(error.message), ...(details ? { details } : {}) } };
 };
@@ -68,9 +70,11 @@ interface Pending {
 /** Runs `work` over `items`, at most `limit` at a time. */
 const inParallel = async <T>(items: T[], limit: number, work: (item: T) => Promise<void>) => {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 };
 
 /** Packs links into transactions of at most 100 actions and ~3 MB. */
@@ -107,7 +111,9 @@ const pack = (pending: Pending[]): Pending[][] => {
 export const bulkCreateLinks = async (
   workspaceId: string,
   items: unknown[],
-  options: { /** Per item: the original creation time of an imported link. */ createdAt?: Array<string | undefined> } = {},
+  options: {
+    /** Per item: the original creation time of an imported link. */ createdAt?: Array<string | undefined>;
+  } = {},
 ): Promise<BulkItemResult[]> => {
   const results: Array<BulkItemResult | undefined> = new Array(items.length).fill(undefined);
   const fail = (index: number, error: AppError) => (results[index] = failureOf(error));
@@ -175,27 +181,41 @@ export const bulkCreateLinks = async (
   const pending: Pending[] = accepted.map((a, i) => {
     const customKey = keyOf(a.body);
     const key = customKey ?? freshKey(a.domain.domain);
-    const placement = { workspaceId, linkType: 'SHORTLINK' as const, domain: a.domain, deepLinkAppId: null, url: destinationOf(a.body)! };
+    const placement = {
+      workspaceId,
+      linkType: 'SHORTLINK' as const,
+      domain: a.domain,
+      deepLinkAppId: null,
+      url: destinationOf(a.body)!,
+    };
     return {
       index: a.index,
       body: a.body,
       domain: a.domain,
       customKey,
       keyAttempts: 1,
-      link: newLinkRecord(placement, a.body, { tags: tagsOf(a.body.tags), passwordHash: hashes[i]! }, key, now, options.createdAt?.[a.index] ?? now),
+      link: newLinkRecord(
+        placement,
+        a.body,
+        { tags: tagsOf(a.body.tags), passwordHash: hashes[i]! },
+        key,
+        now,
+        options.createdAt?.[a.index] ?? now,
+      ),
     };
   });
 
   await inParallel(pack(pending), GROUP_CONCURRENCY, async (group) => {
     let rest = group;
-    for (let conflicts = 0; rest.length > 0; ) {
+    for (let conflicts = 0; rest.length > 0;) {
       let outcome: { slugTaken: string[]; idTaken: string[] };
       try {
         outcome = await linkRepository.createManyWithSlugs(rest.map((p) => p.link));
       } catch (error) {
         if (!(error instanceof LinkChangedError)) throw error;
         if (++conflicts >= CONFLICT_ATTEMPTS) {
-          for (const p of rest) fail(p.index, new AppError('internal_error', 'The link could not be written (contention); try again'));
+          for (const p of rest)
+            fail(p.index, new AppError('internal_error', 'The link could not be written (contention); try again'));
           return;
         }
         await new Promise((r) => setTimeout(r, Math.random() * 25 * conflicts));

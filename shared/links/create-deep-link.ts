@@ -16,7 +16,9 @@ export const getAppWithDomainOrThrow = async (
   const app = await appRepository.getByIdOrThrow(workspaceId, appId);
   const domain = await domainRepository.findById(workspaceId, app.domainId);
   if (!domain || domain.archived || !domain.verified) {
-    throw new AppError('invalid_request', "The app's domain is not verified", [{ path: 'deepLinkAppId', message: "the app's domain is not verified" }]);
+    throw new AppError('invalid_request', "The app's domain is not verified", [
+      { path: 'deepLinkAppId', message: "the app's domain is not verified" },
+    ]);
   }
   return { app, domain };
 };

@@ -23,7 +23,9 @@ export const getShortLinkDomainOrThrow = async (workspaceId: string, hostname: s
     ]);
   }
   if (!domain.verified) {
-    throw new AppError('invalid_request', 'The domain is not verified yet', [{ path: 'domain', message: 'is not verified' }]);
+    throw new AppError('invalid_request', 'The domain is not verified yet', [
+      { path: 'domain', message: 'is not verified' },
+    ]);
   }
   return domain;
 };
@@ -102,7 +104,13 @@ export const insertLink = async (
   const customKey = keyOf(body);
 
   for (let attempt = 0; ; attempt++) {
-    const link = newLinkRecord(placement, body, { tags, passwordHash }, customKey ?? randomBase62(generatedKeyLength), now);
+    const link = newLinkRecord(
+      placement,
+      body,
+      { tags, passwordHash },
+      customKey ?? randomBase62(generatedKeyLength),
+      now,
+    );
     try {
       await linkRepository.createWithSlug(link);
       return link;

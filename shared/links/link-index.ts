@@ -28,7 +28,12 @@ import type { LinkRecord, LinkType } from './link-record';
  */
 export type LinkListFilter = { kind: 'all' } | { kind: 'domain'; domain: string } | { kind: 'tag'; tagName: string };
 
-export const linkListPartition = (workspaceId: string, linkType: LinkType, archived: boolean, filter: LinkListFilter): string => {
+export const linkListPartition = (
+  workspaceId: string,
+  linkType: LinkType,
+  archived: boolean,
+  filter: LinkListFilter,
+): string => {
   const base = `${workspaceId}#${linkType}#${archived ? 1 : 0}`;
   if (filter.kind === 'domain') return `${base}#DOMAIN#${filter.domain.toLowerCase()}`;
   if (filter.kind === 'tag') return `${base}#TAG#${filter.tagName.toLowerCase()}`;
@@ -50,7 +55,9 @@ const BUCKETS_PER_DOUBLING = 8;
 
 /** The bucket of a click count: exact below 16, then eight per doubling. */
 export const clicksBucket = (clicks: number): number =>
-  clicks < EXACT_BUCKETS ? Math.max(0, clicks) : EXACT_BUCKETS + Math.floor(Math.log2(clicks / EXACT_BUCKETS) * BUCKETS_PER_DOUBLING);
+  clicks < EXACT_BUCKETS
+    ? Math.max(0, clicks)
+    : EXACT_BUCKETS + Math.floor(Math.log2(clicks / EXACT_BUCKETS) * BUCKETS_PER_DOUBLING);
 
 /** Whether every link in the bucket has the same count (its index rows are in final order). */
 export const isExactBucket = (bucket: number): boolean => bucket < EXACT_BUCKETS;
@@ -94,13 +101,19 @@ export const linkListEntryItems = (link: LinkRecord) => [
     ...keys.linkListEntry(link.id, 'DOMAIN'),
     type: 'LINK_ENTRY',
     linkId: link.id,
-    ...indexKeysIn(linkListPartition(link.workspaceId, link.linkType, link.archived, { kind: 'domain', domain: link.domain }), link),
+    ...indexKeysIn(
+      linkListPartition(link.workspaceId, link.linkType, link.archived, { kind: 'domain', domain: link.domain }),
+      link,
+    ),
   },
   ...link.tags.map((tag) => ({
     ...keys.linkListEntry(link.id, tagEntry(tag.id)),
     type: 'LINK_ENTRY',
     linkId: link.id,
-    ...indexKeysIn(linkListPartition(link.workspaceId, link.linkType, link.archived, { kind: 'tag', tagName: tag.name }), link),
+    ...indexKeysIn(
+      linkListPartition(link.workspaceId, link.linkType, link.archived, { kind: 'tag', tagName: tag.name }),
+      link,
+    ),
   })),
 ];
 

@@ -5,7 +5,8 @@ type Editable = { [K in keyof typeof editableLinkFields]?: z.infer<(typeof edita
 type PlatformOverrides = z.infer<typeof platformOverridesSchema>;
 
 /** Resolves aliases (destinationUrl, slug) once, so domain code sees one name per field. */
-export const destinationOf = (body: Pick<Editable, 'url' | 'destinationUrl'>): string | undefined => body.url ?? body.destinationUrl;
+export const destinationOf = (body: Pick<Editable, 'url' | 'destinationUrl'>): string | undefined =>
+  body.url ?? body.destinationUrl;
 export const keyOf = (body: Pick<Editable, 'key' | 'slug'>): string | undefined => body.key ?? body.slug;
 
 /**

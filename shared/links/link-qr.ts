@@ -18,8 +18,12 @@ export const renderQr = async (text: string, query: QrQuery): Promise<{ contentT
     width: query.size,
     color: { dark: `${query.color ?? '#000000'}ff`, light: `${query.background ?? '#ffffff'}ff` },
   };
-  if (query.format === 'png') return { contentType: 'image/png', body: await QRCode.toBuffer(text, { ...options, type: 'png' }) };
-  return { contentType: 'image/svg+xml', body: Buffer.from(await QRCode.toString(text, { ...options, type: 'svg' }), 'utf8') };
+  if (query.format === 'png')
+    return { contentType: 'image/png', body: await QRCode.toBuffer(text, { ...options, type: 'png' }) };
+  return {
+    contentType: 'image/svg+xml',
+    body: Buffer.from(await QRCode.toString(text, { ...options, type: 'svg' }), 'utf8'),
+  };
 };
 
 /**
@@ -27,7 +31,12 @@ export const renderQr = async (text: string, query: QrQuery): Promise<{ contentT
  * workspace's link or the other type is 404). The image goes out base64-encoded, as API Gateway
  * wants binary bodies from Lambda.
  */
-export const linkQrReply = async (workspaceId: string, linkType: LinkType, linkId: string, query: QrQuery): Promise<ApiReply> => {
+export const linkQrReply = async (
+  workspaceId: string,
+  linkType: LinkType,
+  linkId: string,
+  query: QrQuery,
+): Promise<ApiReply> => {
   const link = await linkRepository.getByIdOrThrow(workspaceId, linkId, linkType);
   const image = await renderQr(shortLinkOf(link.domain, link.key), query);
   return {

@@ -30,14 +30,40 @@ export class LinkChangedError extends Error {
  * the clicks order's sort key (gsi3sk: the counter update keeps it; only its partition moves).
  */
 const EDITABLE_ATTRIBUTES = [
-  'domainId', 'domain', 'key', 'url', 'title', 'desktopOverrideUrl', 'androidOverrideUrl', 'iosOverrideUrl', 'expiresAt',
-  'expiredUrl', 'passwordHash', 'comments', 'objects', 'tags', 'tracking', 'socialPreview', 'geo', 'archived', 'updatedAt',
-  'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk',
+  'domainId',
+  'domain',
+  'key',
+  'url',
+  'title',
+  'desktopOverrideUrl',
+  'androidOverrideUrl',
+  'iosOverrideUrl',
+  'expiresAt',
+  'expiredUrl',
+  'passwordHash',
+  'comments',
+  'objects',
+  'tags',
+  'tracking',
+  'socialPreview',
+  'geo',
+  'archived',
+  'updatedAt',
+  'gsi1pk',
+  'gsi1sk',
+  'gsi2pk',
+  'gsi2sk',
+  'gsi3pk',
 ] as const;
 
 const BATCH_GET_MAX = 100;
 
-export const linkItem = (link: LinkRecord) => ({ ...keys.link(link.id), type: 'LINK', ...linkIndexKeys(link), ...link });
+export const linkItem = (link: LinkRecord) => ({
+  ...keys.link(link.id),
+  type: 'LINK',
+  ...linkIndexKeys(link),
+  ...link,
+});
 export const slugItem = (link: LinkRecord) => ({
   ...keys.slug(link.domain, link.key),
   type: 'SLUG',
@@ -145,7 +171,11 @@ export const linkRepository = {
                 UpdateExpression: `SET ${EDITABLE_ATTRIBUTES.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
                 ConditionExpression: 'attribute_exists(pk) AND #ws = :ws AND #prevUpdated = :prevUpdated',
                 ExpressionAttributeNames: { ...names, '#ws': 'workspaceId', '#prevUpdated': 'updatedAt' },
-                ExpressionAttributeValues: { ...values, ':ws': previous.workspaceId, ':prevUpdated': previous.updatedAt },
+                ExpressionAttributeValues: {
+                  ...values,
+                  ':ws': previous.workspaceId,
+                  ':prevUpdated': previous.updatedAt,
+                },
               },
             },
             ...slugWrites,
@@ -191,13 +221,20 @@ export const linkRepository = {
 
   /** The link holding this domain+key (archived links keep their slug), via the slug item. */
   async findBySlug(domain: string, key: string): Promise<LinkRecord | undefined> {
-    const slug = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.slug(domain, key) }));
+    const slug = await getDocumentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.slug(domain, key) }),
+    );
     const linkId = slug.Item?.linkId as string | undefined;
     return linkId ? this.findById(linkId) : undefined;
   },
 
   /** The workspace's link of this type; another workspace's id (or the other type) is 404. */
-  async getByIdOrThrow(workspaceId: string, linkId: string, linkType: LinkType, consistent = false): Promise<LinkRecord> {
+  async getByIdOrThrow(
+    workspaceId: string,
+    linkId: string,
+    linkType: LinkType,
+    consistent = false,
+  ): Promise<LinkRecord> {
     const link = await this.findById(linkId, consistent);
     if (!link || link.workspaceId !== workspaceId || link.linkType !== linkType) {
       throw notFound(linkType === 'DEEPLINK' ? 'Deep link' : 'Link');

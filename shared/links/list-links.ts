@@ -73,7 +73,13 @@ const walkClicksOrder = async (walk: {
   };
   // Descending from bucket b: keys below bucket b + 1; ascending: keys above the bare bucket b.
   const after = walk.from === undefined ? undefined : clicksBucketKey(walk.descending ? walk.from + 1 : walk.from);
-  for await (const rows of walkIndex({ index: CLICKS_INDEX, partition: walk.partition, descending: walk.descending, after, chunkSize: CLICKS_CHUNK })) {
+  for await (const rows of walkIndex({
+    index: CLICKS_INDEX,
+    partition: walk.partition,
+    descending: walk.descending,
+    after,
+    chunkSize: CLICKS_CHUNK,
+  })) {
     for (const row of rows) {
       const bucket = bucketOfClicksRow(row.sortKey);
       if (pendingBucket !== null && bucket !== pendingBucket) {
@@ -103,7 +109,14 @@ const timeSortOf = (sort: LinkSort): LinkTimeSort | 'clicks' =>
 /** Case-insensitive substring of title, destination URL, short link, key, domain or a tag name. */
 export const linkMatchesSearch = (link: LinkRecord, search: string): boolean => {
   const needle = search.toLowerCase();
-  const haystack = [link.title, link.url, shortLinkOf(link.domain, link.key), link.key, link.domain, ...link.tags.map((t) => t.name)];
+  const haystack = [
+    link.title,
+    link.url,
+    shortLinkOf(link.domain, link.key),
+    link.key,
+    link.domain,
+    ...link.tags.map((t) => t.name),
+  ];
   return haystack.some((field) => field.toLowerCase().includes(needle));
 };
 
@@ -142,8 +155,15 @@ export const listLinks = async (
   if (sort === 'clicks') {
     const position = await positionFromCursor<ClicksPosition>(query.cursor, cursorQuery);
     const order = (a: ClicksPosition, b: ClicksPosition) =>
-      a.clicks !== b.clicks ? (descending ? b.clicks - a.clicks : a.clicks - b.clicks) : compareSortKeys(a.key, b.key, descending);
-    const positionOf = (link: LinkRecord): ClicksPosition => ({ clicks: link.clicks, key: linkSortKey(link, 'created') });
+      a.clicks !== b.clicks
+        ? descending
+          ? b.clicks - a.clicks
+          : a.clicks - b.clicks
+        : compareSortKeys(a.key, b.key, descending);
+    const positionOf = (link: LinkRecord): ClicksPosition => ({
+      clicks: link.clicks,
+      key: linkSortKey(link, 'created'),
+    });
     const found = await walkClicksOrder({
       partition: linkListPartition(workspaceId, linkType, query.archived, { kind: 'all' }),
       descending,

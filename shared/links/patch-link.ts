@@ -18,9 +18,26 @@ export interface ResolvedPatch {
 
 /** The fields of LinkPatchRequest the service acts on; anything else in a body is ignored. */
 const PATCH_FIELDS = [
-  'url', 'destinationUrl', 'domain', 'key', 'slug', 'title', 'objects', 'tags', 'comments', 'password', 'expiresAt',
-  'expiredUrl', 'tracking', 'desktopOverrideUrl', 'androidOverrideUrl', 'iosOverrideUrl', 'platformOverrides',
-  'socialPreview', 'geo', 'archived',
+  'url',
+  'destinationUrl',
+  'domain',
+  'key',
+  'slug',
+  'title',
+  'objects',
+  'tags',
+  'comments',
+  'password',
+  'expiresAt',
+  'expiredUrl',
+  'tracking',
+  'desktopOverrideUrl',
+  'androidOverrideUrl',
+  'iosOverrideUrl',
+  'platformOverrides',
+  'socialPreview',
+  'geo',
+  'archived',
 ] as const;
 
 export const hasPatchFields = (body: PatchLinkBody) => PATCH_FIELDS.some((f) => body[f] !== undefined);
@@ -28,7 +45,8 @@ export const hasPatchFields = (body: PatchLinkBody) => PATCH_FIELDS.some((f) => 
 const keep = <T>(value: T | undefined, current: T): T => (value === undefined ? current : value);
 
 /** A timestamp strictly after `previous`, so the optimistic check on updatedAt always sees a change. */
-const nextTimestamp = (previous: string, now = Date.now()) => new Date(Math.max(now, Date.parse(previous) + 1)).toISOString();
+const nextTimestamp = (previous: string, now = Date.now()) =>
+  new Date(Math.max(now, Date.parse(previous) + 1)).toISOString();
 
 /**
  * DESIGN.md section 4: `null` clears, an absent field is untouched, `tags` replaces the set,
@@ -36,13 +54,24 @@ const nextTimestamp = (previous: string, now = Date.now()) => new Date(Math.max(
  * never change; `updatedAt` moves. A title that was the generated short link follows a moved
  * slug; a null title goes back to the (new) short link.
  */
-export const applyLinkPatch = (link: LinkRecord, body: PatchLinkBody, resolved: ResolvedPatch, now = Date.now()): LinkRecord => {
+export const applyLinkPatch = (
+  link: LinkRecord,
+  body: PatchLinkBody,
+  resolved: ResolvedPatch,
+  now = Date.now(),
+): LinkRecord => {
   const domain = resolved.domain ?? { id: link.domainId, domain: link.domain };
   const key = keyOf(body) ?? link.key;
   const oldShortLink = shortLinkOf(link.domain, link.key);
   const newShortLink = shortLinkOf(domain.domain, key);
   const title =
-    body.title === null ? newShortLink : body.title !== undefined ? body.title : link.title === oldShortLink ? newShortLink : link.title;
+    body.title === null
+      ? newShortLink
+      : body.title !== undefined
+        ? body.title
+        : link.title === oldShortLink
+          ? newShortLink
+          : link.title;
   const overrides = overridesOf(body);
   const objects = normalizeObjects(body.objects);
   return {
@@ -55,7 +84,12 @@ export const applyLinkPatch = (link: LinkRecord, body: PatchLinkBody, resolved: 
     desktopOverrideUrl: keep(overrides.desktopOverrideUrl, link.desktopOverrideUrl),
     androidOverrideUrl: keep(overrides.androidOverrideUrl, link.androidOverrideUrl),
     iosOverrideUrl: keep(overrides.iosOverrideUrl, link.iosOverrideUrl),
-    expiresAt: body.expiresAt === undefined ? link.expiresAt : body.expiresAt === null ? null : new Date(body.expiresAt).toISOString(),
+    expiresAt:
+      body.expiresAt === undefined
+        ? link.expiresAt
+        : body.expiresAt === null
+          ? null
+          : new Date(body.expiresAt).toISOString(),
     expiredUrl: keep(body.expiredUrl, link.expiredUrl),
     passwordHash: keep(resolved.passwordHash, link.passwordHash),
     comments: keep(body.comments, link.comments),
@@ -89,7 +123,12 @@ const MAX_ATTEMPTS = 10;
  * change (or a transaction conflict that outlasted the client's own retries) re-reads and
  * re-applies the patch after a jittered backoff.
  */
-export const patchLink = async (workspaceId: string, linkType: LinkType, linkId: string, body: PatchLinkBody): Promise<LinkResource> => {
+export const patchLink = async (
+  workspaceId: string,
+  linkType: LinkType,
+  linkId: string,
+  body: PatchLinkBody,
+): Promise<LinkResource> => {
   let link = await linkRepository.getByIdOrThrow(workspaceId, linkId, linkType, true);
   if (!hasPatchFields(body)) return toLinkResource(link);
   const [domain, tags, passwordHash] = await Promise.all([

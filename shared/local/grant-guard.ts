@@ -16,13 +16,24 @@ export const routeContext = new AsyncLocalStorage<RouteDef>();
 
 /** What IAM grants a route (lib/service-function.ts bindTable): these reads, and writes under its key prefixes. */
 const READ_COMMANDS = new Set(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
-const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+const WRITE_COMMANDS = new Set([
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'TransactWriteItemsCommand',
+  'BatchWriteItemCommand',
+]);
 
 const accessDenied = (route: RouteDef, action: string) =>
-  Object.assign(new Error(`User is not authorized to perform: ${action} (route ${route.handler} grants ${JSON.stringify(route.grants)})`), {
-    name: 'AccessDeniedException',
-    $fault: 'client',
-  });
+  Object.assign(
+    new Error(
+      `User is not authorized to perform: ${action} (route ${route.handler} grants ${JSON.stringify(route.grants)})`,
+    ),
+    {
+      name: 'AccessDeniedException',
+      $fault: 'client',
+    },
+  );
 
 /** What `bindRateLimitCounters` grants a read route of a limited credential: UpdateItem on `RATE#` partitions only. */
 const isRateCounterUpdate = (route: RouteDef, input: unknown): boolean => {
@@ -43,7 +54,9 @@ const partitionKeyOf = (op: Keyed): string => {
 /** The partition keys a write command touches (each item of a transaction). */
 const writtenPartitionKeys = (command: string, input: Record<string, unknown>): string[] => {
   if (command === 'BatchWriteItemCommand') {
-    const requests = Object.values((input.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: Keyed; DeleteRequest?: Keyed }>>).flat();
+    const requests = Object.values(
+      (input.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: Keyed; DeleteRequest?: Keyed }>>,
+    ).flat();
     return requests.map((r) => partitionKeyOf(r.PutRequest ?? r.DeleteRequest));
   }
   if (command !== 'TransactWriteItemsCommand') return [partitionKeyOf(input as Keyed)];
@@ -56,9 +69,13 @@ export const deniedAction = (route: RouteDef, command: string, input: Record<str
   const action = `dynamodb:${command.replace(/Command$/, '')}`;
   const grants = handlerGrants(route);
   // Rate-limit counters (bindRateLimitCounters / RATE# in the stack): UpdateItem on RATE# partitions for limited credentials.
-  if ((command === 'UpdateItemCommand' || command === 'UpdateCommand') && isRateCounterUpdate(route, input)) return null;
+  if ((command === 'UpdateItemCommand' || command === 'UpdateCommand') && isRateCounterUpdate(route, input))
+    return null;
   if (grants.table === 'none') return action;
-  if (READ_COMMANDS.has(command)) return command === 'QueryCommand' && input.IndexName && !grants.indexes ? `${action} on index ${String(input.IndexName)}` : null;
+  if (READ_COMMANDS.has(command))
+    return command === 'QueryCommand' && input.IndexName && !grants.indexes
+      ? `${action} on index ${String(input.IndexName)}`
+      : null;
   if (!WRITE_COMMANDS.has(command) || grants.table !== 'readWrite') return action;
   const prefixes = grants.writes ?? [];
   const outside = writtenPartitionKeys(command, input).find((pk) => !prefixes.some((prefix) => pk.startsWith(prefix)));

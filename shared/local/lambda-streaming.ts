@@ -84,7 +84,11 @@ export const invokeStreamed = (handler: StreamingHandler, event: ApiEvent, conte
 };
 
 /** Invokes a streaming handler to its end and gathers its answer into a buffered result (the local stack's buffered entry, tests). */
-export const invokeCollected = async (handler: StreamingHandler, event: ApiEvent, context: Context): Promise<ApiResult> => {
+export const invokeCollected = async (
+  handler: StreamingHandler,
+  event: ApiEvent,
+  context: Context,
+): Promise<ApiResult> => {
   const { response, finished } = invokeStreamed(handler, event, context);
   response.catch(() => undefined);
   await finished;

@@ -32,7 +32,8 @@ export class LocalInvocations {
   peak = 0;
 
   constructor(readonly limit = LOCAL_LAMBDA_CONCURRENCY) {
-    if (!Number.isInteger(limit) || limit < 1) throw new Error(`local concurrency must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new Error(`local concurrency must be a positive integer, got ${limit}`);
   }
 
   /** Runs `invoke` once a slot is free; the slot is held until `invoke` settles. */

@@ -9,7 +9,14 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type {
+  DynamoDBBatchResponse,
+  DynamoDBRecord,
+  DynamoDBStreamEvent,
+  SQSBatchResponse,
+  SQSEvent,
+  SQSRecord,
+} from 'aws-lambda';
 import { setDeliveryQueue, type DeliveryMessage, type DeliveryQueue } from '@shared/outbound/delivery-queue';
 import type { OutboundEvent } from '@shared/outbound/event-catalogue';
 import { setEventBus, type EventBus } from '@shared/outbound/event-bus';
@@ -44,9 +51,13 @@ const BUS_MEMORY = 1000;
 /** Turns on the table's stream (NEW_AND_OLD_IMAGES) when a table made before it lacks one; returns its ARN. */
 export const ensureTableStream = async (client: DynamoDBClient, tableName: string): Promise<string> => {
   const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
-  if (described.Table?.StreamSpecification?.StreamEnabled && described.Table.LatestStreamArn) return described.Table.LatestStreamArn;
+  if (described.Table?.StreamSpecification?.StreamEnabled && described.Table.LatestStreamArn)
+    return described.Table.LatestStreamArn;
   const updated = await client.send(
-    new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } }),
+    new UpdateTableCommand({
+      TableName: tableName,
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    }),
   );
   return updated.TableDescription!.LatestStreamArn!;
 };
@@ -71,7 +82,13 @@ const createLocalQueue = (deadLetters: DeliveryMessage[]) => {
       const now = Date.now();
       for (const message of batch) {
         const messageId = randomUUID();
-        messages.set(messageId, { messageId, body: JSON.stringify(message), receiveCount: 0, visibleAt: now, sentAt: now });
+        messages.set(messageId, {
+          messageId,
+          body: JSON.stringify(message),
+          receiveCount: 0,
+          visibleAt: now,
+          sentAt: now,
+        });
       }
     },
     async retryLater(receiptHandle, delayMs) {
@@ -142,7 +159,11 @@ const loop = (name: string, tick: () => Promise<number>) => {
   };
 };
 
-export const startLocalOutbound = async (options: { dynamo: DynamoDBClient; dynamoEndpoint: string; tableName: string }): Promise<LocalOutbound> => {
+export const startLocalOutbound = async (options: {
+  dynamo: DynamoDBClient;
+  dynamoEndpoint: string;
+  tableName: string;
+}): Promise<LocalOutbound> => {
   const busEvents: OutboundEvent[] = [];
   const deadLetters: DeliveryMessage[] = [];
   const bus: EventBus = {
@@ -181,7 +202,11 @@ export const startLocalOutbound = async (options: { dynamo: DynamoDBClient; dyna
         continue;
       }
       const out = await streams.send(
-        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: id, ShardIteratorType: initial ? 'LATEST' : 'TRIM_HORIZON' }),
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: id,
+          ShardIteratorType: initial ? 'LATEST' : 'TRIM_HORIZON',
+        }),
       );
       iterators.set(id, out.ShardIterator);
     }

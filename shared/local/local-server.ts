@@ -36,7 +36,14 @@ const gatewayAnswer = (statusCode: number, message: string): ApiResult => ({
 
 /** What API Gateway answers when the function failed (an error, a timeout, a response over 6 MB). */
 const functionFailed = (route: RouteDef, reason: string): ApiResult => {
-  console.error(JSON.stringify({ level: 'error', message: 'local Lambda invocation failed', route: `${route.method} ${route.path}`, reason }));
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      message: 'local Lambda invocation failed',
+      route: `${route.method} ${route.path}`,
+      reason,
+    }),
+  );
   return gatewayAnswer(500, 'Internal Server Error');
 };
 
@@ -55,16 +62,26 @@ const timeoutAfter = (ms: number) => {
  * its result refused when the serialized response is over Lambda's 6 MB limit. The timeout starts
  * here, when the invocation runs (after any wait for a free slot, LocalInvocations).
  */
-const invokeAsLambda = async (handler: LambdaHandler, event: ApiEvent, route: RouteDef): Promise<ApiResult | undefined> => {
+const invokeAsLambda = async (
+  handler: LambdaHandler,
+  event: ApiEvent,
+  route: RouteDef,
+): Promise<ApiResult | undefined> => {
   const timeoutMs = routeTimeoutSeconds(route) * 1000;
   const { timedOut, cancel } = timeoutAfter(timeoutMs);
   try {
     const context = lambdaContext(route, Date.now() + timeoutMs);
-    const result = await Promise.race([invocationScoped(context.awsRequestId, () => handler(event, context)), timedOut]);
+    const result = await Promise.race([
+      invocationScoped(context.awsRequestId, () => handler(event, context)),
+      timedOut,
+    ]);
     if (result === 'timeout') return functionFailed(route, `Task timed out after ${timeoutMs / 1000} seconds`);
     const size = Buffer.byteLength(JSON.stringify(result ?? null));
     if (size > LAMBDA_RESPONSE_LIMIT_BYTES) {
-      return functionFailed(route, `Response payload size (${size} bytes) exceeded maximum allowed payload size (${LAMBDA_RESPONSE_LIMIT_BYTES} bytes)`);
+      return functionFailed(
+        route,
+        `Response payload size (${size} bytes) exceeded maximum allowed payload size (${LAMBDA_RESPONSE_LIMIT_BYTES} bytes)`,
+      );
     }
     return result;
   } finally {
@@ -80,12 +97,20 @@ const invokeAsLambda = async (handler: LambdaHandler, event: ApiEvent, route: Ro
  * still running at its timeout is stopped there: a response not yet begun is a failed invocation,
  * one under way is cut off (Lambda ends the stream at the timeout).
  */
-const invokeStreamingAsLambda = async (streaming: NonNullable<LambdaHandler['streaming']>, event: ApiEvent, route: RouteDef, res: ServerResponse): Promise<void> => {
+const invokeStreamingAsLambda = async (
+  streaming: NonNullable<LambdaHandler['streaming']>,
+  event: ApiEvent,
+  route: RouteDef,
+  res: ServerResponse,
+): Promise<void> => {
   const timeoutMs = routeTimeoutSeconds(route) * 1000;
   const { timedOut, cancel } = timeoutAfter(timeoutMs);
   try {
     const context = lambdaContext(route, Date.now() + timeoutMs);
-    const outcome = await Promise.race([invocationScoped(context.awsRequestId, () => streaming(event, new ServerResponseStream(res), context)), timedOut]);
+    const outcome = await Promise.race([
+      invocationScoped(context.awsRequestId, () => streaming(event, new ServerResponseStream(res), context)),
+      timedOut,
+    ]);
     if (outcome !== 'timeout') return;
     const failed = functionFailed(route, `Task timed out after ${timeoutMs / 1000} seconds`);
     if (!res.headersSent) writeResult(res, failed, event.requestContext.http.method);
@@ -356,7 +381,8 @@ const writeResult = (res: ServerResponse, result: ApiResult, method: string) => 
   const headers: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
   if (result.cookies?.length) headers['set-cookie'] = result.cookies;
-  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  const body =
+    result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   headers['content-length'] = String(body.length);
   res.writeHead(result.statusCode ?? 200, headers);
   res.end(method === 'HEAD' ? undefined : body);

@@ -70,8 +70,13 @@ export const loadHandler = (route: RouteDef): Promise<LambdaHandler> => {
     loaded = import(file).then((m: { handler: unknown }): LambdaHandler => {
       const handler = m.handler;
       if (isStreamingHandler(handler)) {
-        const streaming: LambdaHandler['streaming'] = (event, stream, context) => routeContext.run(route, () => handler(event, stream, context));
-        return Object.assign((event: ApiEvent, context: Context) => routeContext.run(route, () => invokeCollected(handler, event, context)), { streaming });
+        const streaming: LambdaHandler['streaming'] = (event, stream, context) =>
+          routeContext.run(route, () => handler(event, stream, context));
+        return Object.assign(
+          (event: ApiEvent, context: Context) =>
+            routeContext.run(route, () => invokeCollected(handler, event, context)),
+          { streaming },
+        );
       }
       const buffered = handler as LambdaHandler;
       return (event, context) => routeContext.run(route, () => buffered(event, context));
@@ -135,7 +140,13 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   // One process runs both APIs' invocations: one concurrency cap for both.
   const invocations = new LocalInvocations();
   const service = createLocalApiServer({ api: 'service', routes: routeTable, loadHandler, invocations });
-  const edge = createLocalApiServer({ api: 'edge', routes: routeTable, loadHandler, frontDoor: { originSecret }, invocations });
+  const edge = createLocalApiServer({
+    api: 'edge',
+    routes: routeTable,
+    loadHandler,
+    frontDoor: { originSecret },
+    invocations,
+  });
   let servicePort: number;
   let edgePort: number;
   try {

@@ -14,7 +14,12 @@ const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const securitySchemes = {
   serverKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Workspace server key (sk_...)' },
   appKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Deep-link app key (ak_...)' },
-  publishableKey: { type: 'apiKey', in: 'header', name: 'x-publishable-key', description: 'Publishable client key (pk_...)' },
+  publishableKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-publishable-key',
+    description: 'Publishable client key (pk_...)',
+  },
   publishableBearer: { type: 'http', scheme: 'bearer', description: 'Publishable client key as a bearer token' },
   mobileKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Legacy workspace mobile key (mk_...)' },
 };
@@ -48,9 +53,14 @@ const toComponents = (entries: Array<[string, $ZodType]>, io: 'input' | 'output'
   const { __shared, ...named } = JSON.parse(
     JSON.stringify(schemas).replaceAll('#/components/schemas/__shared#/$defs/', `#/components/schemas/${prefix}_`),
   ) as Record<string, JsonSchema>;
-  const shared = Object.entries((__shared?.$defs ?? {}) as Record<string, JsonSchema>).map(([id, s]) => [`${prefix}_${id}`, s] as const);
+  const shared = Object.entries((__shared?.$defs ?? {}) as Record<string, JsonSchema>).map(
+    ([id, s]) => [`${prefix}_${id}`, s] as const,
+  );
   return Object.fromEntries(
-    [...Object.entries(named), ...shared].map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema as JsonSchema]),
+    [...Object.entries(named), ...shared].map(([id, { $schema: _s, $id: _i, ...schema }]) => [
+      id,
+      schema as JsonSchema,
+    ]),
   );
 };
 
@@ -60,10 +70,19 @@ const methodsOf = (route: RouteDef) =>
   route.method === 'ANY' ? ['get', 'post', 'put', 'patch', 'delete'] : [route.method.toLowerCase()];
 
 const successEnvelope = (schemas: RouteSchemas): JsonSchema => {
-  const data = schemas.response ? (schemas.response.list ? { type: 'array', items: ref(schemas.response.id) } : ref(schemas.response.id)) : {};
+  const data = schemas.response
+    ? schemas.response.list
+      ? { type: 'array', items: ref(schemas.response.id) }
+      : ref(schemas.response.id)
+    : {};
   return {
     type: 'object',
-    required: ['success', 'requestId', ...(schemas.response ? ['data'] : []), ...(schemas.response?.list ? ['pagination'] : [])],
+    required: [
+      'success',
+      'requestId',
+      ...(schemas.response ? ['data'] : []),
+      ...(schemas.response?.list ? ['pagination'] : []),
+    ],
     properties: {
       success: { const: true },
       data,
@@ -87,15 +106,31 @@ const v1ErrorResponses = (route: RouteDef) => {
     ...(route.grants.analytics ? ['503'] : []),
   ];
   const rateLimitHeaders = {
-    RateLimit: { description: 'Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>)', schema: { type: 'string' } },
-    'RateLimit-Policy': { description: 'The budget: quota per window ("<budget>";q=<n>;w=60)', schema: { type: 'string' } },
+    RateLimit: {
+      description: 'Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>)',
+      schema: { type: 'string' },
+    },
+    'RateLimit-Policy': {
+      description: 'The budget: quota per window ("<budget>";q=<n>;w=60)',
+      schema: { type: 'string' },
+    },
   };
   return Object.fromEntries(
     statuses.map((s) => [
       s,
       {
-        description: s === '429' ? 'rate_limited: the workspace used its per-minute budget for this kind of key' : 'Error (v1 envelope; error.code per DESIGN.md section 3)',
-        ...(s === '429' ? { headers: { ...rateLimitHeaders, 'Retry-After': { description: 'Seconds until the window resets', schema: { type: 'integer' } } } } : {}),
+        description:
+          s === '429'
+            ? 'rate_limited: the workspace used its per-minute budget for this kind of key'
+            : 'Error (v1 envelope; error.code per DESIGN.md section 3)',
+        ...(s === '429'
+          ? {
+              headers: {
+                ...rateLimitHeaders,
+                'Retry-After': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+              },
+            }
+          : {}),
         content: { 'application/json': { schema: ref('ErrorEnvelope') } },
       },
     ]),
@@ -105,10 +140,17 @@ const v1ErrorResponses = (route: RouteDef) => {
 const operationFor = (route: RouteDef, method: string, inputs: Record<string, JsonSchema>) => {
   const schemas = routeSchemas[route.handler];
   const isV1 = route.path.startsWith('/v1/');
-  const pathShape = schemas?.path ? (z.toJSONSchema(schemas.path, { io: 'input', unrepresentable: 'any' }).properties as Record<string, JsonSchema>) : {};
+  const pathShape = schemas?.path
+    ? (z.toJSONSchema(schemas.path, { io: 'input', unrepresentable: 'any' }).properties as Record<string, JsonSchema>)
+    : {};
   const queryShape = schemas?.query ? ((inputs[schemas.query.id]!.properties ?? {}) as Record<string, JsonSchema>) : {};
   const parameters = [
-    ...pathParams(route.path).map((name) => ({ name, in: 'path', required: true, schema: pathShape[name] ?? { type: 'string' } })),
+    ...pathParams(route.path).map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: pathShape[name] ?? { type: 'string' },
+    })),
     ...Object.entries(queryShape).map(([name, schema]) => ({
       name,
       in: 'query',
@@ -117,7 +159,15 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
       schema,
     })),
     ...(schemas?.idempotent
-      ? [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Same key and body within 24 h replays the stored response', schema: { type: 'string', maxLength: 255 } }]
+      ? [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: 'Same key and body within 24 h replays the stored response',
+            schema: { type: 'string', maxLength: 255 },
+          },
+        ]
       : []),
   ];
   const success = schemas
@@ -125,19 +175,31 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
         [String(schemas.status)]: {
           description: 'Success',
           content: schemas.binary
-            ? Object.fromEntries(schemas.binary.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]))
-            : { 'application/json': { schema: route.handler === 'openapi-get' ? { type: 'object' } : successEnvelope(schemas) } },
+            ? Object.fromEntries(
+                schemas.binary.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
+              )
+            : {
+                'application/json': {
+                  schema: route.handler === 'openapi-get' ? { type: 'object' } : successEnvelope(schemas),
+                },
+              },
         },
       }
     : { '200': { description: 'Success' } };
   return {
     operationId: methodsOf(route).length > 1 ? `${route.handler}-${method}` : route.handler,
     summary: route.summary,
-    description: schemas?.description ?? (schemas ? route.summary : `${route.summary}. Request and response are described in the feature's documentation.`),
+    description:
+      schemas?.description ??
+      (schemas
+        ? route.summary
+        : `${route.summary}. Request and response are described in the feature's documentation.`),
     tags: [route.path.split('/').filter(Boolean).slice(0, 2).join('/') || 'meta'],
     security: securityOf[route.credential],
     ...(parameters.length ? { parameters } : {}),
-    ...(schemas?.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(schemas.body.id) } } } } : {}),
+    ...(schemas?.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(schemas.body.id) } } } }
+      : {}),
     responses: { ...success, ...(isV1 ? v1ErrorResponses(route) : { default: { description: 'Error' } }) },
   };
 };
@@ -149,7 +211,10 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
 export const buildOpenApiDocument = (routes: readonly RouteDef[] = routeTable) => {
   const registered = Object.values(routeSchemas);
   const inputs = toComponents(
-    registered.flatMap((s) => [...(s.body ? [[s.body.id, s.body.schema] as [string, $ZodType]] : []), ...(s.query ? [[s.query.id, s.query.schema] as [string, $ZodType]] : [])]),
+    registered.flatMap((s) => [
+      ...(s.body ? [[s.body.id, s.body.schema] as [string, $ZodType]] : []),
+      ...(s.query ? [[s.query.id, s.query.schema] as [string, $ZodType]] : []),
+    ]),
     'input',
   );
   const outputs = toComponents(

@@ -1,8 +1,18 @@
 import type { $ZodObject, $ZodType } from 'zod/v4/core';
 import { analyticsEventsQuerySchema, analyticsQuerySchema } from '@shared/analytics/analytics-schemas';
-import { clientClickBodySchema, clientLinkReferenceSchema, customerEventsBodySchema, firstOpenBodySchema } from '@shared/attribution/client-schemas';
+import {
+  clientClickBodySchema,
+  clientLinkReferenceSchema,
+  customerEventsBodySchema,
+  firstOpenBodySchema,
+} from '@shared/attribution/client-schemas';
 import { domainIdPathSchema } from '@shared/schemas/domain-schemas';
-import { createDeepLinkBodySchema, createLinkBodySchema, linkIdPathSchema, patchLinkBodySchema } from '@shared/schemas/link-schemas';
+import {
+  createDeepLinkBodySchema,
+  createLinkBodySchema,
+  linkIdPathSchema,
+  patchLinkBodySchema,
+} from '@shared/schemas/link-schemas';
 import { listDomainsQuerySchema, listLinksQuerySchema } from '@shared/schemas/list-schemas';
 import { bulkCreateLinksDocSchema, bulkResultsSchema } from '@shared/schemas/bulk-doc-schemas';
 import { qrQuerySchema } from '@shared/schemas/qr-schemas';
@@ -56,7 +66,12 @@ const qr: RouteSchemas = {
  */
 export const routeSchemas: Record<string, RouteSchemas> = {
   'links-list': { status: 200, query: linkQuery, response: linkList },
-  'links-create': { status: 201, body: { id: 'LinkCreateRequest', schema: createLinkBodySchema }, response: link, idempotent: true },
+  'links-create': {
+    status: 201,
+    body: { id: 'LinkCreateRequest', schema: createLinkBodySchema },
+    response: link,
+    idempotent: true,
+  },
   'links-bulk-create': {
     status: 200,
     body: { id: 'LinkBulkCreateRequest', schema: bulkCreateLinksDocSchema },
@@ -71,7 +86,12 @@ export const routeSchemas: Record<string, RouteSchemas> = {
   'links-qr': qr,
   'deep-links-qr': qr,
   'links-patch': { status: 200, path: linkIdPathSchema, body: patchBody, response: link },
-  'links-archive': { status: 200, path: linkIdPathSchema, response: link, description: 'Archives the link and answers it; archived links keep their slug and analytics and stop redirecting.' },
+  'links-archive': {
+    status: 200,
+    path: linkIdPathSchema,
+    response: link,
+    description: 'Archives the link and answers it; archived links keep their slug and analytics and stop redirecting.',
+  },
   'deep-links-list': { status: 200, query: linkQuery, response: linkList },
   'deep-links-create': {
     status: 201,
@@ -82,16 +102,71 @@ export const routeSchemas: Record<string, RouteSchemas> = {
   'deep-links-get': { status: 200, path: linkIdPathSchema, response: link },
   'deep-links-patch': { status: 200, path: linkIdPathSchema, body: patchBody, response: link },
   'deep-links-archive': { status: 200, path: linkIdPathSchema, response: link },
-  'domains-list': { status: 200, query: { id: 'DomainListQuery', schema: listDomainsQuerySchema }, response: { ...domain, list: true } },
+  'domains-list': {
+    status: 200,
+    query: { id: 'DomainListQuery', schema: listDomainsQuerySchema },
+    response: { ...domain, list: true },
+  },
   'domains-get': { status: 200, path: domainIdPathSchema, response: domain },
-  'client-resolve': { status: 200, response: { id: 'ClientResolveResponse', schema: clientResolveResponseSchema }, body: { id: 'ClientLinkReference', schema: clientLinkReferenceSchema }, description: 'Resolves a link reference (linkId; else shortLink/url; else domain+key/slug) to a ClientLinkPayload.' },
-  'client-click': { status: 201, response: { id: 'ClientClickResponse', schema: clientClickResponseSchema }, body: { id: 'ClientClickRequest', schema: clientClickBodySchema }, description: 'Records a click and an attribution record valid for 7 days.' },
-  'client-deferred-deep-link': { status: 200, response: { id: 'DeferredDeepLinkResponse', schema: deferredDeepLinkResponseSchema }, body: { id: 'FirstOpenRequest', schema: firstOpenBodySchema }, description: 'Finds the deferred deep link for this device (deterministic, then probabilistic matching); records nothing.' },
-  'client-first-open': { status: 201, response: { id: 'FirstOpenResponse', schema: firstOpenResponseSchema }, body: { id: 'FirstOpenRequest', schema: firstOpenBodySchema }, description: 'Records first_open or install once per installId, with its attribution match.' },
-  'client-events': { status: 202, response: { id: 'CustomerEventsResponse', schema: customerEventsResponseSchema }, body: { id: 'CustomerEventsRequest', schema: customerEventsBodySchema }, description: 'Queues 1 to 50 customer events; each is queued or duplicate (by eventId).' },
-  'client-preflight': { status: 204, description: "CORS preflight for browser publishable keys: allowed only for origins a browser key lists." },
-  'analytics-link': { status: 200, response: { id: 'AnalyticsData', schema: analyticsDataSchema }, path: linkIdPathSchema, query: { id: 'AnalyticsQuery', schema: analyticsQuerySchema }, description: 'AnalyticsData of one link (short or deep). 503 analytics_unavailable when the analytics backend is not available.' },
-  'analytics-deep-link-app': { status: 200, response: { id: 'DeepLinkAppAnalyticsData', schema: deepLinkAppAnalyticsDataSchema }, query: { id: 'AnalyticsQuery', schema: analyticsQuerySchema }, description: "DeepLinkAppAnalyticsData of the app key's app. 503 analytics_unavailable when the analytics backend is not available." },
-  'analytics-events': { status: 200, response: { id: 'RawAnalyticsEvent', schema: rawAnalyticsEventSchema, list: true }, query: { id: 'AnalyticsEventsQuery', schema: analyticsEventsQuerySchema }, description: 'Raw events, newest first, paged with a signed cursor. 503 analytics_unavailable when the analytics backend is not available.' },
-  'openapi-get': { status: 200, description: 'This document (OpenAPI 3.1), generated from the route table and the zod schemas.' },
+  'client-resolve': {
+    status: 200,
+    response: { id: 'ClientResolveResponse', schema: clientResolveResponseSchema },
+    body: { id: 'ClientLinkReference', schema: clientLinkReferenceSchema },
+    description: 'Resolves a link reference (linkId; else shortLink/url; else domain+key/slug) to a ClientLinkPayload.',
+  },
+  'client-click': {
+    status: 201,
+    response: { id: 'ClientClickResponse', schema: clientClickResponseSchema },
+    body: { id: 'ClientClickRequest', schema: clientClickBodySchema },
+    description: 'Records a click and an attribution record valid for 7 days.',
+  },
+  'client-deferred-deep-link': {
+    status: 200,
+    response: { id: 'DeferredDeepLinkResponse', schema: deferredDeepLinkResponseSchema },
+    body: { id: 'FirstOpenRequest', schema: firstOpenBodySchema },
+    description:
+      'Finds the deferred deep link for this device (deterministic, then probabilistic matching); records nothing.',
+  },
+  'client-first-open': {
+    status: 201,
+    response: { id: 'FirstOpenResponse', schema: firstOpenResponseSchema },
+    body: { id: 'FirstOpenRequest', schema: firstOpenBodySchema },
+    description: 'Records first_open or install once per installId, with its attribution match.',
+  },
+  'client-events': {
+    status: 202,
+    response: { id: 'CustomerEventsResponse', schema: customerEventsResponseSchema },
+    body: { id: 'CustomerEventsRequest', schema: customerEventsBodySchema },
+    description: 'Queues 1 to 50 customer events; each is queued or duplicate (by eventId).',
+  },
+  'client-preflight': {
+    status: 204,
+    description: 'CORS preflight for browser publishable keys: allowed only for origins a browser key lists.',
+  },
+  'analytics-link': {
+    status: 200,
+    response: { id: 'AnalyticsData', schema: analyticsDataSchema },
+    path: linkIdPathSchema,
+    query: { id: 'AnalyticsQuery', schema: analyticsQuerySchema },
+    description:
+      'AnalyticsData of one link (short or deep). 503 analytics_unavailable when the analytics backend is not available.',
+  },
+  'analytics-deep-link-app': {
+    status: 200,
+    response: { id: 'DeepLinkAppAnalyticsData', schema: deepLinkAppAnalyticsDataSchema },
+    query: { id: 'AnalyticsQuery', schema: analyticsQuerySchema },
+    description:
+      "DeepLinkAppAnalyticsData of the app key's app. 503 analytics_unavailable when the analytics backend is not available.",
+  },
+  'analytics-events': {
+    status: 200,
+    response: { id: 'RawAnalyticsEvent', schema: rawAnalyticsEventSchema, list: true },
+    query: { id: 'AnalyticsEventsQuery', schema: analyticsEventsQuerySchema },
+    description:
+      'Raw events, newest first, paged with a signed cursor. 503 analytics_unavailable when the analytics backend is not available.',
+  },
+  'openapi-get': {
+    status: 200,
+    description: 'This document (OpenAPI 3.1), generated from the route table and the zod schemas.',
+  },
 };

@@ -5,7 +5,13 @@ import { eventComponentName, outboundEventSchemas, outboundEventTypes } from '@s
 export const eventComponents = (): Array<[string, $ZodType]> =>
   outboundEventTypes.map((type) => [eventComponentName(type), outboundEventSchemas[type] as unknown as $ZodType]);
 
-const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
+const header = (name: string, description: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
 
 /**
  * OpenAPI 3.1 `webhooks`: what a workspace's endpoint receives (docs/events.md). Signed per the
@@ -25,9 +31,15 @@ export const webhooksSection = () =>
           parameters: [
             header('webhook-id', 'The event id: the same on every retry and replay (deduplicate by it)'),
             header('webhook-timestamp', 'Unix seconds of this attempt'),
-            header('webhook-signature', 'Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation)'),
+            header(
+              'webhook-signature',
+              'Space-separated `v1,<base64 HMAC-SHA256>` signatures (two during a secret rotation)',
+            ),
           ],
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${eventComponentName(type)}` } } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${eventComponentName(type)}` } } },
+          },
           responses: {
             '2XX': { description: 'Received; not sent again' },
             '410': { description: 'Gone: the endpoint is disabled' },

@@ -14,7 +14,9 @@ export type DeliveryOutcome =
 /** The secrets a delivery is signed with: the current one, and a rotated-out one for its 24 hours. */
 export const signingSecretsOf = (endpoint: WebhookEndpoint, now: Date): string[] => [
   endpoint.secret,
-  ...(endpoint.previousSecret && endpoint.previousSecretExpiresAt && Date.parse(endpoint.previousSecretExpiresAt) > now.getTime()
+  ...(endpoint.previousSecret &&
+  endpoint.previousSecretExpiresAt &&
+  Date.parse(endpoint.previousSecretExpiresAt) > now.getTime()
     ? [endpoint.previousSecret]
     : []),
 ];
@@ -49,10 +51,14 @@ export const deliverWebhook = async (message: DeliveryMessage, now = new Date())
   }
   if (status >= 200 && status < 300) return { kind: 'delivered', status };
   if (status === 410) {
-    await webhookEndpointRepository.disable(endpoint.workspaceId, endpoint.id, 'endpoint answered 410 Gone', now.toISOString());
+    await webhookEndpointRepository.disable(
+      endpoint.workspaceId,
+      endpoint.id,
+      'endpoint answered 410 Gone',
+      now.toISOString(),
+    );
     log('info', 'webhook endpoint disabled (410)', { endpointId: endpoint.id });
     return { kind: 'disabled' };
   }
   return { kind: 'failed', status };
 };
-

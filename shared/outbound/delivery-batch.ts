@@ -22,13 +22,23 @@ export const deliverBatch = async (event: SQSEvent): Promise<SQSBatchResponse> =
       } catch (error) {
         outcome = { kind: 'failed', error: (error as Error).message };
       }
-      const fields = { endpointId: message?.endpointId, eventId: message?.event.id, type: message?.event.type, attempt };
+      const fields = {
+        endpointId: message?.endpointId,
+        eventId: message?.event.id,
+        type: message?.event.type,
+        attempt,
+      };
       if (outcome.kind !== 'failed') {
         log('info', `webhook ${outcome.kind}`, { ...fields, ...outcome });
         return;
       }
       const delay = retryDelayAfter(attempt);
-      log('warn', 'webhook delivery failed', { ...fields, status: outcome.status, error: outcome.error, retryInMs: delay ?? null });
+      log('warn', 'webhook delivery failed', {
+        ...fields,
+        status: outcome.status,
+        error: outcome.error,
+        retryInMs: delay ?? null,
+      });
       if (delay !== undefined) {
         try {
           await getDeliveryQueue().retryLater(record.receiptHandle, delay);

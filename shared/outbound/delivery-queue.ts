@@ -29,10 +29,13 @@ export const createSqsDeliveryQueue = (options: { client: SQSClient; queueUrl: s
     for (let i = 0; i < messages.length; i += BATCH) {
       let entries = messages.slice(i, i + BATCH).map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) }));
       for (let attempt = 1; entries.length > 0; attempt++) {
-        const out = await options.client.send(new SendMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: entries }));
+        const out = await options.client.send(
+          new SendMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: entries }),
+        );
         const failed = new Set((out.Failed ?? []).map((f) => f.Id));
         if (failed.size === 0) break;
-        if (attempt >= ATTEMPTS) throw new Error(`SendMessageBatch: ${failed.size} messages failed (${out.Failed?.[0]?.Code})`);
+        if (attempt >= ATTEMPTS)
+          throw new Error(`SendMessageBatch: ${failed.size} messages failed (${out.Failed?.[0]?.Code})`);
         await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
         entries = entries.filter((e) => failed.has(e.Id));
       }

@@ -13,7 +13,12 @@ export const outboundEventId = (type: OutboundEventType, workspaceId: string, so
   `evt_${createHash('sha256').update(`${type}\n${workspaceId}\n${sourceId}`).digest('hex').slice(0, 32)}`;
 
 /** A link event: `data` is the Link resource exactly as the v1 API returns it (no password hash). */
-export const linkEvent = (type: OutboundEventType, link: LinkRecord, sourceId: string, occurredAt: string): OutboundEvent => ({
+export const linkEvent = (
+  type: OutboundEventType,
+  link: LinkRecord,
+  sourceId: string,
+  occurredAt: string,
+): OutboundEvent => ({
   id: outboundEventId(type, link.workspaceId, sourceId),
   type,
   occurredAt,
@@ -21,7 +26,10 @@ export const linkEvent = (type: OutboundEventType, link: LinkRecord, sourceId: s
   data: toLinkResource(link),
 });
 
-const attributionData = (record: EventRecord, open: { matched: boolean; matchType: string | null; deferredDeepLink: ClientLinkPayload | null }): AttributionEventData => ({
+const attributionData = (
+  record: EventRecord,
+  open: { matched: boolean; matchType: string | null; deferredDeepLink: ClientLinkPayload | null },
+): AttributionEventData => ({
   openId: record.eventId,
   eventType: record.eventType === 'install' ? 'install' : 'first_open',
   installId: record.installId,
@@ -40,7 +48,7 @@ const attributionData = (record: EventRecord, open: { matched: boolean; matchTyp
   browser: record.browser,
   os: record.os,
   trafficType: record.trafficType,
-  deferredDeepLink: open.deferredDeepLink as AttributionEventData["deferredDeepLink"],
+  deferredDeepLink: open.deferredDeepLink as AttributionEventData['deferredDeepLink'],
 });
 
 /**
@@ -55,11 +63,23 @@ export const attributionEvents = (
   const data = attributionData(record, open);
   const type = record.eventType === 'install' ? 'attribution.install' : 'attribution.first_open';
   const events: OutboundEvent[] = [
-    { id: outboundEventId(type, record.workspaceId, record.eventId), type, occurredAt: record.timestamp, workspaceId: record.workspaceId, data },
+    {
+      id: outboundEventId(type, record.workspaceId, record.eventId),
+      type,
+      occurredAt: record.timestamp,
+      workspaceId: record.workspaceId,
+      data,
+    },
   ];
   if (open.deferredDeepLink) {
     const ddl = 'attribution.deferred_deep_link';
-    events.push({ id: outboundEventId(ddl, record.workspaceId, record.eventId), type: ddl, occurredAt: record.timestamp, workspaceId: record.workspaceId, data });
+    events.push({
+      id: outboundEventId(ddl, record.workspaceId, record.eventId),
+      type: ddl,
+      occurredAt: record.timestamp,
+      workspaceId: record.workspaceId,
+      data,
+    });
   }
   return events;
 };
@@ -97,5 +117,11 @@ export const customerEvent = (record: EventRecord): OutboundEvent => {
     trafficType: record.trafficType,
   };
   const type = 'customer_event.received';
-  return { id: outboundEventId(type, record.workspaceId, record.eventId), type, occurredAt: record.timestamp, workspaceId: record.workspaceId, data };
+  return {
+    id: outboundEventId(type, record.workspaceId, record.eventId),
+    type,
+    occurredAt: record.timestamp,
+    workspaceId: record.workspaceId,
+    data,
+  };
 };

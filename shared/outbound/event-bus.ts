@@ -21,7 +21,11 @@ export const busEntry = (event: OutboundEvent, busName: string, source: string):
 });
 
 /** PutEvents over the official client; entries that fail (throttling, internal) are retried, then the call throws. */
-export const createEventBridgeBus = (options: { client: EventBridgeClient; busName: string; source: string }): EventBus => ({
+export const createEventBridgeBus = (options: {
+  client: EventBridgeClient;
+  busName: string;
+  source: string;
+}): EventBus => ({
   async put(events) {
     for (let i = 0; i < events.length; i += BATCH) {
       let entries = events.slice(i, i + BATCH).map((e) => busEntry(e, options.busName, options.source));
@@ -46,7 +50,11 @@ export const getEventBus = (): EventBus => {
   if (!bus) {
     const env = outboundEnv();
     if (!env.busName) throw new Error('No event bus configured (OUTBOUND_BUS_NAME)');
-    bus = createEventBridgeBus({ client: new EventBridgeClient({ region: env.region }), busName: env.busName, source: env.eventSource });
+    bus = createEventBridgeBus({
+      client: new EventBridgeClient({ region: env.region }),
+      busName: env.busName,
+      source: env.eventSource,
+    });
   }
   return bus;
 };

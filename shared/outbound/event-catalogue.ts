@@ -100,7 +100,10 @@ export const outboundEventSchemas = {
 
 /** Component name of an event's schema: `link.created` -> `LinkCreatedEvent`. */
 export const eventComponentName = (type: OutboundEventType) =>
-  `${type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Event`;
+  `${type
+    .split(/[._]/)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')}Event`;
 
 /** The envelope every outbound event shares (bus `detail`, webhook body). */
 export interface OutboundEvent {

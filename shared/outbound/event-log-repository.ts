@@ -23,7 +23,14 @@ const writeAll = async (items: Array<Record<string, unknown>>) => {
 export const eventLogRepository = {
   async append(events: OutboundEvent[], now = Date.now()): Promise<void> {
     const ttl = Math.floor(now / 1000) + EVENT_LOG_TTL_S;
-    await writeAll(events.map((event) => ({ ...keys.eventLog(event.workspaceId, event.occurredAt, event.id), type: 'EVENTLOG', event, ttl })));
+    await writeAll(
+      events.map((event) => ({
+        ...keys.eventLog(event.workspaceId, event.occurredAt, event.id),
+        type: 'EVENTLOG',
+        event,
+        ttl,
+      })),
+    );
   },
 
   /** Events of the workspace that occurred at or after `since`, oldest first. */
@@ -53,8 +60,14 @@ export const replayRepository = {
   async request(endpointId: string, events: OutboundEvent[], now = new Date()): Promise<void> {
     const ttl = Math.floor(now.getTime() / 1000) + REPLAY_TTL_S;
     await writeAll(
-      events.map((event) => ({ ...keys.webhookReplay(endpointId, event.id), type: 'REPLAY', endpointId, event, requestedAt: now.toISOString(), ttl })),
+      events.map((event) => ({
+        ...keys.webhookReplay(endpointId, event.id),
+        type: 'REPLAY',
+        endpointId,
+        event,
+        requestedAt: now.toISOString(),
+        ttl,
+      })),
     );
   },
 };
-

@@ -1,6 +1,12 @@
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { prefixedId } from '@shared/util/ids';
-import { defaultSubscribedTypes, isOutboundEventType, outboundEventTypes, type OutboundEvent, type OutboundEventType } from './event-catalogue';
+import {
+  defaultSubscribedTypes,
+  isOutboundEventType,
+  outboundEventTypes,
+  type OutboundEvent,
+  type OutboundEventType,
+} from './event-catalogue';
 import { eventLogRepository, replayRepository } from './event-log-repository';
 import { newWebhookSecret, SECRET_ROTATION_OVERLAP_MS } from './webhook-secret';
 import { checkWebhookHost, checkWebhookUrl, WebhookUrlError } from './webhook-url';
@@ -14,10 +20,20 @@ export class WebhookAdminError extends Error {
 /** `--events a,b`: known types only; omitted = every type but `link.clicked`. */
 export const parseEventTypes = (list: string | undefined): OutboundEventType[] => {
   if (list === undefined) return [...defaultSubscribedTypes];
-  const names = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (names.length === 0) throw new WebhookAdminError('--events names no event type');
   const unknown = names.filter((n) => !isOutboundEventType(n));
-  if (unknown.length) throw new WebhookAdminError(`Unknown event type(s): ${unknown.join(', ')} (known: ${outboundEventTypes.join(', ')})`);
+  if (unknown.length)
+    throw new WebhookAdminError(
+      `Unknown event type(s): ${unknown.join(', ')} (known: ${outboundEventTypes.join(', ')})`,
+    );
   return names as OutboundEventType[];
 };
 
@@ -27,7 +43,12 @@ const endpointOrThrow = async (endpointId: string): Promise<WebhookEndpoint> => 
   return endpoint;
 };
 
-export const addWebhookEndpoint = async (workspaceId: string, url: string, events: OutboundEventType[], now = new Date()) => {
+export const addWebhookEndpoint = async (
+  workspaceId: string,
+  url: string,
+  events: OutboundEventType[],
+  now = new Date(),
+) => {
   try {
     await checkWebhookHost(checkWebhookUrl(url));
   } catch (error) {
@@ -74,11 +95,16 @@ export const rotateWebhookSecret = async (endpointId: string, now = new Date()) 
  * Re-sends the workspace's logged events since `since` that the endpoint subscribes to, with
  * their original ids. `onProgress` gets the count so far.
  */
-export const replayWebhookEvents = async (endpointId: string, since: string, onProgress: (n: number) => void = () => {}) => {
+export const replayWebhookEvents = async (
+  endpointId: string,
+  since: string,
+  onProgress: (n: number) => void = () => {},
+) => {
   const at = Date.parse(since);
   if (Number.isNaN(at)) throw new WebhookAdminError('--since must be an ISO 8601 date-time');
   const endpoint = await endpointOrThrow(endpointId);
-  if (!endpoint.enabled) throw new WebhookAdminError(`Endpoint ${endpointId} is disabled (${endpoint.disabledReason ?? 'no reason'})`);
+  if (!endpoint.enabled)
+    throw new WebhookAdminError(`Endpoint ${endpointId} is disabled (${endpoint.disabledReason ?? 'no reason'})`);
   let replayed = 0;
   for await (const page of eventLogRepository.since(endpoint.workspaceId, new Date(at).toISOString())) {
     const events = page.filter((e: OutboundEvent) => endpoint.events.includes(e.type));

@@ -21,7 +21,9 @@ export const outboxRepository = {
       for (let attempt = 0; requests.length > 0; attempt++) {
         if (attempt > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
         if (attempt === 5) throw new Error('Outbox write kept coming back unprocessed');
-        const out = await getDocumentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+        const out = await getDocumentClient().send(
+          new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }),
+        );
         requests = (out.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
       }
     }

@@ -6,7 +6,8 @@ import { eventLogRepository } from './event-log-repository';
 import type { StreamWork } from './stream-events';
 import { webhookEndpointRepository, type WebhookEndpoint } from './webhook-endpoint-repository';
 
-const subscribed = (endpoint: WebhookEndpoint, event: OutboundEvent) => endpoint.enabled && endpoint.events.includes(event.type);
+const subscribed = (endpoint: WebhookEndpoint, event: OutboundEvent) =>
+  endpoint.enabled && endpoint.events.includes(event.type);
 
 export interface PublishResult {
   published: number;
@@ -30,13 +31,15 @@ export const publishOutbound = async (work: StreamWork[]): Promise<PublishResult
     const endpoints = endpointsOf.get(item.event.workspaceId) ?? [];
     if (item.kind === 'replay') {
       const endpoint = endpoints.find((e) => e.id === item.endpointId);
-      if (endpoint && subscribed(endpoint, item.event)) messages.push({ endpointId: endpoint.id, workspaceId: endpoint.workspaceId, event: item.event });
+      if (endpoint && subscribed(endpoint, item.event))
+        messages.push({ endpointId: endpoint.id, workspaceId: endpoint.workspaceId, event: item.event });
       continue;
     }
     const targets = endpoints.filter((e) => subscribed(e, item.event));
     if (item.event.type === 'link.clicked' && targets.length === 0) continue;
     events.push(item.event);
-    for (const endpoint of targets) messages.push({ endpointId: endpoint.id, workspaceId: endpoint.workspaceId, event: item.event });
+    for (const endpoint of targets)
+      messages.push({ endpointId: endpoint.id, workspaceId: endpoint.workspaceId, event: item.event });
   }
   if (events.length) {
     await getEventBus().put(events);
@@ -45,6 +48,7 @@ export const publishOutbound = async (work: StreamWork[]): Promise<PublishResult
     if (logged.length) await eventLogRepository.append(logged);
   }
   if (messages.length) await getDeliveryQueue().send(messages);
-  if (events.length || messages.length) log('info', 'outbound published', { events: events.length, deliveries: messages.length });
+  if (events.length || messages.length)
+    log('info', 'outbound published', { events: events.length, deliveries: messages.length });
   return { published: events.length, enqueued: messages.length };
 };

@@ -14,7 +14,10 @@ export const publishStreamBatch = async (event: DynamoDBStreamEvent): Promise<Dy
     await publishOutbound(work);
     return { batchItemFailures: [] };
   } catch (error) {
-    log('error', 'outbound publish failed; the batch will be retried', { error: (error as Error).message, records: event.Records.length });
+    log('error', 'outbound publish failed; the batch will be retried', {
+      error: (error as Error).message,
+      records: event.Records.length,
+    });
     const first = event.Records[0]?.dynamodb?.SequenceNumber;
     return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
   }

@@ -7,8 +7,7 @@ import type { OutboundEvent } from './event-catalogue';
 
 /** What one stream record asks for: an event to publish, or a replay of one event to one endpoint. */
 export type StreamWork =
-  | { kind: 'publish'; event: OutboundEvent }
-  | { kind: 'replay'; endpointId: string; event: OutboundEvent };
+  { kind: 'publish'; event: OutboundEvent } | { kind: 'replay'; endpointId: string; event: OutboundEvent };
 
 type Image = Record<string, unknown>;
 const imageOf = (image: Record<string, unknown> | undefined): Image | undefined =>
@@ -21,9 +20,13 @@ const linkChange = (name: string | undefined, before: Image | undefined, after: 
   if (name === 'INSERT' && after) return { type: 'link.created' as const, occurredAt: String(after.createdAt) };
   if (name !== 'MODIFY' || !before || !after) return undefined;
   if (before.archived !== after.archived) {
-    return { type: after.archived ? ('link.archived' as const) : ('link.restored' as const), occurredAt: String(after.updatedAt) };
+    return {
+      type: after.archived ? ('link.archived' as const) : ('link.restored' as const),
+      occurredAt: String(after.updatedAt),
+    };
   }
-  if (before.updatedAt !== after.updatedAt) return { type: 'link.updated' as const, occurredAt: String(after.updatedAt) };
+  if (before.updatedAt !== after.updatedAt)
+    return { type: 'link.updated' as const, occurredAt: String(after.updatedAt) };
   const counted = Object.keys({ ...before, ...after }).some((k) => COUNTERS.has(k) && before[k] !== after[k]);
   if (counted) {
     const at = before.clicks !== after.clicks ? after.lastClicked : after.lastBotClickedAt;
@@ -45,9 +48,18 @@ export const streamWorkOf = (record: DynamoDBRecord): StreamWork | undefined => 
     const change = linkChange(record.eventName, before, after);
     if (!change) return undefined;
     const { pk: _pk, sk: _sk, type: _t, gsi1pk: _1, gsi1sk: _2, ...link } = after!;
-    return { kind: 'publish', event: linkEvent(change.type, link as unknown as LinkRecord, record.eventID ?? `${change.type}:${change.occurredAt}`, change.occurredAt) };
+    return {
+      kind: 'publish',
+      event: linkEvent(
+        change.type,
+        link as unknown as LinkRecord,
+        record.eventID ?? `${change.type}:${change.occurredAt}`,
+        change.occurredAt,
+      ),
+    };
   }
-  if (sk === 'OUTBOX' && record.eventName === 'INSERT' && after?.event) return { kind: 'publish', event: after.event as OutboundEvent };
+  if (sk === 'OUTBOX' && record.eventName === 'INSERT' && after?.event)
+    return { kind: 'publish', event: after.event as OutboundEvent };
   if (sk === 'REPLAY' && (record.eventName === 'INSERT' || record.eventName === 'MODIFY') && after?.event) {
     return { kind: 'replay', endpointId: String(after.endpointId), event: after.event as OutboundEvent };
   }

@@ -43,7 +43,11 @@ export const webhookEndpointRepository = {
 
   async find(workspaceId: string, endpointId: string): Promise<WebhookEndpoint | undefined> {
     const out = await getDocumentClient().send(
-      new GetCommand({ TableName: tableName(), Key: keys.webhookEndpoint(workspaceId, endpointId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: tableName(),
+        Key: keys.webhookEndpoint(workspaceId, endpointId),
+        ConsistentRead: true,
+      }),
     );
     return out.Item ? strip<WebhookEndpoint>(out.Item) : undefined;
   },
@@ -85,7 +89,9 @@ export const webhookEndpointRepository = {
   },
 
   async remove(endpoint: WebhookEndpoint): Promise<void> {
-    await getDocumentClient().send(new DeleteCommand({ TableName: tableName(), Key: keys.webhookEndpoint(endpoint.workspaceId, endpoint.id) }));
+    await getDocumentClient().send(
+      new DeleteCommand({ TableName: tableName(), Key: keys.webhookEndpoint(endpoint.workspaceId, endpoint.id) }),
+    );
   },
 
   /** New secret; the old one keeps signing (second signature) until `previousExpiresAt`. */
@@ -96,7 +102,13 @@ export const webhookEndpointRepository = {
         Key: keys.webhookEndpoint(endpoint.workspaceId, endpoint.id),
         UpdateExpression: 'SET secret = :s, previousSecret = :p, previousSecretExpiresAt = :e, updatedAt = :now',
         ConditionExpression: 'attribute_exists(pk) AND secret = :old',
-        ExpressionAttributeValues: { ':s': secret, ':p': endpoint.secret, ':e': previousExpiresAt, ':now': now, ':old': endpoint.secret },
+        ExpressionAttributeValues: {
+          ':s': secret,
+          ':p': endpoint.secret,
+          ':e': previousExpiresAt,
+          ':now': now,
+          ':old': endpoint.secret,
+        },
       }),
     );
   },

@@ -10,14 +10,24 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
  * refuses others; loopback only where the local stack allows it), follows no redirect, reads at
  * most 64 KiB of the answer, gives up after 10 s.
  */
-export const postWebhook = (url: URL, headers: Record<string, string>, body: string, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<number> =>
+export const postWebhook = (
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+): Promise<number> =>
   new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(
       url,
       {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'linkservice-webhooks/1' },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': 'linkservice-webhooks/1',
+        },
         lookup: publicOnlyLookup as never,
         timeout: timeoutMs,
       },

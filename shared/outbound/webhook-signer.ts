@@ -5,7 +5,12 @@ import { Webhook } from 'standardwebhooks';
  * `v1,<base64 HMAC-SHA256>` per secret, space-separated, so during a rotation both the new and the
  * old secret verify.
  */
-export const signedHeaders = (msgId: string, timestamp: Date, payload: string, secrets: string[]): Record<string, string> => ({
+export const signedHeaders = (
+  msgId: string,
+  timestamp: Date,
+  payload: string,
+  secrets: string[],
+): Record<string, string> => ({
   'webhook-id': msgId,
   'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
   'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(msgId, timestamp, payload)).join(' '),

@@ -21,13 +21,34 @@ export class WebhookUrlError extends Error {
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) blocked.addSubnet(net, prefix, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost']);
 
@@ -71,13 +92,17 @@ export const checkWebhookUrl = (raw: string): URL => {
   if (url.protocol === 'http:') {
     if (!loopback) {
       throw new WebhookUrlError(
-        loopbackAllowed ? 'Only https URLs, or http://127.0.0.1 and http://localhost in the local stack' : 'The webhook URL must use https',
+        loopbackAllowed
+          ? 'Only https URLs, or http://127.0.0.1 and http://localhost in the local stack'
+          : 'The webhook URL must use https',
       );
     }
   } else if (url.protocol !== 'https:') throw new WebhookUrlError('The webhook URL must use https');
   if (!loopback) {
-    if (host === 'localhost' || host.endsWith('.localhost')) throw new WebhookUrlError('The webhook URL must not point at this machine');
-    if (isIP(host) && isNonPublicAddress(host)) throw new WebhookUrlError(`The webhook URL must not point at a private or reserved address (${host})`);
+    if (host === 'localhost' || host.endsWith('.localhost'))
+      throw new WebhookUrlError('The webhook URL must not point at this machine');
+    if (isIP(host) && isNonPublicAddress(host))
+      throw new WebhookUrlError(`The webhook URL must not point at a private or reserved address (${host})`);
   }
   return url;
 };
@@ -91,9 +116,18 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 export const publicOnlyLookup = (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, '');
-    const bad = addresses.find((a) => isNonPublicAddress(a.address) && !(loopbackAllowed && LOOPBACK_HOSTS.has(hostname) && isLoopbackAddress(a.address)));
+    const bad = addresses.find(
+      (a) =>
+        isNonPublicAddress(a.address) &&
+        !(loopbackAllowed && LOOPBACK_HOSTS.has(hostname) && isLoopbackAddress(a.address)),
+    );
     if (bad) {
-      return callback(Object.assign(new WebhookUrlError(`${hostname} resolves to a non-public address (${bad.address})`), { code: 'EADDRNOTPUBLIC' }), '');
+      return callback(
+        Object.assign(new WebhookUrlError(`${hostname} resolves to a non-public address (${bad.address})`), {
+          code: 'EADDRNOTPUBLIC',
+        }),
+        '',
+      );
     }
     if (options.all) return callback(null, addresses);
     const first = addresses[0];
@@ -109,8 +143,11 @@ export const publicOnlyLookup = (hostname: string, options: LookupOptions, callb
 export const checkWebhookHost = async (url: URL): Promise<void> => {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) || (loopbackAllowed && LOOPBACK_HOSTS.has(host))) return;
-  const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => publicOnlyLookup(host, { all: true }, (err) => resolve(err)));
+  const error = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+    publicOnlyLookup(host, { all: true }, (err) => resolve(err)),
+  );
   if (!error) return;
-  if (error instanceof WebhookUrlError) throw new WebhookUrlError(`The webhook URL must not point at a private or reserved address: ${error.message}`);
+  if (error instanceof WebhookUrlError)
+    throw new WebhookUrlError(`The webhook URL must not point at a private or reserved address: ${error.message}`);
   throw new WebhookUrlError(`The webhook URL's host ${host} does not resolve (${error.code ?? error.message})`);
 };

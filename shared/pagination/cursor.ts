@@ -6,7 +6,8 @@ import { hmacBase64Url, safeEqual, sha256Hex } from '@shared/util/hash';
 /** Cursors older than this are refused (400 invalid_cursor). */
 export const CURSOR_TTL_MS = 24 * 60 * 60 * 1000;
 
-const invalidCursor = () => new AppError('invalid_cursor', 'The cursor is invalid, expired, or belongs to another query');
+const invalidCursor = () =>
+  new AppError('invalid_cursor', 'The cursor is invalid, expired, or belongs to another query');
 
 /**
  * Opaque cursor: base64url(JSON{p: position, q: hash of the query, t: issued at}) + "." + HMAC.
@@ -14,7 +15,9 @@ const invalidCursor = () => new AppError('invalid_cursor', 'The cursor is invali
  * valid only for the query that produced it.
  */
 export const encodeCursor = async (position: unknown, query: Record<string, unknown>): Promise<string> => {
-  const payload = Buffer.from(JSON.stringify({ p: position, q: sha256Hex(canonicalJson(query)).slice(0, 32), t: Date.now() })).toString('base64url');
+  const payload = Buffer.from(
+    JSON.stringify({ p: position, q: sha256Hex(canonicalJson(query)).slice(0, 32), t: Date.now() }),
+  ).toString('base64url');
   const mac = hmacBase64Url(await getSecret('cursor-signing'), payload);
   return `${payload}.${mac}`;
 };
@@ -31,6 +34,7 @@ export const decodeCursor = async <T>(cursor: string, query: Record<string, unkn
     throw invalidCursor();
   }
   if (parsed.q !== sha256Hex(canonicalJson(query)).slice(0, 32)) throw invalidCursor();
-  if (typeof parsed.t !== 'number' || Date.now() - parsed.t > CURSOR_TTL_MS || parsed.t > Date.now() + 60_000) throw invalidCursor();
+  if (typeof parsed.t !== 'number' || Date.now() - parsed.t > CURSOR_TTL_MS || parsed.t > Date.now() + 60_000)
+    throw invalidCursor();
   return parsed.p;
 };

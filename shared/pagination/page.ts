@@ -33,9 +33,14 @@ export const toPage = async <T, P>(
   const last = items[items.length - 1];
   return {
     items,
-    pagination: { limit, hasMore, nextCursor: hasMore && last !== undefined ? await encodeCursor(positionOf(last), query) : null },
+    pagination: {
+      limit,
+      hasMore,
+      nextCursor: hasMore && last !== undefined ? await encodeCursor(positionOf(last), query) : null,
+    },
   };
 };
 
 /** Compares sort keys of the `${time}#${id}` kind: `<0` when `a` comes first in this direction. */
-export const compareSortKeys = (a: string, b: string, descending: boolean) => (a === b ? 0 : (a < b) !== descending ? -1 : 1);
+export const compareSortKeys = (a: string, b: string, descending: boolean) =>
+  a === b ? 0 : a < b !== descending ? -1 : 1;

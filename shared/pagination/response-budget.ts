@@ -27,7 +27,11 @@ export const escapedJsonBytes = (value: unknown): number => {
  * How many of `items` (in order) fit in `budget` bytes: at least one when there is one (a single
  * item always fits: items are bounded far below the limit), then as many as fit.
  */
-export const countWithinBudget = <T>(items: readonly T[], sizeOf: (item: T) => number = escapedJsonBytes, budget = PAGE_BUDGET_BYTES): number => {
+export const countWithinBudget = <T>(
+  items: readonly T[],
+  sizeOf: (item: T) => number = escapedJsonBytes,
+  budget = PAGE_BUDGET_BYTES,
+): number => {
   let used = 0;
   for (let i = 0; i < items.length; i++) {
     used += sizeOf(items[i]!);

@@ -11,7 +11,11 @@ export interface RateLimits {
 }
 
 /** Generous: a default must never trip a normal integration. */
-export const DEFAULT_RATE_LIMITS: RateLimits = { serverPerMinute: 3_000, clientPerMinute: 30_000, legacyPerMinute: 3_000 };
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  serverPerMinute: 3_000,
+  clientPerMinute: 30_000,
+  legacyPerMinute: 3_000,
+};
 
 export const RATE_LIMIT_MIN = 1;
 export const RATE_LIMIT_MAX = 1_000_000;

@@ -54,7 +54,12 @@ const limitsOf = async (workspaceId: string, nowMs: number): Promise<RateLimits>
  * one-minute window: one UpdateItem (ADD) on one counter shard, picked at random, whose share
  * of the limit it checks. Counts live in the table, so every Lambda instance shares them.
  */
-export const countRequest = async (workspaceId: string, kind: RateLimitKind, nowMs = clock(), random = Math.random): Promise<RateDecision> => {
+export const countRequest = async (
+  workspaceId: string,
+  kind: RateLimitKind,
+  nowMs = clock(),
+  random = Math.random,
+): Promise<RateDecision> => {
   const limit = limitOf(await limitsOf(workspaceId, nowMs), kind);
   const windowStart = Math.floor(nowMs / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS;
   const resetSeconds = Math.max(1, Math.ceil(windowStart + WINDOW_SECONDS - nowMs / 1000));
@@ -67,7 +72,11 @@ export const countRequest = async (workspaceId: string, kind: RateLimitKind, now
       Key: keys.rateCounter(workspaceId, kind, windowStart, shard),
       UpdateExpression: 'ADD #n :one SET #ttl = if_not_exists(#ttl, :ttl), #type = if_not_exists(#type, :type)',
       ExpressionAttributeNames: { '#n': 'n', '#ttl': 'ttl', '#type': 'type' },
-      ExpressionAttributeValues: { ':one': 1, ':ttl': windowStart + WINDOW_SECONDS + COUNTER_TTL_SECONDS, ':type': 'RATE' },
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':ttl': windowStart + WINDOW_SECONDS + COUNTER_TTL_SECONDS,
+        ':type': 'RATE',
+      },
       ReturnValues: 'UPDATED_NEW',
     }),
   );

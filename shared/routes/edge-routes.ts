@@ -25,7 +25,7 @@ export const edgeRoutes: RouteDef[] = [
     path: '/{key}',
     // Password attempt counters, click counters, and the tap's attribution record once unlocked.
     grants: { table: 'readWrite', writes: ['LINK#', 'PWTRY#', 'ATTR#', 'CLICKID#', 'FP#'], events: true },
-    summary: "Password form answer: the link on the right password, 401 on a wrong one, 429 when tried too often",
+    summary: 'Password form answer: the link on the right password, 401 on a wrong one, 429 when tried too often',
   }),
   edge({
     handler: 'edge-launch-events',

@@ -31,7 +31,7 @@ export const legacyRoutes: RouteDef[] = [
     credential: 'legacy-app',
     api: 'service',
     grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'WS#'] },
-    summary: 'Legacy: create a deep link of the key\'s app (multipart form, deep-link app key)',
+    summary: "Legacy: create a deep link of the key's app (multipart form, deep-link app key)",
   },
   {
     handler: 'legacy-deeplink-get',
@@ -40,6 +40,6 @@ export const legacyRoutes: RouteDef[] = [
     credential: 'legacy-app',
     api: 'service',
     grants: { table: 'read' },
-    summary: 'Legacy: retrieve a deep link of the key\'s app by its full shortLink URL (deep-link app key)',
+    summary: "Legacy: retrieve a deep link of the key's app by its full shortLink URL (deep-link app key)",
   },
 ];

@@ -40,7 +40,11 @@ export const routeByHandler = (handler: string): RouteDef => {
 export const handlerGrants = (route: RouteDef): RouteGrants => {
   const rows = routeTable.filter((r) => r.handler === route.handler);
   if (rows.length === 0) return route.grants;
-  const table = rows.some((r) => r.grants.table === 'readWrite') ? 'readWrite' : rows.some((r) => r.grants.table === 'read') ? 'read' : 'none';
+  const table = rows.some((r) => r.grants.table === 'readWrite')
+    ? 'readWrite'
+    : rows.some((r) => r.grants.table === 'read')
+      ? 'read'
+      : 'none';
   return {
     table,
     writes: [...new Set(rows.flatMap((r) => r.grants.writes ?? []))],

@@ -9,7 +9,21 @@ export type ApiName = 'service' | 'edge';
  * The partition-key prefixes of the single table (shared/db/keys.ts) a route may write. IAM
  * enforces them deployed (`dynamodb:LeadingKeys`) and the local grant guard locally.
  */
-export const writablePrefixes = ['LINK#', 'SLUG#', 'WS#', 'IDEM#', 'PWTRY#', 'ATTR#', 'CLICKID#', 'FP#', 'OPEN#', 'CEVT#', 'ANALYTICS#', 'OUTBOX#', 'RATE#'] as const;
+export const writablePrefixes = [
+  'LINK#',
+  'SLUG#',
+  'WS#',
+  'IDEM#',
+  'PWTRY#',
+  'ATTR#',
+  'CLICKID#',
+  'FP#',
+  'OPEN#',
+  'CEVT#',
+  'ANALYTICS#',
+  'OUTBOX#',
+  'RATE#',
+] as const;
 export type WritablePrefix = (typeof writablePrefixes)[number];
 
 /** What a route may do with the table and the other services (least privilege). */

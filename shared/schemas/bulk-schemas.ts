@@ -9,7 +9,10 @@ export const BULK_MAX_ITEMS = 100;
 export const bulkCreateLinksBodySchema = z.object({
   links: z
     .array(z.unknown())
-    .check(z.minLength(1, 'must have at least 1 item'), z.maxLength(BULK_MAX_ITEMS, `must have at most ${BULK_MAX_ITEMS} items`)),
+    .check(
+      z.minLength(1, 'must have at least 1 item'),
+      z.maxLength(BULK_MAX_ITEMS, `must have at most ${BULK_MAX_ITEMS} items`),
+    ),
 });
 
 export type BulkCreateLinksBody = z.infer<typeof bulkCreateLinksBodySchema>;

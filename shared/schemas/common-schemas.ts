@@ -33,7 +33,10 @@ const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
  */
 export const httpUrlSchema = z.string().check(
   z.maxLength(limits.urlMax, `must be at most ${limits.urlMax} characters`),
-  z.refine((value) => !CONTROL_OR_SPACE.test(value) && parseHttpUrl(value) !== undefined, 'must be an absolute http:// or https:// URL'),
+  z.refine(
+    (value) => !CONTROL_OR_SPACE.test(value) && parseHttpUrl(value) !== undefined,
+    'must be an absolute http:// or https:// URL',
+  ),
   z.refine((value) => !hasUserinfo(value), 'must not contain credentials (user:password@ before the host)'),
 );
 
@@ -43,19 +46,32 @@ export const nullableHttpUrlSchema = z.nullable(httpUrlSchema);
 export const linkKeySchema = z.string().check(
   z.minLength(1, 'must not be empty'),
   z.maxLength(limits.keyMax, `must be at most ${limits.keyMax} characters`),
-  z.regex(/^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?$/, 'may contain only A-Z, a-z, 0-9, _, - and . (not at the ends)'),
+  z.regex(
+    /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?$/,
+    'may contain only A-Z, a-z, 0-9, _, - and . (not at the ends)',
+  ),
   z.refine((value) => !(RESERVED_KEYS as readonly string[]).includes(value.toLowerCase()), 'is a reserved word'),
 );
 
 /** A hostname as stored for domains: lower-cased on input. */
 export const hostnameSchema = z
-  .pipe(z.string().check(z.minLength(1), z.maxLength(253)), z.transform((v: string) => v.toLowerCase()))
-  .check(z.refine((v) => /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/.test(v), 'must be a hostname'));
+  .pipe(
+    z.string().check(z.minLength(1), z.maxLength(253)),
+    z.transform((v: string) => v.toLowerCase()),
+  )
+  .check(
+    z.refine(
+      (v) => /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/.test(v),
+      'must be a hostname',
+    ),
+  );
 
 export const dateTimeSchema = z.iso.datetime({ offset: true });
 
-export const tagNameSchema = z.string().check(
-  z.trim(),
-  z.minLength(1, 'must not be empty'),
-  z.maxLength(limits.tagNameMax, `must be at most ${limits.tagNameMax} characters`),
-);
+export const tagNameSchema = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(limits.tagNameMax, `must be at most ${limits.tagNameMax} characters`),
+  );

@@ -32,7 +32,9 @@ export const trackingSchema = z
       campaignId: optionalNullableString,
       campaignName: optionalNullableString,
       channel: optionalNullableString,
-      customParams: z.optional(z.nullable(z.record(z.string().check(z.maxLength(200)), z.string().check(z.maxLength(1000))))),
+      customParams: z.optional(
+        z.nullable(z.record(z.string().check(z.maxLength(200)), z.string().check(z.maxLength(1000)))),
+      ),
       adGroupId: optionalNullableString,
       adGroup: optionalNullableString,
       adId: optionalNullableString,
@@ -72,8 +74,12 @@ export const objectsSchema = z.nullable(z.record(z.string(), z.json())).check(
   }),
 );
 
-export const titleSchema = z.string().check(z.maxLength(limits.titleMax, `must be at most ${limits.titleMax} characters`));
-export const tagsSchema = z.array(tagNameSchema).check(z.maxLength(limits.tagsPerLink, `at most ${limits.tagsPerLink} tags`));
+export const titleSchema = z
+  .string()
+  .check(z.maxLength(limits.titleMax, `must be at most ${limits.titleMax} characters`));
+export const tagsSchema = z
+  .array(tagNameSchema)
+  .check(z.maxLength(limits.tagsPerLink, `at most ${limits.tagsPerLink} tags`));
 
 export const GEO_MAX_ENTRIES = 50;
 
@@ -91,8 +97,15 @@ export const geoSchema = z.nullable(
         const seen = new Set<string>();
         for (const code of Object.keys(v)) {
           const upper = countryCodeOf(code);
-          if (upper === undefined) ctx.addIssue({ code: 'custom', path: [code], message: 'is not an ISO 3166-1 alpha-2 country code', input: code });
-          else if (seen.has(upper)) ctx.addIssue({ code: 'custom', path: [code], message: `gives ${upper} twice`, input: code });
+          if (upper === undefined)
+            ctx.addIssue({
+              code: 'custom',
+              path: [code],
+              message: 'is not an ISO 3166-1 alpha-2 country code',
+              input: code,
+            });
+          else if (seen.has(upper))
+            ctx.addIssue({ code: 'custom', path: [code], message: `gives ${upper} twice`, input: code });
           else seen.add(upper);
         }
       }),
@@ -116,9 +129,15 @@ export const editableLinkFields = {
   title: z.optional(titleSchema),
   objects: z.optional(objectsSchema),
   tags: z.optional(tagsSchema),
-  comments: z.optional(z.nullable(z.string().check(z.maxLength(limits.commentsMax, `must be at most ${limits.commentsMax} characters`)))),
+  comments: z.optional(
+    z.nullable(z.string().check(z.maxLength(limits.commentsMax, `must be at most ${limits.commentsMax} characters`))),
+  ),
   password: z.optional(
-    z.nullable(z.string().check(z.minLength(1), z.maxLength(limits.passwordMax, `must be at most ${limits.passwordMax} characters`))),
+    z.nullable(
+      z
+        .string()
+        .check(z.minLength(1), z.maxLength(limits.passwordMax, `must be at most ${limits.passwordMax} characters`)),
+    ),
   ),
   expiresAt: z.optional(z.nullable(dateTimeSchema)),
   expiredUrl: optionalNullableUrl,

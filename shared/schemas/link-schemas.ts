@@ -2,7 +2,13 @@ import * as z from './zod-mini';
 import { hostnameSchema } from './common-schemas';
 import { editableLinkFields, tagsSchema, titleSchema } from './link-field-schemas';
 
-export { editableLinkFields, objectsSchema, platformOverridesSchema, socialPreviewSchema, trackingSchema } from './link-field-schemas';
+export {
+  editableLinkFields,
+  objectsSchema,
+  platformOverridesSchema,
+  socialPreviewSchema,
+  trackingSchema,
+} from './link-field-schemas';
 
 const aliasesAgree = (a: unknown, b: unknown) => a === undefined || b === undefined || a === b;
 
@@ -10,7 +16,12 @@ type OverrideInput = {
   desktopOverrideUrl?: string | null;
   androidOverrideUrl?: string | null;
   iosOverrideUrl?: string | null;
-  platformOverrides?: Partial<Record<'desktop' | 'android' | 'ios' | 'desktopOverrideUrl' | 'androidOverrideUrl' | 'iosOverrideUrl', string | null>>;
+  platformOverrides?: Partial<
+    Record<
+      'desktop' | 'android' | 'ios' | 'desktopOverrideUrl' | 'androidOverrideUrl' | 'iosOverrideUrl',
+      string | null
+    >
+  >;
 };
 
 /**
@@ -21,7 +32,9 @@ const overridesAgree = (platform: 'desktop' | 'android' | 'ios') =>
   z.refine<OverrideInput>(
     (b) => {
       const long = `${platform}OverrideUrl` as const;
-      const given = [b[long], b.platformOverrides?.[long], b.platformOverrides?.[platform]].filter((v) => v !== undefined);
+      const given = [b[long], b.platformOverrides?.[long], b.platformOverrides?.[platform]].filter(
+        (v) => v !== undefined,
+      );
       return given.every((v) => v === given[0]);
     },
     { path: ['platformOverrides', platform], message: `gives ${platform} a different override than another field` },
@@ -29,14 +42,12 @@ const overridesAgree = (platform: 'desktop' | 'android' | 'ios') =>
 const overrideChecks = [overridesAgree('desktop'), overridesAgree('android'), overridesAgree('ios')] as const;
 
 /** POST /v1/links (spec 4.2 LinkCreateRequest). */
-export const createLinkBodySchema = z
-  .object({ ...editableLinkFields, domain: hostnameSchema })
-  .check(
-    z.refine((b) => b.url !== undefined || b.destinationUrl !== undefined, { path: ['url'], message: 'is required' }),
-    z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
-    z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' }),
-    ...overrideChecks,
-  );
+export const createLinkBodySchema = z.object({ ...editableLinkFields, domain: hostnameSchema }).check(
+  z.refine((b) => b.url !== undefined || b.destinationUrl !== undefined, { path: ['url'], message: 'is required' }),
+  z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
+  z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' }),
+  ...overrideChecks,
+);
 
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
 
@@ -48,7 +59,10 @@ const appIdSchema = z.optional(z.string().check(z.minLength(1), z.maxLength(64))
 export const createDeepLinkBodySchema = z
   .object({ ...editableLinkFields, deepLinkAppId: appIdSchema, appId: appIdSchema })
   .check(
-    z.refine((b) => b.deepLinkAppId !== undefined || b.appId !== undefined, { path: ['deepLinkAppId'], message: 'deepLinkAppId or appId is required' }),
+    z.refine((b) => b.deepLinkAppId !== undefined || b.appId !== undefined, {
+      path: ['deepLinkAppId'],
+      message: 'deepLinkAppId or appId is required',
+    }),
     z.refine((b) => aliasesAgree(b.deepLinkAppId, b.appId), { path: ['appId'], message: 'differs from deepLinkAppId' }),
     z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
     z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' }),

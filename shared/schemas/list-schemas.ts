@@ -5,7 +5,14 @@ import * as z from './zod-mini';
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 
-export const linkSorts = ['created_at_desc', 'created_at_asc', 'updated_at_desc', 'updated_at_asc', 'clicks_desc', 'clicks_asc'] as const;
+export const linkSorts = [
+  'created_at_desc',
+  'created_at_asc',
+  'updated_at_desc',
+  'updated_at_asc',
+  'clicks_desc',
+  'clicks_asc',
+] as const;
 export const domainSorts = ['created_at_desc', 'created_at_asc', 'updated_at_desc', 'updated_at_asc'] as const;
 export type LinkSort = (typeof linkSorts)[number];
 export type DomainSort = (typeof domainSorts)[number];
@@ -18,7 +25,10 @@ const described = <S extends z.ZodMiniType>(schema: S, description: string): S =
 
 const pageSizeSchema = z.pipe(
   z
-    .pipe(z.string().check(z.regex(/^\+?\d+$/, 'must be an integer from 1 to 100 (larger values are capped to 100)')), z.transform(Number))
+    .pipe(
+      z.string().check(z.regex(/^\+?\d+$/, 'must be an integer from 1 to 100 (larger values are capped to 100)')),
+      z.transform(Number),
+    )
     .check(z.refine((n) => n >= 1, 'must be at least 1')),
   z.transform((n: number) => Math.min(n, MAX_PAGE_SIZE)),
 );
@@ -60,7 +70,9 @@ const domainFilterSchema = () => described(z.optional(hostnameSchema), 'Exact do
 export const listLinksQuerySchema = z.object({
   limit: limitQuerySchema,
   cursor: cursorQuerySchema,
-  search: searchQuerySchema('Case-insensitive substring of title, destination URL, short link, key, domain or a tag name'),
+  search: searchQuerySchema(
+    'Case-insensitive substring of title, destination URL, short link, key, domain or a tag name',
+  ),
   tag: described(z.optional(tagNameSchema), 'Exact tag name (case-insensitive: tag names are unique ignoring case)'),
   domain: domainFilterSchema(),
   archived: archivedQuerySchema,

@@ -17,10 +17,16 @@ const hexColor = z.optional(z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'must 
 
 /** GET /v1/links/{linkId}/qr and /v1/deep-links/{linkId}/qr query. */
 export const qrQuerySchema = z.object({
-  format: z.pipe(z.optional(z.enum(['svg', 'png'])), z.transform((v: 'svg' | 'png' | undefined) => v ?? 'svg')),
+  format: z.pipe(
+    z.optional(z.enum(['svg', 'png'])),
+    z.transform((v: 'svg' | 'png' | undefined) => v ?? 'svg'),
+  ),
   size: integerIn(QR_SIZE.min, QR_SIZE.max, QR_SIZE.default),
   margin: integerIn(QR_MARGIN.min, QR_MARGIN.max, QR_MARGIN.default),
-  ecc: z.pipe(z.optional(z.enum(['L', 'M', 'Q', 'H'])), z.transform((v: 'L' | 'M' | 'Q' | 'H' | undefined) => v ?? 'M')),
+  ecc: z.pipe(
+    z.optional(z.enum(['L', 'M', 'Q', 'H'])),
+    z.transform((v: 'L' | 'M' | 'Q' | 'H' | undefined) => v ?? 'M'),
+  ),
   color: hexColor,
   background: hexColor,
 });

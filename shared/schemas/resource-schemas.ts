@@ -10,64 +10,56 @@ const nullableUri = z.nullable(z.url());
 
 export const tagResourceSchema = z.object({ id: z.string(), name: z.string(), color: z.string() });
 
-export const linkResourceSchema = z
-  .object({
-    id: z.string(),
-    title: z.string(),
-    url: z.url(),
-    desktopOverrideUrl: nullableUri,
-    androidOverrideUrl: nullableUri,
-    iosOverrideUrl: nullableUri,
-    domain: z.string(),
-    key: z.string(),
-    shortLink: z.url(),
-    expiresAt: z.nullable(dateTime),
-    expiredUrl: nullableUri,
-    passwordProtected: z.boolean(),
-    clicks: z.int(),
-    botClicks: z.int(),
-    lastClicked: z.nullable(dateTime),
-    lastBotClickedAt: z.nullable(dateTime),
-    comments: z.nullable(z.string()),
-    createdAt: dateTime,
-    updatedAt: dateTime,
-    linkType: z.enum(['SHORTLINK', 'DEEPLINK']),
-    archived: z.boolean(),
-    deepLinkAppId: z.nullable(z.string()),
-    objects: z.nullable(z.record(z.string(), z.json())),
-    tags: z.array(tagResourceSchema),
-    tracking: trackingSchema,
-    socialPreview: socialPreviewSchema,
-    geo: z.nullable(z.record(z.string().check(z.regex(/^[A-Z]{2}$/)), z.url())),
-  })
-  ;
+export const linkResourceSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  url: z.url(),
+  desktopOverrideUrl: nullableUri,
+  androidOverrideUrl: nullableUri,
+  iosOverrideUrl: nullableUri,
+  domain: z.string(),
+  key: z.string(),
+  shortLink: z.url(),
+  expiresAt: z.nullable(dateTime),
+  expiredUrl: nullableUri,
+  passwordProtected: z.boolean(),
+  clicks: z.int(),
+  botClicks: z.int(),
+  lastClicked: z.nullable(dateTime),
+  lastBotClickedAt: z.nullable(dateTime),
+  comments: z.nullable(z.string()),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+  linkType: z.enum(['SHORTLINK', 'DEEPLINK']),
+  archived: z.boolean(),
+  deepLinkAppId: z.nullable(z.string()),
+  objects: z.nullable(z.record(z.string(), z.json())),
+  tags: z.array(tagResourceSchema),
+  tracking: trackingSchema,
+  socialPreview: socialPreviewSchema,
+  geo: z.nullable(z.record(z.string().check(z.regex(/^[A-Z]{2}$/)), z.url())),
+});
 
-export const domainResourceSchema = z
-  .object({
-    id: z.string(),
-    domain: z.string(),
-    verified: z.boolean(),
-    placeholder: z.nullable(z.string()),
-    expiredUrl: nullableUri,
-    notFoundUrl: nullableUri,
-    primary: z.boolean(),
-    archived: z.boolean(),
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  })
-  ;
+export const domainResourceSchema = z.object({
+  id: z.string(),
+  domain: z.string(),
+  verified: z.boolean(),
+  placeholder: z.nullable(z.string()),
+  expiredUrl: nullableUri,
+  notFoundUrl: nullableUri,
+  primary: z.boolean(),
+  archived: z.boolean(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
 
-export const paginationSchema = z
-  .object({ limit: z.int(), nextCursor: z.nullable(z.string()), hasMore: z.boolean() })
-  ;
+export const paginationSchema = z.object({ limit: z.int(), nextCursor: z.nullable(z.string()), hasMore: z.boolean() });
 
-export const errorEnvelopeSchema = z
-  .object({
-    success: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string(), details: z.optional(z.unknown()) }),
-    requestId: z.string(),
-  })
-  ;
+export const errorEnvelopeSchema = z.object({
+  success: z.literal(false),
+  error: z.object({ code: z.string(), message: z.string(), details: z.optional(z.unknown()) }),
+  requestId: z.string(),
+});
 
 /* Spec 2.8: analytics structures (extra keys allowed on all of them). */
 const count = z.int().check(z.nonnegative());
@@ -83,7 +75,14 @@ const analyticsSummarySchema = z.looseObject({
   launchViewPrimaryClicks: count,
   launchViewSecondaryClicks: count,
 });
-const timeseriesPointSchema = z.looseObject({ bucketStart: dateTime, label: z.string(), humanClicks: count, botClicks: count, totalClicks: count, uniqueVisitors: count });
+const timeseriesPointSchema = z.looseObject({
+  bucketStart: dateTime,
+  label: z.string(),
+  humanClicks: count,
+  botClicks: count,
+  totalClicks: count,
+  uniqueVisitors: count,
+});
 const recentEventSchema = z.looseObject({
   eventId: z.string(),
   eventType: z.string(),
@@ -95,7 +94,12 @@ const recentEventSchema = z.looseObject({
   occurredAt: dateTime,
   isBot: z.boolean(),
 });
-const launchViewMetricsSchema = z.looseObject({ impressions: count, autoOpenAttempts: count, primaryClicks: count, secondaryClicks: count });
+const launchViewMetricsSchema = z.looseObject({
+  impressions: count,
+  autoOpenAttempts: count,
+  primaryClicks: count,
+  secondaryClicks: count,
+});
 const breakdowns = z.optional(z.array(breakdownRowSchema));
 const analyticsDataShape = {
   summary: analyticsSummarySchema,
@@ -122,7 +126,10 @@ export const topDeepLinkSchema = z.looseObject({
   launchViewImpressions: count,
   lastActivityAt: z.nullable(dateTime),
 });
-export const deepLinkAppAnalyticsDataSchema = z.looseObject({ ...analyticsDataShape, topLinks: z.array(topDeepLinkSchema) });
+export const deepLinkAppAnalyticsDataSchema = z.looseObject({
+  ...analyticsDataShape,
+  topLinks: z.array(topDeepLinkSchema),
+});
 const optionalString = z.optional(z.string());
 export const rawAnalyticsEventSchema = z.looseObject({
   timestamp: dateTime,
@@ -169,8 +176,19 @@ export const clientClickResponseSchema = z.looseObject({
   deferredDeepLink: clientLinkPayloadSchema,
   destinationUrl: z.url(),
 });
-export const firstOpenResponseSchema = z.looseObject({ openId: uuid, matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType, matchGuaranteed });
-export const deferredDeepLinkResponseSchema = z.looseObject({ matched: z.boolean(), deferredDeepLink: clientLinkPayloadSchema, matchType, matchGuaranteed });
+export const firstOpenResponseSchema = z.looseObject({
+  openId: uuid,
+  matched: z.boolean(),
+  deferredDeepLink: clientLinkPayloadSchema,
+  matchType,
+  matchGuaranteed,
+});
+export const deferredDeepLinkResponseSchema = z.looseObject({
+  matched: z.boolean(),
+  deferredDeepLink: clientLinkPayloadSchema,
+  matchType,
+  matchGuaranteed,
+});
 export const customerEventsResponseSchema = z.looseObject({
   accepted: z.array(z.looseObject({ eventId: z.string(), status: z.enum(['queued', 'duplicate']) })),
 });

@@ -27,7 +27,9 @@ export const getSecret = (name: SecretName): Promise<string> => {
 
 const loadOrCreate = async (name: SecretName): Promise<string> => {
   const client = getDocumentClient();
-  const existing = await client.send(new GetCommand({ TableName: tableName(), Key: keys.secret(name), ConsistentRead: true }));
+  const existing = await client.send(
+    new GetCommand({ TableName: tableName(), Key: keys.secret(name), ConsistentRead: true }),
+  );
   if (existing.Item?.value) return String(existing.Item.value);
   const value = randomBytes(32).toString('base64url');
   try {

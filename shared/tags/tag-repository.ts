@@ -8,7 +8,18 @@ import { prefixedId } from '@shared/util/ids';
 import { sha256Hex } from '@shared/util/hash';
 
 /** DESIGN.md section 4: the allowed tag colours, chosen from the name when a tag is first used. */
-export const TAG_COLORS = ['red', 'orange', 'yellow', 'green', 'teal', 'blue', 'purple', 'pink', 'brown', 'gray'] as const;
+export const TAG_COLORS = [
+  'red',
+  'orange',
+  'yellow',
+  'green',
+  'teal',
+  'blue',
+  'purple',
+  'pink',
+  'brown',
+  'gray',
+] as const;
 
 export const colorForTagName = (name: string): string =>
   TAG_COLORS[parseInt(sha256Hex(name.toLowerCase()).slice(0, 8), 16) % TAG_COLORS.length]!;
@@ -36,7 +47,13 @@ export const tagRepository = {
       await getDocumentClient().send(
         new PutCommand({
           TableName: tableName(),
-          Item: { ...keys.tag(workspaceId, name), type: 'TAG', workspaceId, ...tag, createdAt: new Date().toISOString() },
+          Item: {
+            ...keys.tag(workspaceId, name),
+            type: 'TAG',
+            workspaceId,
+            ...tag,
+            createdAt: new Date().toISOString(),
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),

@@ -26,7 +26,9 @@ export const appRepository = {
     );
   },
   async findById(workspaceId: string, appId: string): Promise<DeepLinkAppRecord | undefined> {
-    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.app(workspaceId, appId) }));
+    const out = await getDocumentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.app(workspaceId, appId) }),
+    );
     return out.Item ? strip<DeepLinkAppRecord>(out.Item) : undefined;
   },
   async getByIdOrThrow(workspaceId: string, appId: string): Promise<DeepLinkAppRecord> {

@@ -15,7 +15,9 @@ export const normalizeSha256Fingerprint = (value: string): string | null => {
 /** The normalised fingerprints, or 400 `invalid_request` naming each bad one. */
 export const normalizeSha256FingerprintsOrThrow = (values: string[]): string[] => {
   const details = values.flatMap((value, i) =>
-    normalizeSha256Fingerprint(value) === null ? [{ path: `sha256CertFingerprints.${i}`, message: 'must be 32 bytes of hex (AB:CD:...)' }] : [],
+    normalizeSha256Fingerprint(value) === null
+      ? [{ path: `sha256CertFingerprints.${i}`, message: 'must be 32 bytes of hex (AB:CD:...)' }]
+      : [],
   );
   if (values.length === 0) details.push({ path: 'sha256CertFingerprints', message: 'at least one fingerprint' });
   if (details.length) throw new AppError('invalid_request', 'Invalid Android certificate fingerprint', details);
@@ -23,7 +25,23 @@ export const normalizeSha256FingerprintsOrThrow = (values: string[]): string[] =
 };
 
 /** Schemes the edge already uses or that no app may own. */
-const RESERVED_SCHEMES = new Set(['http', 'https', 'intent', 'javascript', 'data', 'file', 'blob', 'about', 'mailto', 'tel', 'sms', 'market', 'itms-apps', 'ws', 'wss']);
+const RESERVED_SCHEMES = new Set([
+  'http',
+  'https',
+  'intent',
+  'javascript',
+  'data',
+  'file',
+  'blob',
+  'about',
+  'mailto',
+  'tel',
+  'sms',
+  'market',
+  'itms-apps',
+  'ws',
+  'wss',
+]);
 
 /**
  * A custom URL scheme (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`), lower-cased;
@@ -32,7 +50,9 @@ const RESERVED_SCHEMES = new Set(['http', 'https', 'intent', 'javascript', 'data
 export const urlSchemeOrThrow = (value: string, path: string): string => {
   const scheme = value.trim().replace(/:\/*$/, '').toLowerCase();
   if (!/^[a-z][a-z0-9+.-]{0,63}$/.test(scheme) || RESERVED_SCHEMES.has(scheme)) {
-    throw new AppError('invalid_request', 'Invalid URL scheme', [{ path, message: 'must be a custom scheme such as myapp (letters, digits, + - .)' }]);
+    throw new AppError('invalid_request', 'Invalid URL scheme', [
+      { path, message: 'must be a custom scheme such as myapp (letters, digits, + - .)' },
+    ]);
   }
   return scheme;
 };

@@ -42,19 +42,29 @@ export const domainRepository = {
    * Sets where a domain's expired and unknown links go (provisioning, outside the HTTP API): the
    * domain item and its host record (what the edge reads) in one transaction. `null` clears.
    */
-  async setFallbackUrls(domain: DomainRecord, urls: { expiredUrl: string | null; notFoundUrl: string | null }): Promise<void> {
+  async setFallbackUrls(
+    domain: DomainRecord,
+    urls: { expiredUrl: string | null; notFoundUrl: string | null },
+  ): Promise<void> {
     const update = (key: { pk: string; sk: string }, withUpdatedAt: boolean) => ({
       Update: {
         TableName: tableName(),
         Key: key,
         UpdateExpression: `SET expiredUrl = :e, notFoundUrl = :n${withUpdatedAt ? ', updatedAt = :u' : ''}`,
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':e': urls.expiredUrl, ':n': urls.notFoundUrl, ...(withUpdatedAt ? { ':u': new Date().toISOString() } : {}) },
+        ExpressionAttributeValues: {
+          ':e': urls.expiredUrl,
+          ':n': urls.notFoundUrl,
+          ...(withUpdatedAt ? { ':u': new Date().toISOString() } : {}),
+        },
       },
     });
     await getDocumentClient().send(
       new TransactWriteCommand({
-        TransactItems: [update(keys.domain(domain.workspaceId, domain.id), true), update(keys.host(domain.domain), false)],
+        TransactItems: [
+          update(keys.domain(domain.workspaceId, domain.id), true),
+          update(keys.host(domain.domain), false),
+        ],
       }),
     );
   },
@@ -145,7 +155,9 @@ export const domainRepository = {
 
   /** `abortSignal`: the caller's read budget (the edge answers without the record when it fires). */
   async findHost(hostname: string, abortSignal?: AbortSignal): Promise<HostRecord | undefined> {
-    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.host(hostname) }), { abortSignal });
+    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.host(hostname) }), {
+      abortSignal,
+    });
     return out.Item ? strip<HostRecord>(out.Item) : undefined;
   },
 };

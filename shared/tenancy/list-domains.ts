@@ -12,7 +12,10 @@ import type { DomainRecord } from './tenancy-types';
  * `search` (a substring of the domain name, ignoring case: domains are stored lower-cased) are
  * filtered and the sort applied in memory. The cursor holds the last `${time}#${id}` returned.
  */
-export const listDomains = async (workspaceId: string, query: ListDomainsQuery): Promise<{ data: DomainResource[]; pagination: Pagination }> => {
+export const listDomains = async (
+  workspaceId: string,
+  query: ListDomainsQuery,
+): Promise<{ data: DomainResource[]; pagination: Pagination }> => {
   const cursorQuery = {
     list: 'DOMAIN',
     workspaceId,

@@ -14,7 +14,9 @@ export const workspaceRepository = {
     );
   },
   async findById(workspaceId: string, consistent = false): Promise<WorkspaceRecord | undefined> {
-    const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.workspace(workspaceId), ConsistentRead: consistent }));
+    const out = await getDocumentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.workspace(workspaceId), ConsistentRead: consistent }),
+    );
     return out.Item ? strip<WorkspaceRecord>(out.Item) : undefined;
   },
   /**
@@ -22,7 +24,10 @@ export const workspaceRepository = {
    * operators setting different limits at once both win). Throws ConditionalCheckFailed when
    * the workspace does not exist. Returns what is stored after.
    */
-  async setRateLimits(workspaceId: string, changes: NonNullable<WorkspaceRecord['rateLimits']>): Promise<WorkspaceRecord['rateLimits']> {
+  async setRateLimits(
+    workspaceId: string,
+    changes: NonNullable<WorkspaceRecord['rateLimits']>,
+  ): Promise<WorkspaceRecord['rateLimits']> {
     const client = getDocumentClient();
     const Key = keys.workspace(workspaceId);
     await client.send(
@@ -53,6 +58,18 @@ export const workspaceRepository = {
 
 /** Removes the table's own attributes (keys, type tag) from a stored item. */
 export const strip = <T>(item: Record<string, unknown>): T => {
-  const { pk: _pk, sk: _sk, type: _type, ttl: _ttl, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _e, gsi3sk: _f, ...rest } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    type: _type,
+    ttl: _ttl,
+    gsi1pk: _a,
+    gsi1sk: _b,
+    gsi2pk: _c,
+    gsi2sk: _d,
+    gsi3pk: _e,
+    gsi3sk: _f,
+    ...rest
+  } = item;
   return rest as T;
 };

@@ -30,12 +30,16 @@ const joinPath = (parent: string, segment: string | number) =>
 
 /** Printable form of a key in a message: lone surrogates shown as \uXXXX escapes. */
 export const printableKey = (key: string): string =>
-  isWellFormedUnicode(key) ? key : key.replace(/[\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  isWellFormedUnicode(key)
+    ? key
+    : key.replace(/[\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 const numberProblem = (n: number): string | undefined => {
   if (!Number.isFinite(n)) return 'must be a finite number';
-  if (Math.abs(n) > Number.MAX_SAFE_INTEGER) return `must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`;
-  if (n !== 0 && Math.abs(n) < SMALLEST_DYNAMO_NUMBER) return `must be 0 or at least ${SMALLEST_DYNAMO_NUMBER} in magnitude`;
+  if (Math.abs(n) > Number.MAX_SAFE_INTEGER)
+    return `must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`;
+  if (n !== 0 && Math.abs(n) < SMALLEST_DYNAMO_NUMBER)
+    return `must be 0 or at least ${SMALLEST_DYNAMO_NUMBER} in magnitude`;
   return undefined;
 };
 
@@ -65,9 +69,12 @@ export const findJsonSafetyProblem = (value: unknown, rootPath = ''): JsonSafety
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i]!;
       const keyPath = joinPath(at, printableKey(key));
-      if (key === '') return { path: keyPath, message: 'key must not be empty (DynamoDB refuses empty attribute names)' };
-      if (!isWellFormedUnicode(key)) return { path: keyPath, message: 'key is not well-formed Unicode (lone surrogate)' };
-      if (RESERVED_OBJECT_KEYS.has(key)) return { path: keyPath, message: `key "${key}" is reserved (a name of Object.prototype)` };
+      if (key === '')
+        return { path: keyPath, message: 'key must not be empty (DynamoDB refuses empty attribute names)' };
+      if (!isWellFormedUnicode(key))
+        return { path: keyPath, message: 'key is not well-formed Unicode (lone surrogate)' };
+      if (RESERVED_OBJECT_KEYS.has(key))
+        return { path: keyPath, message: `key "${key}" is reserved (a name of Object.prototype)` };
       stack.push([(current as Record<string, unknown>)[key], keyPath]);
     }
   }

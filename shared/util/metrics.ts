@@ -17,7 +17,8 @@ export const metrics = new Metrics({
     debug: (...args: unknown[]) => logger.debug(String(args[0]), ...(args.slice(1) as [])),
     info: (...args: unknown[]) => logger.info(String(args[0]), ...(args.slice(1) as [])),
     warn: (...args: unknown[]) => {
-      if (!String(args[0]).startsWith('No application metrics to publish')) logger.warn(String(args[0]), ...(args.slice(1) as []));
+      if (!String(args[0]).startsWith('No application metrics to publish'))
+        logger.warn(String(args[0]), ...(args.slice(1) as []));
     },
     error: (...args: unknown[]) => logger.error(String(args[0]), ...(args.slice(1) as [])),
   },

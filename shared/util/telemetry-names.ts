@@ -27,4 +27,3 @@ export const metricNames = {
 
 /** The edge outcomes the `Redirects` metric is split by (shared/edge/edge-outcome.ts). */
 export const edgeOutcomes = ['redirect', 'launch_view', 'preview', 'password', 'not_found', 'expired'] as const;
-

@@ -3,7 +3,10 @@
  * `{ done: false, reason }` (its error, or that the budget ran out). The work is not cancelled;
  * the timer is always cleared.
  */
-export const withinBudget = async (work: Promise<unknown>, budgetMs: number): Promise<{ done: true } | { done: false; reason: string }> => {
+export const withinBudget = async (
+  work: Promise<unknown>,
+  budgetMs: number,
+): Promise<{ done: true } | { done: false; reason: string }> => {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([

@@ -8,7 +8,8 @@ import { synthStack } from '@test/support/synth-stack';
 const { template, stack } = synthStack();
 const resources = template.toJSON().Resources as Record<string, any>;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
+const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as never);
 
 const statementsOf = (handler: string) => {
   const fn = stack.functions.get(handler)!;
@@ -24,9 +25,13 @@ const otherRoutes = routeTable.filter((r) => !r.grants.analytics);
 
 describe('CDK: Athena over the event lake', () => {
   it('defines the raw Glue table from the event record schema, partitioned by shard, day and hour with projection', () => {
-    const table = ofType('AWS::Glue::Table').map(([, t]) => t).find((t) => t.Properties.TableInput.Name === 'events')!;
+    const table = ofType('AWS::Glue::Table')
+      .map(([, t]) => t)
+      .find((t) => t.Properties.TableInput.Name === 'events')!;
     const input = table.Properties.TableInput;
-    expect(input.StorageDescriptor.Columns).toEqual(Object.keys(eventRecordSchema.shape).map((n) => ({ Name: n.toLowerCase(), Type: 'string' })));
+    expect(input.StorageDescriptor.Columns).toEqual(
+      Object.keys(eventRecordSchema.shape).map((n) => ({ Name: n.toLowerCase(), Type: 'string' })),
+    );
     expect(input.PartitionKeys).toEqual([
       { Name: 'shard', Type: 'string' },
       { Name: 'dt', Type: 'string' },
@@ -50,16 +55,28 @@ describe('CDK: Athena over the event lake', () => {
   });
 
   it('defines the compacted Parquet table, one folder per workspace and day, with projection', () => {
-    const table = ofType('AWS::Glue::Table').map(([, t]) => t).find((t) => t.Properties.TableInput.Name === 'events_compacted')!;
+    const table = ofType('AWS::Glue::Table')
+      .map(([, t]) => t)
+      .find((t) => t.Properties.TableInput.Name === 'events_compacted')!;
     const input = table.Properties.TableInput;
-    expect(input.StorageDescriptor.Columns).toEqual(Object.keys(eventRecordSchema.shape).map((n) => ({ Name: n.toLowerCase(), Type: 'string' })));
+    expect(input.StorageDescriptor.Columns).toEqual(
+      Object.keys(eventRecordSchema.shape).map((n) => ({ Name: n.toLowerCase(), Type: 'string' })),
+    );
     expect(input.PartitionKeys).toEqual([
       { Name: 'workspace_id', Type: 'string' },
       { Name: 'dt', Type: 'string' },
     ]);
-    expect(input.StorageDescriptor.SerdeInfo.SerializationLibrary).toBe('org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe');
-    expect(input.Parameters).toMatchObject({ 'projection.enabled': 'true', 'projection.workspace_id.type': 'injected', 'projection.dt.type': 'date' });
-    expect(JSON.stringify(input.Parameters['storage.location.template'])).toContain(`/${compactedDayPath('${workspace_id}', '${dt}')}/`);
+    expect(input.StorageDescriptor.SerdeInfo.SerializationLibrary).toBe(
+      'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe',
+    );
+    expect(input.Parameters).toMatchObject({
+      'projection.enabled': 'true',
+      'projection.workspace_id.type': 'injected',
+      'projection.dt.type': 'date',
+    });
+    expect(JSON.stringify(input.Parameters['storage.location.template'])).toContain(
+      `/${compactedDayPath('${workspace_id}', '${dt}')}/`,
+    );
   });
 
   it('has a workgroup with enforced settings, a bytes-scanned cutoff and encrypted results in a private TLS-only bucket', () => {
@@ -72,11 +89,20 @@ describe('CDK: Athena over the event lake', () => {
       }),
     });
     const [, workgroup] = ofType('AWS::Athena::WorkGroup')[0]!;
-    expect(workgroup.Properties.WorkGroupConfiguration.BytesScannedCutoffPerQuery).toBeGreaterThanOrEqual(10 * 1024 ** 2);
+    expect(workgroup.Properties.WorkGroupConfiguration.BytesScannedCutoffPerQuery).toBeGreaterThanOrEqual(
+      10 * 1024 ** 2,
+    );
     const resultsId = logicalIdOf(stack.analytics.resultsBucket);
     expect(resources[resultsId].Properties).toMatchObject({
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
       LifecycleConfiguration: { Rules: expect.arrayContaining([expect.objectContaining({ ExpirationInDays: 7 })]) },
     });
     const policy = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties.Bucket.Ref === resultsId)!;
@@ -84,11 +110,20 @@ describe('CDK: Athena over the event lake', () => {
   });
 
   it('gives analytics routes Athena, Glue and S3 access scoped to the workgroup, table and buckets, plus their env and timeout', () => {
-    expect(analyticsRoutes.map((r) => r.handler).sort()).toEqual(['analytics-deep-link-app', 'analytics-events', 'analytics-link']);
+    expect(analyticsRoutes.map((r) => r.handler).sort()).toEqual([
+      'analytics-deep-link-app',
+      'analytics-events',
+      'analytics-link',
+    ]);
     for (const route of analyticsRoutes) {
       const statements = statementsOf(route.handler);
       const athena = statements.find((s) => [s.Action].flat().includes('athena:StartQueryExecution'))!;
-      expect([athena.Action].flat().sort()).toEqual(['athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StartQueryExecution', 'athena:StopQueryExecution']);
+      expect([athena.Action].flat().sort()).toEqual([
+        'athena:GetQueryExecution',
+        'athena:GetQueryResults',
+        'athena:StartQueryExecution',
+        'athena:StopQueryExecution',
+      ]);
       expect(JSON.stringify(athena.Resource)).toContain(':workgroup/TestStack-analytics');
       const glue = statements.find((s) => [s.Action].flat().includes('glue:GetTable'))!;
       expect([glue.Action].flat().sort()).toEqual(['glue:GetDatabase', 'glue:GetPartitions', 'glue:GetTable']);
@@ -98,15 +133,26 @@ describe('CDK: Athena over the event lake', () => {
       const lakeId = logicalIdOf(stack.eventLake.bucket);
       const lake = statements.filter((s) => JSON.stringify(s.Resource).includes(lakeId));
       expect(lake.flatMap((s) => [s.Action].flat())).toEqual(expect.arrayContaining(['s3:GetObject', 's3:ListBucket']));
-      expect(lake.flatMap((s) => [s.Action].flat()).some((a: string) => a.startsWith('s3:Put') || a.startsWith('s3:Delete'))).toBe(false);
+      expect(
+        lake.flatMap((s) => [s.Action].flat()).some((a: string) => a.startsWith('s3:Put') || a.startsWith('s3:Delete')),
+      ).toBe(false);
       const resultsId = logicalIdOf(stack.analytics.resultsBucket);
       const results = statements.filter((s) => JSON.stringify(s.Resource).includes(resultsId));
       expect(results.flatMap((s) => [s.Action].flat())).toEqual(
-        expect.arrayContaining(['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload', 's3:ListBucketMultipartUploads', 's3:ListMultipartUploadParts']),
+        expect.arrayContaining([
+          's3:GetObject',
+          's3:PutObject',
+          's3:AbortMultipartUpload',
+          's3:ListBucketMultipartUploads',
+          's3:ListMultipartUploadParts',
+        ]),
       );
       expect([...lake, ...results].flatMap((s) => [s.Action].flat()).some((a: string) => a.includes('*'))).toBe(false);
       const fn = resources[logicalIdOf(stack.functions.get(route.handler)!)].Properties;
-      expect(fn.Environment.Variables).toMatchObject({ ATHENA_WORKGROUP: 'TestStack-analytics', ATHENA_DATABASE: 'teststack_analytics' });
+      expect(fn.Environment.Variables).toMatchObject({
+        ATHENA_WORKGROUP: 'TestStack-analytics',
+        ATHENA_DATABASE: 'teststack_analytics',
+      });
       expect(fn.Timeout).toBe(29);
     }
   });

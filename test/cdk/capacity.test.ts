@@ -14,7 +14,10 @@ const synthWith = (context: Record<string, unknown>) => {
 const reservationsOf = (stack: LinkServiceStack, template: Template) => {
   const resources = template.toJSON().Resources as Record<string, any>;
   return Object.fromEntries(
-    [...stack.functions].map(([handler, fn]) => [handler, resources[stack.getLogicalId(fn.node.defaultChild as never)].Properties.ReservedConcurrentExecutions]),
+    [...stack.functions].map(([handler, fn]) => [
+      handler,
+      resources[stack.getLogicalId(fn.node.defaultChild as never)].Properties.ReservedConcurrentExecutions,
+    ]),
   );
 };
 const stageThrottles = (template: Template) =>
@@ -31,7 +34,11 @@ describe('capacity settings', () => {
   });
 
   it('context values reserve the click path and cap the analytics functions', () => {
-    const { stack, template } = synthWith({ clickPathReservedConcurrency: 200, analyticsReservedConcurrency: 5, accountConcurrency: 3000 });
+    const { stack, template } = synthWith({
+      clickPathReservedConcurrency: 200,
+      analyticsReservedConcurrency: 5,
+      accountConcurrency: 3000,
+    });
     const reservations = reservationsOf(stack, template);
     expect(reservations['edge-links']).toBe(200);
     expect(reservations['client-click']).toBe(200);
@@ -66,13 +73,23 @@ describe('capacity settings', () => {
     it("a viral link's plan (10,000 clicks/s) warns about the default stream; enough shards (or on-demand) clear it", () => {
       const viral = edgeWarnings(synthStack({ edgeClicksPerSecond: '10000' }).stack);
       expect(viral).toHaveLength(1);
-      expect(viral[0]).toMatch(/10000 records\/s on the event stream, but its 2 shards take 2000\/s .*-c eventStreamShards=10 or on-demand/);
+      expect(viral[0]).toMatch(
+        /10000 records\/s on the event stream, but its 2 shards take 2000\/s .*-c eventStreamShards=10 or on-demand/,
+      );
       expect(edgeWarnings(synthStack({ edgeClicksPerSecond: '10000', eventStreamShards: '10' }).stack)).toEqual([]);
-      expect(edgeWarnings(synthStack({ edgeClicksPerSecond: '10000', eventStreamShards: 'on-demand' }).stack)).toEqual([]);
+      expect(edgeWarnings(synthStack({ edgeClicksPerSecond: '10000', eventStreamShards: 'on-demand' }).stack)).toEqual(
+        [],
+      );
     });
 
     it('warns when the click-path reservation caps edge-links below the planned rate', () => {
-      const { stack } = synthWith({ edgeClicksPerSecond: 20_000, edgeClickDurationMs: 30, clickPathReservedConcurrency: 200, accountConcurrency: 3000, eventStreamShards: 'on-demand' });
+      const { stack } = synthWith({
+        edgeClicksPerSecond: 20_000,
+        edgeClickDurationMs: 30,
+        clickPathReservedConcurrency: 200,
+        accountConcurrency: 3000,
+        eventStreamShards: 'on-demand',
+      });
       expect(edgeConcurrencyNeeded(stack.capacity)).toBe(600);
       const warnings = edgeWarnings(stack);
       expect(warnings).toHaveLength(2);
@@ -81,19 +98,37 @@ describe('capacity settings', () => {
     });
 
     it("warns when the account's unreserved pool, or Lambda's 10 requests/s per unit of concurrency, falls short", () => {
-      const { stack } = synthWith({ edgeClicksPerSecond: 50_000, edgeClickDurationMs: 25, analyticsReservedConcurrency: 10, eventStreamShards: 'on-demand' });
+      const { stack } = synthWith({
+        edgeClicksPerSecond: 50_000,
+        edgeClickDurationMs: 25,
+        analyticsReservedConcurrency: 10,
+        eventStreamShards: 'on-demand',
+      });
       const warnings = edgeWarnings(stack);
-      expect(warnings.some((w) => /needs 1250 concurrent executions of edge-links, but the account's unreserved concurrency is \d+ \(1000 less \d+ reserved\)/.test(w))).toBe(true);
+      expect(
+        warnings.some((w) =>
+          /needs 1250 concurrent executions of edge-links, but the account's unreserved concurrency is \d+ \(1000 less \d+ reserved\)/.test(
+            w,
+          ),
+        ),
+      ).toBe(true);
       expect(warnings.some((w) => /at most 10 requests\/s per unit of concurrency/.test(w))).toBe(true);
     });
 
     it('a raised quota set as context clears the warnings', () => {
-      const { stack } = synthWith({ edgeClicksPerSecond: 50_000, edgeClickDurationMs: 25, accountConcurrency: 6000, eventStreamShards: 50 });
+      const { stack } = synthWith({
+        edgeClicksPerSecond: 50_000,
+        edgeClickDurationMs: 25,
+        accountConcurrency: 6000,
+        eventStreamShards: 50,
+      });
       expect(edgeWarnings(stack)).toEqual([]);
     });
 
     it('refuses plan values that are not positive integers', () => {
-      expect(() => synthWith({ edgeClicksPerSecond: 'viral' })).toThrow(/edgeClicksPerSecond must be a positive integer/);
+      expect(() => synthWith({ edgeClicksPerSecond: 'viral' })).toThrow(
+        /edgeClicksPerSecond must be a positive integer/,
+      );
       expect(() => synthWith({ edgeClickDurationMs: 0 })).toThrow(/edgeClickDurationMs must be a positive integer/);
     });
   });

@@ -26,7 +26,8 @@ describe('CDK: the short-link edge', () => {
     for (const handler of ['edge-well-known', 'edge-launch-events']) {
       const actions = actionsOf(handler);
       expect(actions).toContain('dynamodb:GetItem');
-      for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) expect(actions).not.toContain(write);
+      for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+        expect(actions).not.toContain(write);
     }
   });
 
@@ -41,8 +42,13 @@ describe('CDK: the short-link edge', () => {
       expect(url, handler).toBeDefined();
       expect(url!.Properties).toMatchObject({ AuthType: 'NONE', InvokeMode: 'RESPONSE_STREAM' });
       // Since October 2025 a public function URL needs both permissions.
-      const permissions = Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Permission' && r.Properties.FunctionName['Fn::GetAtt']?.[0] === fnId);
-      expect(permissions.map((p) => p.Properties.Action).sort()).toEqual(['lambda:InvokeFunction', 'lambda:InvokeFunctionUrl']);
+      const permissions = Object.values(resources).filter(
+        (r) => r.Type === 'AWS::Lambda::Permission' && r.Properties.FunctionName['Fn::GetAtt']?.[0] === fnId,
+      );
+      expect(permissions.map((p) => p.Properties.Action).sort()).toEqual([
+        'lambda:InvokeFunction',
+        'lambda:InvokeFunctionUrl',
+      ]);
       expect(permissions.every((p) => p.Properties.Principal === '*')).toBe(true);
     }
   });

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { execFileSync } from 'node:child_process';
 import { COUNTER_BATCH_SIZE, eventErrorPrefix, eventPartitionQuery, eventStreamCapacity } from '@lib/event-pipeline';
-import { activePartitionsFor, FIREHOSE_ACTIVE_PARTITION_LIMIT, LAKE_SHARDS, rawPartitionOf, rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
+import {
+  activePartitionsFor,
+  FIREHOSE_ACTIVE_PARTITION_LIMIT,
+  LAKE_SHARDS,
+  rawPartitionOf,
+  rawPartitionPath,
+  shardOf,
+} from '@shared/analytics/lake-layout';
 import { routeTable } from '@shared/routes/route-table';
 import { synthStack } from '@test/support/synth-stack';
 
@@ -37,7 +44,11 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
     const roleId = stream.KinesisStreamSourceConfiguration.RoleARN['Fn::GetAtt'][0];
     const read = roleActions(roleId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('kinesis:')));
     expect(read).toEqual([
-      { Effect: 'Allow', Action: ['kinesis:DescribeStream', 'kinesis:GetShardIterator', 'kinesis:GetRecords', 'kinesis:ListShards'], Resource: { 'Fn::GetAtt': [kinesisId, 'Arn'] } },
+      {
+        Effect: 'Allow',
+        Action: ['kinesis:DescribeStream', 'kinesis:GetShardIterator', 'kinesis:GetRecords', 'kinesis:ListShards'],
+        Resource: { 'Fn::GetAtt': [kinesisId, 'Arn'] },
+      },
     ]);
   });
 
@@ -68,7 +79,10 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
     const table = roleActions(roleId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
     // Link items only: the consumer cannot touch any other item of the table.
     expect(table).toEqual([
-      expect.objectContaining({ Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'], Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LINK#*'] } } }),
+      expect.objectContaining({
+        Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LINK#*'] } },
+      }),
     ]);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'IteratorAge', Threshold: 60_000 });
   });
@@ -76,9 +90,16 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
   it('delivers into the event lake bucket under the same partition path the local lake uses', () => {
     expect(resources[streamId].Type).toBe('AWS::KinesisFirehose::DeliveryStream');
     expect(destination.BucketARN).toEqual({ 'Fn::GetAtt': [bucketId, 'Arn'] });
-    const expected = 'events/shard=!{partitionKeyFromQuery:shard}/dt=!{partitionKeyFromQuery:dt}/hour=!{partitionKeyFromQuery:hour}/';
+    const expected =
+      'events/shard=!{partitionKeyFromQuery:shard}/dt=!{partitionKeyFromQuery:dt}/hour=!{partitionKeyFromQuery:hour}/';
     expect(destination.Prefix).toBe(expected);
-    expect(rawPartitionPath({ shard: '!{partitionKeyFromQuery:shard}', dt: '!{partitionKeyFromQuery:dt}', hour: '!{partitionKeyFromQuery:hour}' }) + '/').toBe(expected);
+    expect(
+      rawPartitionPath({
+        shard: '!{partitionKeyFromQuery:shard}',
+        dt: '!{partitionKeyFromQuery:dt}',
+        hour: '!{partitionKeyFromQuery:hour}',
+      }) + '/',
+    ).toBe(expected);
     expect(destination.ErrorOutputPrefix).toBe(eventErrorPrefix);
     expect(destination.ErrorOutputPrefix.startsWith('errors/')).toBe(true);
     // Objects carry an extension, as the local lake's files do.
@@ -99,13 +120,26 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
         },
       ],
     });
-    expect(rawPartitionOf({ workspaceId: 'ws_1', timestamp: '2026-05-06T07:08:09.000Z' })).toEqual({ shard: shardOf('ws_1'), dt: '2026-05-06', hour: '07' });
+    expect(rawPartitionOf({ workspaceId: 'ws_1', timestamp: '2026-05-06T07:08:09.000Z' })).toEqual({
+      shard: shardOf('ws_1'),
+      dt: '2026-05-06',
+      hour: '07',
+    });
   });
 
   it('computes the same partition with jq as the local lake does (the deployed JQ query run by a real jq 1.6)', () => {
-    const records = Array.from({ length: 300 }, (_, i) => ({ workspaceId: `ws_${(i * 7919).toString(36)}${'x'.repeat(i % 23)}`, timestamp: `2026-05-${String((i % 28) + 1).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}:08:09.000Z` }));
+    const records = Array.from({ length: 300 }, (_, i) => ({
+      workspaceId: `ws_${(i * 7919).toString(36)}${'x'.repeat(i % 23)}`,
+      timestamp: `2026-05-${String((i % 28) + 1).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}:08:09.000Z`,
+    }));
     records.push({ workspaceId: 'wś_ünïcode_😀', timestamp: '2026-05-06T07:08:09.000Z' });
-    const out = execFileSync('jq', ['-c', eventPartitionQuery], { input: records.map((r) => JSON.stringify(r)).join('\n') }).toString().trim().split('\n').map((l) => JSON.parse(l));
+    const out = execFileSync('jq', ['-c', eventPartitionQuery], {
+      input: records.map((r) => JSON.stringify(r)).join('\n'),
+    })
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out).toEqual(records.map((r) => rawPartitionOf(r)));
     expect(new Set(out.map((p: { shard: string }) => p.shard)).size).toBe(LAKE_SHARDS);
   });
@@ -139,18 +173,29 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
     expect(destination.CloudWatchLoggingOptions).toMatchObject({ Enabled: true });
     const roleId = destination.RoleARN['Fn::GetAtt'][0];
     const actions = roleActions(roleId).flatMap((s) => [s.Action].flat());
-    expect(actions).toEqual(expect.arrayContaining(['s3:PutObject', 's3:AbortMultipartUpload', 's3:GetBucketLocation']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['s3:PutObject', 's3:AbortMultipartUpload', 's3:GetBucketLocation']),
+    );
   });
 
   it('writes into a bucket that is encrypted, private, TLS-only and has a lifecycle rule', () => {
     template.hasResourceProperties('AWS::S3::Bucket', {
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
       LifecycleConfiguration: {
         Rules: Match.arrayWith([Match.objectLike({ Prefix: 'events/', ExpirationInDays: 400, Status: 'Enabled' })]),
       },
     });
-    const bucketPolicy = Object.values(resources).find((r) => r.Type === 'AWS::S3::BucketPolicy' && r.Properties.Bucket.Ref === bucketId);
+    const bucketPolicy = Object.values(resources).find(
+      (r) => r.Type === 'AWS::S3::BucketPolicy' && r.Properties.Bucket.Ref === bucketId,
+    );
     expect(JSON.stringify(bucketPolicy.Properties.PolicyDocument)).toContain('aws:SecureTransport');
   });
 
@@ -162,11 +207,15 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
       const fn = stack.functions.get(route.handler)!;
       const fnProps = resources[stack.getLogicalId(fn.node.defaultChild as never)].Properties;
       const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
-      const streams = roleActions(roleId).filter((s) => [s.Action].flat().some((a: string) => a.startsWith('firehose:') || a.startsWith('kinesis:')));
+      const streams = roleActions(roleId).filter((s) =>
+        [s.Action].flat().some((a: string) => a.startsWith('firehose:') || a.startsWith('kinesis:')),
+      );
       const env = fnProps.Environment?.Variables ?? {};
       // A function answering several rows (edge-links) sends events when any of them does.
       if (routeTable.some((r) => r.handler === route.handler && r.grants.events)) {
-        expect(streams).toEqual([{ Effect: 'Allow', Action: 'kinesis:PutRecords', Resource: { 'Fn::GetAtt': [kinesisId, 'Arn'] } }]);
+        expect(streams).toEqual([
+          { Effect: 'Allow', Action: 'kinesis:PutRecords', Resource: { 'Fn::GetAtt': [kinesisId, 'Arn'] } },
+        ]);
         expect(env.EVENTS_STREAM_NAME).toEqual({ Ref: kinesisId });
       } else {
         expect(streams).toEqual([]);

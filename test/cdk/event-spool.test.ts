@@ -5,7 +5,8 @@ import { SPOOL_MAX_RECEIVES } from '@lib/event-spool';
 import { synthStack } from '@test/support/synth-stack';
 
 const { template, stack } = synthStack();
-const ref = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
+const ref = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as never);
 
 describe('event spool after cdk deploy', () => {
   it('is an encrypted, TLS-only SQS queue with a dead-letter queue, drained by the redrive Lambda with partial batch failures', () => {
@@ -18,10 +19,17 @@ describe('event spool after cdk deploy', () => {
       VisibilityTimeout: 300,
       RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: SPOOL_MAX_RECEIVES },
     });
-    expect(queues[dlqId]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    expect(queues[dlqId]!.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       Queues: [{ Ref: queueId }],
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
     });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
@@ -34,7 +42,8 @@ describe('event spool after cdk deploy', () => {
     const queueArn = { 'Fn::GetAtt': [ref(stack.eventSpool.queue), 'Arn'] };
     for (const route of routeTable) {
       const fn = stack.functions.get(route.handler)!;
-      const env = (template.findResources('AWS::Lambda::Function')[ref(fn)]!.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+      const env = (template.findResources('AWS::Lambda::Function')[ref(fn)]!.Properties.Environment?.Variables ??
+        {}) as Record<string, unknown>;
       const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
       const statements = (Object.values(template.findResources('AWS::IAM::Policy')) as any[])
         .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
@@ -43,7 +52,10 @@ describe('event spool after cdk deploy', () => {
       // One function per handler (edge-links answers several rows): it sends events when any of its rows does.
       if (routeTable.some((r) => r.handler === route.handler && r.grants.events)) {
         expect(env.EVENTS_SPOOL_QUEUE_URL, route.handler).toEqual({ Ref: ref(stack.eventSpool.queue) });
-        expect(sends.map((s) => s.Resource), route.handler).toEqual([queueArn]);
+        expect(
+          sends.map((s) => s.Resource),
+          route.handler,
+        ).toEqual([queueArn]);
       } else {
         expect(env.EVENTS_SPOOL_QUEUE_URL, route.handler).toBeUndefined();
         expect(sends, route.handler).toEqual([]);
@@ -60,7 +72,9 @@ describe('event spool after cdk deploy', () => {
     });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [ref(stack.eventSpool.deadLetterQueue), 'QueueName'] } }],
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': [ref(stack.eventSpool.deadLetterQueue), 'QueueName'] } },
+      ],
     });
   });
 });

@@ -8,7 +8,8 @@ import { synthStack } from '@test/support/synth-stack';
 
 const { template, stack } = synthStack();
 const json = template.toJSON() as { Resources: Record<string, any>; Outputs: Record<string, any> };
-const ofType = (type: string) => Object.entries(json.Resources).filter(([, r]) => r.Type === type) as Array<[string, any]>;
+const ofType = (type: string) =>
+  Object.entries(json.Resources).filter(([, r]) => r.Type === type) as Array<[string, any]>;
 const one = (type: string) => {
   const found = ofType(type);
   expect(found, type).toHaveLength(1);
@@ -40,7 +41,9 @@ describe('CDK: the CloudFront SaaS Manager front door', () => {
     expect(fn.Properties.FunctionCode).toBe(viewerRequestCode());
     expect(fn.Properties.AutoPublish).toBe(true);
     for (const behavior of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
-      expect(behavior.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } }]);
+      expect(behavior.FunctionAssociations).toEqual([
+        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } },
+      ]);
       expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
     }
   });
@@ -50,19 +53,36 @@ describe('CDK: the CloudFront SaaS Manager front door', () => {
     const { HeadersConfig, QueryStringsConfig } = policy.Properties.OriginRequestPolicyConfig;
     expect(HeadersConfig.HeaderBehavior).toBe('whitelist');
     expect(HeadersConfig.Headers).toEqual([...EDGE_ORIGIN_HEADERS]);
-    for (const h of ['x-forwarded-host', 'CloudFront-Viewer-Country', 'CloudFront-Viewer-Address', 'User-Agent', 'Referer', 'Accept-Language']) expect(HeadersConfig.Headers).toContain(h);
+    for (const h of [
+      'x-forwarded-host',
+      'CloudFront-Viewer-Country',
+      'CloudFront-Viewer-Address',
+      'User-Agent',
+      'Referer',
+      'Accept-Language',
+    ])
+      expect(HeadersConfig.Headers).toContain(h);
     expect(HeadersConfig.Headers.map((h: string) => h.toLowerCase())).not.toContain('host');
     expect(QueryStringsConfig.QueryStringBehavior).toBe('all');
-    for (const behavior of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) expect(behavior.OriginRequestPolicyId).toEqual({ 'Fn::GetAtt': [policyId, 'Id'] });
+    for (const behavior of [config.DefaultCacheBehavior, ...config.CacheBehaviors])
+      expect(behavior.OriginRequestPolicyId).toEqual({ 'Fn::GetAtt': [policyId, 'Id'] });
   });
 
   it('never caches clicks; caches /.well-known/* briefly, keyed by the viewer host', () => {
     expect(config.DefaultCacheBehavior.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
     const wellKnown = config.CacheBehaviors.filter((b: any) => b.PathPattern.startsWith('.well-known/'));
-    expect(wellKnown.map((b: any) => b.PathPattern).sort()).toEqual(['.well-known/apple-app-site-association', '.well-known/assetlinks.json']);
+    expect(wellKnown.map((b: any) => b.PathPattern).sort()).toEqual([
+      '.well-known/apple-app-site-association',
+      '.well-known/assetlinks.json',
+    ]);
     const [cacheId, cache] = one('AWS::CloudFront::CachePolicy');
-    expect(cache.Properties.CachePolicyConfig).toMatchObject({ DefaultTTL: WELL_KNOWN_TTL.toSeconds(), MaxTTL: WELL_KNOWN_TTL.toSeconds() });
-    expect(cache.Properties.CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin.HeadersConfig.Headers).toEqual(['x-forwarded-host']);
+    expect(cache.Properties.CachePolicyConfig).toMatchObject({
+      DefaultTTL: WELL_KNOWN_TTL.toSeconds(),
+      MaxTTL: WELL_KNOWN_TTL.toSeconds(),
+    });
+    expect(cache.Properties.CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin.HeadersConfig.Headers).toEqual([
+      'x-forwarded-host',
+    ]);
     for (const b of wellKnown) expect(b.CachePolicyId).toEqual({ 'Fn::GetAtt': [cacheId, 'Id'] });
     const beacon = config.CacheBehaviors.find((b: any) => b.PathPattern === 'api/launch-view-events');
     expect(beacon.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
@@ -82,12 +102,19 @@ describe('CDK: the CloudFront SaaS Manager front door', () => {
     }
     for (const handler of ['edge-links', 'edge-launch-events', 'edge-well-known']) {
       const fnId = stack.getLogicalId(stack.functions.get(handler)!.node.defaultChild as never);
-      expect(json.Resources[fnId].Properties.Environment.Variables[ORIGIN_VERIFY_SECRET_ARN_ENV]).toEqual({ Ref: secretId });
+      expect(json.Resources[fnId].Properties.Environment.Variables[ORIGIN_VERIFY_SECRET_ARN_ENV]).toEqual({
+        Ref: secretId,
+      });
       const roleId = stack.getLogicalId(stack.functions.get(handler)!.role!.node.defaultChild as never);
       const statements = ofType('AWS::IAM::Policy')
         .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
         .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
-      expect(statements).toContainEqual(expect.objectContaining({ Action: expect.arrayContaining(['secretsmanager:GetSecretValue']), Resource: { Ref: secretId } }));
+      expect(statements).toContainEqual(
+        expect.objectContaining({
+          Action: expect.arrayContaining(['secretsmanager:GetSecretValue']),
+          Resource: { Ref: secretId },
+        }),
+      );
     }
     // The service API's functions never get the secret.
     const linksCreate = stack.getLogicalId(stack.functions.get('links-create')!.node.defaultChild as never);
@@ -99,16 +126,31 @@ describe('CDK: the CloudFront SaaS Manager front door', () => {
     expect(config.WebACLId).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
     expect(acl.Properties.Scope).toBe('CLOUDFRONT');
     const rules = acl.Properties.Rules as any[];
-    const groups = rules.filter((r) => r.Statement.ManagedRuleGroupStatement).map((r) => r.Statement.ManagedRuleGroupStatement.Name);
-    expect(groups.sort()).toEqual(['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesCommonRuleSet', 'AWSManagedRulesKnownBadInputsRuleSet']);
+    const groups = rules
+      .filter((r) => r.Statement.ManagedRuleGroupStatement)
+      .map((r) => r.Statement.ManagedRuleGroupStatement.Name);
+    expect(groups.sort()).toEqual([
+      'AWSManagedRulesAmazonIpReputationList',
+      'AWSManagedRulesCommonRuleSet',
+      'AWSManagedRulesKnownBadInputsRuleSet',
+    ]);
     const rate = rules.find((r) => r.Statement.RateBasedStatement);
-    expect(rate.Statement.RateBasedStatement).toMatchObject({ Limit: 2000, AggregateKeyType: 'IP', EvaluationWindowSec: 300 });
+    expect(rate.Statement.RateBasedStatement).toMatchObject({
+      Limit: 2000,
+      AggregateKeyType: 'IP',
+      EvaluationWindowSec: 300,
+    });
     expect(rate.Action.Block.CustomResponse.ResponseCode).toBe(429);
     const common = rules.find((r) => r.Name === 'AWSManagedRulesCommonRuleSet');
-    expect(common.Statement.ManagedRuleGroupStatement.RuleActionOverrides).toEqual([{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }]);
+    expect(common.Statement.ManagedRuleGroupStatement.RuleActionOverrides).toEqual([
+      { Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } },
+    ]);
     // What the groups match is blocked by label with a plain text body, not CloudFront's HTML error page.
     const blocks = rules.filter((r) => r.Action?.Block);
-    for (const rule of blocks) expect(acl.Properties.CustomResponseBodies[rule.Action.Block.CustomResponse.CustomResponseBodyKey].ContentType).toBe('TEXT_PLAIN');
+    for (const rule of blocks)
+      expect(
+        acl.Properties.CustomResponseBodies[rule.Action.Block.CustomResponse.CustomResponseBodyKey].ContentType,
+      ).toBe('TEXT_PLAIN');
     expect(blocks.map((r) => r.Action.Block.CustomResponse.ResponseCode).sort()).toEqual([403, 413, 429]);
     const priorities = rules.map((r) => r.Priority);
     expect(new Set(priorities).size).toBe(priorities.length);
@@ -121,14 +163,26 @@ describe('CDK: the CloudFront SaaS Manager front door', () => {
     expect(offDist.Properties.DistributionConfig.WebACLId).toBeUndefined();
 
     const arn = 'arn:aws:acm:us-east-1:111111111111:certificate/0f0e0d0c-aaaa-bbbb-cccc-000011112222';
-    const custom = synthStack({ edgeRateLimitPer5Min: '500', linkCertificateArn: arn }).template.toJSON() as { Resources: Record<string, any> };
+    const custom = synthStack({ edgeRateLimitPer5Min: '500', linkCertificateArn: arn }).template.toJSON() as {
+      Resources: Record<string, any>;
+    };
     const acl = Object.values(custom.Resources).find((r) => r.Type === 'AWS::WAFv2::WebACL');
-    expect(acl.Properties.Rules.find((r: any) => r.Statement.RateBasedStatement).Statement.RateBasedStatement.Limit).toBe(500);
+    expect(
+      acl.Properties.Rules.find((r: any) => r.Statement.RateBasedStatement).Statement.RateBasedStatement.Limit,
+    ).toBe(500);
     const dist = Object.values(custom.Resources).find((r) => r.Type === 'AWS::CloudFront::Distribution');
-    expect(dist.Properties.DistributionConfig.ViewerCertificate).toEqual({ AcmCertificateArn: arn, SslSupportMethod: 'sni-only', MinimumProtocolVersion: 'TLSv1.2_2021' });
+    expect(dist.Properties.DistributionConfig.ViewerCertificate).toEqual({
+      AcmCertificateArn: arn,
+      SslSupportMethod: 'sni-only',
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+    });
 
-    const synthWith = (context: Record<string, string>, region = 'us-east-1') => () =>
-      new LinkServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), 'Bad', { env: { account: '111111111111', region } });
+    const synthWith =
+      (context: Record<string, string>, region = 'us-east-1') =>
+      () =>
+        new LinkServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), 'Bad', {
+          env: { account: '111111111111', region },
+        });
     expect(synthWith({ edgeRateLimitPer5Min: 'lots' })).toThrow(/edgeRateLimitPer5Min/);
     expect(synthWith({ linkCertificateArn: 'arn:aws:acm:eu-west-1:111111111111:certificate/x' })).toThrow(/us-east-1/);
     expect(synthWith({ edgeWaf: 'maybe' })).toThrow(/edgeWaf/);
@@ -147,7 +201,8 @@ describe('CDK: the CloudFront SaaS Manager front door', () => {
       'cloudfront:VerifyDnsConfiguration',
       'cloudfront:GetManagedCertificateDetails',
       'cloudfront:GetConnectionGroup',
-    ]) expect(actions).toContain(a);
+    ])
+      expect(actions).toContain(a);
     expect(actions.some((a: string) => a.endsWith(':*') || a === '*')).toBe(false);
   });
 

@@ -27,7 +27,10 @@ describe('infrastructure hardening', () => {
     expect(stages).toHaveLength(1);
     for (const stage of stages) {
       expect(stage.Properties.StageName).toBe('$default');
-      expect(stage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: expect.any(Number), ThrottlingBurstLimit: expect.any(Number) });
+      expect(stage.Properties.DefaultRouteSettings).toMatchObject({
+        ThrottlingRateLimit: expect.any(Number),
+        ThrottlingBurstLimit: expect.any(Number),
+      });
       expect(stage.Properties.AccessLogSettings.DestinationArn).toBeDefined();
       expect(stage.Properties.AccessLogSettings.Format).toContain('$context.requestId');
       expect(stage.Properties.AccessLogSettings.Format).not.toMatch(/header|api-key/i);
@@ -42,12 +45,22 @@ describe('infrastructure hardening', () => {
     expect(Object.keys(buckets).length).toBeGreaterThan(0);
     for (const [id, bucket] of Object.entries(buckets)) {
       expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
-        BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true,
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
       });
-      expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBeDefined();
+      expect(
+        bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault
+          .SSEAlgorithm,
+      ).toBeDefined();
       template.hasResourceProperties('AWS::S3::BucketPolicy', {
         Bucket: { Ref: id },
-        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
       });
     }
   });
@@ -59,10 +72,18 @@ describe('infrastructure hardening', () => {
     }
   });
 
-  it('alarms on every function\'s errors and on DynamoDB throttles, to an encrypted topic', () => {
+  it("alarms on every function's errors and on DynamoDB throttles, to an encrypted topic", () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as any[];
     for (const [name] of stack.functions) {
-      expect(alarms.some((a) => a.Properties.MetricName === 'Errors' && JSON.stringify(a.Properties.Dimensions).includes(name.replace(/(^|-)(\w)/g, (_: string, __: string, c: string) => c.toUpperCase())))).toBe(true);
+      expect(
+        alarms.some(
+          (a) =>
+            a.Properties.MetricName === 'Errors' &&
+            JSON.stringify(a.Properties.Dimensions).includes(
+              name.replace(/(^|-)(\w)/g, (_: string, __: string, c: string) => c.toUpperCase()),
+            ),
+        ),
+      ).toBe(true);
     }
     expect(alarms.some((a) => JSON.stringify(a.Properties.Metrics ?? []).includes('ThrottledRequests'))).toBe(true);
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);

@@ -2,14 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { COMPACTION_LOCK_KEY, COMPACTION_LOCK_TTL_MS } from '@shared/analytics/compaction-lock';
 import { COMPACTION_GRACE_MS } from '@shared/analytics/compaction-plan';
 import { COMPACTED_PREFIX, ERRORS_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
-import { COMPACTION_INTERVAL, COMPACTION_MINUTE, COMPACTION_STALE_AFTER, COMPACTION_TIMEOUT } from '@lib/lake-compaction';
+import {
+  COMPACTION_INTERVAL,
+  COMPACTION_MINUTE,
+  COMPACTION_STALE_AFTER,
+  COMPACTION_TIMEOUT,
+} from '@lib/lake-compaction';
 import { synthStack } from '@test/support/synth-stack';
 
 const { template, stack } = synthStack();
 const json = template.toJSON();
 const resources = json.Resources as Record<string, any>;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
+const idOf = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as never);
 
 const fn = stack.lakeCompaction.fn;
 const fnId = idOf(fn);
@@ -23,20 +29,35 @@ const statementsOfRole = (id: string) =>
 const statements = statementsOfRole(roleId);
 const actionsOf = (s: any) => [s.Action].flat() as string[];
 /** Every (action, resource) pair the compaction role is allowed, resources as JSON text. */
-const grants = statements.flatMap((s) => actionsOf(s).flatMap((a) => [s.Resource].flat().map((r: unknown) => `${a} ${JSON.stringify(r)}`)));
-const objectsUnder = (bucketId: string, prefix: string) => JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${prefix}*`]] });
+const grants = statements.flatMap((s) =>
+  actionsOf(s).flatMap((a) => [s.Resource].flat().map((r: unknown) => `${a} ${JSON.stringify(r)}`)),
+);
+const objectsUnder = (bucketId: string, prefix: string) =>
+  JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${prefix}*`]] });
 const bucket = (bucketId: string) => JSON.stringify({ 'Fn::GetAtt': [bucketId, 'Arn'] });
 
 describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOAD)', () => {
-  it('is one ServiceFunction (Node 22, arm64, traced) with a 15 min timeout under its run lock\'s TTL, no reservation, no async retries and its env', () => {
+  it("is one ServiceFunction (Node 22, arm64, traced) with a 15 min timeout under its run lock's TTL, no reservation, no async retries and its env", () => {
     const props = resources[fnId].Properties;
-    expect(props).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: COMPACTION_TIMEOUT.toSeconds(), TracingConfig: { Mode: 'Active' } });
+    expect(props).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Timeout: COMPACTION_TIMEOUT.toSeconds(),
+      TracingConfig: { Mode: 'Active' },
+    });
     // One run at a time is the S3 run lock's job; a live run's lock never expires under it.
     expect(props.ReservedConcurrentExecutions).toBeUndefined();
     expect(COMPACTION_TIMEOUT.toMilliseconds()).toBeLessThan(COMPACTION_LOCK_TTL_MS);
-    expect(Object.keys(props.Environment.Variables).sort()).toEqual(['ATHENA_DATABASE', 'ATHENA_WORKGROUP', 'LAKE_BUCKET', 'NODE_OPTIONS']);
+    expect(Object.keys(props.Environment.Variables).sort()).toEqual([
+      'ATHENA_DATABASE',
+      'ATHENA_WORKGROUP',
+      'LAKE_BUCKET',
+      'NODE_OPTIONS',
+    ]);
     expect(props.Environment.Variables.LAKE_BUCKET).toEqual({ Ref: lakeId });
-    const [, invokeConfig] = ofType('AWS::Lambda::EventInvokeConfig').find(([, r]) => r.Properties.FunctionName.Ref === fnId)!;
+    const [, invokeConfig] = ofType('AWS::Lambda::EventInvokeConfig').find(
+      ([, r]) => r.Properties.FunctionName.Ref === fnId,
+    )!;
     expect(invokeConfig.Properties.MaximumRetryAttempts).toBe(0);
   });
 
@@ -59,13 +80,19 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
     expect(trust[0].Condition).toEqual({ StringEquals: { 'aws:SourceAccount': '111111111111' } });
     const schedulerStatements = statementsOfRole(schedulerRoleId);
     expect(schedulerStatements.flatMap(actionsOf)).toEqual(['lambda:InvokeFunction']);
-    for (const resource of schedulerStatements.flatMap((s) => [s.Resource].flat())) expect(JSON.stringify(resource)).toContain(fnId);
+    for (const resource of schedulerStatements.flatMap((s) => [s.Resource].flat()))
+      expect(JSON.stringify(resource)).toContain(fnId);
   });
 
   it('has least privilege: the workgroup, the two Glue tables, lake reads, compacted writes, raw deletes, results', () => {
     const athena = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('athena:')));
     expect(athena).toHaveLength(1);
-    expect(actionsOf(athena[0]).sort()).toEqual(['athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StartQueryExecution', 'athena:StopQueryExecution']);
+    expect(actionsOf(athena[0]).sort()).toEqual([
+      'athena:GetQueryExecution',
+      'athena:GetQueryResults',
+      'athena:StartQueryExecution',
+      'athena:StopQueryExecution',
+    ]);
     expect(JSON.stringify(athena[0].Resource)).toContain(`workgroup/${stack.analytics.workgroupName}`);
 
     const glue = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('glue:')));
@@ -92,12 +119,29 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
       ].sort(),
     );
     // Never: writing raw objects, deleting compacted data (only its own lock object), touching errors/.
-    expect(grants.filter((g) => g.startsWith('s3:DeleteObject') && g.includes(COMPACTED_PREFIX)).map((g) => g.includes(COMPACTION_LOCK_KEY))).toEqual([true]);
+    expect(
+      grants
+        .filter((g) => g.startsWith('s3:DeleteObject') && g.includes(COMPACTED_PREFIX))
+        .map((g) => g.includes(COMPACTION_LOCK_KEY)),
+    ).toEqual([true]);
     expect(grants.some((g) => g.startsWith('s3:PutObject') && g.includes(RAW_PREFIX))).toBe(false);
     expect(grants.some((g) => g.includes(ERRORS_PREFIX))).toBe(false);
     // Results bucket: Athena's result and UNLOAD manifest objects.
-    expect(grants.filter((g) => g.includes(resultsId)).map((g) => g.split(' ')[0]).sort()).toEqual(
-      ['s3:AbortMultipartUpload', 's3:GetBucketLocation', 's3:GetObject', 's3:ListBucket', 's3:ListBucketMultipartUploads', 's3:ListMultipartUploadParts', 's3:PutObject'].sort(),
+    expect(
+      grants
+        .filter((g) => g.includes(resultsId))
+        .map((g) => g.split(' ')[0])
+        .sort(),
+    ).toEqual(
+      [
+        's3:AbortMultipartUpload',
+        's3:GetBucketLocation',
+        's3:GetObject',
+        's3:ListBucket',
+        's3:ListBucketMultipartUploads',
+        's3:ListMultipartUploadParts',
+        's3:PutObject',
+      ].sort(),
     );
     // No wildcard actions, no DynamoDB, no Firehose.
     for (const s of statements) expect(actionsOf(s).some((a) => a.includes('*'))).toBe(false);
@@ -119,7 +163,12 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
     const errors = alarms.find((a) => a.MetricName === 'Errors' && JSON.stringify(a.Dimensions).includes(fnId))!;
     expect(errors).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     const stale = alarms.find((a) => a.MetricName === 'Invocations' && JSON.stringify(a.Dimensions).includes(fnId))!;
-    expect(stale).toMatchObject({ Period: COMPACTION_STALE_AFTER.toSeconds(), Threshold: 1, ComparisonOperator: 'LessThanThreshold', TreatMissingData: 'breaching' });
+    expect(stale).toMatchObject({
+      Period: COMPACTION_STALE_AFTER.toSeconds(),
+      Threshold: 1,
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'breaching',
+    });
     const topicId = idOf(stack.alarms.topic);
     for (const alarm of [errors, stale]) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
   });

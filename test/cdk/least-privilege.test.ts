@@ -6,7 +6,9 @@ import { synthStack } from '@test/support/synth-stack';
 
 const { template, stack } = synthStack();
 const resources = template.toJSON().Resources as Record<string, any>;
-const tableId = Object.keys(resources).find((id) => resources[id].Type === 'AWS::DynamoDB::GlobalTable' || resources[id].Type === 'AWS::DynamoDB::Table')!;
+const tableId = Object.keys(resources).find(
+  (id) => resources[id].Type === 'AWS::DynamoDB::GlobalTable' || resources[id].Type === 'AWS::DynamoDB::Table',
+)!;
 
 /** The statements of a route's role that name the table (or its indexes). */
 const tableStatementsOf = (handler: string) => {
@@ -41,16 +43,25 @@ describe('least privilege on the table, per route', () => {
       const rateLimited = rows.some((r) => rateLimitKindOf(r.credential));
       const allWrites = statements.filter((s) => actionsOf(s).some((a) => tableWriteActions.includes(a)));
       // Rate-limit counters of a read route: UpdateItem on RATE# partitions only (bindRateLimitCounters).
-      const rateCounters = allWrites.filter((s) => JSON.stringify(s.Condition ?? {}) === JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } }) && actionsOf(s).join() === 'dynamodb:UpdateItem');
+      const rateCounters = allWrites.filter(
+        (s) =>
+          JSON.stringify(s.Condition ?? {}) ===
+            JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } }) &&
+          actionsOf(s).join() === 'dynamodb:UpdateItem',
+      );
       const writes = allWrites.filter((s) => !rateCounters.includes(s));
       if (!rows.some((r) => r.grants.table === 'readWrite')) {
         expect(writes).toEqual([]);
       } else {
-        const expected = [...new Set([...rows.flatMap((r) => r.grants.writes ?? []), ...(rateLimited ? ['RATE#'] : [])])];
+        const expected = [
+          ...new Set([...rows.flatMap((r) => r.grants.writes ?? []), ...(rateLimited ? ['RATE#'] : [])]),
+        ];
         expect(writes).toHaveLength(1);
         expect(actionsOf(writes[0]).sort()).toEqual([...tableWriteActions].sort());
         expect(writes[0].Resource).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
-        expect(writes[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': expected.map((prefix) => `${prefix}*`) } });
+        expect(writes[0].Condition).toEqual({
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': expected.map((prefix) => `${prefix}*`) },
+        });
       }
       for (const s of statements) {
         expect(actionsOf(s)).not.toContain('dynamodb:Scan');
@@ -62,7 +73,8 @@ describe('least privilege on the table, per route', () => {
   it('every write route names its key prefixes, and no route may write API keys, secrets, hosts or origins', () => {
     for (const route of routeTable.filter((r) => r.grants.table === 'readWrite')) {
       expect(route.grants.writes?.length, route.handler).toBeGreaterThan(0);
-      for (const prefix of route.grants.writes!) expect(['APIKEY#', 'SECRET', 'HOST#', 'ORIGIN#']).not.toContain(prefix);
+      for (const prefix of route.grants.writes!)
+        expect(['APIKEY#', 'SECRET', 'HOST#', 'ORIGIN#']).not.toContain(prefix);
     }
   });
 

@@ -15,7 +15,9 @@ const dashboardBody = () => {
   const text =
     typeof body === 'string'
       ? body
-      : ((body as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1].map((part) => (typeof part === 'string' ? part : '"REF"')).join(''));
+      : (body as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1]
+          .map((part) => (typeof part === 'string' ? part : '"REF"'))
+          .join('');
   return JSON.parse(text.replace(/""REF""/g, '"REF"').replace(/"REF"/g, '"REF"')) as {
     widgets: { type: string; properties: { title?: string; metrics?: unknown[][]; alarms?: unknown[] } }[];
   };
@@ -31,17 +33,28 @@ const metricRows = (title: string) => (widget(title).metrics ?? []).map((row) =>
 
 describe('observability in the stack', () => {
   it('turns on X-Ray active tracing on every function', () => {
-    const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Handler === 'index.handler');
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (f) => f.Properties.Handler === 'index.handler',
+    );
     expect(functions.length).toBeGreaterThanOrEqual(new Set(routeTable.map((r) => r.handler)).size);
     for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
   });
 
   it('samples the click path sparsely: a rule per click function at 1 in 1,000, no reservoir', () => {
-    const rules = Object.values(template.findResources('AWS::XRay::SamplingRule')).map((r) => r.Properties.SamplingRule);
+    const rules = Object.values(template.findResources('AWS::XRay::SamplingRule')).map(
+      (r) => r.Properties.SamplingRule,
+    );
     expect(rules).toHaveLength(2);
-    const names = ['EdgeLinks', 'ClientClick'].map((id) => stack.resolve((stack.node.findChild(id) as unknown as { functionName: string }).functionName));
+    const names = ['EdgeLinks', 'ClientClick'].map((id) =>
+      stack.resolve((stack.node.findChild(id) as unknown as { functionName: string }).functionName),
+    );
     for (const rule of rules) {
-      expect(rule).toMatchObject({ FixedRate: clickPathSampling.fixedRate, ReservoirSize: 0, ServiceType: '*', Version: 1 });
+      expect(rule).toMatchObject({
+        FixedRate: clickPathSampling.fixedRate,
+        ReservoirSize: 0,
+        ServiceType: '*',
+        Version: 1,
+      });
       expect(rule.RuleName.length).toBeLessThanOrEqual(32);
     }
     expect(rules.map((r) => r.ServiceName)).toEqual(names);
@@ -49,7 +62,9 @@ describe('observability in the stack', () => {
   });
 
   it('has the operations dashboard with every widget the operators need', () => {
-    const titles = dashboardBody().widgets.map((w) => w.properties.title).filter(Boolean);
+    const titles = dashboardBody()
+      .widgets.map((w) => w.properties.title)
+      .filter(Boolean);
     expect(titles).toEqual(
       expect.arrayContaining([
         'Alarms',
@@ -95,7 +110,9 @@ describe('observability in the stack', () => {
   it('graphs Lambda errors and throttles per function, DynamoDB throttles, lake freshness, counter lag and failed puts', () => {
     const handlers = new Set(routeTable.map((r) => r.handler));
     expect(metricRows('Lambda errors').filter((r) => r.includes('"AWS/Lambda","Errors"'))).toHaveLength(handlers.size);
-    expect(metricRows('Lambda throttles').filter((r) => r.includes('"AWS/Lambda","Throttles"'))).toHaveLength(handlers.size);
+    expect(metricRows('Lambda throttles').filter((r) => r.includes('"AWS/Lambda","Throttles"'))).toHaveLength(
+      handlers.size,
+    );
     const dynamo = metricRows('DynamoDB throttles').join('\n');
     expect(dynamo).toContain('"AWS/DynamoDB","ThrottledRequests"');
     expect(dynamo).toContain(`"${metricNames.throttles}"`);
@@ -113,9 +130,13 @@ describe('observability in the stack', () => {
   });
 
   it('alarms on lost events with the dimensions Powertools writes (service and StreamName)', () => {
-    const alarm = Object.values(template.findResources('AWS::CloudWatch::Alarm')).find((a) => a.Properties.MetricName === metricNames.undeliveredEvents);
+    const alarm = Object.values(template.findResources('AWS::CloudWatch::Alarm')).find(
+      (a) => a.Properties.MetricName === metricNames.undeliveredEvents,
+    );
     expect(alarm?.Properties).toMatchObject({ Namespace: metricsNamespace });
     expect(alarm!.Properties.Dimensions.map((d: { Name: string }) => d.Name).sort()).toEqual(['StreamName', 'service']);
-    expect(Stack.of(stack).resolve(alarm!.Properties.Dimensions.find((d: { Name: string }) => d.Name === 'service').Value)).toBe(serviceName);
+    expect(
+      Stack.of(stack).resolve(alarm!.Properties.Dimensions.find((d: { Name: string }) => d.Name === 'service').Value),
+    ).toBe(serviceName);
   });
 });

@@ -22,7 +22,9 @@ const statementsOf = (fn: { role?: unknown }) => {
 };
 const actionsOf = (statements: any[]) => statements.flatMap((s) => [s.Action].flat() as string[]);
 const mappingOf = (fnId: string) =>
-  Object.values(resources).find((r) => r.Type === 'AWS::Lambda::EventSourceMapping' && r.Properties.FunctionName.Ref === fnId)!.Properties;
+  Object.values(resources).find(
+    (r) => r.Type === 'AWS::Lambda::EventSourceMapping' && r.Properties.FunctionName.Ref === fnId,
+  )!.Properties;
 
 describe('outbound events (CDK)', () => {
   it('creates a custom event bus named after the stack, with a 30-day archive', () => {
@@ -39,19 +41,29 @@ describe('outbound events (CDK)', () => {
     expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
     expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(mapping.BisectBatchOnFunctionError).toBe(true);
-    expect(mapping.DestinationConfig.OnFailure.Destination).toEqual({ 'Fn::GetAtt': [idOf(outbound.publishFailures), 'Arn'] });
-    expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({ eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { sk: { S: [...streamedItemSortKeys] } } } });
+    expect(mapping.DestinationConfig.OnFailure.Destination).toEqual({
+      'Fn::GetAtt': [idOf(outbound.publishFailures), 'Arn'],
+    });
+    expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({
+      eventName: ['INSERT', 'MODIFY'],
+      dynamodb: { Keys: { sk: { S: [...streamedItemSortKeys] } } },
+    });
   });
 
   it('the delivery queue has a dead-letter queue after the whole retry schedule (>= 24 h), and the DLQ alarms', () => {
     const queue = resources[queueId].Properties;
-    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: MAX_DELIVERY_ATTEMPTS });
+    expect(queue.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: MAX_DELIVERY_ATTEMPTS,
+    });
     expect(deployedRetryDelaysMs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(24 * 3600 * 1000);
     expect(Math.max(...deployedRetryDelaysMs) / 1000).toBeLessThanOrEqual(12 * 3600); // SQS's longest visibility timeout
     expect(queue.MessageRetentionPeriod).toBeGreaterThan(deployedRetryDelaysMs.reduce((a, b) => a + b, 0) / 1000);
     expect(queue.SqsManagedSseEnabled).toBe(true);
     const alarm = Object.values(resources).find(
-      (r) => r.Type === 'AWS::CloudWatch::Alarm' && r.Properties.Dimensions?.some((d: any) => d.Value?.['Fn::GetAtt']?.[0] === dlqId),
+      (r) =>
+        r.Type === 'AWS::CloudWatch::Alarm' &&
+        r.Properties.Dimensions?.some((d: any) => d.Value?.['Fn::GetAtt']?.[0] === dlqId),
     )!;
     expect(alarm.Properties).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 1 });
     expect(alarm.Properties.AlarmActions).toHaveLength(1);
@@ -76,16 +88,31 @@ describe('outbound events (CDK)', () => {
       expect(s.Condition['ForAllValues:StringLike']).toEqual({ 'dynamodb:LeadingKeys': ['WEBHOOKS#*'] });
     }
     const update = onTable.find((s) => s.Action === 'dynamodb:UpdateItem')!;
-    expect(update.Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).toEqual(['pk', 'sk', 'enabled', 'disabledAt', 'disabledReason']);
+    expect(update.Condition['ForAllValues:StringEquals']['dynamodb:Attributes']).toEqual([
+      'pk',
+      'sk',
+      'enabled',
+      'disabledAt',
+      'disabledReason',
+    ]);
     const actions = actionsOf(statements);
-    expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage']),
+    );
     expect(actions.some((a) => a.startsWith('events:') || a === 'sqs:SendMessage')).toBe(false);
   });
 
   it('the publisher may read the stream, query webhook endpoints, write the event log, put on the bus and send to the queue', () => {
     const statements = statementsOf(outbound.publisher);
     const actions = actionsOf(statements);
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'events:PutEvents', 'sqs:SendMessage']));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+        'events:PutEvents',
+        'sqs:SendMessage',
+      ]),
+    );
     const put = statements.find((s) => [s.Action].flat().includes('events:PutEvents'))!;
     expect(put.Resource).toEqual({ 'Fn::GetAtt': [busId, 'Arn'] });
     const query = statements.find((s) => s.Action === 'dynamodb:Query')!;

@@ -11,7 +11,9 @@ const statementsOf = (handler: string) => {
   const fn = stack.functions.get(handler)!;
   const roleId = Stack.of(fn).getLogicalId(fn.role!.node.defaultChild as never);
   const policies = Object.values(template.findResources('AWS::IAM::Policy')) as any[];
-  return policies.filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId)).flatMap((p) => p.Properties.PolicyDocument.Statement);
+  return policies
+    .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement);
 };
 
 describe('rate-limit counters after cdk deploy', () => {
@@ -19,10 +21,16 @@ describe('rate-limit counters after cdk deploy', () => {
     for (const route of routeTable) {
       if (!stack.functions.get(route.handler)) continue;
       // The counter-only grant of a read route; write routes hold RATE# among their own prefixes (least-privilege.test.ts).
-      const counter = statementsOf(route.handler).filter((s) => s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']?.join() === 'RATE#*');
+      const counter = statementsOf(route.handler).filter(
+        (s) => s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']?.join() === 'RATE#*',
+      );
       if (route.grants.table === 'read' && rateLimitKindOf(route.credential)) {
         expect(counter, route.handler).toHaveLength(1);
-        expect(counter[0]).toMatchObject({ Action: 'dynamodb:UpdateItem', Effect: 'Allow', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } });
+        expect(counter[0]).toMatchObject({
+          Action: 'dynamodb:UpdateItem',
+          Effect: 'Allow',
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+        });
       } else {
         expect(counter, route.handler).toHaveLength(0);
       }
@@ -40,7 +48,10 @@ describe('counter shards', () => {
     for (const limit of [1, 7, 20_000, 20_001, 333_333, 999_999, 1_000_000]) {
       const shards = shardCountFor(limit);
       const shares = Array.from({ length: shards }, (_, i) => shardBudget(limit, shards, i));
-      expect(shares.reduce((a, b) => a + b, 0), String(limit)).toBe(limit);
+      expect(
+        shares.reduce((a, b) => a + b, 0),
+        String(limit),
+      ).toBe(limit);
       expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1);
       // Even spread of the maximum over a minute stays far under a partition's 1,000 writes/s.
       expect(Math.max(...shares) / 60).toBeLessThan(500);

@@ -11,7 +11,9 @@ const resourcesOf = (type: string) => Object.entries(template.findResources(type
 describe('CDK stack', () => {
   it('has an HTTP API route for every service row of the route table (and only those; the edge is behind CloudFront)', () => {
     const routeKeys = resourcesOf('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
-    const expected = routeTable.filter((r) => r.api === 'service').map((r) => (r.path === '$default' ? '$default' : `${r.method} ${r.path}`));
+    const expected = routeTable
+      .filter((r) => r.api === 'service')
+      .map((r) => (r.path === '$default' ? '$default' : `${r.method} ${r.path}`));
     expect(routeKeys.sort()).toEqual(expected.sort());
   });
 
@@ -43,20 +45,30 @@ describe('CDK stack', () => {
     // A function answering several rows (edge-links) holds the strongest grant among them.
     const rank = { none: 0, read: 1, readWrite: 2 } as const;
     for (const row of routeTable) {
-      const table = routeTable.filter((r) => r.handler === row.handler).reduce((a, r) => (rank[r.grants.table] > rank[a] ? r.grants.table : a), row.grants.table);
+      const table = routeTable
+        .filter((r) => r.handler === row.handler)
+        .reduce((a, r) => (rank[r.grants.table] > rank[a] ? r.grants.table : a), row.grants.table);
       const route = { ...row, grants: { ...row.grants, table } };
       const fn = stack.functions.get(route.handler)!;
       const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
-      const policies = resourcesOf('AWS::IAM::Policy').filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId));
+      const policies = resourcesOf('AWS::IAM::Policy').filter(([, p]) =>
+        p.Properties.Roles.some((r: any) => r.Ref === roleId),
+      );
       // The rate limiter's counter grant (UpdateItem on RATE# partitions only) is checked in rate-limits.test.ts.
-      const isCounterGrant = (s: any) => s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']?.join() === 'RATE#*';
-      const actions = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement.filter((s: any) => !isCounterGrant(s)).flatMap((s: any) => [s.Action].flat()));
+      const isCounterGrant = (s: any) =>
+        s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']?.join() === 'RATE#*';
+      const actions = policies.flatMap(([, p]) =>
+        p.Properties.PolicyDocument.Statement.filter((s: any) => !isCounterGrant(s)).flatMap((s: any) =>
+          [s.Action].flat(),
+        ),
+      );
       if (route.grants.table === 'none') expect(actions.filter((a: string) => a.startsWith('dynamodb:'))).toEqual([]);
       if (route.grants.table === 'read') {
         expect(actions).toContain('dynamodb:GetItem');
         for (const a of writeActions) expect(actions).not.toContain(a);
       }
-      if (route.grants.table === 'readWrite') expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:GetItem']));
+      if (route.grants.table === 'readWrite')
+        expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:GetItem']));
       expect(actions.some((a: string) => a === '*' || a === 'dynamodb:*')).toBe(false);
     }
   });
@@ -69,7 +81,12 @@ describe('CDK stack', () => {
       ],
       BillingMode: 'PAY_PER_REQUEST',
       TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
-      Replicas: [Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+      Replicas: [
+        Match.objectLike({
+          DeletionProtectionEnabled: true,
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        }),
+      ],
       GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((i) =>
         Match.objectLike({ IndexName: i.indexName, Projection: { ProjectionType: 'KEYS_ONLY' } }),
       ),
@@ -79,16 +96,33 @@ describe('CDK stack', () => {
   it('serves the management API routes with least-privilege table access, and the OpenAPI document with none', () => {
     const routeKeys = resourcesOf('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
     for (const key of [
-      'GET /v1/links', 'PATCH /v1/links/{linkId}', 'DELETE /v1/links/{linkId}', 'GET /v1/deep-links', 'POST /v1/deep-links',
-      'GET /v1/deep-links/{linkId}', 'PATCH /v1/deep-links/{linkId}', 'DELETE /v1/deep-links/{linkId}', 'GET /v1/domains',
-      'GET /v1/domains/{domainId}', 'GET /v1/openapi.json',
-    ]) expect(routeKeys).toContain(key);
+      'GET /v1/links',
+      'PATCH /v1/links/{linkId}',
+      'DELETE /v1/links/{linkId}',
+      'GET /v1/deep-links',
+      'POST /v1/deep-links',
+      'GET /v1/deep-links/{linkId}',
+      'PATCH /v1/deep-links/{linkId}',
+      'DELETE /v1/deep-links/{linkId}',
+      'GET /v1/domains',
+      'GET /v1/domains/{domainId}',
+      'GET /v1/openapi.json',
+    ])
+      expect(routeKeys).toContain(key);
     const grants = Object.fromEntries(routeTable.map((r) => [r.handler, r.grants.table]));
     expect(grants).toMatchObject({
-      'links-list': 'read', 'deep-links-list': 'read', 'domains-list': 'read', 'domains-get': 'read',
-      'links-patch': 'readWrite', 'links-archive': 'readWrite', 'deep-links-patch': 'readWrite', 'openapi-get': 'none',
+      'links-list': 'read',
+      'deep-links-list': 'read',
+      'domains-list': 'read',
+      'domains-get': 'read',
+      'links-patch': 'readWrite',
+      'links-archive': 'readWrite',
+      'deep-links-patch': 'readWrite',
+      'openapi-get': 'none',
     });
-    const openapiRoute = resourcesOf('AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties.RouteKey === 'GET /v1/openapi.json')!;
+    const openapiRoute = resourcesOf('AWS::ApiGatewayV2::Route').find(
+      ([, r]) => r.Properties.RouteKey === 'GET /v1/openapi.json',
+    )!;
     expect(openapiRoute[1].Properties.AuthorizationType ?? 'NONE').toBe('NONE');
   });
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { synthStack } from '@test/support/synth-stack';
 
 const { template, stack } = synthStack();
-const logicalId = (c: { node: { defaultChild?: unknown } }) => Stack.of(stack).getLogicalId(c.node.defaultChild as never);
+const logicalId = (c: { node: { defaultChild?: unknown } }) =>
+  Stack.of(stack).getLogicalId(c.node.defaultChild as never);
 
 describe('the operator role for export-workspace and delete-workspace', () => {
   const roleId = logicalId(stack.workspaceDataAdmin.role);
@@ -20,7 +21,9 @@ describe('the operator role for export-workspace and delete-workspace', () => {
   it('may scan and batch-delete the table, query through Athena, and rewrite or delete lake objects under events/ and compacted/ only', () => {
     const tableId = logicalId(stack.table as never);
     const dynamo = statements.find((s) => JSON.stringify(s.Action).includes('dynamodb:BatchWriteItem'))!;
-    expect(dynamo.Action).toEqual(expect.arrayContaining(['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem']));
+    expect(dynamo.Action).toEqual(
+      expect.arrayContaining(['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem']),
+    );
     expect(JSON.stringify(dynamo.Resource)).toContain(tableId);
     expect(actions).toEqual(expect.arrayContaining(['athena:StartQueryExecution', 'glue:GetTable', 's3:ListBucket']));
     const objects = statements.find((s) => JSON.stringify(s.Action).includes('s3:DeleteObject'))!;
@@ -38,6 +41,14 @@ describe('the operator role for export-workspace and delete-workspace', () => {
 
   it('the stack outputs what the commands need when deployed', () => {
     const outputs = Object.keys(template.findOutputs('*'));
-    expect(outputs).toEqual(expect.arrayContaining(['TableName', 'EventLakeBucketName', 'AthenaWorkgroup', 'AthenaDatabase', 'WorkspaceDataAdminRoleArn']));
+    expect(outputs).toEqual(
+      expect.arrayContaining([
+        'TableName',
+        'EventLakeBucketName',
+        'AthenaWorkgroup',
+        'AthenaDatabase',
+        'WorkspaceDataAdminRoleArn',
+      ]),
+    );
   });
 });

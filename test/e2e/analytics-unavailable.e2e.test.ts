@@ -26,15 +26,28 @@ const analyticsCalls = () => [
 describe('503 analytics_unavailable, while links keep working', () => {
   it('answers 503 on every analytics route when no backend is configured; link routes still work', async () => {
     server['api-key'] = t.tenantA.serverKey;
-    const link = await http(t.baseUrl, 'POST', '/v1/links', { headers: server, json: { url: 'https://example.com/x', domain: t.tenantA.domain } });
+    const link = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server,
+      json: { url: 'https://example.com/x', domain: t.tenantA.domain },
+    });
     delete process.env.LOCAL_LAKE_DIR;
     resetConfig();
-    const responses = [...(await Promise.all(analyticsCalls())), await http(t.baseUrl, 'GET', `/v1/analytics/links/${link.body.data.id}`, { headers: server })];
+    const responses = [
+      ...(await Promise.all(analyticsCalls())),
+      await http(t.baseUrl, 'GET', `/v1/analytics/links/${link.body.data.id}`, { headers: server }),
+    ];
     for (const res of responses) {
       expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ success: false, error: { code: 'analytics_unavailable' }, requestId: expect.any(String) });
+      expect(res.body).toMatchObject({
+        success: false,
+        error: { code: 'analytics_unavailable' },
+        requestId: expect.any(String),
+      });
     }
-    const created = await http(t.baseUrl, 'POST', '/v1/links', { headers: server, json: { url: 'https://example.com/y', domain: t.tenantA.domain } });
+    const created = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server,
+      json: { url: 'https://example.com/y', domain: t.tenantA.domain },
+    });
     expect(created.status).toBe(201);
     expect((await http(t.baseUrl, 'GET', `/v1/links/${created.body.data.id}`, { headers: server })).status).toBe(200);
   });

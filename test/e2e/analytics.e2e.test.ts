@@ -3,7 +3,13 @@ import type { EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
 import { createDeepLink } from '@shared/links/create-deep-link';
 import { http } from '@test/support/http-client';
-import { expectedBreakdowns, expectedSummary, generateFixtureEvents, newestFirst, type FixtureLink } from '@test/support/analytics-fixtures';
+import {
+  expectedBreakdowns,
+  expectedSummary,
+  generateFixtureEvents,
+  newestFirst,
+  type FixtureLink,
+} from '@test/support/analytics-fixtures';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
 let t: TestStack;
@@ -25,8 +31,24 @@ beforeAll(async () => {
   const deep = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id } as never);
   deepLinkId = deep.id;
   const links: FixtureLink[] = [
-    { workspaceId: t.tenantA.workspaceId, linkId: shortLinkId, linkType: 'SHORTLINK', deepLinkAppId: null, domain: t.tenantA.domain, key: created.body.data.key, utmCampaign: 'launch' },
-    { workspaceId: t.tenantA.workspaceId, linkId: deepLinkId, linkType: 'DEEPLINK', deepLinkAppId: t.tenantA.deepLinkApp.id, domain: deep.domain, key: deep.key, utmCampaign: null },
+    {
+      workspaceId: t.tenantA.workspaceId,
+      linkId: shortLinkId,
+      linkType: 'SHORTLINK',
+      deepLinkAppId: null,
+      domain: t.tenantA.domain,
+      key: created.body.data.key,
+      utmCampaign: 'launch',
+    },
+    {
+      workspaceId: t.tenantA.workspaceId,
+      linkId: deepLinkId,
+      linkType: 'DEEPLINK',
+      deepLinkAppId: t.tenantA.deepLinkApp.id,
+      domain: deep.domain,
+      key: deep.key,
+      utmCampaign: null,
+    },
   ];
   // Well inside the 7d window (the server's clock is a few ms later than ours): no edge events here.
   const now = Date.now();
@@ -47,31 +69,59 @@ describe('GET /v1/analytics/links/{linkId}', () => {
     expect(res.status).toBe(200);
     const data = res.body.data;
     expect(Object.keys(data).sort()).toEqual(
-      ['summary', 'timeseries', 'recentEvents', 'launchViewMetrics', 'customerEvents', 'deviceBreakdown', 'browserBreakdown', 'osBreakdown', 'geoBreakdown', 'referrerBreakdown', 'campaignBreakdown', 'destinationBreakdown'].sort(),
+      [
+        'summary',
+        'timeseries',
+        'recentEvents',
+        'launchViewMetrics',
+        'customerEvents',
+        'deviceBreakdown',
+        'browserBreakdown',
+        'osBreakdown',
+        'geoBreakdown',
+        'referrerBreakdown',
+        'campaignBreakdown',
+        'destinationBreakdown',
+      ].sort(),
     );
     const selected = of((e) => e.linkId === shortLinkId);
     expect(data.summary).toEqual(expectedSummary(selected));
     expect(data.timeseries).toHaveLength(7);
-    expect(data.timeseries.reduce((sum: number, p: { totalClicks: number }) => sum + p.totalClicks, 0)).toBe(data.summary.totalClicks);
-    expect(data.deviceBreakdown.map((r: { key: string; count: number }) => [r.key, r.count])).toEqual(expectedBreakdowns(selected).deviceBreakdown.map((r) => [r.key, r.count]));
-    expect(data.campaignBreakdown).toEqual([{ key: 'launch', label: 'launch', count: data.summary.totalClicks, percentage: 100 }]);
+    expect(data.timeseries.reduce((sum: number, p: { totalClicks: number }) => sum + p.totalClicks, 0)).toBe(
+      data.summary.totalClicks,
+    );
+    expect(data.deviceBreakdown.map((r: { key: string; count: number }) => [r.key, r.count])).toEqual(
+      expectedBreakdowns(selected).deviceBreakdown.map((r) => [r.key, r.count]),
+    );
+    expect(data.campaignBreakdown).toEqual([
+      { key: 'launch', label: 'launch', count: data.summary.totalClicks, percentage: 100 },
+    ]);
     expect(data.recentEvents[0].eventId).toBe([...selected].sort(newestFirst)[0]!.eventId);
   });
 
   it('honours range and traffic, and works for deep links', async () => {
-    const res = await http(t.baseUrl, 'GET', `/v1/analytics/links/${deepLinkId}?range=24h&traffic=bots`, { headers: server() });
+    const res = await http(t.baseUrl, 'GET', `/v1/analytics/links/${deepLinkId}?range=24h&traffic=bots`, {
+      headers: server(),
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.timeseries).toHaveLength(24);
     expect(res.body.data.summary.humanClicks).toBe(0);
-    const all = await http(t.baseUrl, 'GET', `/v1/analytics/links/${deepLinkId}?range=90d&traffic=all`, { headers: server() });
+    const all = await http(t.baseUrl, 'GET', `/v1/analytics/links/${deepLinkId}?range=90d&traffic=all`, {
+      headers: server(),
+    });
     expect(all.body.data.timeseries).toHaveLength(90);
     expect(all.body.data.summary).toEqual(expectedSummary(of((e) => e.linkId === deepLinkId, 'all')));
   });
 
   it('is 404 for another workspace and an unknown id, 403 for an app key, 400 for bad range/traffic', async () => {
-    expect((await http(t.baseUrl, 'GET', `/v1/analytics/links/${shortLinkId}`, { headers: server(t.tenantB.serverKey) })).body.error.code).toBe('not_found');
+    expect(
+      (await http(t.baseUrl, 'GET', `/v1/analytics/links/${shortLinkId}`, { headers: server(t.tenantB.serverKey) }))
+        .body.error.code,
+    ).toBe('not_found');
     expect((await http(t.baseUrl, 'GET', '/v1/analytics/links/lnk_unknown', { headers: server() })).status).toBe(404);
-    expect((await http(t.baseUrl, 'GET', `/v1/analytics/links/${shortLinkId}`, { headers: appKey() })).status).toBe(403);
+    expect((await http(t.baseUrl, 'GET', `/v1/analytics/links/${shortLinkId}`, { headers: appKey() })).status).toBe(
+      403,
+    );
     for (const query of ['range=1y', 'traffic=robots', 'range=', 'range=7D']) {
       const res = await http(t.baseUrl, 'GET', `/v1/analytics/links/${shortLinkId}?${query}`, { headers: server() });
       expect(res.status, query).toBe(400);
@@ -88,15 +138,27 @@ describe('GET /v1/analytics/deep-link-app', () => {
     const selected = of((e) => e.deepLinkAppId === t.tenantA.deepLinkApp.id, 'all');
     expect(res.body.data.summary).toEqual(expectedSummary(selected));
     expect(res.body.data.topLinks).toEqual([
-      expect.objectContaining({ linkId: deepLinkId, shortLink: `https://${t.tenantA.deepLinkApp.domain}/${selected[0]!.linkKey}`, humanClicks: expectedSummary(selected).humanClicks }),
+      expect.objectContaining({
+        linkId: deepLinkId,
+        shortLink: `https://${t.tenantA.deepLinkApp.domain}/${selected[0]!.linkKey}`,
+        humanClicks: expectedSummary(selected).humanClicks,
+      }),
     ]);
     expect((await http(t.baseUrl, 'GET', '/v1/analytics/deep-link-app', { headers: server() })).status).toBe(403);
   });
 
   it('answers a tenant with no events at all with zeros and every bucket, not 503', async () => {
-    const res = await http(t.baseUrl, 'GET', '/v1/analytics/deep-link-app?range=30d', { headers: appKey(t.tenantB.deepLinkApp.appKey) });
+    const res = await http(t.baseUrl, 'GET', '/v1/analytics/deep-link-app?range=30d', {
+      headers: appKey(t.tenantB.deepLinkApp.appKey),
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data.summary).toMatchObject({ humanClicks: 0, botClicks: 0, totalClicks: 0, uniqueVisitors: 0, lastActivityAt: null });
+    expect(res.body.data.summary).toMatchObject({
+      humanClicks: 0,
+      botClicks: 0,
+      totalClicks: 0,
+      uniqueVisitors: 0,
+      lastActivityAt: null,
+    });
     expect(res.body.data.timeseries).toHaveLength(30);
     expect(res.body.data.topLinks).toEqual([]);
   });
@@ -118,7 +180,9 @@ describe('GET /v1/analytics/events', () => {
   });
 
   it('filters by eventType, caps limit at 100, defaults to 25, and refuses bad values', async () => {
-    const clicks = await http(t.baseUrl, 'GET', '/v1/analytics/events?eventType=click&limit=500&range=7d', { headers: server() });
+    const clicks = await http(t.baseUrl, 'GET', '/v1/analytics/events?eventType=click&limit=500&range=7d', {
+      headers: server(),
+    });
     expect(clicks.body.pagination.limit).toBe(100);
     expect(clicks.body.data.every((e: { eventType: string }) => e.eventType === 'click')).toBe(true);
     expect(clicks.body.data.length).toBe(Math.min(100, events.filter((e) => e.eventType === 'click').length));
@@ -133,12 +197,19 @@ describe('GET /v1/analytics/events', () => {
     const bad = await http(t.baseUrl, 'GET', '/v1/analytics/events?cursor=not-a-cursor', { headers: server() });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid_cursor');
-    const otherFilter = await http(t.baseUrl, 'GET', `/v1/analytics/events?eventType=install&cursor=${encodeURIComponent(defaults.body.pagination.nextCursor)}`, { headers: server() });
+    const otherFilter = await http(
+      t.baseUrl,
+      'GET',
+      `/v1/analytics/events?eventType=install&cursor=${encodeURIComponent(defaults.body.pagination.nextCursor)}`,
+      { headers: server() },
+    );
     expect(otherFilter.body.error.code).toBe('invalid_cursor');
   });
 
   it("never shows another workspace's events", async () => {
-    const res = await http(t.baseUrl, 'GET', '/v1/analytics/events?range=90d&limit=100', { headers: server(t.tenantB.serverKey) });
+    const res = await http(t.baseUrl, 'GET', '/v1/analytics/events?range=90d&limit=100', {
+      headers: server(t.tenantB.serverKey),
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([]);
     expect(res.body.pagination).toEqual({ limit: 100, nextCursor: null, hasMore: false });

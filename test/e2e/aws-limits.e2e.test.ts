@@ -3,7 +3,8 @@ import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
-const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1';
+const IPHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1';
 
 let t: TestStack;
 beforeAll(async () => {
@@ -14,21 +15,39 @@ afterAll(async () => {
 });
 
 const create = (json: Record<string, unknown>) =>
-  http(t.baseUrl, 'POST', '/v1/links', { headers: { 'api-key': t.tenantA.serverKey }, json: { domain: t.tenantA.domain, ...json } });
+  http(t.baseUrl, 'POST', '/v1/links', {
+    headers: { 'api-key': t.tenantA.serverKey },
+    json: { domain: t.tenantA.domain, ...json },
+  });
 
 describe('Location headers carry serialized URLs', () => {
   it('a non-ASCII destination (path, query, fragment, IDN host) redirects with its percent-encoded href', async () => {
     const made = await create({ url: 'https://bücher.example/中文/ü?q=äö#frag-é', key: 'non-ascii' });
     expect(made.status).toBe(201);
-    const res = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: '/non-ascii', headers: { 'user-agent': IPHONE_UA } });
+    const res = await edgeRequest(t.edgeUrl, {
+      host: t.tenantA.domain,
+      path: '/non-ascii',
+      headers: { 'user-agent': IPHONE_UA },
+    });
     expect(res.status).toBe(302);
-    expect(res.headers.location).toBe('https://xn--bcher-kva.example/%E4%B8%AD%E6%96%87/%C3%BC?q=%C3%A4%C3%B6#frag-%C3%A9');
+    expect(res.headers.location).toBe(
+      'https://xn--bcher-kva.example/%E4%B8%AD%E6%96%87/%C3%BC?q=%C3%A4%C3%B6#frag-%C3%A9',
+    );
   });
 
   it("an expired link's non-ASCII expired URL redirects with its href", async () => {
-    const made = await create({ url: 'https://example.com/ok', key: 'gone-non-ascii', expiresAt: '2020-01-01T00:00:00Z', expiredUrl: 'https://example.com/abgelaufen/ß' });
+    const made = await create({
+      url: 'https://example.com/ok',
+      key: 'gone-non-ascii',
+      expiresAt: '2020-01-01T00:00:00Z',
+      expiredUrl: 'https://example.com/abgelaufen/ß',
+    });
     expect(made.status).toBe(201);
-    const res = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: '/gone-non-ascii', headers: { 'user-agent': IPHONE_UA } });
+    const res = await edgeRequest(t.edgeUrl, {
+      host: t.tenantA.domain,
+      path: '/gone-non-ascii',
+      headers: { 'user-agent': IPHONE_UA },
+    });
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('https://example.com/abgelaufen/%C3%9F');
   });
@@ -37,7 +56,8 @@ describe('Location headers carry serialized URLs', () => {
 /** A valid link as large as the schema allows, built from characters that double when escaped. */
 const maximumLink = (i: number) => {
   const q = (n: number) => '"'.repeat(n);
-  const url = (tag: string) => `https://example.com/${tag}/${i}/${'a'.repeat(2048 - `https://example.com/${tag}/${i}/`.length)}`;
+  const url = (tag: string) =>
+    `https://example.com/${tag}/${i}/${'a'.repeat(2048 - `https://example.com/${tag}/${i}/`.length)}`;
   return {
     url: url('u'),
     key: `big-${i}`,
@@ -56,7 +76,9 @@ const maximumLink = (i: number) => {
 
 /** The function's result as Lambda serializes it: the body re-escaped inside the JSON. */
 const lambdaResultBytes = (res: { status: number; headers: Headers; text: string }) =>
-  Buffer.byteLength(JSON.stringify({ statusCode: res.status, headers: Object.fromEntries(res.headers), body: res.text }));
+  Buffer.byteLength(
+    JSON.stringify({ statusCode: res.status, headers: Object.fromEntries(res.headers), body: res.text }),
+  );
 
 describe("pages stay under Lambda's 6 MB response limit", () => {
   it('100 maximum-size links listed with limit=100: every page fits, reports hasMore, and the pages hold each link once', async () => {
@@ -94,7 +116,9 @@ describe('the local server enforces what API Gateway and Lambda enforce', () => 
     expect(res.status).toBe(200);
     expect(res.body.pagination.limit).toBe(1);
     const made = await create({ url: 'https://example.com/slash', key: 'slash' });
-    const one = await http(t.baseUrl, 'GET', `/v1/links/${made.body.data.id}/`, { headers: { 'api-key': t.tenantA.serverKey } });
+    const one = await http(t.baseUrl, 'GET', `/v1/links/${made.body.data.id}/`, {
+      headers: { 'api-key': t.tenantA.serverKey },
+    });
     expect(one.status).toBe(200);
     expect(one.body.data.id).toBe(made.body.data.id);
   });

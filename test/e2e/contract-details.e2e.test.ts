@@ -8,13 +8,20 @@ let t: TestStack;
 let link: { id: string; key: string; shortLink: string };
 beforeAll(async () => {
   t = await startTestStack();
-  link = (await http(t.baseUrl, 'POST', '/v1/links', { headers: { 'api-key': t.tenantA.serverKey }, json: { url: 'https://example.com/r', domain: t.tenantA.domain } })).body.data;
+  link = (
+    await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: { 'api-key': t.tenantA.serverKey },
+      json: { url: 'https://example.com/r', domain: t.tenantA.domain },
+    })
+  ).body.data;
 });
 afterAll(async () => t?.stop());
 
 const ios = () => ({ 'x-ios-bundle-id': t.tenantA.publishableKeys.ios.bundleId, 'user-agent': IPHONE_UA });
-const resolve = (json: unknown, headers: Record<string, string> = { 'x-publishable-key': t.tenantA.publishableKeys.ios.key }) =>
-  http(t.baseUrl, 'POST', '/v1/client/resolve', { headers: { ...ios(), ...headers }, json });
+const resolve = (
+  json: unknown,
+  headers: Record<string, string> = { 'x-publishable-key': t.tenantA.publishableKeys.ios.key },
+) => http(t.baseUrl, 'POST', '/v1/client/resolve', { headers: { ...ios(), ...headers }, json });
 
 describe('client link references and keys', () => {
   it('accepts aliases that agree and refuses ones that differ (400 naming the alias), as the v1 link routes do', async () => {
@@ -29,22 +36,36 @@ describe('client link references and keys', () => {
   });
 
   it('refuses two different publishable keys in one request (401) and accepts the same key twice', async () => {
-    const both = { 'x-publishable-key': t.tenantA.publishableKeys.ios.key, authorization: `Bearer ${t.tenantA.publishableKeys.android.key}` };
+    const both = {
+      'x-publishable-key': t.tenantA.publishableKeys.ios.key,
+      authorization: `Bearer ${t.tenantA.publishableKeys.android.key}`,
+    };
     const res = await resolve({ linkId: link.id }, both);
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('unauthorized');
-    const same = { 'x-publishable-key': t.tenantA.publishableKeys.ios.key, authorization: `Bearer ${t.tenantA.publishableKeys.ios.key}` };
+    const same = {
+      'x-publishable-key': t.tenantA.publishableKeys.ios.key,
+      authorization: `Bearer ${t.tenantA.publishableKeys.ios.key}`,
+    };
     expect((await resolve({ linkId: link.id }, same)).status).toBe(200);
   });
 
-  it('answers 404 for a customer event naming another workspace\'s link', async () => {
-    const other = (await http(t.baseUrl, 'POST', '/v1/links', { headers: { 'api-key': t.tenantB.serverKey }, json: { url: 'https://example.com/b', domain: t.tenantB.domain } })).body.data;
+  it("answers 404 for a customer event naming another workspace's link", async () => {
+    const other = (
+      await http(t.baseUrl, 'POST', '/v1/links', {
+        headers: { 'api-key': t.tenantB.serverKey },
+        json: { url: 'https://example.com/b', domain: t.tenantB.domain },
+      })
+    ).body.data;
     const res = await http(t.baseUrl, 'POST', '/v1/client/events', {
       headers: { 'x-publishable-key': t.tenantA.publishableKeys.ios.key, ...ios() },
       json: { events: [{ name: 'ok' }, { name: 'purchase', linkId: other.id }] },
     });
     expect(res.status).toBe(404);
-    expect(res.body.error).toMatchObject({ code: 'not_found', details: [{ path: 'events.1.linkId', message: 'no such link' }] });
+    expect(res.body.error).toMatchObject({
+      code: 'not_found',
+      details: [{ path: 'events.1.linkId', message: 'no such link' }],
+    });
     expect(res.text).not.toContain(other.shortLink);
   });
 });
@@ -65,20 +86,54 @@ describe('empty cursor', () => {
 describe('client and analytics responses match the documented spec 2.8 / 2.9 structures', () => {
   it('every client route and analytics route answers data that parses with its OpenAPI response schema', async () => {
     const { routeSchemas } = await import('@shared/openapi/route-schemas');
-    const deep = (await http(t.baseUrl, 'POST', '/v1/deep-links', { headers: { 'api-key': t.tenantA.serverKey }, json: { appId: t.tenantA.deepLinkApp.id } })).body.data;
+    const deep = (
+      await http(t.baseUrl, 'POST', '/v1/deep-links', {
+        headers: { 'api-key': t.tenantA.serverKey },
+        json: { appId: t.tenantA.deepLinkApp.id },
+      })
+    ).body.data;
     const client = { 'x-publishable-key': t.tenantA.publishableKeys.ios.key, ...ios() };
     const server = { 'api-key': t.tenantA.serverKey };
     const calls: Array<[string, Promise<{ status: number; body: any }>]> = [
       ['client-resolve', http(t.baseUrl, 'POST', '/v1/client/resolve', { headers: client, json: { linkId: deep.id } })],
-      ['client-click', http(t.baseUrl, 'POST', '/v1/client/attribution/click', { headers: client, json: { shortLink: deep.shortLink } })],
+      [
+        'client-click',
+        http(t.baseUrl, 'POST', '/v1/client/attribution/click', {
+          headers: client,
+          json: { shortLink: deep.shortLink },
+        }),
+      ],
     ];
     for (const [, call] of calls) expect((await call).status).toBeLessThan(300);
     calls.push(
-      ['client-deferred-deep-link', http(t.baseUrl, 'POST', '/v1/client/deferred-deep-link', { headers: client, json: { installId: 'i-contract' } })],
-      ['client-first-open', http(t.baseUrl, 'POST', '/v1/client/first-open', { headers: client, json: { installId: 'i-contract', eventType: 'install' } })],
-      ['client-events', http(t.baseUrl, 'POST', '/v1/client/events', { headers: client, json: { events: [{ name: 'signup' }] } })],
-      ['analytics-link', http(t.baseUrl, 'GET', `/v1/analytics/links/${deep.id}?range=24h&traffic=all`, { headers: server })],
-      ['analytics-deep-link-app', http(t.baseUrl, 'GET', '/v1/analytics/deep-link-app?range=24h', { headers: { 'api-key': t.tenantA.deepLinkApp.appKey } })],
+      [
+        'client-deferred-deep-link',
+        http(t.baseUrl, 'POST', '/v1/client/deferred-deep-link', {
+          headers: client,
+          json: { installId: 'i-contract' },
+        }),
+      ],
+      [
+        'client-first-open',
+        http(t.baseUrl, 'POST', '/v1/client/first-open', {
+          headers: client,
+          json: { installId: 'i-contract', eventType: 'install' },
+        }),
+      ],
+      [
+        'client-events',
+        http(t.baseUrl, 'POST', '/v1/client/events', { headers: client, json: { events: [{ name: 'signup' }] } }),
+      ],
+      [
+        'analytics-link',
+        http(t.baseUrl, 'GET', `/v1/analytics/links/${deep.id}?range=24h&traffic=all`, { headers: server }),
+      ],
+      [
+        'analytics-deep-link-app',
+        http(t.baseUrl, 'GET', '/v1/analytics/deep-link-app?range=24h', {
+          headers: { 'api-key': t.tenantA.deepLinkApp.appKey },
+        }),
+      ],
       ['analytics-events', http(t.baseUrl, 'GET', '/v1/analytics/events?range=24h', { headers: server })],
     );
     for (const [handler, call] of calls) {

@@ -17,17 +17,40 @@ describe('domain fallback URLs (set by provisioning)', () => {
   it('are stored on the domain and its host record, shown by GET /v1/domains/{id}, and used by the edge', async () => {
     const tenant = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl });
     const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
-    await domainRepository.setFallbackUrls(domain, { expiredUrl: 'https://example.com/expired', notFoundUrl: 'https://example.com/missing' });
+    await domainRepository.setFallbackUrls(domain, {
+      expiredUrl: 'https://example.com/expired',
+      notFoundUrl: 'https://example.com/missing',
+    });
 
-    const shown = await http(t.baseUrl, 'GET', `/v1/domains/${tenant.domainId}`, { headers: { 'api-key': tenant.serverKey } });
-    expect(shown.body.data).toMatchObject({ expiredUrl: 'https://example.com/expired', notFoundUrl: 'https://example.com/missing' });
-    expect(await domainRepository.findHost(domain.domain)).toMatchObject({ expiredUrl: 'https://example.com/expired', notFoundUrl: 'https://example.com/missing' });
+    const shown = await http(t.baseUrl, 'GET', `/v1/domains/${tenant.domainId}`, {
+      headers: { 'api-key': tenant.serverKey },
+    });
+    expect(shown.body.data).toMatchObject({
+      expiredUrl: 'https://example.com/expired',
+      notFoundUrl: 'https://example.com/missing',
+    });
+    expect(await domainRepository.findHost(domain.domain)).toMatchObject({
+      expiredUrl: 'https://example.com/expired',
+      notFoundUrl: 'https://example.com/missing',
+    });
 
-    const missing = await edgeRequest(t.edgeUrl, { host: domain.domain, path: '/no-such-key', headers: { 'user-agent': IPHONE_UA } });
+    const missing = await edgeRequest(t.edgeUrl, {
+      host: domain.domain,
+      path: '/no-such-key',
+      headers: { 'user-agent': IPHONE_UA },
+    });
     expect(missing.status).toBe(302);
     expect(missing.headers.location).toBe('https://example.com/missing');
-    const expired = await createShortLink(tenant.workspaceId, { url: 'https://example.com/live', domain: domain.domain, expiresAt: '2020-01-01T00:00:00Z' });
-    const old = await edgeRequest(t.edgeUrl, { host: domain.domain, path: `/${expired.key}`, headers: { 'user-agent': IPHONE_UA } });
+    const expired = await createShortLink(tenant.workspaceId, {
+      url: 'https://example.com/live',
+      domain: domain.domain,
+      expiresAt: '2020-01-01T00:00:00Z',
+    });
+    const old = await edgeRequest(t.edgeUrl, {
+      host: domain.domain,
+      path: `/${expired.key}`,
+      headers: { 'user-agent': IPHONE_UA },
+    });
     expect(old.status).toBe(302);
     expect(old.headers.location).toBe('https://example.com/expired');
 

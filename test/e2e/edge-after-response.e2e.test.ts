@@ -35,17 +35,32 @@ const heldSink = (inner: EventSink) => {
 
 describe('the visitor never waits for the click to be recorded', () => {
   it('the redirect arrives while the recording is held; the same invocation finishes it after, and the click counts', async () => {
-    const created = await http(t.baseUrl, 'POST', '/v1/links', { headers: { 'api-key': t.tenantA.serverKey }, json: { url: 'https://example.com/after', domain: t.tenantA.domain } });
+    const created = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: { 'api-key': t.tenantA.serverKey },
+      json: { url: 'https://example.com/after', domain: t.tenantA.domain },
+    });
     expect(created.status).toBe(201);
     const { id, key } = created.body.data as { id: string; key: string };
     // Warm the host cache first, so the click below reads nothing but its slug.
-    expect((await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: '/warm-up-nothing-here', headers: { 'user-agent': IPHONE_UA } })).status).toBe(404);
+    expect(
+      (
+        await edgeRequest(t.edgeUrl, {
+          host: t.tenantA.domain,
+          path: '/warm-up-nothing-here',
+          headers: { 'user-agent': IPHONE_UA },
+        })
+      ).status,
+    ).toBe(404);
     await t.idle();
 
     const held = heldSink(lake);
     setEventSink(held.sink);
     try {
-      const res = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } });
+      const res = await edgeRequest(t.edgeUrl, {
+        host: t.tenantA.domain,
+        path: `/${key}`,
+        headers: { 'user-agent': IPHONE_UA },
+      });
       // The whole response (status, Location, end of body) is here while the click's event is held.
       expect(res.status).toBe(302);
       expect(res.headers.location).toBe('https://example.com/after');

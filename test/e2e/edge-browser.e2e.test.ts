@@ -31,10 +31,12 @@ const ARGS = [
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.1',
 ];
 /** Safari on iOS 26 (it still reports 18_6). */
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.0 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.0 Mobile/15E148 Safari/604.1';
 const DESKTOP = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 /** Chrome on Android sends the reduced user agent since M110. */
-const ANDROID = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+const ANDROID =
+  'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 const INSTAGRAM_IOS =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 385.0.0.32.79 (iPhone16,2; iOS 18_5; en_US; en; scale=3.00; 1290x2796; 745960233)';
 
@@ -51,7 +53,9 @@ beforeAll(async () => {
   // The links' destination: a local page, so the browser really lands somewhere.
   landing = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><title>Landing</title><h1>Landing page</h1><p id="path">${(req.url ?? '').replace(/[<>&"]/g, '')}</p>`);
+    res.end(
+      `<!doctype html><title>Landing</title><h1>Landing page</h1><p id="path">${(req.url ?? '').replace(/[<>&"]/g, '')}</p>`,
+    );
   });
   await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
   landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}`;
@@ -117,7 +121,12 @@ describe('the edge in a real browser (headless Chromium)', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'edge-redirect.png') });
     const events = await eventsOf(link.id, ['click']);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ eventType: 'click', trafficType: 'human', responseKind: 'redirect', platform: 'desktop' });
+    expect(events[0]).toMatchObject({
+      eventType: 'click',
+      trafficType: 'human',
+      responseKind: 'redirect',
+      platform: 'desktop',
+    });
   });
 
   it('unlocks a password-protected link through the form', async () => {
@@ -174,7 +183,9 @@ describe('the edge in a real browser (headless Chromium)', () => {
     // "Open in app": a cross-domain universal link carrying the click id; without the app the
     // edge sends it to the App Store. The tap copies the hand-off URL first.
     const clickId = await page.locator('#lv').getAttribute('data-click');
-    await expect(page.locator('#open').getAttribute('href')).resolves.toBe(`http://open.${appHost}/${link.key}?c=${clickId}`);
+    await expect(page.locator('#open').getAttribute('href')).resolves.toBe(
+      `http://open.${appHost}/${link.key}?c=${clickId}`,
+    );
     const storeRequest = page.waitForRequest((r) => r.url().startsWith('https://apps.apple.com/'));
     await page.click('#open');
     await storeRequest;
@@ -182,24 +193,45 @@ describe('the edge in a real browser (headless Chromium)', () => {
     // page of the edge that records no click).
     await page.goto(`http://${appHost}/.well-known/apple-app-site-association`);
     await page.bringToFront();
-    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(`http://${appHost}/${link.key}?c=${clickId}`);
+    await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(
+      `http://${appHost}/${link.key}?c=${clickId}`,
+    );
 
     // Back on the launch view (a new visit): "Continue to website".
     await page.goto(launchUrl);
     await Promise.all([page.waitForURL(`${landingUrl}/in-app-content`), page.click('#web')]);
     await expect(page.locator('h1').textContent()).resolves.toBe('Landing page');
 
-    const expected: EventRecord['eventType'][] = ['click', 'click', 'launch_view_impression', 'launch_view_impression', 'launch_view_primary_click', 'launch_view_secondary_click'];
+    const expected: EventRecord['eventType'][] = [
+      'click',
+      'click',
+      'launch_view_impression',
+      'launch_view_impression',
+      'launch_view_primary_click',
+      'launch_view_secondary_click',
+    ];
     const events = await eventsOf(link.id, ['launch_view_primary_click', 'launch_view_secondary_click']);
     expect(events.map((e) => e.eventType).sort()).toEqual([...expected].sort());
-    expect(events.filter((e) => e.clickId === clickId).map((e) => e.eventType).sort()).toEqual(['click', 'launch_view_impression', 'launch_view_primary_click']);
-    expect(events.every((e) => e.platform === 'ios' && e.trafficType === 'human' && e.deepLinkAppId === tenant.deepLinkApp.id)).toBe(true);
+    expect(
+      events
+        .filter((e) => e.clickId === clickId)
+        .map((e) => e.eventType)
+        .sort(),
+    ).toEqual(['click', 'launch_view_impression', 'launch_view_primary_click']);
+    expect(
+      events.every(
+        (e) => e.platform === 'ios' && e.trafficType === 'human' && e.deepLinkAppId === tenant.deepLinkApp.id,
+      ),
+    ).toBe(true);
     expect((await linkRepository.findById(link.id, true))?.clicks).toBe(2);
     expect(consoleMessages.filter((m) => /Content Security Policy/i.test(m))).toEqual([]);
   });
 
   it('shows the launch view on Android: no attempt, an intent with the click id and the Play Store referrer; taps recorded', async () => {
-    const link = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id, url: `${landingUrl}/android` } as CreateDeepLinkBody);
+    const link = await createDeepLink(t.tenantA.workspaceId, {
+      deepLinkAppId: t.tenantA.deepLinkApp.id,
+      url: `${landingUrl}/android`,
+    } as CreateDeepLinkBody);
     const page = await browser(ANDROID, true);
     const launchUrl = `http://${t.tenantA.deepLinkApp.domain}:${edgePort()}/${link.key}`;
     await page.goto(launchUrl);
@@ -208,15 +240,22 @@ describe('the edge in a real browser (headless Chromium)', () => {
     const clickId = await page.locator('#lv').getAttribute('data-click');
     const intent = await page.locator('#open').getAttribute('href');
     expect(intent).toMatch(new RegExp(`^intent://[^#]+/${link.key}\\?c=${clickId}#Intent;`));
-    expect(decodeURIComponent(/S\.browser_fallback_url=([^;]+);/.exec(intent!)![1]!)).toContain(`&referrer=click_id%3D${clickId}`);
+    expect(decodeURIComponent(/S\.browser_fallback_url=([^;]+);/.exec(intent!)![1]!)).toContain(
+      `&referrer=click_id%3D${clickId}`,
+    );
     await Promise.all([page.waitForURL(`${landingUrl}/android`), page.click('#web')]);
     const events = await eventsOf(link.id, ['launch_view_secondary_click']);
-    expect(events.map((e) => e.eventType).sort()).toEqual(['click', 'launch_view_impression', 'launch_view_secondary_click'].sort());
+    expect(events.map((e) => e.eventType).sort()).toEqual(
+      ['click', 'launch_view_impression', 'launch_view_secondary_click'].sort(),
+    );
     expect(events.every((e) => e.platform === 'android' && e.clickId === clickId)).toBe(true);
   });
 
   it('in an in-app browser (Instagram on iOS) attempts nothing and offers the custom scheme and a hint', async () => {
-    const link = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id, url: `${landingUrl}/insta` } as CreateDeepLinkBody);
+    const link = await createDeepLink(t.tenantA.workspaceId, {
+      deepLinkAppId: t.tenantA.deepLinkApp.id,
+      url: `${landingUrl}/insta`,
+    } as CreateDeepLinkBody);
     const page = await browser(INSTAGRAM_IOS, true);
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
@@ -225,9 +264,15 @@ describe('the edge in a real browser (headless Chromium)', () => {
     await page.waitForLoadState('networkidle');
     expect(page.url()).toBe(launchUrl);
     expect(requests).toEqual([launchUrl]);
-    await expect(page.locator('#open').getAttribute('href')).resolves.toMatch(new RegExp(`^demo[a-z0-9]+://${t.tenantA.deepLinkApp.domain.replace(/\./g, '\\.')}/${link.key}\\?c=[0-9a-f-]{36}$`));
+    await expect(page.locator('#open').getAttribute('href')).resolves.toMatch(
+      new RegExp(
+        `^demo[a-z0-9]+://${t.tenantA.deepLinkApp.domain.replace(/\./g, '\\.')}/${link.key}\\?c=[0-9a-f-]{36}$`,
+      ),
+    );
     await expect(page.locator('#hint').isVisible()).resolves.toBe(true);
-    await expect(page.locator('#hint').textContent()).resolves.toContain('open this page in Safari (the Instagram menu');
+    await expect(page.locator('#hint').textContent()).resolves.toContain(
+      'open this page in Safari (the Instagram menu',
+    );
     await page.screenshot({ path: path.join(ARTIFACTS, 'edge-launch-view-in-app.png') });
     const events = await eventsOf(link.id, ['click', 'launch_view_impression']);
     expect(events.map((e) => e.eventType).sort()).toEqual(['click', 'launch_view_impression']);

@@ -13,9 +13,12 @@ import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
 const UA = {
-  iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  android: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
-  desktop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+  iphone:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  android:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
+  desktop:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
   bot: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
 };
 
@@ -46,7 +49,11 @@ afterAll(async () => t?.stop());
 const shortLink = (body: Partial<CreateLinkBody> & { url: string }) =>
   createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, ...body } as CreateLinkBody);
 const deepLink = (body: Partial<CreateDeepLinkBody> = {}) =>
-  createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id, url: 'https://www.example.com/product/1', ...body } as CreateDeepLinkBody);
+  createDeepLink(t.tenantA.workspaceId, {
+    deepLinkAppId: t.tenantA.deepLinkApp.id,
+    url: 'https://www.example.com/product/1',
+    ...body,
+  } as CreateDeepLinkBody);
 /** One edge request, returned once the edge has finished it (a click is recorded after the response). */
 const get = async (host: string, path: string, headers: Record<string, string> = {}, method = 'GET') => {
   const res = await edgeRequest(t.edgeUrl, { host, path, method, headers: { 'user-agent': UA.desktop, ...headers } });
@@ -109,7 +116,8 @@ describe('edge redirects', () => {
       androidOverrideUrl: 'https://example.com/android',
       desktopOverrideUrl: 'https://example.com/desktop',
     });
-    const location = async (ua: string) => (await get(t.tenantA.domain, `/${link.key}`, { 'user-agent': ua })).headers.location;
+    const location = async (ua: string) =>
+      (await get(t.tenantA.domain, `/${link.key}`, { 'user-agent': ua })).headers.location;
     expect(await location(UA.iphone)).toBe('https://example.com/ios');
     expect(await location(UA.android)).toBe('https://example.com/android');
     expect(await location(UA.desktop)).toBe('https://example.com/desktop');
@@ -134,7 +142,11 @@ describe('edge redirects', () => {
 
   it('sends expired links to the link expiredUrl, else the domain expiredUrl, else a 410 page', async () => {
     const past = new Date(Date.now() - 60_000).toISOString();
-    const own = await shortLink({ url: 'https://example.com/a', expiresAt: past, expiredUrl: 'https://example.com/link-expired' });
+    const own = await shortLink({
+      url: 'https://example.com/a',
+      expiresAt: past,
+      expiredUrl: 'https://example.com/link-expired',
+    });
     expect((await get(t.tenantA.domain, `/${own.key}`)).headers.location).toBe('https://example.com/link-expired');
     const onFallback = await shortLink({ url: 'https://example.com/b', expiresAt: past, domain: fallbackDomain });
     const viaDomain = await get(fallbackDomain, `/${onFallback.key}`);
@@ -147,7 +159,10 @@ describe('edge redirects', () => {
     expect(gone.text).toContain('Link expired');
     const [event] = await eventsOf(bare.id);
     expect(event).toMatchObject({ eventType: 'click', responseKind: 'expired', resolvedDestinationUrl: null });
-    const future = await shortLink({ url: 'https://example.com/live', expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const future = await shortLink({
+      url: 'https://example.com/live',
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     expect((await get(t.tenantA.domain, `/${future.key}`)).headers.location).toBe('https://example.com/live');
   });
 
@@ -165,7 +180,12 @@ describe('edge redirects', () => {
     const link = await shortLink({ url: 'https://example.com/archived' });
     // What archiving writes to the slug item (the archive route keeps it in sync).
     await getDocumentClient().send(
-      new UpdateCommand({ TableName: tableName(), Key: keys.slug(link.domain, link.key), UpdateExpression: 'SET archived = :t', ExpressionAttributeValues: { ':t': true } }),
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.slug(link.domain, link.key),
+        UpdateExpression: 'SET archived = :t',
+        ExpressionAttributeValues: { ':t': true },
+      }),
     );
     expect((await get(t.tenantA.domain, `/${link.key}`)).status).toBe(404);
   });
@@ -186,13 +206,19 @@ describe('bot previews', () => {
     const link = await shortLink({
       url: 'https://example.com/article',
       title: 'Fallback <b>title</b>',
-      socialPreview: { description: 'Say "hi" & <script>alert(1)</script>', image: 'https://img.example.com/a.png?x=1&y=2', imageAlt: "it's" },
+      socialPreview: {
+        description: 'Say "hi" & <script>alert(1)</script>',
+        image: 'https://img.example.com/a.png?x=1&y=2',
+        imageAlt: "it's",
+      },
     });
     const res = await get(t.tenantA.domain, `/${link.key}`, { 'user-agent': UA.bot });
     expect(res.status).toBe(200);
     expect(res.headers.location).toBeUndefined();
     expect(res.text).toContain('<meta property="og:title" content="Fallback &lt;b&gt;title&lt;/b&gt;">');
-    expect(res.text).toContain('<meta property="og:description" content="Say &quot;hi&quot; &amp; &lt;script&gt;alert(1)&lt;/script&gt;">');
+    expect(res.text).toContain(
+      '<meta property="og:description" content="Say &quot;hi&quot; &amp; &lt;script&gt;alert(1)&lt;/script&gt;">',
+    );
     expect(res.text).toContain('<meta property="og:image" content="https://img.example.com/a.png?x=1&amp;y=2">');
     expect(res.text).toContain('<meta name="twitter:card" content="summary_large_image">');
     expect(res.text).toContain('<meta property="og:image:alt" content="it&#39;s">');
@@ -205,7 +231,11 @@ describe('bot previews', () => {
   });
 
   it('prefers socialPreview.title and sends a strict CSP on pages', async () => {
-    const link = await shortLink({ url: 'https://example.com/x', title: 'Plain', socialPreview: { title: 'Shared title' } });
+    const link = await shortLink({
+      url: 'https://example.com/x',
+      title: 'Plain',
+      socialPreview: { title: 'Shared title' },
+    });
     const res = await get(t.tenantA.domain, `/${link.key}`, { 'user-agent': UA.bot });
     expect(res.text).toContain('<meta name="twitter:title" content="Shared title">');
     expect(res.text).toContain('<meta name="twitter:card" content="summary">');
@@ -219,10 +249,20 @@ describe('bot previews', () => {
 });
 
 describe('password-protected links', () => {
-  const form = (password: string) => ({ 'content-type': 'application/x-www-form-urlencoded', 'user-agent': UA.desktop, body: `password=${encodeURIComponent(password)}` });
+  const form = (password: string) => ({
+    'content-type': 'application/x-www-form-urlencoded',
+    'user-agent': UA.desktop,
+    body: `password=${encodeURIComponent(password)}`,
+  });
   const post = async (key: string, password: string) => {
     const { body, ...headers } = form(password);
-    const res = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, method: 'POST', headers, body });
+    const res = await edgeRequest(t.edgeUrl, {
+      host: t.tenantA.domain,
+      path: `/${key}`,
+      method: 'POST',
+      headers,
+      body,
+    });
     await t.idle();
     return res;
   };
@@ -252,7 +292,13 @@ describe('password-protected links', () => {
     expect(events).toHaveLength(1);
     expect(JSON.stringify(events)).not.toContain('sesame');
 
-    const empty = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${link.key}`, method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    const empty = await edgeRequest(t.edgeUrl, {
+      host: t.tenantA.domain,
+      path: `/${link.key}`,
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x',
+    });
     expect(empty.status).toBe(400);
   });
 
@@ -271,13 +317,19 @@ describe('password-protected links', () => {
 
   it('counts parallel tries exactly (conditional counter)', async () => {
     const link = await shortLink({ url: 'https://example.com/parallel', password: 'right' });
-    const results = await Promise.all(Array.from({ length: MAX_PASSWORD_ATTEMPTS + 3 }, (_, i) => post(link.key, `wrong-${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: MAX_PASSWORD_ATTEMPTS + 3 }, (_, i) => post(link.key, `wrong-${i}`)),
+    );
     expect(results.filter((r) => r.status === 401)).toHaveLength(MAX_PASSWORD_ATTEMPTS);
     expect(results.filter((r) => r.status === 429)).toHaveLength(3);
   });
 
   it('gives bots the form, not a preview, and counts them as bots', async () => {
-    const link = await shortLink({ url: 'https://example.com/p', password: 'pw', socialPreview: { title: 'Secret preview' } });
+    const link = await shortLink({
+      url: 'https://example.com/p',
+      password: 'pw',
+      socialPreview: { title: 'Secret preview' },
+    });
     const res = await get(t.tenantA.domain, `/${link.key}`, { 'user-agent': UA.bot });
     expect(res.status).toBe(200);
     expect(res.text).toContain('type="password"');
@@ -293,7 +345,11 @@ describe('deep links: launch view and app-link files', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     const port = new URL(t.edgeUrl).port;
-    expect(res.text).toMatch(new RegExp(`id="open" class="button primary" href="http://open\\.${t.tenantA.deepLinkApp.domain.replace(/\./g, '\\.')}:${port}/${link.key}\\?c=[0-9a-f-]{36}"`));
+    expect(res.text).toMatch(
+      new RegExp(
+        `id="open" class="button primary" href="http://open\\.${t.tenantA.deepLinkApp.domain.replace(/\./g, '\\.')}:${port}/${link.key}\\?c=[0-9a-f-]{36}"`,
+      ),
+    );
     expect(res.text).toContain('href="https://www.example.com/product/1?utm_source=app"');
     // Nothing automatic: no timer, no navigation from script.
     expect(res.text).not.toMatch(/setTimeout|location\.(?:replace|assign|href\s*=)/);
@@ -303,7 +359,11 @@ describe('deep links: launch view and app-link files', () => {
     expect(res.text).toContain(`<script nonce="${nonce}">`);
     const events = await eventsOf(link.id);
     expect(events.map((e) => e.eventType).sort()).toEqual(['click', 'launch_view_impression']);
-    expect(events.every((e) => e.responseKind === 'launch_view' && e.platform === 'ios' && e.deepLinkAppId === t.tenantA.deepLinkApp.id)).toBe(true);
+    expect(
+      events.every(
+        (e) => e.responseKind === 'launch_view' && e.platform === 'ios' && e.deepLinkAppId === t.tenantA.deepLinkApp.id,
+      ),
+    ).toBe(true);
     expect(new Set(events.map((e) => e.clickId)).size).toBe(1);
   });
 
@@ -324,10 +384,16 @@ describe('deep links: launch view and app-link files', () => {
   it('on the alternate host: Open in app (with its click id) goes to the store; anything else to the link on the app domain', async () => {
     const link = await deepLink();
     const clickId = '0b6c1f43-8a0e-4b5e-9d53-6f7c8a9b0c1d';
-    const open = await get(`open.${t.tenantA.deepLinkApp.domain}`, `/${link.key}?c=${clickId}`, { 'user-agent': UA.iphone });
+    const open = await get(`open.${t.tenantA.deepLinkApp.domain}`, `/${link.key}?c=${clickId}`, {
+      'user-agent': UA.iphone,
+    });
     expect(open.headers.location).toBe('https://apps.apple.com/app/id000000000');
-    const android = await get(`open.${t.tenantA.deepLinkApp.domain}`, `/${link.key}?c=${clickId}`, { 'user-agent': UA.android });
-    expect(android.headers.location).toBe(`https://play.google.com/store/apps/details?id=${t.tenantA.publishableKeys.android.package}&referrer=click_id%3D${clickId}`);
+    const android = await get(`open.${t.tenantA.deepLinkApp.domain}`, `/${link.key}?c=${clickId}`, {
+      'user-agent': UA.android,
+    });
+    expect(android.headers.location).toBe(
+      `https://play.google.com/store/apps/details?id=${t.tenantA.publishableKeys.android.package}&referrer=click_id%3D${clickId}`,
+    );
     const bare = await get(`open.${t.tenantA.deepLinkApp.domain}`, `/${link.key}`, { 'user-agent': UA.iphone });
     expect(bare.status).toBe(302);
     expect(bare.headers.location).toBe(`http://${t.tenantA.deepLinkApp.domain}:${new URL(t.edgeUrl).port}/${link.key}`);
@@ -338,7 +404,13 @@ describe('deep links: launch view and app-link files', () => {
   it('records launch view beacons for live deep links only', async () => {
     const link = await deepLink();
     const beacon = (body: string, host = t.tenantA.deepLinkApp.domain) =>
-      edgeRequest(t.edgeUrl, { host, path: '/api/launch-view-events', method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': UA.iphone }, body });
+      edgeRequest(t.edgeUrl, {
+        host,
+        path: '/api/launch-view-events',
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': UA.iphone },
+        body,
+      });
     const clickId = '0b6c1f43-8a0e-4b5e-9d53-6f7c8a9b0c1e';
     expect((await beacon(`k=${link.key}&e=primary_click&c=${clickId}`)).status).toBe(204);
     expect((await beacon(`k=${link.key}&e=secondary_click&c=${clickId}`)).status).toBe(204);
@@ -365,10 +437,16 @@ describe('deep links: launch view and app-link files', () => {
     expect(JSON.parse(assets.text)).toEqual([
       {
         relation: ['delegate_permission/common.handle_all_urls'],
-        target: { namespace: 'android_app', package_name: t.tenantA.publishableKeys.android.package, sha256_cert_fingerprints: [t.tenantA.publishableKeys.android.sha256Cert] },
+        target: {
+          namespace: 'android_app',
+          package_name: t.tenantA.publishableKeys.android.package,
+          sha256_cert_fingerprints: [t.tenantA.publishableKeys.android.sha256Cert],
+        },
       },
     ]);
-    expect((await get(`open.${t.tenantA.deepLinkApp.domain}`, '/.well-known/apple-app-site-association')).status).toBe(200);
+    expect((await get(`open.${t.tenantA.deepLinkApp.domain}`, '/.well-known/apple-app-site-association')).status).toBe(
+      200,
+    );
     expect((await get(t.tenantA.domain, '/.well-known/apple-app-site-association')).status).toBe(404);
     expect((await get('nobody.localhost', '/.well-known/assetlinks.json')).status).toBe(404);
   });

@@ -11,7 +11,8 @@ import { startTestStack, type TestStack } from '@test/support/test-stack';
  * runs the deployed viewer-request function and adds the origin secret; the test plays
  * CloudFront's geolocation by sending CloudFront-Viewer-Country / -Address.
  */
-const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const DESKTOP =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
@@ -21,7 +22,11 @@ afterAll(async () => t?.stop());
 const shortLink = (body: Partial<CreateLinkBody> & { url: string }) =>
   createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, ...body } as CreateLinkBody);
 /** One click, returned once the edge has recorded it (the recording follows the response). */
-const click = async (key: string, viewer: { country?: string; address?: string }, extra: Record<string, string> = {}) => {
+const click = async (
+  key: string,
+  viewer: { country?: string; address?: string },
+  extra: Record<string, string> = {},
+) => {
   const res = await edgeRequest(t.edgeUrl, {
     host: t.tenantA.domain,
     path: `/${key}`,
@@ -42,7 +47,9 @@ describe('the local front door (same headers as CloudFront)', () => {
     expect((await click(link.key, { country: 'jp', address: '203.0.113.50:40001' })).status).toBe(302);
     expect((await click(link.key, { country: 'JP', address: '2001:db8::7:443' })).status).toBe(302);
     expect((await click(link.key, { country: 'BR', address: '198.51.100.9:5000' })).status).toBe(302);
-    const res = await http(t.baseUrl, 'GET', `/v1/analytics/links/${link.id}?range=24h`, { headers: { 'api-key': t.tenantA.serverKey } });
+    const res = await http(t.baseUrl, 'GET', `/v1/analytics/links/${link.id}?range=24h`, {
+      headers: { 'api-key': t.tenantA.serverKey },
+    });
     expect(res.status).toBe(200);
     const geo = (res.body.data.geoBreakdown as Array<{ key: string; count: number }>).map((r) => [r.key, r.count]);
     expect(geo).toEqual([
@@ -67,10 +74,15 @@ describe('the local front door (same headers as CloudFront)', () => {
         host: t.tenantA.domain,
         path: `/${link.key}`,
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': DESKTOP, 'cloudfront-viewer-address': address },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'user-agent': DESKTOP,
+          'cloudfront-viewer-address': address,
+        },
         body: `password=${password}`,
       });
-    for (let i = 0; i < MAX_PASSWORD_ATTEMPTS; i++) expect((await post('203.0.113.77:1000', `wrong${i}`)).status).toBe(401);
+    for (let i = 0; i < MAX_PASSWORD_ATTEMPTS; i++)
+      expect((await post('203.0.113.77:1000', `wrong${i}`)).status).toBe(401);
     expect((await post('203.0.113.77:2000', 'right')).status).toBe(429);
     // Another viewer behind the same (local) CloudFront address is not locked out.
     const other = await post('2001:db8::99:443', 'right');

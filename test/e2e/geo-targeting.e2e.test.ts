@@ -3,8 +3,10 @@ import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
-const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const DESKTOP =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 let t: TestStack;
 beforeAll(async () => {
@@ -14,7 +16,10 @@ afterAll(async () => t?.stop());
 
 const server = () => ({ 'api-key': t.tenantA.serverKey });
 const createLink = async (json: Record<string, unknown>) => {
-  const res = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(), json: { domain: t.tenantA.domain, ...json } });
+  const res = await http(t.baseUrl, 'POST', '/v1/links', {
+    headers: server(),
+    json: { domain: t.tenantA.domain, ...json },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.data;
 };
@@ -29,13 +34,24 @@ const clicksOf = async (linkId: string) =>
 
 describe('geo field', () => {
   it('is accepted in any case, returned upper-case, replaced by PATCH and cleared by null', async () => {
-    const link = await createLink({ url: 'https://example.com/geo', geo: { de: 'https://example.de/', Fr: 'https://example.fr/' } });
+    const link = await createLink({
+      url: 'https://example.com/geo',
+      geo: { de: 'https://example.de/', Fr: 'https://example.fr/' },
+    });
     expect(link.geo).toEqual({ DE: 'https://example.de/', FR: 'https://example.fr/' });
-    expect((await http(t.baseUrl, 'GET', `/v1/links/${link.id}`, { headers: server() })).body.data.geo).toEqual(link.geo);
+    expect((await http(t.baseUrl, 'GET', `/v1/links/${link.id}`, { headers: server() })).body.data.geo).toEqual(
+      link.geo,
+    );
 
-    const replaced = await http(t.baseUrl, 'PATCH', `/v1/links/${link.id}`, { headers: server(), json: { geo: { us: 'https://example.com/us' } } });
+    const replaced = await http(t.baseUrl, 'PATCH', `/v1/links/${link.id}`, {
+      headers: server(),
+      json: { geo: { us: 'https://example.com/us' } },
+    });
     expect(replaced.body.data.geo).toEqual({ US: 'https://example.com/us' });
-    const kept = await http(t.baseUrl, 'PATCH', `/v1/links/${link.id}`, { headers: server(), json: { title: 'still geo' } });
+    const kept = await http(t.baseUrl, 'PATCH', `/v1/links/${link.id}`, {
+      headers: server(),
+      json: { title: 'still geo' },
+    });
     expect(kept.body.data.geo).toEqual({ US: 'https://example.com/us' });
     const cleared = await http(t.baseUrl, 'PATCH', `/v1/links/${link.id}`, { headers: server(), json: { geo: null } });
     expect(cleared.body.data.geo).toBeNull();
@@ -45,7 +61,12 @@ describe('geo field', () => {
   it('refuses an unknown code naming geo.<code>, bad URLs, and more than 50 entries, creating nothing', async () => {
     const bad = await http(t.baseUrl, 'POST', '/v1/links', {
       headers: server(),
-      json: { url: 'https://example.com/x', domain: t.tenantA.domain, key: 'geo-bad', geo: { zz: 'https://example.com/zz' } },
+      json: {
+        url: 'https://example.com/x',
+        domain: t.tenantA.domain,
+        key: 'geo-bad',
+        geo: { zz: 'https://example.com/zz' },
+      },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid_request');
@@ -55,15 +76,74 @@ describe('geo field', () => {
       json: { url: 'https://example.com/x', domain: t.tenantA.domain, geo: { DE: 'javascript:alert(1)' } },
     });
     expect(badUrl.body.error.details[0].path).toBe('geo.DE');
-    const codes = ['AD', 'AE', 'AF', 'AG', 'AI', 'AL', 'AM', 'AO', 'AQ', 'AR', 'AS', 'AT', 'AU', 'AW', 'AX', 'AZ', 'BA', 'BB', 'BD', 'BE', 'BF', 'BG', 'BH', 'BI', 'BJ', 'BL', 'BM', 'BN', 'BO', 'BQ', 'BR', 'BS', 'BT', 'BV', 'BW', 'BY', 'BZ', 'CA', 'CC', 'CD', 'CF', 'CG', 'CH', 'CI', 'CK', 'CL', 'CM', 'CN', 'CO', 'CR', 'CU'];
+    const codes = [
+      'AD',
+      'AE',
+      'AF',
+      'AG',
+      'AI',
+      'AL',
+      'AM',
+      'AO',
+      'AQ',
+      'AR',
+      'AS',
+      'AT',
+      'AU',
+      'AW',
+      'AX',
+      'AZ',
+      'BA',
+      'BB',
+      'BD',
+      'BE',
+      'BF',
+      'BG',
+      'BH',
+      'BI',
+      'BJ',
+      'BL',
+      'BM',
+      'BN',
+      'BO',
+      'BQ',
+      'BR',
+      'BS',
+      'BT',
+      'BV',
+      'BW',
+      'BY',
+      'BZ',
+      'CA',
+      'CC',
+      'CD',
+      'CF',
+      'CG',
+      'CH',
+      'CI',
+      'CK',
+      'CL',
+      'CM',
+      'CN',
+      'CO',
+      'CR',
+      'CU',
+    ];
     const tooMany = await http(t.baseUrl, 'POST', '/v1/links', {
       headers: server(),
-      json: { url: 'https://example.com/x', domain: t.tenantA.domain, geo: Object.fromEntries(codes.map((c) => [c, `https://example.com/${c}`])) },
+      json: {
+        url: 'https://example.com/x',
+        domain: t.tenantA.domain,
+        geo: Object.fromEntries(codes.map((c) => [c, `https://example.com/${c}`])),
+      },
     });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error.details[0].path).toBe('geo');
     const patched = await createLink({ url: 'https://example.com/p' });
-    const badPatch = await http(t.baseUrl, 'PATCH', `/v1/links/${patched.id}`, { headers: server(), json: { geo: { xx: 'https://a.com' } } });
+    const badPatch = await http(t.baseUrl, 'PATCH', `/v1/links/${patched.id}`, {
+      headers: server(),
+      json: { geo: { xx: 'https://a.com' } },
+    });
     expect(badPatch.status).toBe(400);
     expect(badPatch.body.error.details[0].path).toBe('geo.xx');
     expect((await http(t.baseUrl, 'GET', '/v1/links?search=geo-bad', { headers: server() })).body.data).toEqual([]);
@@ -106,7 +186,12 @@ describe('geo on the edge (CloudFront-Viewer-Country)', () => {
   it('the client click API and resolve answer destinationUrl with the edge rules; the recorded country stays trusted-only', async () => {
     const link = await createLink({ url: 'https://example.com/c', geo: { JP: 'https://example.jp/c' } });
     const pk = t.tenantA.publishableKeys.browser;
-    const headers = { 'x-publishable-key': pk.key, origin: pk.origin, 'user-agent': DESKTOP, 'cloudfront-viewer-country': 'JP' };
+    const headers = {
+      'x-publishable-key': pk.key,
+      origin: pk.origin,
+      'user-agent': DESKTOP,
+      'cloudfront-viewer-country': 'JP',
+    };
     const edge = await click(link.key, { 'user-agent': DESKTOP, 'cloudfront-viewer-country': 'JP' });
     expect(edge.headers.location).toBe('https://example.jp/c');
     // The service API is not behind the front door: the header chooses the destination (a hint:
@@ -114,10 +199,16 @@ describe('geo on the edge (CloudFront-Viewer-Country)', () => {
     const resolved = await http(t.baseUrl, 'POST', '/v1/client/resolve', { headers, json: { linkId: link.id } });
     expect(resolved.status).toBe(200);
     expect(resolved.body.data.destinationUrl).toBe('https://example.jp/c');
-    const clicked = await http(t.baseUrl, 'POST', '/v1/client/attribution/click', { headers, json: { shortLink: link.shortLink } });
+    const clicked = await http(t.baseUrl, 'POST', '/v1/client/attribution/click', {
+      headers,
+      json: { shortLink: link.shortLink },
+    });
     expect(clicked.status).toBe(201);
     expect(clicked.body.data.destinationUrl).toBe('https://example.jp/c');
-    const noHeader = await http(t.baseUrl, 'POST', '/v1/client/resolve', { headers: { ...headers, 'cloudfront-viewer-country': '' }, json: { linkId: link.id } });
+    const noHeader = await http(t.baseUrl, 'POST', '/v1/client/resolve', {
+      headers: { ...headers, 'cloudfront-viewer-country': '' },
+      json: { linkId: link.id },
+    });
     expect(noHeader.body.data.destinationUrl).toBe('https://example.com/c');
     const events = await clicksOf(link.id);
     // The edge click's country is trusted (through the local front door); the client click's is not recorded.
@@ -130,10 +221,17 @@ describe('geo on the edge (CloudFront-Viewer-Country)', () => {
     expect(events).toHaveLength(2);
 
     // Behind a password the destination stays hidden from publishable keys: the short link instead.
-    const locked = await createLink({ url: 'https://example.com/locked', geo: { JP: 'https://example.jp/locked' }, password: 'pw' });
+    const locked = await createLink({
+      url: 'https://example.com/locked',
+      geo: { JP: 'https://example.jp/locked' },
+      password: 'pw',
+    });
     const lockedResolve = await http(t.baseUrl, 'POST', '/v1/client/resolve', { headers, json: { linkId: locked.id } });
     expect(lockedResolve.body.data.destinationUrl).toBe(locked.shortLink);
-    const lockedClick = await http(t.baseUrl, 'POST', '/v1/client/attribution/click', { headers, json: { linkId: locked.id } });
+    const lockedClick = await http(t.baseUrl, 'POST', '/v1/client/attribution/click', {
+      headers,
+      json: { linkId: locked.id },
+    });
     expect(lockedClick.body.data.destinationUrl).toBe(locked.shortLink);
     expect(lockedClick.text).not.toContain('example.jp');
   });

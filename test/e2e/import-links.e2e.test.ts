@@ -26,7 +26,19 @@ afterAll(async () => t?.stop());
 
 /** The admin CLI as a user runs it, against this test file's table. */
 const importLinks = async (file: string, format: string, extra: string[] = []) => {
-  const args = ['scripts/admin.ts', 'import-links', fixture(file), '--workspace', t.tenantA.workspaceId, '--domain', t.tenantA.domain, '--format', format, '--json', ...extra];
+  const args = [
+    'scripts/admin.ts',
+    'import-links',
+    fixture(file),
+    '--workspace',
+    t.tenantA.workspaceId,
+    '--domain',
+    t.tenantA.domain,
+    '--format',
+    format,
+    '--json',
+    ...extra,
+  ];
   const env = { ...process.env, BASE_URL: t.baseUrl, EDGE_URL: t.edgeUrl };
   try {
     const { stdout } = await run(tsx, args, { cwd: projectRoot, env });
@@ -38,9 +50,11 @@ const importLinks = async (file: string, format: string, extra: string[] = []) =
   }
 };
 const linkAt = async (key: string) =>
-  (await http(t.baseUrl, 'GET', `/v1/links?search=${encodeURIComponent(key)}&limit=100`, { headers: { 'api-key': t.tenantA.serverKey } })).body.data.find(
-    (l: { key: string }) => l.key === key,
-  );
+  (
+    await http(t.baseUrl, 'GET', `/v1/links?search=${encodeURIComponent(key)}&limit=100`, {
+      headers: { 'api-key': t.tenantA.serverKey },
+    })
+  ).body.data.find((l: { key: string }) => l.key === key);
 
 describe('admin import-links', () => {
   it('imports a Bitly export: back-halves, titles, tags, created dates; reports the taken slug and the bad row; a re-run creates nothing', async () => {
@@ -48,23 +62,40 @@ describe('admin import-links', () => {
     expect(first.code).toBe(1);
     expect(first.report).toMatchObject({ format: 'bitly', rows: 4, created: 2, skipped: 1, failed: 1 });
     expect(first.report.skippedRows).toEqual([{ row: 4, key: 'taken-bitly', reason: 'slug_taken' }]);
-    expect(first.report.failures).toEqual([expect.objectContaining({ row: 3, code: 'invalid_request', details: [expect.objectContaining({ path: 'url' })] })]);
+    expect(first.report.failures).toEqual([
+      expect.objectContaining({ row: 3, code: 'invalid_request', details: [expect.objectContaining({ path: 'url' })] }),
+    ]);
     const sale = await linkAt('spring-sale');
-    expect(sale).toMatchObject({ url: 'https://shop.example.com/spring?ref=mail', title: 'Spring sale', createdAt: '2024-03-01T10:15:00.000Z' });
+    expect(sale).toMatchObject({
+      url: 'https://shop.example.com/spring?ref=mail',
+      title: 'Spring sale',
+      createdAt: '2024-03-01T10:15:00.000Z',
+    });
     expect(sale.tags.map((tag: { name: string }) => tag.name)).toEqual(['promo', 'spring']);
-    expect(await linkAt('3xYzAb2')).toMatchObject({ url: 'https://blog.example.com/post/launch', title: 'Launch post, with a comma' });
+    expect(await linkAt('3xYzAb2')).toMatchObject({
+      url: 'https://blog.example.com/post/launch',
+      title: 'Launch post, with a comma',
+    });
     expect((await linkAt('taken-bitly')).url).toBe('https://example.com/already-here');
 
     const again = await importLinks('bitly.csv', 'bitly');
     expect(again.report).toMatchObject({ created: 0, skipped: 3, failed: 1 });
-    expect(again.report.skippedRows.map((s: { reason: string }) => s.reason)).toEqual(['already_imported', 'already_imported', 'slug_taken']);
+    expect(again.report.skippedRows.map((s: { reason: string }) => s.reason)).toEqual([
+      'already_imported',
+      'already_imported',
+      'slug_taken',
+    ]);
   });
 
   it('imports Rebrandly and Short.io exports by their own columns', async () => {
     const rebrandly = await importLinks('rebrandly.csv', 'rebrandly');
     expect(rebrandly.report).toMatchObject({ rows: 4, created: 2, skipped: 1, failed: 1 });
     expect(rebrandly.report.failures[0]).toMatchObject({ row: 3, details: [expect.objectContaining({ path: 'key' })] });
-    expect(await linkAt('pricing-2024')).toMatchObject({ url: 'https://www.example.com/pricing', title: 'Pricing', createdAt: '2024-01-05T09:00:00.000Z' });
+    expect(await linkAt('pricing-2024')).toMatchObject({
+      url: 'https://www.example.com/pricing',
+      title: 'Pricing',
+      createdAt: '2024-01-05T09:00:00.000Z',
+    });
 
     const shortio = await importLinks('shortio.csv', 'shortio');
     expect(shortio.report).toMatchObject({ rows: 4, created: 2, skipped: 1, failed: 1 });
@@ -83,7 +114,8 @@ describe('admin import-links', () => {
     expect(first.report.failures[1].message).toContain('not a date');
     const a = await linkAt('generic-a');
     expect(a.tags.map((tag: { name: string }) => tag.name)).toEqual(['one', 'two']);
-    const all = (await http(t.baseUrl, 'GET', '/v1/links?limit=100', { headers: { 'api-key': t.tenantA.serverKey } })).body.data;
+    const all = (await http(t.baseUrl, 'GET', '/v1/links?limit=100', { headers: { 'api-key': t.tenantA.serverKey } }))
+      .body.data;
     expect(all.filter((l: { url: string }) => l.url === 'https://example.com/c')).toHaveLength(1);
     expect(all.find((l: { url: string }) => l.url === 'https://example.com/b').key).toMatch(/^[A-Za-z0-9]{10}$/);
 
@@ -94,7 +126,18 @@ describe('admin import-links', () => {
   it('refuses a format without its URL column, an unknown domain, and an unknown format, writing nothing', async () => {
     await expect(importLinks('bitly.csv', 'rebrandly')).rejects.toThrow(/no destination URL column/);
     await expect(importLinks('generic.csv', 'nope')).rejects.toThrow(/--format must be one of/);
-    const otherDomain = ['scripts/admin.ts', 'import-links', fixture('generic.csv'), '--workspace', t.tenantA.workspaceId, '--domain', t.tenantB.domain, '--json'];
-    await expect(run(tsx, otherDomain, { cwd: projectRoot, env: process.env })).rejects.toThrow(/not a short-link domain/);
+    const otherDomain = [
+      'scripts/admin.ts',
+      'import-links',
+      fixture('generic.csv'),
+      '--workspace',
+      t.tenantA.workspaceId,
+      '--domain',
+      t.tenantB.domain,
+      '--json',
+    ];
+    await expect(run(tsx, otherDomain, { cwd: projectRoot, env: process.env })).rejects.toThrow(
+      /not a short-link domain/,
+    );
   });
 });

@@ -22,15 +22,42 @@ beforeAll(async () => {
   const domain = `second-${id.slice(-8).toLowerCase()}.localhost`;
   const domainId = prefixedId('dom');
   await domainRepository.create({
-    id: domainId, workspaceId: t.tenantA.workspaceId, domain, verified: true, placeholder: null, expiredUrl: null,
-    notFoundUrl: null, primary: false, archived: false, usage: 'DEEPLINK', appId: id, createdAt: now, updatedAt: now,
+    id: domainId,
+    workspaceId: t.tenantA.workspaceId,
+    domain,
+    verified: true,
+    placeholder: null,
+    expiredUrl: null,
+    notFoundUrl: null,
+    primary: false,
+    archived: false,
+    usage: 'DEEPLINK',
+    appId: id,
+    createdAt: now,
+    updatedAt: now,
   });
   await appRepository.put({
-    id, workspaceId: t.tenantA.workspaceId, name: 'Second app', domainId, domain, defaultUrl: 'https://second.example.com/',
-    ios: null, android: null, createdAt: now, updatedAt: now,
+    id,
+    workspaceId: t.tenantA.workspaceId,
+    name: 'Second app',
+    domainId,
+    domain,
+    defaultUrl: 'https://second.example.com/',
+    ios: null,
+    android: null,
+    createdAt: now,
+    updatedAt: now,
   });
   const appKey = generateApiKey('app');
-  await apiKeyRepository.put({ keyHash: hashApiKey(appKey), kind: 'app', workspaceId: t.tenantA.workspaceId, appId: id, revoked: false, createdAt: now, publishable: null });
+  await apiKeyRepository.put({
+    keyHash: hashApiKey(appKey),
+    kind: 'app',
+    workspaceId: t.tenantA.workspaceId,
+    appId: id,
+    revoked: false,
+    createdAt: now,
+    publishable: null,
+  });
   otherApp = { id, domain, appKey };
 });
 afterAll(async () => t?.stop());
@@ -39,13 +66,15 @@ const PATH = '/api/mobile/deeplink';
 const app = (key = t.tenantA.deepLinkApp.appKey) => ({ 'api-key': key });
 const create = (fields: Record<string, string | Blob>, key?: string) => postForm(t.baseUrl, PATH, fields, app(key));
 const retrieve = (shortLink: string | undefined, headers: Record<string, string> = app()) =>
-  http(t.baseUrl, 'GET', `${PATH}${shortLink === undefined ? '' : `?shortLink=${encodeURIComponent(shortLink)}`}`, { headers });
+  http(t.baseUrl, 'GET', `${PATH}${shortLink === undefined ? '' : `?shortLink=${encodeURIComponent(shortLink)}`}`, {
+    headers,
+  });
 
 const APP_NOT_FOUND = { success: false, msg: 'Deep link app not found, please check the API key' };
 const LINK_NOT_FOUND = { success: false, msg: 'requested link could not be found' };
 
 describe('POST /api/mobile/deeplink', () => {
-  it('creates a deep link of the key\'s app: app domain, app default URL, 6-character slug, legacy shape', async () => {
+  it("creates a deep link of the key's app: app domain, app default URL, 6-character slug, legacy shape", async () => {
     const res = await create({});
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBeTruthy();
@@ -66,7 +95,11 @@ describe('POST /api/mobile/deeplink', () => {
       deepLinkAppId: t.tenantA.deepLinkApp.id,
     });
     const stored = await linkRepository.findById(data.id, true);
-    expect(stored).toMatchObject({ workspaceId: t.tenantA.workspaceId, linkType: 'DEEPLINK', deepLinkAppId: t.tenantA.deepLinkApp.id });
+    expect(stored).toMatchObject({
+      workspaceId: t.tenantA.workspaceId,
+      linkType: 'DEEPLINK',
+      deepLinkAppId: t.tenantA.deepLinkApp.id,
+    });
   });
 
   it('applies slug, title, objects, tags, comments, password', async () => {
@@ -94,7 +127,10 @@ describe('POST /api/mobile/deeplink', () => {
   it('does not accept url (the app default URL is the destination): 400 msg', async () => {
     const res = await create({ url: 'https://example.com/elsewhere' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, msg: "url is not accepted by deeplink create: the app's default URL is used" });
+    expect(res.body).toEqual({
+      success: false,
+      msg: "url is not accepted by deeplink create: the app's default URL is used",
+    });
   });
 
   it('slug taken: 200 {success:false,msg:"slug already exists"}', async () => {
@@ -142,7 +178,13 @@ describe('POST /api/mobile/deeplink', () => {
   it('unknown, revoked or other-kind key: 404 "deep-link app not found, check the key"', async () => {
     const extra = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl });
     await apiKeyRepository.revoke(hashApiKey(extra.deepLinkApp.appKey));
-    for (const key of ['ak_unknown', extra.deepLinkApp.appKey, t.tenantA.mobileKey, t.tenantA.serverKey, t.tenantA.publishableKeys.android.key]) {
+    for (const key of [
+      'ak_unknown',
+      extra.deepLinkApp.appKey,
+      t.tenantA.mobileKey,
+      t.tenantA.serverKey,
+      t.tenantA.publishableKeys.android.key,
+    ]) {
       const res = await create({ slug: `k${Math.random().toString(36).slice(2, 8)}` }, key);
       expect(res.status).toBe(404);
       expect(res.body).toEqual(APP_NOT_FOUND);
@@ -213,8 +255,16 @@ describe('GET /api/mobile/deeplink?shortLink=', () => {
     const mine = (await create({})).body.data;
     const otherAppLink = (await create({}, otherApp.appKey)).body.data;
     const otherTenant = (await create({}, t.tenantB.deepLinkApp.appKey)).body.data;
-    const shortLink = (await postForm(t.baseUrl, '/api/mobile/link/create', { url: 'https://a.com' }, { 'api-key': t.tenantA.mobileKey })).body.data;
-    for (const link of [`https://${t.tenantA.deepLinkApp.domain}/none00`, `https://${t.tenantA.deepLinkApp.domain}/${mine.key}/x`, otherAppLink.shortLink, otherTenant.shortLink, shortLink.shortLink]) {
+    const shortLink = (
+      await postForm(t.baseUrl, '/api/mobile/link/create', { url: 'https://a.com' }, { 'api-key': t.tenantA.mobileKey })
+    ).body.data;
+    for (const link of [
+      `https://${t.tenantA.deepLinkApp.domain}/none00`,
+      `https://${t.tenantA.deepLinkApp.domain}/${mine.key}/x`,
+      otherAppLink.shortLink,
+      otherTenant.shortLink,
+      shortLink.shortLink,
+    ]) {
       const res = await retrieve(link);
       expect(res.status, link).toBe(404);
       expect(res.body).toEqual(LINK_NOT_FOUND);

@@ -20,12 +20,33 @@ afterAll(async () => t?.stop());
 
 const CREATE = '/api/mobile/link/create';
 const mobile = (key = t.tenantA.mobileKey) => ({ 'api-key': key });
-const create = (fields: Record<string, string | Blob>, key?: string) => postForm(t.baseUrl, CREATE, fields, mobile(key));
+const create = (fields: Record<string, string | Blob>, key?: string) =>
+  postForm(t.baseUrl, CREATE, fields, mobile(key));
 const getLink = (shortLink: string | undefined, headers: Record<string, string> = mobile()) =>
-  http(t.baseUrl, 'GET', `/api/mobile/link${shortLink === undefined ? '' : `?shortLink=${encodeURIComponent(shortLink)}`}`, { headers });
-const invalid = (msg: string | RegExp) => ({ success: false, msg: typeof msg === 'string' ? msg : expect.stringMatching(msg) });
+  http(
+    t.baseUrl,
+    'GET',
+    `/api/mobile/link${shortLink === undefined ? '' : `?shortLink=${encodeURIComponent(shortLink)}`}`,
+    { headers },
+  );
+const invalid = (msg: string | RegExp) => ({
+  success: false,
+  msg: typeof msg === 'string' ? msg : expect.stringMatching(msg),
+});
 
-const LEGACY_KEYS = ['id', 'title', 'url', 'domain', 'key', 'shortLink', 'linkType', 'comments', 'linkObject', 'tags', 'projectId'];
+const LEGACY_KEYS = [
+  'id',
+  'title',
+  'url',
+  'domain',
+  'key',
+  'shortLink',
+  'linkType',
+  'comments',
+  'linkObject',
+  'tags',
+  'projectId',
+];
 
 describe('POST /api/mobile/link/create: success shape', () => {
   it('creates a short link on the primary domain with a random 6-character slug, in the legacy shape', async () => {
@@ -73,7 +94,10 @@ describe('POST /api/mobile/link/create: success shape', () => {
     expect(data.tags).toHaveLength(2);
     expect(data.tags.map((t: any) => t.tag.name)).toEqual(['Spring', 'mobile']);
     for (const entry of data.tags) {
-      expect(entry).toEqual({ id: expect.stringMatching(/^ltg_/), tag: { id: expect.stringMatching(/^tag_/), name: expect.any(String), color: expect.any(String) } });
+      expect(entry).toEqual({
+        id: expect.stringMatching(/^ltg_/),
+        tag: { id: expect.stringMatching(/^tag_/), name: expect.any(String), color: expect.any(String) },
+      });
     }
     expect(JSON.stringify(res.body)).not.toMatch(/s3cret|scrypt|password/);
 
@@ -96,9 +120,23 @@ describe('POST /api/mobile/link/create: success shape', () => {
   });
 
   it('treats empty optional fields as omitted and ignores unknown fields', async () => {
-    const res = await create({ url: 'https://example.com/empty', slug: '', title: '', objects: '', tags: '', comments: '', password: '', projectId: 'x' });
+    const res = await create({
+      url: 'https://example.com/empty',
+      slug: '',
+      title: '',
+      objects: '',
+      tags: '',
+      comments: '',
+      password: '',
+      projectId: 'x',
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ comments: null, linkObject: { object: null }, tags: [], projectId: t.tenantA.workspaceId });
+    expect(res.body.data).toMatchObject({
+      comments: null,
+      linkObject: { object: null },
+      tags: [],
+      projectId: t.tenantA.workspaceId,
+    });
     expect(res.body.data.key).toMatch(/^[0-9A-Za-z]{6}$/);
     expect(res.body.data.title).toBe(res.body.data.shortLink);
   });
@@ -129,13 +167,29 @@ describe('POST /api/mobile/link/create: field rules (400 {success:false,msg})', 
     ['objects not JSON', { url: 'https://a.com', objects: '{not json' }, /^objects must be a serialized JSON object$/],
     ['objects an array', { url: 'https://a.com', objects: '[1,2]' }, /^objects must be a serialized JSON object$/],
     ['objects a string', { url: 'https://a.com', objects: '"x"' }, /^objects must be a serialized JSON object$/],
-    ['objects over 16 KiB', { url: 'https://a.com', objects: JSON.stringify({ big: 'x'.repeat(17 * 1024) }) }, /objects must be at most 16384 bytes/],
+    [
+      'objects over 16 KiB',
+      { url: 'https://a.com', objects: JSON.stringify({ big: 'x'.repeat(17 * 1024) }) },
+      /objects must be at most 16384 bytes/,
+    ],
     ['tags not JSON', { url: 'https://a.com', tags: 'a,b' }, /^tags must be a serialized JSON array of strings$/],
     ['tags not strings', { url: 'https://a.com', tags: '[1]' }, /^tags must be a serialized JSON array of strings$/],
-    ['tags an object', { url: 'https://a.com', tags: '{"a":"b"}' }, /^tags must be a serialized JSON array of strings$/],
+    [
+      'tags an object',
+      { url: 'https://a.com', tags: '{"a":"b"}' },
+      /^tags must be a serialized JSON array of strings$/,
+    ],
     ['tags empty name', { url: 'https://a.com', tags: '["ok","  "]' }, /tags\.1 must not be empty/],
-    ['tag name too long', { url: 'https://a.com', tags: JSON.stringify(['n'.repeat(51)]) }, /tags\.0 must be at most 50/],
-    ['too many tags', { url: 'https://a.com', tags: JSON.stringify(Array.from({ length: 21 }, (_, i) => `t${i}`)) }, /tags at most 20 tags/],
+    [
+      'tag name too long',
+      { url: 'https://a.com', tags: JSON.stringify(['n'.repeat(51)]) },
+      /tags\.0 must be at most 50/,
+    ],
+    [
+      'too many tags',
+      { url: 'https://a.com', tags: JSON.stringify(Array.from({ length: 21 }, (_, i) => `t${i}`)) },
+      /tags at most 20 tags/,
+    ],
   ];
   it.each(cases)('%s', async (_name, fields, msg) => {
     const res = await create(fields);
@@ -158,15 +212,24 @@ describe('POST /api/mobile/link/create: the slug table row and the body rules', 
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ success: false, msg: 'slug already exists' });
     // Taken through v1 counts too.
-    await http(t.baseUrl, 'POST', '/v1/links', { headers: { 'api-key': t.tenantA.serverKey }, json: { url: 'https://a.com', domain: t.tenantA.domain, key: 'taken-by-v1' } });
-    expect((await create({ url: 'https://a.com', slug: 'taken-by-v1' })).body).toEqual({ success: false, msg: 'slug already exists' });
+    await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: { 'api-key': t.tenantA.serverKey },
+      json: { url: 'https://a.com', domain: t.tenantA.domain, key: 'taken-by-v1' },
+    });
+    expect((await create({ url: 'https://a.com', slug: 'taken-by-v1' })).body).toEqual({
+      success: false,
+      msg: 'slug already exists',
+    });
   });
 
   it('refuses a body that is not multipart/form-data (JSON, urlencoded, none)', async () => {
     const json = await http(t.baseUrl, 'POST', CREATE, { headers: mobile(), json: { url: 'https://a.com' } });
     expect(json.status).toBe(400);
     expect(json.body).toEqual({ success: false, msg: 'Content-Type must be multipart/form-data' });
-    const urlencoded = await http(t.baseUrl, 'POST', CREATE, { headers: { ...mobile(), 'content-type': 'application/x-www-form-urlencoded' }, body: 'url=https%3A%2F%2Fa.com' });
+    const urlencoded = await http(t.baseUrl, 'POST', CREATE, {
+      headers: { ...mobile(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'url=https%3A%2F%2Fa.com',
+    });
     expect(urlencoded.body).toEqual({ success: false, msg: 'Content-Type must be multipart/form-data' });
     const none = await http(t.baseUrl, 'POST', CREATE, { headers: mobile() });
     expect(none.status).toBe(400);
@@ -175,21 +238,36 @@ describe('POST /api/mobile/link/create: the slug table row and the body rules', 
 
   it('refuses malformed multipart: no boundary, unterminated body, garbage', async () => {
     const body = multipartText('XyZ', [{ name: 'url', value: 'https://a.com' }]);
-    const noBoundary = await http(t.baseUrl, 'POST', CREATE, { headers: { ...mobile(), 'content-type': 'multipart/form-data' }, body });
+    const noBoundary = await http(t.baseUrl, 'POST', CREATE, {
+      headers: { ...mobile(), 'content-type': 'multipart/form-data' },
+      body,
+    });
     expect(noBoundary.status).toBe(400);
     expect(noBoundary.body).toEqual({ success: false, msg: 'The multipart/form-data Content-Type has no boundary' });
     const cut = multipartText('XyZ', [{ name: 'url', value: 'https://a.com' }], false);
-    const unterminated = await http(t.baseUrl, 'POST', CREATE, { headers: { ...mobile(), 'content-type': 'multipart/form-data; boundary=XyZ' }, body: cut });
+    const unterminated = await http(t.baseUrl, 'POST', CREATE, {
+      headers: { ...mobile(), 'content-type': 'multipart/form-data; boundary=XyZ' },
+      body: cut,
+    });
     expect(unterminated.status).toBe(400);
     expect(unterminated.body).toEqual({ success: false, msg: 'The multipart/form-data body is malformed' });
-    const garbage = await http(t.baseUrl, 'POST', CREATE, { headers: { ...mobile(), 'content-type': 'multipart/form-data; boundary=XyZ' }, body: 'hello there' });
+    const garbage = await http(t.baseUrl, 'POST', CREATE, {
+      headers: { ...mobile(), 'content-type': 'multipart/form-data; boundary=XyZ' },
+      body: 'hello there',
+    });
     expect(garbage.status).toBe(400);
     expect(garbage.body.success).toBe(false);
   });
 
   it('accepts a hand-built body (quoted boundary, UTF-8 values)', async () => {
-    const body = multipartText('b-1', [{ name: 'url', value: 'https://example.com/ü' }, { name: 'title', value: 'Grüße 🎉' }]);
-    const res = await http(t.baseUrl, 'POST', CREATE, { headers: { ...mobile(), 'content-type': 'multipart/form-data; boundary="b-1"' }, body });
+    const body = multipartText('b-1', [
+      { name: 'url', value: 'https://example.com/ü' },
+      { name: 'title', value: 'Grüße 🎉' },
+    ]);
+    const res = await http(t.baseUrl, 'POST', CREATE, {
+      headers: { ...mobile(), 'content-type': 'multipart/form-data; boundary="b-1"' },
+      body,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ url: 'https://example.com/ü', title: 'Grüße 🎉' });
   });
@@ -198,8 +276,14 @@ describe('POST /api/mobile/link/create: the slug table row and the body rules', 
     const file = await create({ url: 'https://a.com', objects: new Blob(['{"a":1}'], { type: 'application/json' }) });
     expect(file.status).toBe(400);
     expect(file.body).toEqual({ success: false, msg: 'File uploads are not accepted (part objects)' });
-    const twice = multipartText('XyZ', [{ name: 'url', value: 'https://a.com' }, { name: 'url', value: 'https://b.com' }]);
-    const repeated = await http(t.baseUrl, 'POST', CREATE, { headers: { ...mobile(), 'content-type': 'multipart/form-data; boundary=XyZ' }, body: twice });
+    const twice = multipartText('XyZ', [
+      { name: 'url', value: 'https://a.com' },
+      { name: 'url', value: 'https://b.com' },
+    ]);
+    const repeated = await http(t.baseUrl, 'POST', CREATE, {
+      headers: { ...mobile(), 'content-type': 'multipart/form-data; boundary=XyZ' },
+      body: twice,
+    });
     expect(repeated.status).toBe(400);
     expect(repeated.body).toEqual({ success: false, msg: 'The form field url is sent more than once' });
     const huge = await create({ url: 'https://a.com', comments: 'x'.repeat(1024 * 1024) });
@@ -221,7 +305,14 @@ describe('POST /api/mobile/link/create: api-key rows', () => {
     const notFound = { success: false, msg: 'No workspace found, please check the API key' };
     const extra = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl });
     await apiKeyRepository.revoke(hashApiKey(extra.mobileKey));
-    for (const key of ['mk_unknown', 'x'.repeat(600), extra.mobileKey, t.tenantA.serverKey, t.tenantA.deepLinkApp.appKey, t.tenantA.publishableKeys.ios.key]) {
+    for (const key of [
+      'mk_unknown',
+      'x'.repeat(600),
+      extra.mobileKey,
+      t.tenantA.serverKey,
+      t.tenantA.deepLinkApp.appKey,
+      t.tenantA.publishableKeys.ios.key,
+    ]) {
       const res = await create({ url: 'https://a.com' }, key);
       expect(res.status).toBe(404);
       expect(res.body).toEqual(notFound);
@@ -248,7 +339,9 @@ describe('POST /api/mobile/link/create: api-key rows', () => {
 
 describe('GET /api/mobile/link?shortLink= (legacy retrieve with the mobile key)', () => {
   it('returns the legacy shape with projectId, the same as create returned', async () => {
-    const created = (await create({ url: 'https://example.com/get', tags: '["get"]', objects: '{"k":"v"}', comments: 'c' })).body.data;
+    const created = (
+      await create({ url: 'https://example.com/get', tags: '["get"]', objects: '{"k":"v"}', comments: 'c' })
+    ).body.data;
     const res = await getLink(created.shortLink);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBeTruthy();
@@ -307,11 +400,44 @@ describe('GET /api/mobile/link?shortLink= (legacy retrieve with the mobile key)'
 describe('the same links: legacy creates are v1 links and count in analytics', () => {
   it('moves the counters of a legacy link through recordClick, visible in v1', async () => {
     const created = (await create({ url: 'https://example.com/counted' })).body.data;
-    const clicked = { workspaceId: t.tenantA.workspaceId, linkId: created.id, linkType: 'SHORTLINK', deepLinkAppId: null, domain: created.domain, key: created.key, tracking: null };
-    const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
-    await recordClick({ link: clicked, userAgent: iphone, ip: '203.0.113.1', country: 'fr', referrer: null, resolvedDestinationUrl: created.url, responseKind: 'redirect' });
-    await recordClick({ link: clicked, userAgent: iphone, ip: '203.0.113.2', country: 'fr', referrer: null, resolvedDestinationUrl: created.url, responseKind: 'redirect' });
-    await recordClick({ link: clicked, userAgent: 'curl/8.0', ip: '203.0.113.3', country: null, referrer: null, resolvedDestinationUrl: null, responseKind: 'redirect' });
+    const clicked = {
+      workspaceId: t.tenantA.workspaceId,
+      linkId: created.id,
+      linkType: 'SHORTLINK',
+      deepLinkAppId: null,
+      domain: created.domain,
+      key: created.key,
+      tracking: null,
+    };
+    const iphone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
+    await recordClick({
+      link: clicked,
+      userAgent: iphone,
+      ip: '203.0.113.1',
+      country: 'fr',
+      referrer: null,
+      resolvedDestinationUrl: created.url,
+      responseKind: 'redirect',
+    });
+    await recordClick({
+      link: clicked,
+      userAgent: iphone,
+      ip: '203.0.113.2',
+      country: 'fr',
+      referrer: null,
+      resolvedDestinationUrl: created.url,
+      responseKind: 'redirect',
+    });
+    await recordClick({
+      link: clicked,
+      userAgent: 'curl/8.0',
+      ip: '203.0.113.3',
+      country: null,
+      referrer: null,
+      resolvedDestinationUrl: null,
+      responseKind: 'redirect',
+    });
     await t.idle(); // the event stream's consumer moves the counters
     const v1 = await http(t.baseUrl, 'GET', `/v1/links/${created.id}`, { headers: { 'api-key': t.tenantA.serverKey } });
     expect(v1.body.data).toMatchObject({ clicks: 2, botClicks: 1, lastClicked: expect.any(String) });

@@ -15,7 +15,10 @@ afterAll(async () => t?.stop());
 
 const headers = () => ({ 'api-key': w.serverKey });
 const create = async (json: Record<string, unknown>) => {
-  const res = await http(t.baseUrl, 'POST', '/v1/links', { headers: headers(), json: { domain: w.domain, url: 'https://example.com', ...json } });
+  const res = await http(t.baseUrl, 'POST', '/v1/links', {
+    headers: headers(),
+    json: { domain: w.domain, url: 'https://example.com', ...json },
+  });
   expect(res.status).toBe(201);
   return res.body.data;
 };
@@ -85,18 +88,26 @@ describe('GET /v1/links', () => {
     const page = await list('limit=2');
     const cursor = page.body.pagination.nextCursor as string;
     const tampered = `${cursor.slice(0, 5)}${cursor[5] === 'A' ? 'B' : 'A'}${cursor.slice(6)}`;
-    for (const q of [`cursor=${tampered}`, `cursor=${cursor}&sort=created_at_asc`, `cursor=${cursor}&search=x`, 'cursor=garbage']) {
+    for (const q of [
+      `cursor=${tampered}`,
+      `cursor=${cursor}&sort=created_at_asc`,
+      `cursor=${cursor}&search=x`,
+      'cursor=garbage',
+    ]) {
       const res = await list(`limit=2&${q}`);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('invalid_cursor');
     }
     // another workspace cannot use it either
-    const other = await http(t.baseUrl, 'GET', `/v1/links?cursor=${cursor}`, { headers: { 'api-key': t.tenantA.serverKey } });
+    const other = await http(t.baseUrl, 'GET', `/v1/links?cursor=${cursor}`, {
+      headers: { 'api-key': t.tenantA.serverKey },
+    });
     expect(other.body.error.code).toBe('invalid_cursor');
   });
 
   it('search matches title, url, short link, key, domain and tag names, ignoring case', async () => {
-    const keysOf = async (q: string) => (await walk(`limit=2&search=${encodeURIComponent(q)}`)).map((id) => created.find((c) => c.id === id)?.key);
+    const keysOf = async (q: string) =>
+      (await walk(`limit=2&search=${encodeURIComponent(q)}`)).map((id) => created.find((c) => c.id === id)?.key);
     expect(await keysOf('summer sale')).toEqual(['item-03']);
     expect(await keysOf('NEEDLE')).toEqual(['item-05']);
     expect(await keysOf('ITEM-1')).toEqual(['item-11', 'item-10']);

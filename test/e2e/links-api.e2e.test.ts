@@ -14,14 +14,21 @@ afterAll(async () => t?.stop());
 
 const server = (key = t.tenantA.serverKey) => ({ 'api-key': key });
 const create = async (json: Record<string, unknown>, key = t.tenantA.serverKey) => {
-  const res = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(key), json: { domain: t.tenantA.domain, ...json } });
+  const res = await http(t.baseUrl, 'POST', '/v1/links', {
+    headers: server(key),
+    json: { domain: t.tenantA.domain, ...json },
+  });
   expect(res.status).toBe(201);
   return res.body.data;
 };
 const patch = (id: string, json: unknown, key = t.tenantA.serverKey) =>
   http(t.baseUrl, 'PATCH', `/v1/links/${id}`, { headers: server(key), json });
 const slugItem = async (domain: string, key: string) =>
-  (await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.slug(domain, key), ConsistentRead: true }))).Item;
+  (
+    await getDocumentClient().send(
+      new GetCommand({ TableName: tableName(), Key: keys.slug(domain, key), ConsistentRead: true }),
+    )
+  ).Item;
 
 describe('all Link fields round-trip', () => {
   it('stores overrides (top-level and platformOverrides, both key styles), tracking, socialPreview, objects', async () => {
@@ -29,7 +36,11 @@ describe('all Link fields round-trip', () => {
       url: 'https://example.com/a',
       key: 'full-1',
       title: 'Full',
-      platformOverrides: { ios: 'https://ios.example.com', androidOverrideUrl: 'https://android.example.com', desktop: 'https://top.example.com' },
+      platformOverrides: {
+        ios: 'https://ios.example.com',
+        androidOverrideUrl: 'https://android.example.com',
+        desktop: 'https://top.example.com',
+      },
       desktopOverrideUrl: 'https://top.example.com',
       tracking: { utmSource: 'news', customParams: { a: 'b' }, adGroupId: 'g1', extraKey: 'kept' },
       socialPreview: { title: 'OG', image: 'https://img.example.com/x.png' },
@@ -54,11 +65,28 @@ describe('all Link fields round-trip', () => {
 
 describe('PATCH /v1/links/{linkId}', () => {
   it('null clears, absent leaves, tags replace, updatedAt moves, createdAt does not', async () => {
-    const link = await create({ url: 'https://example.com/p', comments: 'c', tags: ['One', 'Two'], expiresAt: '2040-01-01T00:00:00Z', title: 'T' });
-    const res = await patch(link.id, { comments: null, tags: ['two', 'Three'], expiresAt: null, unknownField: 'tolerated' });
+    const link = await create({
+      url: 'https://example.com/p',
+      comments: 'c',
+      tags: ['One', 'Two'],
+      expiresAt: '2040-01-01T00:00:00Z',
+      title: 'T',
+    });
+    const res = await patch(link.id, {
+      comments: null,
+      tags: ['two', 'Three'],
+      expiresAt: null,
+      unknownField: 'tolerated',
+    });
     expect(res.status).toBe(200);
     const updated = res.body.data;
-    expect(updated).toMatchObject({ comments: null, expiresAt: null, title: 'T', url: 'https://example.com/p', key: link.key });
+    expect(updated).toMatchObject({
+      comments: null,
+      expiresAt: null,
+      title: 'T',
+      url: 'https://example.com/p',
+      key: link.key,
+    });
     expect(updated.tags.map((t: { name: string }) => t.name)).toEqual(['Two', 'Three']);
     expect(updated.tags[0].id).toBe(link.tags[1].id);
     expect(updated.createdAt).toBe(link.createdAt);
@@ -89,14 +117,18 @@ describe('PATCH /v1/links/{linkId}', () => {
 
     const moved = await patch(a.id, { slug: 'move-c' });
     expect(moved.status).toBe(200);
-    expect(moved.body.data).toMatchObject({ key: 'move-c', shortLink: `https://${a.domain}/move-c`, title: `https://${a.domain}/move-c` });
+    expect(moved.body.data).toMatchObject({
+      key: 'move-c',
+      shortLink: `https://${a.domain}/move-c`,
+      title: `https://${a.domain}/move-c`,
+    });
     expect(await slugItem(a.domain, 'move-a')).toBeUndefined();
     expect((await slugItem(a.domain, 'move-c'))?.linkId).toBe(a.id);
     // the freed slug can be used again
     expect((await patch(b.id, { key: 'move-a' })).status).toBe(200);
   });
 
-  it('moving to another workspace\'s or an unknown domain is 400 naming domain', async () => {
+  it("moving to another workspace's or an unknown domain is 400 naming domain", async () => {
     const a = await create({ url: 'https://example.com/d' });
     const res = await patch(a.id, { domain: t.tenantB.domain });
     expect(res.status).toBe(400);
@@ -127,13 +159,16 @@ describe('PATCH /v1/links/{linkId}', () => {
   it('lets concurrent patches of one link all land on a consistent link and slug', async () => {
     const a = await create({ url: 'https://example.com/c', key: 'race-0' });
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => patch(a.id, i % 2 ? { key: `race-${i}` } : { title: `title-${i}`, tags: [`tag-${i}`] })),
+      Array.from({ length: 6 }, (_, i) =>
+        patch(a.id, i % 2 ? { key: `race-${i}` } : { title: `title-${i}`, tags: [`tag-${i}`] }),
+      ),
     );
     for (const r of results) expect(r.status).toBe(200);
     const final = (await http(t.baseUrl, 'GET', `/v1/links/${a.id}`, { headers: server() })).body.data;
     const slug = await slugItem(final.domain, final.key);
     expect(slug).toMatchObject({ linkId: a.id, title: final.title });
-    for (const i of [0, 1, 3, 5]) if (`race-${i}` !== final.key) expect(await slugItem(final.domain, `race-${i}`)).toBeUndefined();
+    for (const i of [0, 1, 3, 5])
+      if (`race-${i}` !== final.key) expect(await slugItem(final.domain, `race-${i}`)).toBeUndefined();
   });
 });
 
@@ -145,7 +180,10 @@ describe('DELETE /v1/links/{linkId} and restore', () => {
     expect(del.body.data).toMatchObject({ id: a.id, archived: true, key: 'arch-1' });
     expect((await slugItem(a.domain, 'arch-1'))?.archived).toBe(true);
     expect((await http(t.baseUrl, 'DELETE', `/v1/links/${a.id}`, { headers: server() })).body.data.archived).toBe(true);
-    const taken = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(), json: { url: 'https://x.com', domain: a.domain, key: 'arch-1' } });
+    const taken = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(),
+      json: { url: 'https://x.com', domain: a.domain, key: 'arch-1' },
+    });
     expect(taken.status).toBe(409);
     const restored = await patch(a.id, { archived: false });
     expect(restored.body.data.archived).toBe(false);

@@ -17,7 +17,13 @@ describe('POST /v1/links and GET /v1/links/{linkId} over HTTP', () => {
   it('creates a link with a generated 7-character key and returns the full Link resource', async () => {
     const res = await http(t.baseUrl, 'POST', '/v1/links', {
       headers: server(undefined, { 'x-request-id': 'my-req-1' }),
-      json: { destinationUrl: 'https://example.com/page', domain: t.tenantA.domain.toUpperCase(), tags: ['News'], password: 'pw', objects: {} },
+      json: {
+        destinationUrl: 'https://example.com/page',
+        domain: t.tenantA.domain.toUpperCase(),
+        tags: ['News'],
+        password: 'pw',
+        objects: {},
+      },
     });
     expect(res.status).toBe(201);
     expect(res.headers.get('x-request-id')).toBe('my-req-1');
@@ -45,9 +51,33 @@ describe('POST /v1/links and GET /v1/links/{linkId} over HTTP', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/scrypt|"password"/);
     expect(Object.keys(link).sort()).toEqual(
       [
-        'id', 'title', 'url', 'desktopOverrideUrl', 'androidOverrideUrl', 'iosOverrideUrl', 'domain', 'key', 'shortLink',
-        'expiresAt', 'expiredUrl', 'passwordProtected', 'clicks', 'botClicks', 'lastClicked', 'lastBotClickedAt', 'comments',
-        'createdAt', 'updatedAt', 'linkType', 'archived', 'deepLinkAppId', 'objects', 'tags', 'tracking', 'socialPreview', 'geo',
+        'id',
+        'title',
+        'url',
+        'desktopOverrideUrl',
+        'androidOverrideUrl',
+        'iosOverrideUrl',
+        'domain',
+        'key',
+        'shortLink',
+        'expiresAt',
+        'expiredUrl',
+        'passwordProtected',
+        'clicks',
+        'botClicks',
+        'lastClicked',
+        'lastBotClickedAt',
+        'comments',
+        'createdAt',
+        'updatedAt',
+        'linkType',
+        'archived',
+        'deepLinkAppId',
+        'objects',
+        'tags',
+        'tracking',
+        'socialPreview',
+        'geo',
       ].sort(),
     );
 
@@ -59,45 +89,77 @@ describe('POST /v1/links and GET /v1/links/{linkId} over HTTP', () => {
   });
 
   it('keeps a custom key (alias slug) and answers 409 slug_taken for the same domain+key', async () => {
-    const body = { url: 'https://example.com', domain: t.tenantA.domain, slug: 'promo-1', comments: 'note', expiresAt: '2031-01-01T00:00:00+02:00' };
+    const body = {
+      url: 'https://example.com',
+      domain: t.tenantA.domain,
+      slug: 'promo-1',
+      comments: 'note',
+      expiresAt: '2031-01-01T00:00:00+02:00',
+    };
     const first = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(), json: body });
     expect(first.status).toBe(201);
     expect(first.body.data).toMatchObject({ key: 'promo-1', comments: 'note', expiresAt: '2030-12-31T22:00:00.000Z' });
-    const again = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(), json: { ...body, url: 'https://other.com' } });
+    const again = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(),
+      json: { ...body, url: 'https://other.com' },
+    });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ success: false, error: { code: 'slug_taken' } });
   });
 
-  it('refuses a domain that is not the workspace\'s (400 naming domain)', async () => {
-    const res = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(), json: { url: 'https://a.com', domain: t.tenantB.domain } });
+  it("refuses a domain that is not the workspace's (400 naming domain)", async () => {
+    const res = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(),
+      json: { url: 'https://a.com', domain: t.tenantB.domain },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_request');
     expect(res.body.error.details).toEqual([{ path: 'domain', message: expect.any(String) }]);
   });
 
   it('answers 415 for a non-JSON body, 400 invalid_json for broken JSON, 400 invalid_request for bad fields', async () => {
-    const asText = await http(t.baseUrl, 'POST', '/v1/links', { headers: { ...server(), 'content-type': 'text/plain' }, body: '{}' });
+    const asText = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: { ...server(), 'content-type': 'text/plain' },
+      body: '{}',
+    });
     expect(asText.status).toBe(415);
     expect(asText.body.error.code).toBe('unsupported_media_type');
-    const broken = await http(t.baseUrl, 'POST', '/v1/links', { headers: { ...server(), 'content-type': 'application/json' }, body: '{"url":' });
+    const broken = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: { ...server(), 'content-type': 'application/json' },
+      body: '{"url":',
+    });
     expect(broken.status).toBe(400);
     expect(broken.body.error.code).toBe('invalid_json');
-    const bad = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(), json: { url: 'javascript:alert(1)', domain: t.tenantA.domain, key: '.bad' } });
+    const bad = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(),
+      json: { url: 'javascript:alert(1)', domain: t.tenantA.domain, key: '.bad' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['key', 'url']);
   });
 
-  it('does not show another workspace\'s link (404) and needs a valid server key', async () => {
-    const created = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(), json: { url: 'https://a.com', domain: t.tenantA.domain } });
+  it("does not show another workspace's link (404) and needs a valid server key", async () => {
+    const created = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(),
+      json: { url: 'https://a.com', domain: t.tenantA.domain },
+    });
     const id = created.body.data.id;
-    expect((await http(t.baseUrl, 'GET', `/v1/links/${id}`, { headers: server(t.tenantB.serverKey) })).status).toBe(404);
-    expect((await http(t.baseUrl, 'GET', '/v1/links/lnk_nope', { headers: server() })).body.error.code).toBe('not_found');
+    expect((await http(t.baseUrl, 'GET', `/v1/links/${id}`, { headers: server(t.tenantB.serverKey) })).status).toBe(
+      404,
+    );
+    expect((await http(t.baseUrl, 'GET', '/v1/links/lnk_nope', { headers: server() })).body.error.code).toBe(
+      'not_found',
+    );
 
     const missing = await http(t.baseUrl, 'GET', `/v1/links/${id}`);
     expect(missing.status).toBe(401);
     expect(missing.body.error.code).toBe('unauthorized');
     expect((await http(t.baseUrl, 'GET', `/v1/links/${id}`, { headers: server('sk_unknown') })).status).toBe(401);
-    for (const wrongKind of [t.tenantA.mobileKey, t.tenantA.deepLinkApp.appKey, t.tenantA.publishableKeys.browser.key]) {
+    for (const wrongKind of [
+      t.tenantA.mobileKey,
+      t.tenantA.deepLinkApp.appKey,
+      t.tenantA.publishableKeys.browser.key,
+    ]) {
       const res = await http(t.baseUrl, 'GET', `/v1/links/${id}`, { headers: server(wrongKind) });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('forbidden');
@@ -130,15 +192,24 @@ describe('Idempotency-Key on POST /v1/links', () => {
 
   it('replays the stored response for the same key and body, 409 for a different body', async () => {
     const key = `idem-${Math.random()}`;
-    const first = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(undefined, { 'idempotency-key': key }), json: body() });
+    const first = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(undefined, { 'idempotency-key': key }),
+      json: body(),
+    });
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
-    const replay = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(undefined, { 'idempotency-key': key }), json: { domain: t.tenantA.domain, url: 'https://example.com/idem' } });
+    const replay = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(undefined, { 'idempotency-key': key }),
+      json: { domain: t.tenantA.domain, url: 'https://example.com/idem' },
+    });
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.data).toEqual(first.body.data);
     expect(replay.body.requestId).toBe(replay.headers.get('x-request-id'));
-    const reused = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(undefined, { 'idempotency-key': key }), json: { ...body(), title: 'different' } });
+    const reused = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(undefined, { 'idempotency-key': key }),
+      json: { ...body(), title: 'different' },
+    });
     expect(reused.status).toBe(409);
     expect(reused.body.error.code).toBe('idempotency_key_reused');
     // The same key is a different key in another workspace.
@@ -152,13 +223,25 @@ describe('Idempotency-Key on POST /v1/links', () => {
 
   it('does not store failed requests: a corrected retry with the same key succeeds', async () => {
     const key = `idem-fail-${Math.random()}`;
-    const taken = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(), json: { ...body(), key: `k${Date.now()}` } });
-    const clash = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(undefined, { 'idempotency-key': key }), json: { ...body(), key: taken.body.data.key } });
+    const taken = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(),
+      json: { ...body(), key: `k${Date.now()}` },
+    });
+    const clash = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(undefined, { 'idempotency-key': key }),
+      json: { ...body(), key: taken.body.data.key },
+    });
     expect(clash.status).toBe(409);
-    const retry = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(undefined, { 'idempotency-key': key }), json: { ...body(), key: taken.body.data.key } });
+    const retry = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(undefined, { 'idempotency-key': key }),
+      json: { ...body(), key: taken.body.data.key },
+    });
     expect(retry.status).toBe(409);
     expect(retry.body.error.code).toBe('slug_taken');
-    const tooLong = await http(t.baseUrl, 'POST', '/v1/links', { headers: server(undefined, { 'idempotency-key': 'x'.repeat(256) }), json: body() });
+    const tooLong = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(undefined, { 'idempotency-key': 'x'.repeat(256) }),
+      json: body(),
+    });
     expect(tooLong.status).toBe(400);
   });
 

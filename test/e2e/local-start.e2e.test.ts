@@ -14,14 +14,23 @@ const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
 
 /** The environment of a new user's shell: none of the test's own table settings. */
 const userEnv = (extra: Record<string, string>) => {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), LOCAL_STATE_DIR: stateDir, LOG_LEVEL: 'silent', ...extra };
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    LOCAL_STATE_DIR: stateDir,
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
   for (const k of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'LOCAL_LAKE_DIR', 'BASE_URL', 'EDGE_URL']) delete env[k];
   return env;
 };
 
 /** Starts `npm start` on OS-chosen ports (PORT=0: nothing to race for) and reads where it listens. */
 const startService = async () => {
-  const child = spawn(tsx, ['scripts/start.ts'], { cwd: projectRoot, env: userEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(tsx, ['scripts/start.ts'], {
+    cwd: projectRoot,
+    env: userEnv({ PORT: '0' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start did not come up: ${output}`)), 90_000);
@@ -36,7 +45,10 @@ const startService = async () => {
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
   });
-  const state = JSON.parse(readFileSync(path.join(stateDir, 'stack.json'), 'utf8')) as { baseUrl: string; edgeUrl: string };
+  const state = JSON.parse(readFileSync(path.join(stateDir, 'stack.json'), 'utf8')) as {
+    baseUrl: string;
+    edgeUrl: string;
+  };
   return { child, output, ...state };
 };
 
@@ -61,11 +73,30 @@ describe('npm start, admin bootstrap, restart', () => {
 
     const credentials = JSON.parse(readFileSync(path.join(stateDir, 'credentials.json'), 'utf8'));
     expect(Object.keys(credentials).sort()).toEqual(
-      ['baseUrl', 'edgeUrl', 'workspaceId', 'serverKey', 'mobileKey', 'domain', 'domainId', 'deepLinkApp', 'publishableKeys'].sort(),
+      [
+        'baseUrl',
+        'edgeUrl',
+        'workspaceId',
+        'serverKey',
+        'mobileKey',
+        'domain',
+        'domainId',
+        'deepLinkApp',
+        'publishableKeys',
+      ].sort(),
     );
     expect(Object.keys(credentials.deepLinkApp).sort()).toEqual(['appKey', 'defaultUrl', 'domain', 'id']);
-    expect(credentials.publishableKeys.browser).toEqual({ key: expect.stringMatching(/^pk_/), environment: expect.any(String), origin: expect.any(String) });
-    expect(Object.keys(credentials.publishableKeys.android).sort()).toEqual(['environment', 'key', 'package', 'sha256Cert']);
+    expect(credentials.publishableKeys.browser).toEqual({
+      key: expect.stringMatching(/^pk_/),
+      environment: expect.any(String),
+      origin: expect.any(String),
+    });
+    expect(Object.keys(credentials.publishableKeys.android).sort()).toEqual([
+      'environment',
+      'key',
+      'package',
+      'sha256Cert',
+    ]);
     expect(Object.keys(credentials.publishableKeys.ios).sort()).toEqual(['bundleId', 'environment', 'key']);
     expect(credentials.baseUrl).toBe(first.baseUrl);
 
@@ -75,7 +106,10 @@ describe('npm start, admin bootstrap, restart', () => {
     });
     expect(created.status).toBe(201);
 
-    const { stdout } = await run(tsx, ['scripts/admin.ts', 'bootstrap', '--json'], { cwd: projectRoot, env: userEnv({}) });
+    const { stdout } = await run(tsx, ['scripts/admin.ts', 'bootstrap', '--json'], {
+      cwd: projectRoot,
+      env: userEnv({}),
+    });
     const second = JSON.parse(stdout);
     expect(second.workspaceId).not.toBe(credentials.workspaceId);
     expect(second.baseUrl).toBe(credentials.baseUrl);
@@ -87,19 +121,39 @@ describe('npm start, admin bootstrap, restart', () => {
 
     // admin set-app: a deep-link app's platform settings, validated and normalised.
     const cert = 'ab'.repeat(32);
-    const setApp = await run(tsx, ['scripts/admin.ts', 'set-app', second.deepLinkApp.domain, '--ios-url-scheme', 'MyApp', '--android-cert', cert, '--pasteboard-handoff', 'on', '--json'], {
-      cwd: projectRoot,
-      env: userEnv({}),
-    });
+    const setApp = await run(
+      tsx,
+      [
+        'scripts/admin.ts',
+        'set-app',
+        second.deepLinkApp.domain,
+        '--ios-url-scheme',
+        'MyApp',
+        '--android-cert',
+        cert,
+        '--pasteboard-handoff',
+        'on',
+        '--json',
+      ],
+      {
+        cwd: projectRoot,
+        env: userEnv({}),
+      },
+    );
     expect(JSON.parse(setApp.stdout)).toMatchObject({
       domain: second.deepLinkApp.domain,
       ios: { urlScheme: 'myapp', pasteboardHandoff: true },
       android: { sha256CertFingerprints: [Array(32).fill('AB').join(':')] },
     });
-    const refused = await run(tsx, ['scripts/admin.ts', 'set-app', second.deepLinkApp.domain, '--android-cert', 'AB:CD'], { cwd: projectRoot, env: userEnv({}) }).catch(
-      (error: { code: number; stderr: string }) => error,
-    );
-    expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining('sha256CertFingerprints.0: must be 32 bytes of hex') });
+    const refused = await run(
+      tsx,
+      ['scripts/admin.ts', 'set-app', second.deepLinkApp.domain, '--android-cert', 'AB:CD'],
+      { cwd: projectRoot, env: userEnv({}) },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('sha256CertFingerprints.0: must be 32 bytes of hex'),
+    });
 
     expect(await stop(first.child)).toBe(0);
     expect(existsSync(path.join(stateDir, 'stack.json'))).toBe(false);
@@ -108,7 +162,9 @@ describe('npm start, admin bootstrap, restart', () => {
     // The restart takes whatever ports are free now; the data is what must survive.
     const again = await startService();
     running = again.child;
-    const got = await http(again.baseUrl, 'GET', `/v1/links/${created.body.data.id}`, { headers: { 'api-key': credentials.serverKey } });
+    const got = await http(again.baseUrl, 'GET', `/v1/links/${created.body.data.id}`, {
+      headers: { 'api-key': credentials.serverKey },
+    });
     expect(got.status).toBe(200);
     expect(got.body.data.url).toBe('https://example.com/persist');
     expect(await stop(again.child)).toBe(0);

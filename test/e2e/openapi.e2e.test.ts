@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.stop());
 
-const opFor = (doc: any, route: Pick<RouteDef, 'method' | 'path'>) => doc.paths[route.path.replace(/\{(\w+)\+\}/g, '{$1}')]?.[route.method.toLowerCase()];
+const opFor = (doc: any, route: Pick<RouteDef, 'method' | 'path'>) =>
+  doc.paths[route.path.replace(/\{(\w+)\+\}/g, '{$1}')]?.[route.method.toLowerCase()];
 
 describe('GET /v1/openapi.json', () => {
   it('serves a valid OpenAPI 3.1 document without a key', async () => {
@@ -36,20 +37,47 @@ describe('GET /v1/openapi.json', () => {
     }
   });
 
-  it('describes bodies, queries and responses from the handlers\' zod schemas', async () => {
+  it("describes bodies, queries and responses from the handlers' zod schemas", async () => {
     const doc = (await http(t.baseUrl, 'GET', '/v1/openapi.json')).body;
     const list = opFor(doc, { method: 'GET', path: '/v1/links' });
-    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'cursor', 'search', 'tag', 'domain', 'archived', 'sort']);
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'limit',
+      'cursor',
+      'search',
+      'tag',
+      'domain',
+      'archived',
+      'sort',
+    ]);
     expect(list.parameters.find((p: { name: string }) => p.name === 'sort').schema.enum).toContain('clicks_asc');
-    expect(list.responses['200'].content['application/json'].schema.properties.pagination).toEqual({ $ref: '#/components/schemas/Pagination' });
+    expect(list.responses['200'].content['application/json'].schema.properties.pagination).toEqual({
+      $ref: '#/components/schemas/Pagination',
+    });
     const create = opFor(doc, { method: 'POST', path: '/v1/links' });
     expect(create.parameters.map((p: { name: string }) => p.name)).toEqual(['Idempotency-Key']);
-    expect(Object.keys(doc.components.schemas.LinkCreateRequest.properties)).toEqual(expect.arrayContaining(['url', 'destinationUrl', 'domain', 'platformOverrides']));
+    expect(Object.keys(doc.components.schemas.LinkCreateRequest.properties)).toEqual(
+      expect.arrayContaining(['url', 'destinationUrl', 'domain', 'platformOverrides']),
+    );
     expect(doc.components.schemas.LinkPatchRequest.additionalProperties).not.toBe(false);
     expect(Object.keys(doc.components.schemas.Domain.properties).sort()).toEqual(
-      ['id', 'domain', 'verified', 'placeholder', 'expiredUrl', 'notFoundUrl', 'primary', 'archived', 'createdAt', 'updatedAt'].sort(),
+      [
+        'id',
+        'domain',
+        'verified',
+        'placeholder',
+        'expiredUrl',
+        'notFoundUrl',
+        'primary',
+        'archived',
+        'createdAt',
+        'updatedAt',
+      ].sort(),
     );
-    expect(opFor(doc, { method: 'DELETE', path: '/v1/links/{linkId}' }).parameters[0]).toMatchObject({ name: 'linkId', in: 'path', required: true });
+    expect(opFor(doc, { method: 'DELETE', path: '/v1/links/{linkId}' }).parameters[0]).toMatchObject({
+      name: 'linkId',
+      in: 'path',
+      required: true,
+    });
   });
 
   it('still lists routes that have no registered schema (later features), with a generic description', async () => {
@@ -64,14 +92,20 @@ describe('GET /v1/openapi.json', () => {
     };
     const doc = buildOpenApiDocument([...routeTable, extra]);
     const op = opFor(doc, extra);
-    expect(op).toMatchObject({ operationId: 'future-thing', summary: 'A later feature', description: expect.stringContaining('A later feature') });
+    expect(op).toMatchObject({
+      operationId: 'future-thing',
+      summary: 'A later feature',
+      description: expect.stringContaining('A later feature'),
+    });
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
   });
 });
 
 describe('OpenAPI error statuses', () => {
   it('documents 503 analytics_unavailable on the analytics routes only', async () => {
-    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const doc = buildOpenApiDocument() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     for (const route of routeTable.filter((r) => r.path.startsWith('/v1/') && r.method !== 'OPTIONS')) {
       const path = route.path;
       const op = doc.paths[path]?.[route.method.toLowerCase()];

@@ -10,8 +10,15 @@ let deepLink: { id: string; shortLink: string };
 beforeAll(async () => {
   t = await startTestStack();
   const headers = { 'api-key': t.tenantA.serverKey };
-  shortLink = (await http(t.baseUrl, 'POST', '/v1/links', { headers, json: { url: 'https://example.com/qr', domain: t.tenantA.domain, key: 'qr-code' } })).body.data;
-  deepLink = (await http(t.baseUrl, 'POST', '/v1/deep-links', { headers, json: { deepLinkAppId: t.tenantA.deepLinkApp.id } })).body.data;
+  shortLink = (
+    await http(t.baseUrl, 'POST', '/v1/links', {
+      headers,
+      json: { url: 'https://example.com/qr', domain: t.tenantA.domain, key: 'qr-code' },
+    })
+  ).body.data;
+  deepLink = (
+    await http(t.baseUrl, 'POST', '/v1/deep-links', { headers, json: { deepLinkAppId: t.tenantA.deepLinkApp.id } })
+  ).body.data;
 });
 afterAll(async () => t?.stop());
 
@@ -68,7 +75,9 @@ describe('GET /v1/links/{linkId}/qr and /v1/deep-links/{linkId}/qr', () => {
       ['color=red', 'color'],
       ['background=%23abc', 'background'],
     ]) {
-      const res = await http(t.baseUrl, 'GET', `/v1/links/${shortLink.id}/qr?${query}`, { headers: { 'api-key': t.tenantA.serverKey } });
+      const res = await http(t.baseUrl, 'GET', `/v1/links/${shortLink.id}/qr?${query}`, {
+        headers: { 'api-key': t.tenantA.serverKey },
+      });
       expect(res.status, query).toBe(400);
       expect(res.body).toMatchObject({ success: false, error: { code: 'invalid_request', details: [{ path }] } });
     }

@@ -13,7 +13,8 @@ vi.hoisted(() => {
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 });
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 
 let t: TestStack;
 beforeAll(async () => {
@@ -51,11 +52,18 @@ const buffered = <T>(build: () => T): T => {
 
 describe("one request's log lines", () => {
   it('a click on the edge writes one line: the Powertools EMF line with the request id, the route, clicks and the outcome', async () => {
-    const link = await createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, url: 'https://example.com/logs' } as CreateLinkBody);
+    const link = await createShortLink(t.tenantA.workspaceId, {
+      domain: t.tenantA.domain,
+      url: 'https://example.com/logs',
+    } as CreateLinkBody);
     const output = captureOutput();
     // The EMF line is written when the invocation ends, after the click's recording (which follows the response).
     const res = await withLogLevel('info', async () => {
-      const answer = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE, 'x-request-id': 'click-log-check-1' } });
+      const answer = await edgeRequest(t.edgeUrl, {
+        host: t.tenantA.domain,
+        path: `/${link.key}`,
+        headers: { 'user-agent': IPHONE, 'x-request-id': 'click-log-check-1' },
+      });
       await t.idle();
       return answer;
     }).finally(() => output.stop());
@@ -77,11 +85,22 @@ describe("one request's log lines", () => {
   });
 
   it('keeps concurrent requests apart on the local server: each click line carries its own request id, once', async () => {
-    const link = await createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, url: 'https://example.com/concurrent' } as CreateLinkBody);
+    const link = await createShortLink(t.tenantA.workspaceId, {
+      domain: t.tenantA.domain,
+      url: 'https://example.com/concurrent',
+    } as CreateLinkBody);
     const ids = Array.from({ length: 12 }, (_, i) => `concurrent-click-${i}`);
     const output = captureOutput();
     const answers = await withLogLevel('info', async () => {
-      const all = await Promise.all(ids.map((id) => edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE, 'x-request-id': id } })));
+      const all = await Promise.all(
+        ids.map((id) =>
+          edgeRequest(t.edgeUrl, {
+            host: t.tenantA.domain,
+            path: `/${link.key}`,
+            headers: { 'user-agent': IPHONE, 'x-request-id': id },
+          }),
+        ),
+      );
       await t.idle();
       return all;
     }).finally(() => output.stop());
@@ -104,7 +123,11 @@ describe("one request's log lines", () => {
       routeKey: 'GET /{key}',
       rawPath: '/abc',
       // The local stack in this process plays the front door: its origin-verify value comes along.
-      headers: { 'x-request-id': 'failing-request-1', host: 'go.example.com', [ORIGIN_VERIFY_HEADER]: (process.env[ORIGIN_VERIFY_VALUES_ENV] ?? '').split(',')[0] ?? '' },
+      headers: {
+        'x-request-id': 'failing-request-1',
+        host: 'go.example.com',
+        [ORIGIN_VERIFY_HEADER]: (process.env[ORIGIN_VERIFY_VALUES_ENV] ?? '').split(',')[0] ?? '',
+      },
       requestContext: { http: { method: 'GET', path: '/abc', sourceIp: '127.0.0.1', userAgent: IPHONE } },
       isBase64Encoded: false,
     } as unknown as ApiEvent;
@@ -136,14 +159,31 @@ describe("one request's log lines", () => {
       expect(['DEBUG', 'WARN', 'ERROR']).toContain(json!.level);
       expect(line).not.toContain('hunter2');
     }
-    expect(lines.map((l) => l.json!.message)).toEqual(['looking the link up', 'something looks off', 'edge request failed']);
+    expect(lines.map((l) => l.json!.message)).toEqual([
+      'looking the link up',
+      'something looks off',
+      'edge request failed',
+    ]);
 
     // The keys are the request's own: the next request does not inherit them.
     const next = captureOutput();
-    await withLogLevel('debug', () => buffered(() => edgeHandler(async () => {
-      log('info', 'second request');
-      return { statusCode: 204 };
-    }))({ ...event, headers: { ...event.headers, 'x-request-id': 'second-request' } } as ApiEvent, { ...context, awsRequestId: 'lambda-request-2' })).finally(() => next.stop());
-    expect(next.json()).toEqual([expect.objectContaining({ message: 'second request', requestId: 'second-request', function_request_id: 'lambda-request-2' })]);
+    await withLogLevel('debug', () =>
+      buffered(() =>
+        edgeHandler(async () => {
+          log('info', 'second request');
+          return { statusCode: 204 };
+        }),
+      )({ ...event, headers: { ...event.headers, 'x-request-id': 'second-request' } } as ApiEvent, {
+        ...context,
+        awsRequestId: 'lambda-request-2',
+      }),
+    ).finally(() => next.stop());
+    expect(next.json()).toEqual([
+      expect.objectContaining({
+        message: 'second request',
+        requestId: 'second-request',
+        function_request_id: 'lambda-request-2',
+      }),
+    ]);
   });
 });

@@ -12,9 +12,20 @@ const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
 /** `npm run smoke -- --local` is part of `npm test`, so the post-deploy smoke test cannot rot. */
 describe('npm run smoke -- --local', () => {
   it('passes every step against the local stack and says so per step', async () => {
-    const env = { ...(process.env as Record<string, string>), LOCAL_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'linkservice-smoke-')), LOG_LEVEL: 'silent' };
-    const { stdout } = await run(tsx, ['scripts/smoke.ts', '--local', '--json'], { cwd: projectRoot, env, timeout: 150_000 });
-    const report = JSON.parse(stdout.trim().split('\n').at(-1)!) as { pass: boolean; steps: Array<{ step: string; pass: boolean; detail: string }> };
+    const env = {
+      ...(process.env as Record<string, string>),
+      LOCAL_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'linkservice-smoke-')),
+      LOG_LEVEL: 'silent',
+    };
+    const { stdout } = await run(tsx, ['scripts/smoke.ts', '--local', '--json'], {
+      cwd: projectRoot,
+      env,
+      timeout: 150_000,
+    });
+    const report = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      pass: boolean;
+      steps: Array<{ step: string; pass: boolean; detail: string }>;
+    };
     expect(report.steps.filter((s) => !s.pass)).toEqual([]);
     expect(report.pass).toBe(true);
     expect(report.steps.map((s) => s.step)).toEqual([

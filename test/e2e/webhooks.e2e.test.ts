@@ -15,7 +15,8 @@ import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { startWebhookReceiver, waitUntil, type WebhookReceiver } from '@test/support/webhook-receiver';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
 
 let t: TestStack;
 const receivers: WebhookReceiver[] = [];
@@ -34,14 +35,18 @@ afterAll(async () => {
 });
 
 const api = (tenant: BootstrapResult) => ({
-  post: (path: string, json: unknown) => http(t.baseUrl, 'POST', path, { headers: { 'api-key': tenant.serverKey }, json }),
-  patch: (path: string, json: unknown) => http(t.baseUrl, 'PATCH', path, { headers: { 'api-key': tenant.serverKey }, json }),
+  post: (path: string, json: unknown) =>
+    http(t.baseUrl, 'POST', path, { headers: { 'api-key': tenant.serverKey }, json }),
+  patch: (path: string, json: unknown) =>
+    http(t.baseUrl, 'PATCH', path, { headers: { 'api-key': tenant.serverKey }, json }),
   del: (path: string) => http(t.baseUrl, 'DELETE', path, { headers: { 'api-key': tenant.serverKey } }),
 });
 
 /** Every delivery a receiver got passes the Standard Webhooks verifier with `secret`. */
 const verifyAll = (r: WebhookReceiver, secret: string) =>
-  r.received.map((d) => new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { id: string; type: string });
+  r.received.map(
+    (d) => new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as { id: string; type: string },
+  );
 
 /**
  * Waits until everything before now has gone through: a sentinel link of `tenant` reaches
@@ -49,9 +54,16 @@ const verifyAll = (r: WebhookReceiver, secret: string) =>
  */
 const drain = async (tenant: BootstrapResult, sentinel: WebhookReceiver) => {
   const key = `sentinel-${Math.random().toString(36).slice(2, 10)}`;
-  const created = await api(tenant).post('/v1/links', { url: 'https://example.com/sentinel', domain: tenant.domain, key });
+  const created = await api(tenant).post('/v1/links', {
+    url: 'https://example.com/sentinel',
+    domain: tenant.domain,
+    key,
+  });
   expect(created.status).toBe(201);
-  await waitUntil(() => sentinel.events().some((e) => e.type === 'link.created' && e.data.key === key), `sentinel ${key}`);
+  await waitUntil(
+    () => sentinel.events().some((e) => e.type === 'link.created' && e.data.key === key),
+    `sentinel ${key}`,
+  );
   await waitUntil(() => t.stack.outbound.pendingDeliveries() === 0, 'an empty delivery queue');
 };
 
@@ -68,17 +80,34 @@ describe('webhooks: the link lifecycle, attribution and customer events, signed'
     tenant = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl, name: 'Hooks' });
     hook = await receiver();
     ({ secret } = await addWebhookEndpoint(tenant.workspaceId, hook.url, [
-      'link.created', 'link.updated', 'link.archived', 'link.restored', 'attribution.first_open', 'attribution.install', 'customer_event.received',
+      'link.created',
+      'link.updated',
+      'link.archived',
+      'link.restored',
+      'attribution.first_open',
+      'attribution.install',
+      'customer_event.received',
     ]));
-    const res = await api(tenant).post('/v1/links', { url: 'https://example.com/a', domain: tenant.domain, key: 'lifecycle' });
+    const res = await api(tenant).post('/v1/links', {
+      url: 'https://example.com/a',
+      domain: tenant.domain,
+      key: 'lifecycle',
+    });
     expect(res.status).toBe(201);
     created = res.body.data;
     linkId = created.id;
     expect((await api(tenant).patch(`/v1/links/${linkId}`, { title: 'Renamed' })).status).toBe(200);
     expect((await api(tenant).del(`/v1/links/${linkId}`)).status).toBe(200);
     expect((await api(tenant).patch(`/v1/links/${linkId}`, { archived: false })).status).toBe(200);
-    const client = { 'x-publishable-key': tenant.publishableKeys.ios.key, 'x-ios-bundle-id': tenant.publishableKeys.ios.bundleId, 'user-agent': IPHONE };
-    const open = await http(t.baseUrl, 'POST', '/v1/client/first-open', { headers: client, json: { installId: 'install-1', linkId } });
+    const client = {
+      'x-publishable-key': tenant.publishableKeys.ios.key,
+      'x-ios-bundle-id': tenant.publishableKeys.ios.bundleId,
+      'user-agent': IPHONE,
+    };
+    const open = await http(t.baseUrl, 'POST', '/v1/client/first-open', {
+      headers: client,
+      json: { installId: 'install-1', linkId },
+    });
     expect(open.status).toBe(201);
     const events = await http(t.baseUrl, 'POST', '/v1/client/events', {
       headers: client,
@@ -86,14 +115,23 @@ describe('webhooks: the link lifecycle, attribution and customer events, signed'
     });
     expect(events.status).toBe(202);
     // A failed create (the slug is taken) changes nothing and so announces nothing.
-    expect((await api(tenant).post('/v1/links', { url: 'https://example.com/b', domain: tenant.domain, key: 'lifecycle' })).status).toBe(409);
+    expect(
+      (await api(tenant).post('/v1/links', { url: 'https://example.com/b', domain: tenant.domain, key: 'lifecycle' }))
+        .status,
+    ).toBe(409);
     await drain(tenant, hook);
   });
 
   it('delivers each change once, signed so that the Standard Webhooks verifier accepts it', () => {
     const verified = verifyAll(hook, secret);
     expect(verified.length).toBe(hook.received.length);
-    for (const type of ['link.updated', 'link.archived', 'link.restored', 'attribution.first_open', 'customer_event.received'] as const) {
+    for (const type of [
+      'link.updated',
+      'link.archived',
+      'link.restored',
+      'attribution.first_open',
+      'customer_event.received',
+    ] as const) {
       expect(ofType(hook, type).length, type).toBe(1);
     }
     // link.created: the lifecycle link and the sentinel; the failed create sent nothing.
@@ -133,9 +171,19 @@ describe('webhooks: the link lifecycle, attribution and customer events, signed'
   });
 
   it('a repeated first open and a repeated customer event send nothing new', async () => {
-    const client = { 'x-publishable-key': tenant.publishableKeys.ios.key, 'x-ios-bundle-id': tenant.publishableKeys.ios.bundleId, 'user-agent': IPHONE };
-    await http(t.baseUrl, 'POST', '/v1/client/first-open', { headers: client, json: { installId: 'install-1', linkId } });
-    await http(t.baseUrl, 'POST', '/v1/client/events', { headers: client, json: { events: [{ name: 'purchase', eventId: 'order-1' }] } });
+    const client = {
+      'x-publishable-key': tenant.publishableKeys.ios.key,
+      'x-ios-bundle-id': tenant.publishableKeys.ios.bundleId,
+      'user-agent': IPHONE,
+    };
+    await http(t.baseUrl, 'POST', '/v1/client/first-open', {
+      headers: client,
+      json: { installId: 'install-1', linkId },
+    });
+    await http(t.baseUrl, 'POST', '/v1/client/events', {
+      headers: client,
+      json: { events: [{ name: 'purchase', eventId: 'order-1' }] },
+    });
     await drain(tenant, hook);
     expect(ofType(hook, 'attribution.first_open')).toHaveLength(1);
     expect(ofType(hook, 'customer_event.received')).toHaveLength(1);
@@ -158,14 +206,18 @@ describe('webhooks: retries, tenants, rotation, 410, clicks', () => {
     const tenant = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl, name: 'Flaky' });
     const flaky = await receiver((n) => (n <= 3 ? 503 : 200));
     const { secret } = await addWebhookEndpoint(tenant.workspaceId, flaky.url, ['link.created']);
-    expect((await api(tenant).post('/v1/links', { url: 'https://example.com/flaky', domain: tenant.domain, key: 'flaky' })).status).toBe(201);
+    expect(
+      (await api(tenant).post('/v1/links', { url: 'https://example.com/flaky', domain: tenant.domain, key: 'flaky' }))
+        .status,
+    ).toBe(201);
     await waitUntil(() => flaky.received.some((d) => d.status === 200), 'a successful attempt');
     await waitUntil(() => t.stack.outbound.pendingDeliveries() === 0, 'an empty delivery queue');
     await drain(tenant, flaky);
     const attempts = flaky.received.filter((d) => JSON.parse(d.body).data.key === 'flaky');
     expect(attempts.map((d) => d.status)).toEqual([503, 503, 503, 200]);
     expect(new Set(attempts.map((d) => d.headers['webhook-id'])).size).toBe(1);
-    for (const d of attempts) expect(() => new Webhook(secret).verify(d.body, d.headers as Record<string, string>)).not.toThrow();
+    for (const d of attempts)
+      expect(() => new Webhook(secret).verify(d.body, d.headers as Record<string, string>)).not.toThrow();
     expect(t.stack.outbound.deadLetters).toHaveLength(0);
   });
 
@@ -202,8 +254,13 @@ describe('webhooks: retries, tenants, rotation, 410, clicks', () => {
     const tenant = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl, name: 'Gone' });
     const gone = await receiver(() => 410);
     const { id } = await addWebhookEndpoint(tenant.workspaceId, gone.url, ['link.created']);
-    expect((await api(tenant).post('/v1/links', { url: 'https://example.com/g', domain: tenant.domain })).status).toBe(201);
-    await waitUntil(async () => (await webhookEndpointRepository.findById(id))?.enabled === false, 'the endpoint disabled');
+    expect((await api(tenant).post('/v1/links', { url: 'https://example.com/g', domain: tenant.domain })).status).toBe(
+      201,
+    );
+    await waitUntil(
+      async () => (await webhookEndpointRepository.findById(id))?.enabled === false,
+      'the endpoint disabled',
+    );
     expect((await webhookEndpointRepository.findById(id))!.disabledReason).toContain('410');
     const sentinel = await receiver();
     await addWebhookEndpoint(tenant.workspaceId, sentinel.url, ['link.created']);
@@ -215,10 +272,21 @@ describe('webhooks: retries, tenants, rotation, 410, clicks', () => {
     const tenant = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl, name: 'Clicks' });
     const byDefault = await receiver();
     const clicks = await receiver();
-    await addWebhookEndpoint(tenant.workspaceId, byDefault.url, (await import('@shared/outbound/event-catalogue')).defaultSubscribedTypes);
+    await addWebhookEndpoint(
+      tenant.workspaceId,
+      byDefault.url,
+      (await import('@shared/outbound/event-catalogue')).defaultSubscribedTypes,
+    );
     const { secret } = await addWebhookEndpoint(tenant.workspaceId, clicks.url, ['link.clicked', 'link.created']);
-    expect((await api(tenant).post('/v1/links', { url: 'https://example.com/c', domain: tenant.domain, key: 'clicky' })).status).toBe(201);
-    const click = await edgeRequest(t.edgeUrl, { host: tenant.domain, path: '/clicky', headers: { 'user-agent': IPHONE } });
+    expect(
+      (await api(tenant).post('/v1/links', { url: 'https://example.com/c', domain: tenant.domain, key: 'clicky' }))
+        .status,
+    ).toBe(201);
+    const click = await edgeRequest(t.edgeUrl, {
+      host: tenant.domain,
+      path: '/clicky',
+      headers: { 'user-agent': IPHONE },
+    });
     expect(click.status).toBe(302);
     await waitUntil(() => clicks.events().some((e) => e.type === 'link.clicked'), 'link.clicked');
     await drain(tenant, byDefault);
@@ -239,17 +307,47 @@ describe('admin webhooks commands', () => {
 
   it('add --json prints the id and a whsec_ secret once; list never shows it; a loopback URL reaches the running stack', async () => {
     const stateDir = mkdtempSync(path.join(tmpdir(), 'linkservice-admin-'));
-    writeFileSync(path.join(stateDir, 'stack.json'), JSON.stringify({ ...t.stack, outbound: undefined, dynamo: undefined }));
+    writeFileSync(
+      path.join(stateDir, 'stack.json'),
+      JSON.stringify({ ...t.stack, outbound: undefined, dynamo: undefined }),
+    );
     const tenant = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl, name: 'Cli' });
     const hook = await receiver();
-    const added = JSON.parse((await admin(stateDir, 'webhooks', 'add', tenant.workspaceId, '--url', hook.url, '--events', 'link.created', '--json')).stdout);
-    expect(added).toEqual({ id: expect.stringMatching(/^wh_/), secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/) });
+    const added = JSON.parse(
+      (
+        await admin(
+          stateDir,
+          'webhooks',
+          'add',
+          tenant.workspaceId,
+          '--url',
+          hook.url,
+          '--events',
+          'link.created',
+          '--json',
+        )
+      ).stdout,
+    );
+    expect(added).toEqual({
+      id: expect.stringMatching(/^wh_/),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
+    });
     const listed = (await admin(stateDir, 'webhooks', 'list', tenant.workspaceId, '--json')).stdout;
-    expect(JSON.parse(listed)).toEqual([expect.objectContaining({ id: added.id, url: hook.url, events: ['link.created'], enabled: true })]);
+    expect(JSON.parse(listed)).toEqual([
+      expect.objectContaining({ id: added.id, url: hook.url, events: ['link.created'], enabled: true }),
+    ]);
     expect(listed).not.toContain('whsec_');
     await drain(tenant, hook);
     expect(() => verifyAll(hook, added.secret)).not.toThrow();
-    const refused = await admin(stateDir, 'webhooks', 'add', tenant.workspaceId, '--url', 'http://10.0.0.1/x', '--json').catch((e: { code: number; stderr: string }) => e);
+    const refused = await admin(
+      stateDir,
+      'webhooks',
+      'add',
+      tenant.workspaceId,
+      '--url',
+      'http://10.0.0.1/x',
+      '--json',
+    ).catch((e: { code: number; stderr: string }) => e);
     expect((refused as { code: number }).code).toBe(2);
     expect((refused as { stderr: string }).stderr).toMatch(/https|127\.0\.0\.1/);
     const removed = JSON.parse((await admin(stateDir, 'webhooks', 'remove', added.id, '--json')).stdout);

@@ -11,7 +11,16 @@ import { getEventSink } from '@shared/events/event-sink';
 import { createDeepLink } from '@shared/links/create-deep-link';
 import { createShortLink } from '@shared/links/create-link';
 import { expectAnalyticsMatches } from '@test/support/analytics-assertions';
-import { dropNulls, expectedTopLinks, generateFixtureEvents, newestFirst, selectEvents, type FixtureLink, type Range, type Traffic } from '@test/support/analytics-fixtures';
+import {
+  dropNulls,
+  expectedTopLinks,
+  generateFixtureEvents,
+  newestFirst,
+  selectEvents,
+  type FixtureLink,
+  type Range,
+  type Traffic,
+} from '@test/support/analytics-fixtures';
 
 const NOW = new Date('2026-03-15T10:30:00.000Z');
 const ranges: Range[] = ['24h', '7d', '30d', '90d'];
@@ -22,7 +31,11 @@ let b: BootstrapResult;
 let links: FixtureLink[];
 let events: EventRecord[];
 
-const fixtureLink = (workspaceId: string, link: { id: string; linkType: string; deepLinkAppId: string | null; domain: string; key: string }, utmCampaign: string | null): FixtureLink => ({
+const fixtureLink = (
+  workspaceId: string,
+  link: { id: string; linkType: string; deepLinkAppId: string | null; domain: string; key: string },
+  utmCampaign: string | null,
+): FixtureLink => ({
   workspaceId,
   linkId: link.id,
   linkType: link.linkType as FixtureLink['linkType'],
@@ -33,10 +46,20 @@ const fixtureLink = (workspaceId: string, link: { id: string; linkType: string; 
 });
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([bootstrapTenant({ baseUrl: 'x', edgeUrl: 'y' }), bootstrapTenant({ baseUrl: 'x', edgeUrl: 'y' })]);
-  const a1 = await createShortLink(a.workspaceId, { url: 'https://example.com/a1', domain: a.domain, tracking: { utmCampaign: 'spring' } } as never);
+  [a, b] = await Promise.all([
+    bootstrapTenant({ baseUrl: 'x', edgeUrl: 'y' }),
+    bootstrapTenant({ baseUrl: 'x', edgeUrl: 'y' }),
+  ]);
+  const a1 = await createShortLink(a.workspaceId, {
+    url: 'https://example.com/a1',
+    domain: a.domain,
+    tracking: { utmCampaign: 'spring' },
+  } as never);
   const a2 = await createShortLink(a.workspaceId, { url: 'https://example.com/a2', domain: a.domain } as never);
-  const d1 = await createDeepLink(a.workspaceId, { deepLinkAppId: a.deepLinkApp.id, tracking: { utmCampaign: 'app-launch' } } as never);
+  const d1 = await createDeepLink(a.workspaceId, {
+    deepLinkAppId: a.deepLinkApp.id,
+    tracking: { utmCampaign: 'app-launch' },
+  } as never);
   const d2 = await createDeepLink(a.workspaceId, { deepLinkAppId: a.deepLinkApp.id } as never);
   const b1 = await createShortLink(b.workspaceId, { url: 'https://example.com/b1', domain: b.domain } as never);
   links = [
@@ -48,7 +71,12 @@ beforeAll(async () => {
   ];
   events = generateFixtureEvents({ now: NOW, links, perLink: 120 });
   // Tenant B's events naming tenant A's link must never count for A (workspace partition).
-  events.push({ ...events.find((e) => e.workspaceId === b.workspaceId)!, eventId: 'evt-cross-tenant', linkId: a1.id, timestamp: new Date(NOW.getTime() - 3_600_000).toISOString() });
+  events.push({
+    ...events.find((e) => e.workspaceId === b.workspaceId)!,
+    eventId: 'evt-cross-tenant',
+    linkId: a1.id,
+    timestamp: new Date(NOW.getTime() - 3_600_000).toISOString(),
+  });
   const sink = getEventSink();
   for (let i = 0; i < events.length; i += 97) await sink.send(events.slice(i, i + 97));
   // Firehose delivers at least once: a duplicated line counts once.
@@ -69,39 +97,65 @@ describe.each([
     const report = await compactLake(process.env.LOCAL_LAKE_DIR!, { now: NOW });
     expect(report.workspaceDays).toBeGreaterThan(0);
     expect(report.rawFiles).toBeGreaterThan(0);
-    const files = await lakeFilesFor(process.env.LOCAL_LAKE_DIR!, { workspaceId: a.workspaceId, firstDay: '2025-01-01', lastDay: '2026-12-31' });
+    const files = await lakeFilesFor(process.env.LOCAL_LAKE_DIR!, {
+      workspaceId: a.workspaceId,
+      firstDay: '2025-01-01',
+      lastDay: '2026-12-31',
+    });
     expect(files.compacted.length).toBeGreaterThan(30);
     // Only the hours still inside the grace period are raw.
     for (const file of files.raw) expect(file).toMatch(/dt=2026-03-15\/hour=(10)\//);
   });
 
   describe('link analytics over the local lake (DuckDB), every number against the fixtures', () => {
-    it.each(ranges.flatMap((range) => traffics.map((traffic) => [range, traffic] as const)))('short link, range %s, traffic %s', async (range, traffic) => {
-      const link = links[0]!;
-      const data = await getLinkAnalyticsOrThrow(a.workspaceId, link.linkId, { range, traffic }, NOW);
-      const selected = selectEvents(events, { now: NOW, range, traffic, where: (e) => e.workspaceId === a.workspaceId && e.linkId === link.linkId });
-      expect(selected.length).toBeGreaterThan(0);
-      expectAnalyticsMatches(data, selected, range, NOW);
-    });
+    it.each(ranges.flatMap((range) => traffics.map((traffic) => [range, traffic] as const)))(
+      'short link, range %s, traffic %s',
+      async (range, traffic) => {
+        const link = links[0]!;
+        const data = await getLinkAnalyticsOrThrow(a.workspaceId, link.linkId, { range, traffic }, NOW);
+        const selected = selectEvents(events, {
+          now: NOW,
+          range,
+          traffic,
+          where: (e) => e.workspaceId === a.workspaceId && e.linkId === link.linkId,
+        });
+        expect(selected.length).toBeGreaterThan(0);
+        expectAnalyticsMatches(data, selected, range, NOW);
+      },
+    );
 
     it('works for a deep link too, and labels known values', async () => {
       const link = links[2]!;
       const data = await getLinkAnalyticsOrThrow(a.workspaceId, link.linkId, { range: '90d', traffic: 'all' }, NOW);
-      const selected = selectEvents(events, { now: NOW, range: '90d', traffic: 'all', where: (e) => e.workspaceId === a.workspaceId && e.linkId === link.linkId });
+      const selected = selectEvents(events, {
+        now: NOW,
+        range: '90d',
+        traffic: 'all',
+        where: (e) => e.workspaceId === a.workspaceId && e.linkId === link.linkId,
+      });
       expectAnalyticsMatches(data, selected, '90d', NOW);
       expect(data.geoBreakdown.find((r) => r.key === 'DE')?.label).toBe('Germany');
       expect(data.referrerBreakdown.find((r) => r.key === 'direct')?.label).toBe('Direct');
       expect(data.deviceBreakdown.find((r) => r.key === 'unknown')?.label).toBe('Unknown');
-      expect(data.campaignBreakdown).toEqual([{ key: 'app-launch', label: 'app-launch', count: data.summary.totalClicks, percentage: 100 }]);
+      expect(data.campaignBreakdown).toEqual([
+        { key: 'app-launch', label: 'app-launch', count: data.summary.totalClicks, percentage: 100 },
+      ]);
     });
 
-    it('answers 404 for another workspace\'s link and an unknown id', async () => {
-      await expect(getLinkAnalyticsOrThrow(b.workspaceId, links[0]!.linkId, { range: '7d', traffic: 'human' }, NOW)).rejects.toMatchObject({ code: 'not_found' });
-      await expect(getLinkAnalyticsOrThrow(a.workspaceId, 'lnk_nope', { range: '7d', traffic: 'human' }, NOW)).rejects.toMatchObject({ code: 'not_found' });
+    it("answers 404 for another workspace's link and an unknown id", async () => {
+      await expect(
+        getLinkAnalyticsOrThrow(b.workspaceId, links[0]!.linkId, { range: '7d', traffic: 'human' }, NOW),
+      ).rejects.toMatchObject({ code: 'not_found' });
+      await expect(
+        getLinkAnalyticsOrThrow(a.workspaceId, 'lnk_nope', { range: '7d', traffic: 'human' }, NOW),
+      ).rejects.toMatchObject({ code: 'not_found' });
     });
 
     it('answers a link without events with zeros and every bucket (not an error)', async () => {
-      const fresh = await createShortLink(a.workspaceId, { url: 'https://example.com/fresh', domain: a.domain } as never);
+      const fresh = await createShortLink(a.workspaceId, {
+        url: 'https://example.com/fresh',
+        domain: a.domain,
+      } as never);
       const data = await getLinkAnalyticsOrThrow(a.workspaceId, fresh.id, { range: '30d', traffic: 'all' }, NOW);
       expectAnalyticsMatches(data, [], '30d', NOW);
       expect(data.timeseries).toHaveLength(30);
@@ -110,16 +164,26 @@ describe.each([
   });
 
   describe('deep-link app analytics', () => {
-    it.each(ranges.flatMap((range) => traffics.map((traffic) => [range, traffic] as const)))('range %s, traffic %s, with topLinks', async (range, traffic) => {
-      const data = await getAppAnalyticsOrThrow(a.workspaceId, a.deepLinkApp.id, { range, traffic }, NOW);
-      const selected = selectEvents(events, { now: NOW, range, traffic, where: (e) => e.workspaceId === a.workspaceId && e.deepLinkAppId === a.deepLinkApp.id });
-      expectAnalyticsMatches(data, selected, range, NOW);
-      expect(data.topLinks).toEqual(expectedTopLinks(selected, 10));
-      if (traffic !== 'bots') expect(data.topLinks.length).toBe(2);
-    });
+    it.each(ranges.flatMap((range) => traffics.map((traffic) => [range, traffic] as const)))(
+      'range %s, traffic %s, with topLinks',
+      async (range, traffic) => {
+        const data = await getAppAnalyticsOrThrow(a.workspaceId, a.deepLinkApp.id, { range, traffic }, NOW);
+        const selected = selectEvents(events, {
+          now: NOW,
+          range,
+          traffic,
+          where: (e) => e.workspaceId === a.workspaceId && e.deepLinkAppId === a.deepLinkApp.id,
+        });
+        expectAnalyticsMatches(data, selected, range, NOW);
+        expect(data.topLinks).toEqual(expectedTopLinks(selected, 10));
+        if (traffic !== 'bots') expect(data.topLinks.length).toBe(2);
+      },
+    );
 
-    it("is 404 for an app of another workspace", async () => {
-      await expect(getAppAnalyticsOrThrow(b.workspaceId, a.deepLinkApp.id, { range: '7d', traffic: 'human' }, NOW)).rejects.toMatchObject({ code: 'not_found' });
+    it('is 404 for an app of another workspace', async () => {
+      await expect(
+        getAppAnalyticsOrThrow(b.workspaceId, a.deepLinkApp.id, { range: '7d', traffic: 'human' }, NOW),
+      ).rejects.toMatchObject({ code: 'not_found' });
     });
   });
 
@@ -129,7 +193,11 @@ describe.each([
       let cursor: string | undefined;
       let pages = 0;
       do {
-        const page = await exportAnalyticsEvents(workspaceId, { range, eventType: eventType as never, limit, cursor }, NOW);
+        const page = await exportAnalyticsEvents(
+          workspaceId,
+          { range, eventType: eventType as never, limit, cursor },
+          NOW,
+        );
         expect(page.data.length).toBeLessThanOrEqual(limit);
         expect(page.pagination.limit).toBe(limit);
         expect(page.pagination.hasMore).toBe(page.pagination.nextCursor !== null);
@@ -145,44 +213,55 @@ describe.each([
       ['7d', 'click', 10],
       ['90d', 'customer_event', 25],
       ['24h', 'launch_view_impression', 3],
-    ] as const)('walks every page of %s / %s (limit %i): each event exactly once, newest first', async (range, eventType, limit) => {
-      const ids = await walk(a.workspaceId, range, eventType, limit);
-      const expected = selectEvents(events, {
-        now: NOW,
-        range,
-        where: (e) => e.workspaceId === a.workspaceId && (eventType === 'all' || e.eventType === eventType),
-      }).sort(newestFirst);
-      expect(expected.length).toBeGreaterThan(0);
-      expect(ids).toEqual(expected.map((e) => e.eventId));
-      expect(new Set(ids).size).toBe(ids.length);
-    });
+    ] as const)(
+      'walks every page of %s / %s (limit %i): each event exactly once, newest first',
+      async (range, eventType, limit) => {
+        const ids = await walk(a.workspaceId, range, eventType, limit);
+        const expected = selectEvents(events, {
+          now: NOW,
+          range,
+          where: (e) => e.workspaceId === a.workspaceId && (eventType === 'all' || e.eventType === eventType),
+        }).sort(newestFirst);
+        expect(expected.length).toBeGreaterThan(0);
+        expect(ids).toEqual(expected.map((e) => e.eventId));
+        expect(new Set(ids).size).toBe(ids.length);
+      },
+    );
 
     it('returns RawAnalyticsEvent fields, and refuses a cursor of another query', async () => {
       const page = await exportAnalyticsEvents(a.workspaceId, { range: '7d', eventType: 'all', limit: 5 }, NOW);
       const source = events.find((e) => e.eventId === page.data[0]!.eventId)!;
-      expect(page.data[0]).toEqual(dropNulls({
-        eventId: source.eventId,
-        timestamp: source.timestamp,
-        eventType: source.eventType,
-        trafficType: source.trafficType,
-        country: source.country,
-        deviceType: source.deviceType,
-        platform: source.platform,
-        referrerHost: source.referrerHost,
-        resolvedDestinationUrl: source.resolvedDestinationUrl,
-        sdkEventName: source.sdkEventName,
-        sessionId: source.sessionId,
-        clickId: source.clickId,
-        attributionId: source.attributionId,
-        installId: source.installId,
-        linkId: source.linkId,
-        deepLinkAppId: source.deepLinkAppId,
-      }));
+      expect(page.data[0]).toEqual(
+        dropNulls({
+          eventId: source.eventId,
+          timestamp: source.timestamp,
+          eventType: source.eventType,
+          trafficType: source.trafficType,
+          country: source.country,
+          deviceType: source.deviceType,
+          platform: source.platform,
+          referrerHost: source.referrerHost,
+          resolvedDestinationUrl: source.resolvedDestinationUrl,
+          sdkEventName: source.sdkEventName,
+          sessionId: source.sessionId,
+          clickId: source.clickId,
+          attributionId: source.attributionId,
+          installId: source.installId,
+          linkId: source.linkId,
+          deepLinkAppId: source.deepLinkAppId,
+        }),
+      );
       for (const event of page.data) expect(Object.values(event)).not.toContain(null);
       const cursor = page.pagination.nextCursor!;
-      await expect(exportAnalyticsEvents(a.workspaceId, { range: '7d', eventType: 'click', limit: 5, cursor }, NOW)).rejects.toMatchObject({ code: 'invalid_cursor' });
-      await expect(exportAnalyticsEvents(b.workspaceId, { range: '7d', eventType: 'all', limit: 5, cursor }, NOW)).rejects.toMatchObject({ code: 'invalid_cursor' });
-      await expect(exportAnalyticsEvents(a.workspaceId, { range: '7d', eventType: 'all', limit: 5, cursor: `${cursor}x` }, NOW)).rejects.toMatchObject({ code: 'invalid_cursor' });
+      await expect(
+        exportAnalyticsEvents(a.workspaceId, { range: '7d', eventType: 'click', limit: 5, cursor }, NOW),
+      ).rejects.toMatchObject({ code: 'invalid_cursor' });
+      await expect(
+        exportAnalyticsEvents(b.workspaceId, { range: '7d', eventType: 'all', limit: 5, cursor }, NOW),
+      ).rejects.toMatchObject({ code: 'invalid_cursor' });
+      await expect(
+        exportAnalyticsEvents(a.workspaceId, { range: '7d', eventType: 'all', limit: 5, cursor: `${cursor}x` }, NOW),
+      ).rejects.toMatchObject({ code: 'invalid_cursor' });
     });
   });
 });
@@ -191,14 +270,28 @@ describe('late arrivals: an event replayed into a compacted hour', () => {
   it('counts at once (raw beside the Parquet), is merged by the next run, and counts once whatever is replayed again', async () => {
     const lake = process.env.LOCAL_LAKE_DIR!;
     const link = links[4]!;
-    const count = async () => (await getLinkAnalyticsOrThrow(b.workspaceId, link.linkId, { range: '90d', traffic: 'all' }, NOW)).summary.totalClicks;
+    const count = async () =>
+      (await getLinkAnalyticsOrThrow(b.workspaceId, link.linkId, { range: '90d', traffic: 'all' }, NOW)).summary
+        .totalClicks;
     await compactLake(lake, { now: NOW });
     const before = await count();
     const lateHour = '2026-03-10T07';
-    const compactedDay = await lakeFilesFor(lake, { workspaceId: b.workspaceId, firstDay: '2026-03-10', lastDay: '2026-03-10' });
-    expect(compactedDay).toEqual({ raw: [], compacted: [expect.stringContaining(`compacted/workspace_id=${b.workspaceId}/dt=2026-03-10/events.parquet`)] });
+    const compactedDay = await lakeFilesFor(lake, {
+      workspaceId: b.workspaceId,
+      firstDay: '2026-03-10',
+      lastDay: '2026-03-10',
+    });
+    expect(compactedDay).toEqual({
+      raw: [],
+      compacted: [expect.stringContaining(`compacted/workspace_id=${b.workspaceId}/dt=2026-03-10/events.parquet`)],
+    });
     const template = events.find((e) => e.workspaceId === b.workspaceId && e.eventType === 'click')!;
-    const replayed: EventRecord = { ...template, eventId: 'evt-late-replay', timestamp: `${lateHour}:15:00.000Z`, trafficType: 'human' };
+    const replayed: EventRecord = {
+      ...template,
+      eventId: 'evt-late-replay',
+      timestamp: `${lateHour}:15:00.000Z`,
+      trafficType: 'human',
+    };
     // Hours after its hour was compacted, the replay lands raw in that hour (and once more, at-least-once).
     await getEventSink().send([replayed]);
     await getEventSink().send([replayed]);
@@ -206,7 +299,9 @@ describe('late arrivals: an event replayed into a compacted hour', () => {
     const second = await compactLake(lake, { now: NOW });
     expect(second.rawFiles).toBe(2);
     expect(second.workspaceDays).toBe(1);
-    expect(await lakeFilesFor(lake, { workspaceId: b.workspaceId, firstDay: '2026-03-10', lastDay: '2026-03-10' })).toMatchObject({ raw: [] });
+    expect(
+      await lakeFilesFor(lake, { workspaceId: b.workspaceId, firstDay: '2026-03-10', lastDay: '2026-03-10' }),
+    ).toMatchObject({ raw: [] });
     expect(await count()).toBe(before + 1);
     // Replayed again after the merge: still one event.
     await getEventSink().send([replayed]);
@@ -220,7 +315,11 @@ describe('late arrivals: an event replayed into a compacted hour', () => {
 
 describe('partition pruning of the local lake', () => {
   it("lists only the workspace's shard and compacted folder, and the window's days", async () => {
-    const files = await lakeFilesFor(process.env.LOCAL_LAKE_DIR!, { workspaceId: a.workspaceId, firstDay: '2026-03-09', lastDay: '2026-03-15' });
+    const files = await lakeFilesFor(process.env.LOCAL_LAKE_DIR!, {
+      workspaceId: a.workspaceId,
+      firstDay: '2026-03-09',
+      lastDay: '2026-03-15',
+    });
     expect(files.raw.length).toBeGreaterThan(0);
     for (const file of files.raw) {
       expect(file).toContain(`/events/shard=${shardOf(a.workspaceId)}/dt=2026-03-`);
@@ -228,6 +327,12 @@ describe('partition pruning of the local lake', () => {
       expect(day >= '2026-03-09' && day <= '2026-03-15').toBe(true);
     }
     for (const file of files.compacted) expect(file).toContain(`/compacted/workspace_id=${a.workspaceId}/dt=2026-03-`);
-    await expect(lakeFilesFor(process.env.LOCAL_LAKE_DIR!, { workspaceId: '../etc', firstDay: '2026-03-09', lastDay: '2026-03-15' })).rejects.toThrow(/Unsafe/);
+    await expect(
+      lakeFilesFor(process.env.LOCAL_LAKE_DIR!, {
+        workspaceId: '../etc',
+        firstDay: '2026-03-09',
+        lastDay: '2026-03-15',
+      }),
+    ).rejects.toThrow(/Unsafe/);
   });
 });

@@ -4,7 +4,13 @@ import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
-import { applyClickCounters, checkpointAttribute, padSequence, tallyClicks, type CounterStreamRecord } from '@shared/clicks/link-counters';
+import {
+  applyClickCounters,
+  checkpointAttribute,
+  padSequence,
+  tallyClicks,
+  type CounterStreamRecord,
+} from '@shared/clicks/link-counters';
 import { insertLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { domainRepository } from '@shared/tenancy/domain-repository';
@@ -17,34 +23,78 @@ beforeAll(async () => {
 
 const newLink = async () => {
   const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
-  return insertLink({ workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' }, {});
+  return insertLink(
+    { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
+    {},
+  );
 };
-const click = (linkId: string, trafficType: 'human' | 'bot', timestamp: string) => JSON.stringify({ eventType: 'click', linkId, trafficType, timestamp, eventId: `${Math.random()}` }) + '\n';
+const click = (linkId: string, trafficType: 'human' | 'bot', timestamp: string) =>
+  JSON.stringify({ eventType: 'click', linkId, trafficType, timestamp, eventId: `${Math.random()}` }) + '\n';
 /** Records of one shard with sequence numbers from `first` on (Kinesis's are long decimal strings). */
 const onShard = (shardId: string, first: bigint, lines: string[]): CounterStreamRecord[] =>
-  lines.map((data, i) => ({ shardId, sequenceNumber: String(49_590_338_271_490_256_608_559_692_538_361_571_095_921_575_989_136_588_898n + first + BigInt(i)), data }));
-const linkItem = async (id: string) => (await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.link(id), ConsistentRead: true }))).Item;
+  lines.map((data, i) => ({
+    shardId,
+    sequenceNumber: String(
+      49_590_338_271_490_256_608_559_692_538_361_571_095_921_575_989_136_588_898n + first + BigInt(i),
+    ),
+    data,
+  }));
+const linkItem = async (id: string) =>
+  (await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.link(id), ConsistentRead: true })))
+    .Item;
 const counters = async (id: string) => {
   const link = await linkRepository.findById(id, true);
-  return { clicks: link?.clicks, botClicks: link?.botClicks, lastClicked: link?.lastClicked, lastBotClickedAt: link?.lastBotClickedAt };
+  return {
+    clicks: link?.clicks,
+    botClicks: link?.botClicks,
+    lastClicked: link?.lastClicked,
+    lastBotClickedAt: link?.lastBotClickedAt,
+  };
 };
 
 describe('click counters from the event stream (the consumer, against DynamoDB Local)', () => {
   it('adds a batch with one update per link, and counts a redelivered batch once', async () => {
     const [a, b] = [await newLink(), await newLink()];
     const batch = onShard('shardId-000000000001', 0n, [
-      ...Array.from({ length: 40 }, (_, i) => click(a.id, 'human', `2026-11-23T08:00:${String(i).padStart(2, '0')}.000Z`)),
+      ...Array.from({ length: 40 }, (_, i) =>
+        click(a.id, 'human', `2026-11-23T08:00:${String(i).padStart(2, '0')}.000Z`),
+      ),
       ...Array.from({ length: 3 }, () => click(a.id, 'bot', '2026-11-23T08:00:05.000Z')),
       click(b.id, 'human', '2026-11-23T07:00:00.000Z'),
-      JSON.stringify({ eventType: 'launch_view_impression', linkId: a.id, trafficType: 'human', timestamp: '2026-11-23T09:00:00.000Z' }),
+      JSON.stringify({
+        eventType: 'launch_view_impression',
+        linkId: a.id,
+        trafficType: 'human',
+        timestamp: '2026-11-23T09:00:00.000Z',
+      }),
       'not json',
     ]);
-    expect(tallyClicks(batch).map((t) => [t.linkId, t.humans, t.bots])).toEqual([[a.id, 40, 3], [b.id, 1, 0]]);
-    expect(await applyClickCounters(batch)).toEqual({ links: 2, clicks: 44, applied: 2, alreadyApplied: 0, linksGone: 0 });
-    expect(await counters(a.id)).toEqual({ clicks: 40, botClicks: 3, lastClicked: '2026-11-23T08:00:39.000Z', lastBotClickedAt: '2026-11-23T08:00:05.000Z' });
+    expect(tallyClicks(batch).map((t) => [t.linkId, t.humans, t.bots])).toEqual([
+      [a.id, 40, 3],
+      [b.id, 1, 0],
+    ]);
+    expect(await applyClickCounters(batch)).toEqual({
+      links: 2,
+      clicks: 44,
+      applied: 2,
+      alreadyApplied: 0,
+      linksGone: 0,
+    });
+    expect(await counters(a.id)).toEqual({
+      clicks: 40,
+      botClicks: 3,
+      lastClicked: '2026-11-23T08:00:39.000Z',
+      lastBotClickedAt: '2026-11-23T08:00:05.000Z',
+    });
 
     // The event source mapping's retry, or a replay of the same records: nothing moves.
-    expect(await applyClickCounters(batch)).toEqual({ links: 2, clicks: 0, applied: 0, alreadyApplied: 2, linksGone: 0 });
+    expect(await applyClickCounters(batch)).toEqual({
+      links: 2,
+      clicks: 0,
+      applied: 0,
+      alreadyApplied: 2,
+      linksGone: 0,
+    });
     expect(await counters(a.id)).toMatchObject({ clicks: 40, botClicks: 3 });
     expect(await counters(b.id)).toMatchObject({ clicks: 1 });
   });
@@ -58,7 +108,9 @@ describe('click counters from the event stream (the consumer, against DynamoDB L
     expect(await applyClickCounters(records)).toMatchObject({ applied: 1, clicks: 4 });
     expect(await counters(link.id)).toMatchObject({ clicks: 10 });
     // Another shard's sequence numbers are its own (lower ones are not "already counted").
-    await applyClickCounters(onShard('shardId-000000000003', 0n, [click(link.id, 'human', '2026-11-23T08:00:00.500Z')]));
+    await applyClickCounters(
+      onShard('shardId-000000000003', 0n, [click(link.id, 'human', '2026-11-23T08:00:00.500Z')]),
+    );
     const stored = await linkRepository.findById(link.id, true);
     expect(stored?.clicks).toBe(11);
     const raw = await linkItem(link.id);
@@ -67,18 +119,39 @@ describe('click counters from the event stream (the consumer, against DynamoDB L
 
   it('never moves lastClicked back (a shard behind another delivers older clicks later)', async () => {
     const link = await newLink();
-    await applyClickCounters(onShard('shardId-000000000004', 0n, [click(link.id, 'human', '2026-11-23T10:00:00.000Z'), click(link.id, 'bot', '2026-11-23T10:00:00.000Z')]));
-    await applyClickCounters(onShard('shardId-000000000005', 0n, [click(link.id, 'human', '2026-11-23T09:00:00.000Z'), click(link.id, 'bot', '2026-11-23T09:30:00.000Z')]));
-    expect(await counters(link.id)).toEqual({ clicks: 2, botClicks: 2, lastClicked: '2026-11-23T10:00:00.000Z', lastBotClickedAt: '2026-11-23T10:00:00.000Z' });
+    await applyClickCounters(
+      onShard('shardId-000000000004', 0n, [
+        click(link.id, 'human', '2026-11-23T10:00:00.000Z'),
+        click(link.id, 'bot', '2026-11-23T10:00:00.000Z'),
+      ]),
+    );
+    await applyClickCounters(
+      onShard('shardId-000000000005', 0n, [
+        click(link.id, 'human', '2026-11-23T09:00:00.000Z'),
+        click(link.id, 'bot', '2026-11-23T09:30:00.000Z'),
+      ]),
+    );
+    expect(await counters(link.id)).toEqual({
+      clicks: 2,
+      botClicks: 2,
+      lastClicked: '2026-11-23T10:00:00.000Z',
+      lastBotClickedAt: '2026-11-23T10:00:00.000Z',
+    });
   });
 
   it('skips lake-only records and links that no longer exist', async () => {
     const link = await newLink();
-    const lakeOnly = onShard('shardId-000000000006', 0n, [click(link.id, 'human', '2026-11-23T08:00:00.000Z')]).map((r) => ({ ...r, lakeOnly: true }));
+    const lakeOnly = onShard('shardId-000000000006', 0n, [click(link.id, 'human', '2026-11-23T08:00:00.000Z')]).map(
+      (r) => ({ ...r, lakeOnly: true }),
+    );
     expect(await applyClickCounters(lakeOnly)).toMatchObject({ links: 0, clicks: 0 });
     const gone = await newLink();
     await getDocumentClient().send(new DeleteCommand({ TableName: tableName(), Key: keys.link(gone.id) }));
-    expect(await applyClickCounters(onShard('shardId-000000000006', 10n, [click(gone.id, 'human', '2026-11-23T08:00:00.000Z')]))).toMatchObject({ linksGone: 1, clicks: 0 });
+    expect(
+      await applyClickCounters(
+        onShard('shardId-000000000006', 10n, [click(gone.id, 'human', '2026-11-23T08:00:00.000Z')]),
+      ),
+    ).toMatchObject({ linksGone: 1, clicks: 0 });
     expect(await counters(link.id)).toMatchObject({ clicks: 0 });
   });
 
@@ -93,16 +166,36 @@ describe('click counters from the event stream (the consumer, against DynamoDB L
       invokeIdentityArn: 'arn:aws:iam::111111111111:role/x',
       awsRegion: 'us-east-1',
       eventSourceARN: 'arn:aws:kinesis:us-east-1:111111111111:stream/events',
-      kinesis: { kinesisSchemaVersion: '1.0', partitionKey, sequenceNumber: sequence, data: Buffer.from(data).toString('base64'), approximateArrivalTimestamp: 1795400000 },
+      kinesis: {
+        kinesisSchemaVersion: '1.0',
+        partitionKey,
+        sequenceNumber: sequence,
+        data: Buffer.from(data).toString('base64'),
+        approximateArrivalTimestamp: 1795400000,
+      },
     });
     const event = {
       Records: [
-        record('49590338271490256608559692538361571095921575989136588898', click(link.id, 'human', '2026-11-23T08:00:00.000Z')),
-        record('49590338271490256608559692538361571095921575989136588899', click(link.id, 'human', '2026-11-23T08:00:01.000Z')),
-        record('49590338271490256608559692538361571095921575989136588900', click(link.id, 'human', '2026-11-23T08:00:02.000Z'), `${LAKE_ONLY_PARTITION_PREFIX}ff`),
+        record(
+          '49590338271490256608559692538361571095921575989136588898',
+          click(link.id, 'human', '2026-11-23T08:00:00.000Z'),
+        ),
+        record(
+          '49590338271490256608559692538361571095921575989136588899',
+          click(link.id, 'human', '2026-11-23T08:00:01.000Z'),
+        ),
+        record(
+          '49590338271490256608559692538361571095921575989136588900',
+          click(link.id, 'human', '2026-11-23T08:00:02.000Z'),
+          `${LAKE_ONLY_PARTITION_PREFIX}ff`,
+        ),
       ],
     } as KinesisStreamEvent;
-    const context = { awsRequestId: 'req', functionName: 'click-counters', getRemainingTimeInMillis: () => 60_000 } as never;
+    const context = {
+      awsRequestId: 'req',
+      functionName: 'click-counters',
+      getRemainingTimeInMillis: () => 60_000,
+    } as never;
     await handler(event, context);
     await handler(event, context);
     expect(await counters(link.id)).toMatchObject({ clicks: 2, lastClicked: '2026-11-23T08:00:01.000Z' });

@@ -11,7 +11,10 @@ import { listLinksQuerySchema } from '@shared/schemas/list-schemas';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 
 /** Click counts: many links never clicked, ties, exact buckets (< 16) and coarse ones (16+). */
-const COUNTS = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 3, 5, 8, 13, 15, 16, 17, 17, 18, 21, 34, 35, 36];
+const COUNTS = [
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 3, 3, 5, 8, 13, 15,
+  16, 17, 17, 18, 21, 34, 35, 36,
+];
 
 let tenant: BootstrapResult;
 let links: LinkRecord[] = [];
@@ -20,7 +23,13 @@ beforeAll(async () => {
   const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
   for (const [i, clicks] of COUNTS.entries()) {
     const link = await insertLink(
-      { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: `https://e.com/${i}` },
+      {
+        workspaceId: tenant.workspaceId,
+        linkType: 'SHORTLINK',
+        domain,
+        deepLinkAppId: null,
+        url: `https://e.com/${i}`,
+      },
       { key: `clicks-${i}`, tags: i % 3 === 0 ? ['third'] : [] },
     );
     // One consumer batch per link: a batch that crosses several clicks buckets moves the order once.
@@ -43,7 +52,15 @@ const walkAll = async (params: Record<string, string>) => {
 };
 const expected = (subset: LinkRecord[], descending: boolean) =>
   [...subset]
-    .sort((a, b) => (a.clicks !== b.clicks ? (descending ? b.clicks - a.clicks : a.clicks - b.clicks) : (`${a.createdAt}#${a.id}` < `${b.createdAt}#${b.id}`) !== descending ? -1 : 1))
+    .sort((a, b) =>
+      a.clicks !== b.clicks
+        ? descending
+          ? b.clicks - a.clicks
+          : a.clicks - b.clicks
+        : `${a.createdAt}#${a.id}` < `${b.createdAt}#${b.id}` !== descending
+          ? -1
+          : 1,
+    )
     .map((l) => l.id);
 
 describe('clicks order from the bucketed clicks index', () => {
@@ -90,7 +107,13 @@ describe('clicks index backfill', () => {
     const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
     const { getDocumentClient, tableName } = await import('@shared/db/dynamo-client');
     const old = links.find((l) => l.clicks === 21)!;
-    await getDocumentClient().send(new UpdateCommand({ TableName: tableName(), Key: { pk: `LINK#${old.id}`, sk: 'LINK' }, UpdateExpression: 'REMOVE gsi3pk, gsi3sk' }));
+    await getDocumentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: `LINK#${old.id}`, sk: 'LINK' },
+        UpdateExpression: 'REMOVE gsi3pk, gsi3sk',
+      }),
+    );
     expect(await walkAll({ sort: 'clicks_desc', limit: '50' })).not.toContain(old.id);
     expect(await backfillClicksIndex()).toBe(1);
     expect(await backfillClicksIndex()).toBe(0);

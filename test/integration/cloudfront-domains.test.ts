@@ -5,7 +5,13 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectRoot } from '@shared/local/paths';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
-import { addDomain, DomainFlowError, removeDomain, verifyDomain, type FrontDoorTarget } from '@shared/admin/tenant-domains';
+import {
+  addDomain,
+  DomainFlowError,
+  removeDomain,
+  verifyDomain,
+  type FrontDoorTarget,
+} from '@shared/admin/tenant-domains';
 import { clearHostCache } from '@shared/edge/host-resolver';
 import { handleLinkRequest } from '@shared/edge/handle-click';
 import { createShortLink } from '@shared/links/create-link';
@@ -25,7 +31,12 @@ const newDomain = () => `go${++n}-${Date.now().toString(36)}.acme-links.com`;
 beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: 'http://x', edgeUrl: 'http://y' });
   target = {
-    client: new CloudFrontClient({ endpoint: cf.endpoint, region: 'us-east-1', credentials: loopbackCredentials, maxAttempts: 1 }),
+    client: new CloudFrontClient({
+      endpoint: cf.endpoint,
+      region: 'us-east-1',
+      credentials: loopbackCredentials,
+      maxAttempts: 1,
+    }),
     distributionId: 'E2DIST',
     connectionGroupId: cf.connectionGroupId,
   };
@@ -40,7 +51,10 @@ const domainRecord = async (hostname: string) => {
 describe('admin domains add (wire: CloudFront REST-XML)', () => {
   it('stores the domain unverified and prints the CNAME to the connection group routing endpoint', async () => {
     const domain = newDomain();
-    const added = await addDomain({ domain: domain.toUpperCase(), workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, target);
+    const added = await addDomain(
+      { domain: domain.toUpperCase(), workspaceId: tenant.workspaceId, usage: 'SHORTLINK' },
+      target,
+    );
     expect(added).toEqual({
       domain,
       workspaceId: tenant.workspaceId,
@@ -48,8 +62,12 @@ describe('admin domains add (wire: CloudFront REST-XML)', () => {
       verified: false,
       dnsRecords: [{ type: 'CNAME', name: domain, value: cf.routingEndpoint, why: expect.any(String) }],
     });
-    expect(cf.seen.map((c) => `${c.method} ${c.path}`)).toEqual([`GET /2020-05-31/connection-group/${cf.connectionGroupId}`]);
-    expect(cf.seen[0]!.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-1\/cloudfront\/aws4_request/);
+    expect(cf.seen.map((c) => `${c.method} ${c.path}`)).toEqual([
+      `GET /2020-05-31/connection-group/${cf.connectionGroupId}`,
+    ]);
+    expect(cf.seen[0]!.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-1\/cloudfront\/aws4_request/,
+    );
     expect(await domainRecord(domain)).toMatchObject({ verified: false, usage: 'SHORTLINK', archived: false });
     // GET /v1/domains shows it unverified.
     const listed = await listDomains(tenant.workspaceId, listDomainsQuerySchema.parse({ domain }));
@@ -65,10 +83,18 @@ describe('admin domains add (wire: CloudFront REST-XML)', () => {
   it('refuses a taken domain, a bad name, an unknown workspace and a bare open. host', async () => {
     const domain = newDomain();
     await addDomain({ domain, workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, target);
-    await expect(addDomain({ domain, workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, target)).rejects.toThrow(/already a link domain/);
-    await expect(addDomain({ domain: 'not a domain', workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, target)).rejects.toThrow(DomainFlowError);
-    await expect(addDomain({ domain: newDomain(), workspaceId: 'ws_nope', usage: 'SHORTLINK' }, target)).rejects.toThrow(/No workspace/);
-    await expect(addDomain({ domain: `open.${newDomain()}`, workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, target)).rejects.toThrow(/open\./);
+    await expect(addDomain({ domain, workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, target)).rejects.toThrow(
+      /already a link domain/,
+    );
+    await expect(
+      addDomain({ domain: 'not a domain', workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, target),
+    ).rejects.toThrow(DomainFlowError);
+    await expect(
+      addDomain({ domain: newDomain(), workspaceId: 'ws_nope', usage: 'SHORTLINK' }, target),
+    ).rejects.toThrow(/No workspace/);
+    await expect(
+      addDomain({ domain: `open.${newDomain()}`, workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, target),
+    ).rejects.toThrow(/open\./);
   });
 });
 
@@ -76,7 +102,11 @@ describe('admin domains verify (wire)', () => {
   it('keeps the domain pending when CloudFront refuses the tenant because DNS is not ready (nothing half-created)', async () => {
     const domain = newDomain();
     await addDomain({ domain, workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, target);
-    cf.createError = { status: 400, code: 'InvalidArgument', message: `The domain ${domain} must point to the connection group routing endpoint.` };
+    cf.createError = {
+      status: 400,
+      code: 'InvalidArgument',
+      message: `The domain ${domain} must point to the connection group routing endpoint.`,
+    };
     const result = await verifyDomain(domain, target);
     expect(result).toMatchObject({ verified: false, state: 'dns-pending', tenantId: null });
     expect(result.missing[0]).toBe(`DNS: ${domain} must be a CNAME to ${cf.routingEndpoint}`);
@@ -97,7 +127,9 @@ describe('admin domains verify (wire)', () => {
     const created = cf.seen.find((c) => c.method === 'POST' && c.path === '/2020-05-31/distribution-tenant')!;
     expect(created.body).toContain('<DistributionId>E2DIST</DistributionId>');
     expect(created.body).toContain(`<ConnectionGroupId>${cf.connectionGroupId}</ConnectionGroupId>`);
-    expect(created.body).toContain(`<Domains><member><Domain>${domain}</Domain></member><member><Domain>open.${domain}</Domain></member></Domains>`);
+    expect(created.body).toContain(
+      `<Domains><member><Domain>${domain}</Domain></member><member><Domain>open.${domain}</Domain></member></Domains>`,
+    );
     expect(created.body).toContain('<ManagedCertificateRequest><ValidationTokenHost>cloudfront</ValidationTokenHost>');
     expect((await domainRecord(domain))!.verified).toBe(false);
 
@@ -145,10 +177,16 @@ describe('admin domains verify (wire)', () => {
   it('asks for the _cf-challenge TXT records when the domain is attached elsewhere in CloudFront', async () => {
     const domain = newDomain();
     await addDomain({ domain, workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, target);
-    cf.createError = { status: 409, code: 'CNAMEAlreadyExists', message: 'One or more of the CNAMEs you provided are already associated with a different resource.' };
+    cf.createError = {
+      status: 409,
+      code: 'CNAMEAlreadyExists',
+      message: 'One or more of the CNAMEs you provided are already associated with a different resource.',
+    };
     const result = await verifyDomain(domain, target);
     expect(result.state).toBe('domain-conflict');
-    expect(result.dnsRecords).toContainEqual(expect.objectContaining({ type: 'TXT', name: `_cf-challenge.${domain}`, value: cf.routingEndpoint }));
+    expect(result.dnsRecords).toContainEqual(
+      expect.objectContaining({ type: 'TXT', name: `_cf-challenge.${domain}`, value: cf.routingEndpoint }),
+    );
   });
 
   it('with the operator certificate (linkCertificateArn): no managed certificate, verified once DNS is right', async () => {
@@ -168,7 +206,11 @@ describe('admin domains verify (wire)', () => {
     await expect(verifyDomain(newDomain(), target)).rejects.toThrow(/No domain/);
     const domain = newDomain();
     await addDomain({ domain, workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, target);
-    cf.createError = { status: 403, code: 'AccessDenied', message: 'User is not authorized to perform cloudfront:CreateDistributionTenant' };
+    cf.createError = {
+      status: 403,
+      code: 'AccessDenied',
+      message: 'User is not authorized to perform cloudfront:CreateDistributionTenant',
+    };
     await expect(verifyDomain(domain, target)).rejects.toThrow(/not authorized/);
     expect((await domainRecord(domain))!.verified).toBe(false);
   });
@@ -177,7 +219,17 @@ describe('admin domains verify (wire)', () => {
 describe('admin domains remove (wire)', () => {
   const click = (host: string, key: string) =>
     handleLinkRequest(
-      { headers: { host, 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36' }, rawPath: `/${key}`, rawQueryString: '', pathParameters: { key }, requestContext: { http: { method: 'GET', sourceIp: '198.51.100.1' } } } as unknown as ApiEvent,
+      {
+        headers: {
+          host,
+          'user-agent':
+            'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+        },
+        rawPath: `/${key}`,
+        rawQueryString: '',
+        pathParameters: { key },
+        requestContext: { http: { method: 'GET', sourceIp: '198.51.100.1' } },
+      } as unknown as ApiEvent,
       'req-1',
     );
 
@@ -245,9 +297,23 @@ describe('the admin CLI (npm run -s admin -- domains ...) against the loopback C
 
   it('adds (JSON), reports pending verification with exit code 3, then verifies, and refuses bad input with exit code 2', async () => {
     const domain = newDomain();
-    const added = await admin(['domains', 'add', domain, '--workspace', tenant.workspaceId, '--usage', 'deeplink', '--json']);
+    const added = await admin([
+      'domains',
+      'add',
+      domain,
+      '--workspace',
+      tenant.workspaceId,
+      '--usage',
+      'deeplink',
+      '--json',
+    ]);
     expect(added.code).toBe(0);
-    expect(JSON.parse(added.out)).toMatchObject({ domain, verified: false, usage: 'DEEPLINK', dnsRecords: [{ type: 'CNAME', name: domain, value: cf.routingEndpoint }, { name: `open.${domain}` }] });
+    expect(JSON.parse(added.out)).toMatchObject({
+      domain,
+      verified: false,
+      usage: 'DEEPLINK',
+      dnsRecords: [{ type: 'CNAME', name: domain, value: cf.routingEndpoint }, { name: `open.${domain}` }],
+    });
 
     cf.createError = { status: 400, code: 'InvalidArgument', message: 'DNS does not point at CloudFront' };
     const pending = await admin(['domains', 'verify', domain]);

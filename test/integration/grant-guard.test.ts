@@ -1,16 +1,34 @@
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { blankEvent } from '@shared/events/event-record';
 import { guardEventSink, installTableGrantGuard, routeContext } from '@shared/local/grant-guard';
 import type { RouteDef } from '@shared/routes/route-types';
 
-const route = (grants: RouteDef['grants']): RouteDef => ({ handler: 'x', method: 'GET', path: '/x', credential: 'none', api: 'service', grants, summary: 'x' });
+const route = (grants: RouteDef['grants']): RouteDef => ({
+  handler: 'x',
+  method: 'GET',
+  path: '/x',
+  credential: 'none',
+  api: 'service',
+  grants,
+  summary: 'x',
+});
 
 describe('local grant guards (IAM on one machine)', () => {
   installTableGrantGuard(getDocumentClient());
-  const put = (pk = 'LINK#guard') => getDocumentClient().send(new PutCommand({ TableName: tableName(), Item: { pk, sk: 'x' } }));
-  const get = () => getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: { pk: 'LINK#guard', sk: 'x' } }));
+  const put = (pk = 'LINK#guard') =>
+    getDocumentClient().send(new PutCommand({ TableName: tableName(), Item: { pk, sk: 'x' } }));
+  const get = () =>
+    getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: { pk: 'LINK#guard', sk: 'x' } }));
 
   it('lets a read route read and refuses its writes with AccessDeniedException', async () => {
     await routeContext.run(route({ table: 'read' }), async () => {
@@ -31,9 +49,19 @@ describe('local grant guards (IAM on one machine)', () => {
 
   it('lets a write route write only under its key prefixes (dynamodb:LeadingKeys), in transactions too', async () => {
     await routeContext.run(route({ table: 'readWrite', writes: ['LINK#', 'SLUG#'] }), async () => {
-      await expect(put('APIKEY#stolen')).rejects.toMatchObject({ name: 'AccessDeniedException', message: expect.stringContaining('APIKEY#') });
+      await expect(put('APIKEY#stolen')).rejects.toMatchObject({
+        name: 'AccessDeniedException',
+        message: expect.stringContaining('APIKEY#'),
+      });
       await expect(
-        getDocumentClient().send(new UpdateCommand({ TableName: tableName(), Key: { pk: 'SECRET', sk: 'cursor-signing' }, UpdateExpression: 'SET v = :v', ExpressionAttributeValues: { ':v': 1 } })),
+        getDocumentClient().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: 'SECRET', sk: 'cursor-signing' },
+            UpdateExpression: 'SET v = :v',
+            ExpressionAttributeValues: { ':v': 1 },
+          }),
+        ),
       ).rejects.toMatchObject({ name: 'AccessDeniedException' });
       const transaction = (pk: string) =>
         getDocumentClient().send(
@@ -47,7 +75,16 @@ describe('local grant guards (IAM on one machine)', () => {
       await expect(transaction('WS#other')).rejects.toMatchObject({ name: 'AccessDeniedException' });
       await expect(transaction('SLUG#ok')).resolves.toBeDefined();
       const batch = (pk: string) =>
-        getDocumentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: [{ PutRequest: { Item: { pk: 'LINK#b', sk: 'x' } } }, { PutRequest: { Item: { pk, sk: 'x' } } }] } }));
+        getDocumentClient().send(
+          new BatchWriteCommand({
+            RequestItems: {
+              [tableName()]: [
+                { PutRequest: { Item: { pk: 'LINK#b', sk: 'x' } } },
+                { PutRequest: { Item: { pk, sk: 'x' } } },
+              ],
+            },
+          }),
+        );
       await expect(batch('APIKEY#b')).rejects.toMatchObject({ name: 'AccessDeniedException' });
       await expect(batch('SLUG#b')).resolves.toBeDefined();
     });
@@ -60,7 +97,12 @@ describe('local grant guards (IAM on one machine)', () => {
     const scan = () => getDocumentClient().send(new ScanCommand({ TableName: tableName(), Limit: 1 }));
     const indexQuery = () =>
       getDocumentClient().send(
-        new QueryCommand({ TableName: tableName(), IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'none' } }),
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': 'none' },
+        }),
       );
     await routeContext.run(route({ table: 'readWrite', writes: ['LINK#'] }), async () => {
       await expect(scan()).rejects.toMatchObject({ name: 'AccessDeniedException' });
@@ -74,7 +116,13 @@ describe('local grant guards (IAM on one machine)', () => {
   it('refuses event sends on routes without grants.events', async () => {
     const sent: unknown[] = [];
     const sink = guardEventSink({ send: async (events) => void sent.push(...events) });
-    const event = blankEvent({ eventId: 'e', timestamp: new Date().toISOString(), eventType: 'click', workspaceId: 'w', trafficType: 'human' });
+    const event = blankEvent({
+      eventId: 'e',
+      timestamp: new Date().toISOString(),
+      eventType: 'click',
+      workspaceId: 'w',
+      trafficType: 'human',
+    });
     await routeContext.run(route({ table: 'read' }), async () => {
       await expect(sink.send([event])).rejects.toMatchObject({ name: 'AccessDeniedException' });
     });
@@ -84,7 +132,14 @@ describe('local grant guards (IAM on one machine)', () => {
 
   it('lets a read route of a limited credential write rate-limit counters (RATE# partitions) and nothing else', async () => {
     const update = (pk: string) =>
-      getDocumentClient().send(new UpdateCommand({ TableName: tableName(), Key: { pk, sk: 'RATE' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } }));
+      getDocumentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk, sk: 'RATE' },
+          UpdateExpression: 'ADD n :one',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      );
     const limited: RouteDef = { ...route({ table: 'read' }), credential: 'server' };
     await routeContext.run(limited, async () => {
       await expect(update('RATE#ws#server#0#0')).resolves.toBeDefined();

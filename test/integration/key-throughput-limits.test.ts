@@ -27,7 +27,12 @@ let client: DynamoDBClient;
 
 const clientOf = (endpoint: string) =>
   // One attempt: the test sees the throttle the SDK would otherwise retry.
-  new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
 
 beforeAll(async () => {
   proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, { perKeyLimits: LIMITS, now: () => clock });
@@ -43,8 +48,16 @@ beforeEach(() => {
 
 const pk = (name: string) => ({ pk: { S: `LINK#${name}` }, sk: { S: 'LINK' } });
 const click = (name: string) =>
-  client.send(new UpdateItemCommand({ TableName: table, Key: pk(name), UpdateExpression: 'ADD clicks :one', ExpressionAttributeValues: { ':one': { N: '1' } } }));
-const read = (name: string, consistent = false) => client.send(new GetItemCommand({ TableName: table, Key: pk(name), ConsistentRead: consistent }));
+  client.send(
+    new UpdateItemCommand({
+      TableName: table,
+      Key: pk(name),
+      UpdateExpression: 'ADD clicks :one',
+      ExpressionAttributeValues: { ':one': { N: '1' } },
+    }),
+  );
+const read = (name: string, consistent = false) =>
+  client.send(new GetItemCommand({ TableName: table, Key: pk(name), ConsistentRead: consistent }));
 const settle = async <T>(calls: Array<Promise<T>>) => {
   const results = await Promise.allSettled(calls);
   return {
@@ -52,7 +65,8 @@ const settle = async <T>(calls: Array<Promise<T>>) => {
     errors: results.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : [])),
   };
 };
-const available = (name: string, access: 'Read' | 'Write') => proxy.unitsAvailable({ table, partitionValue: JSON.stringify({ S: `LINK#${name}` }), access });
+const available = (name: string, access: 'Read' | 'Write') =>
+  proxy.unitsAvailable({ table, partitionValue: JSON.stringify({ S: `LINK#${name}` }), access });
 
 describe('per-partition-key throughput limits (fault proxy)', () => {
   it('a hot key beyond 50 write units per second is throttled as an on-demand table throttles it; another key is not', async () => {
@@ -85,7 +99,9 @@ describe('per-partition-key throughput limits (fault proxy)', () => {
   });
 
   it('reads: 150 units per second per key, eventually consistent reads cost half, and reads do not use the write budget', async () => {
-    await client.send(new PutItemCommand({ TableName: table, Item: { ...pk('hot-r'), url: { S: 'https://example.com' } } }));
+    await client.send(
+      new PutItemCommand({ TableName: table, Item: { ...pk('hot-r'), url: { S: 'https://example.com' } } }),
+    );
     const eventual = await settle(Array.from({ length: 310 }, () => read('hot-r')));
     expect(eventual.ok).toBe(300);
     const error = eventual.errors[0] as ThrottlingException;
@@ -106,7 +122,16 @@ describe('per-partition-key throughput limits (fault proxy)', () => {
     expect(available('big', 'Read')).toBe(150 - 3); // eventually consistent: half
     await client.send(
       new TransactWriteItemsCommand({
-        TransactItems: [{ Update: { TableName: table, Key: pk('tx'), UpdateExpression: 'ADD clicks :one', ExpressionAttributeValues: { ':one': { N: '1' } } } }],
+        TransactItems: [
+          {
+            Update: {
+              TableName: table,
+              Key: pk('tx'),
+              UpdateExpression: 'ADD clicks :one',
+              ExpressionAttributeValues: { ':one': { N: '1' } },
+            },
+          },
+        ],
       }),
     );
     expect(available('tx', 'Write')).toBe(50 - 2);
@@ -116,37 +141,74 @@ describe('per-partition-key throughput limits (fault proxy)', () => {
     await settle(Array.from({ length: 50 }, () => click('batch-hot')));
     const written = await client.send(
       new BatchWriteItemCommand({
-        RequestItems: { [table]: [{ PutRequest: { Item: { ...pk('batch-hot'), v: { N: '1' } } } }, { PutRequest: { Item: { ...pk('batch-cold'), v: { N: '1' } } } }] },
+        RequestItems: {
+          [table]: [
+            { PutRequest: { Item: { ...pk('batch-hot'), v: { N: '1' } } } },
+            { PutRequest: { Item: { ...pk('batch-cold'), v: { N: '1' } } } },
+          ],
+        },
       }),
     );
-    expect(written.UnprocessedItems?.[table]).toEqual([{ PutRequest: { Item: { ...pk('batch-hot'), v: { N: '1' } } } }]);
+    expect(written.UnprocessedItems?.[table]).toEqual([
+      { PutRequest: { Item: { ...pk('batch-hot'), v: { N: '1' } } } },
+    ]);
     expect((await read('batch-cold', true)).Item?.v).toEqual({ N: '1' });
     expect((await read('batch-hot', true)).Item?.v).toBeUndefined();
 
     await settle(Array.from({ length: 300 }, () => read('batch-hot')));
-    const got = await client.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: [pk('batch-hot'), pk('batch-cold')] } } }));
+    const got = await client.send(
+      new BatchGetItemCommand({ RequestItems: { [table]: { Keys: [pk('batch-hot'), pk('batch-cold')] } } }),
+    );
     expect(got.Responses?.[table]?.map((item) => item.pk?.S)).toEqual(['LINK#batch-cold']);
     expect(got.UnprocessedKeys?.[table]?.Keys).toEqual([pk('batch-hot')]);
     // Nothing of a batch fits: the whole call is throttled.
-    await expect(client.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: [pk('batch-hot')] } } }))).rejects.toBeInstanceOf(ThrottlingException);
+    await expect(
+      client.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: [pk('batch-hot')] } } })),
+    ).rejects.toBeInstanceOf(ThrottlingException);
   });
 
   it('an index key range is limited on its own, with the index ARN', async () => {
-    const put = (n: number) => client.send(new PutItemCommand({ TableName: table, Item: { ...pk(`idx-${n}`), gsi1pk: { S: 'HOT-LIST' }, gsi1sk: { S: String(n) } } }));
+    const put = (n: number) =>
+      client.send(
+        new PutItemCommand({
+          TableName: table,
+          Item: { ...pk(`idx-${n}`), gsi1pk: { S: 'HOT-LIST' }, gsi1sk: { S: String(n) } },
+        }),
+      );
     await Promise.all([1, 2, 3].map(put));
     const query = () =>
-      client.send(new QueryCommand({ TableName: table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :v', ExpressionAttributeValues: { ':v': { S: 'HOT-LIST' } } }));
+      client.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :v',
+          ExpressionAttributeValues: { ':v': { S: 'HOT-LIST' } },
+        }),
+      );
     const results = await settle(Array.from({ length: 301 }, query));
     expect(results.ok).toBe(300);
-    expect((results.errors[0] as ThrottlingException).throttlingReasons).toEqual([{ reason: 'IndexReadKeyRangeThroughputExceeded', resource: `${tableArn}/index/gsi1` }]);
+    expect((results.errors[0] as ThrottlingException).throttlingReasons).toEqual([
+      { reason: 'IndexReadKeyRangeThroughputExceeded', resource: `${tableArn}/index/gsi1` },
+    ]);
   });
 
   it('a provisioned table answers ProvisionedThroughputExceededException with ThrottlingReasons', async () => {
-    const provisioned = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, { perKeyLimits: LIMITS, now: () => clock, capacityMode: 'provisioned' });
+    const provisioned = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, {
+      perKeyLimits: LIMITS,
+      now: () => clock,
+      capacityMode: 'provisioned',
+    });
     const other = clientOf(provisioned.endpoint);
     try {
       const send = () =>
-        other.send(new UpdateItemCommand({ TableName: table, Key: pk('prov'), UpdateExpression: 'ADD clicks :one', ExpressionAttributeValues: { ':one': { N: '1' } } }));
+        other.send(
+          new UpdateItemCommand({
+            TableName: table,
+            Key: pk('prov'),
+            UpdateExpression: 'ADD clicks :one',
+            ExpressionAttributeValues: { ':one': { N: '1' } },
+          }),
+        );
       const results = await settle(Array.from({ length: 51 }, send));
       const error = results.errors[0] as ProvisionedThroughputExceededException;
       expect(error).toBeInstanceOf(ProvisionedThroughputExceededException);
@@ -161,22 +223,46 @@ describe('per-partition-key throughput limits (fault proxy)', () => {
     const out = await click('quiet');
     expect(out.ConsumedCapacity).toBeUndefined();
     const asked = await client.send(
-      new UpdateItemCommand({ TableName: table, Key: pk('quiet'), UpdateExpression: 'ADD clicks :one', ExpressionAttributeValues: { ':one': { N: '1' } }, ReturnConsumedCapacity: 'TOTAL' }),
+      new UpdateItemCommand({
+        TableName: table,
+        Key: pk('quiet'),
+        UpdateExpression: 'ADD clicks :one',
+        ExpressionAttributeValues: { ':one': { N: '1' } },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
     expect(asked.ConsumedCapacity?.CapacityUnits).toBe(1);
   });
 
   it('a large answer (DynamoDB Local sends it chunked) comes through measured and intact', async () => {
-    const recording = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, { recordCapacity: true, perKeyLimits: { writeUnitsPerSecond: 10_000, readUnitsPerSecond: 10_000 } });
+    const recording = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, {
+      recordCapacity: true,
+      perKeyLimits: { writeUnitsPerSecond: 10_000, readUnitsPerSecond: 10_000 },
+    });
     const other = clientOf(recording.endpoint);
     try {
       await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          other.send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'LINK#many' }, sk: { S: `ITEM#${String(i).padStart(2, '0')}` }, blob: { S: 'y'.repeat(4_000) } } })),
+          other.send(
+            new PutItemCommand({
+              TableName: table,
+              Item: {
+                pk: { S: 'LINK#many' },
+                sk: { S: `ITEM#${String(i).padStart(2, '0')}` },
+                blob: { S: 'y'.repeat(4_000) },
+              },
+            }),
+          ),
         ),
       );
       recording.take();
-      const out = await other.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: 'LINK#many' } } }));
+      const out = await other.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: 'LINK#many' } },
+        }),
+      );
       expect(out.Items).toHaveLength(40);
       expect(out.ConsumedCapacity).toBeUndefined();
       const [call] = recording.take();

@@ -15,32 +15,48 @@ beforeAll(async () => {
 
 const newLink = async (key: string, tags: string[] = []) => {
   const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
-  return insertLink({ workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' }, { key, tags });
+  return insertLink(
+    { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
+    { key, tags },
+  );
 };
 const getItem = async (key: { pk: string; sk: string }) =>
   (await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 const entriesOf = async (linkId: string) =>
   (
     await getDocumentClient().send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `LINK#${linkId}` }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `LINK#${linkId}` },
+        ConsistentRead: true,
+      }),
     )
-  ).Items!.map((i) => String(i.sk)).sort();
+  )
+    .Items!.map((i) => String(i.sk))
+    .sort();
 
 describe('linkRepository.saveChange against DynamoDB Local', () => {
   it('writes list entries with the link and replaces stale tag entries on change', async () => {
     const link = await newLink('int-a', ['One', 'Two']);
-    expect(await entriesOf(link.id)).toEqual(['ENTRY#DOMAIN', `ENTRY#TAG#${link.tags[0]!.id}`, `ENTRY#TAG#${link.tags[1]!.id}`, 'LINK'].sort());
+    expect(await entriesOf(link.id)).toEqual(
+      ['ENTRY#DOMAIN', `ENTRY#TAG#${link.tags[0]!.id}`, `ENTRY#TAG#${link.tags[1]!.id}`, 'LINK'].sort(),
+    );
     const next = applyLinkPatch(link, { archived: true }, { tags: [link.tags[1]!] });
     await linkRepository.saveChange(link, next);
     expect(await entriesOf(link.id)).toEqual(['ENTRY#DOMAIN', `ENTRY#TAG#${link.tags[1]!.id}`, 'LINK'].sort());
-    expect((await getItem(keys.linkListEntry(link.id, 'DOMAIN')))?.gsi1pk).toBe(`${tenant.workspaceId}#SHORTLINK#1#DOMAIN#${link.domain}`);
+    expect((await getItem(keys.linkListEntry(link.id, 'DOMAIN')))?.gsi1pk).toBe(
+      `${tenant.workspaceId}#SHORTLINK#1#DOMAIN#${link.domain}`,
+    );
     expect((await getItem(keys.slug(link.domain, 'int-a')))?.archived).toBe(true);
   });
 
   it('refuses a change based on a stale read (LinkChangedError) and writes nothing', async () => {
     const link = await newLink('int-b');
     await linkRepository.saveChange(link, applyLinkPatch(link, { title: 'first' }, {}));
-    await expect(linkRepository.saveChange(link, applyLinkPatch(link, { key: 'int-b2' }, {}))).rejects.toBeInstanceOf(LinkChangedError);
+    await expect(linkRepository.saveChange(link, applyLinkPatch(link, { key: 'int-b2' }, {}))).rejects.toBeInstanceOf(
+      LinkChangedError,
+    );
     expect(await getItem(keys.slug(link.domain, 'int-b2'))).toBeUndefined();
     expect((await getItem(keys.slug(link.domain, 'int-b')))?.linkId).toBe(link.id);
     expect((await linkRepository.findById(link.id, true))?.title).toBe('first');
@@ -49,10 +65,16 @@ describe('linkRepository.saveChange against DynamoDB Local', () => {
   it('a slug move onto a used slug is SlugTakenError and leaves both links and slugs as they were', async () => {
     const a = await newLink('int-c');
     const b = await newLink('int-d');
-    await expect(linkRepository.saveChange(a, applyLinkPatch(a, { key: 'int-d', title: 'moved' }, {}))).rejects.toBeInstanceOf(SlugTakenError);
+    await expect(
+      linkRepository.saveChange(a, applyLinkPatch(a, { key: 'int-d', title: 'moved' }, {})),
+    ).rejects.toBeInstanceOf(SlugTakenError);
     expect((await getItem(keys.slug(a.domain, 'int-c')))?.linkId).toBe(a.id);
     expect((await getItem(keys.slug(a.domain, 'int-d')))?.linkId).toBe(b.id);
-    expect((await linkRepository.findById(a.id, true))).toMatchObject({ key: 'int-c', title: a.title, updatedAt: a.updatedAt });
+    expect(await linkRepository.findById(a.id, true)).toMatchObject({
+      key: 'int-c',
+      title: a.title,
+      updatedAt: a.updatedAt,
+    });
   });
 
   it('never touches the click counters', async () => {

@@ -29,11 +29,14 @@ const until = async (check: () => boolean) => {
 
 const newLink = async (key?: string) => {
   const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
-  return insertLink({ workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' }, key ? { key } : {});
+  return insertLink(
+    { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
+    key ? { key } : {},
+  );
 };
 
 describe('transaction conflicts (fault proxy)', () => {
-  it("a counter update on a link inside a running PATCH transaction is retried and counted", async () => {
+  it('a counter update on a link inside a running PATCH transaction is retried and counted', async () => {
     const link = await newLink();
     const gate = proxy.holdTransactions();
     const patched = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { title: 'during a click' });

@@ -7,7 +7,12 @@ import type { OutboundEvent } from '@shared/outbound/event-catalogue';
 import { deployedRetryDelaysMs, MAX_DELIVERY_ATTEMPTS, setRetryDelays } from '@shared/outbound/retry-schedule';
 import { webhookEndpointRepository, type WebhookEndpoint } from '@shared/outbound/webhook-endpoint-repository';
 import { newWebhookSecret } from '@shared/outbound/webhook-secret';
-import { allowLoopbackWebhooks, checkWebhookHost, publicOnlyLookup, WebhookUrlError } from '@shared/outbound/webhook-url';
+import {
+  allowLoopbackWebhooks,
+  checkWebhookHost,
+  publicOnlyLookup,
+  WebhookUrlError,
+} from '@shared/outbound/webhook-url';
 import { startWebhookReceiver, type WebhookReceiver } from '@test/support/webhook-receiver';
 
 /** The delivery function's batch handler against DynamoDB Local, with a recording queue. */
@@ -17,7 +22,10 @@ let hook: WebhookReceiver;
 beforeAll(async () => {
   hook = await startWebhookReceiver(() => status);
   setRetryDelays(deployedRetryDelaysMs);
-  setDeliveryQueue({ send: async () => {}, retryLater: async (receiptHandle, delayMs) => void delays.push({ receiptHandle, delayMs }) });
+  setDeliveryQueue({
+    send: async () => {},
+    retryLater: async (receiptHandle, delayMs) => void delays.push({ receiptHandle, delayMs }),
+  });
 });
 afterAll(async () => {
   setDeliveryQueue(undefined);
@@ -32,20 +40,47 @@ afterEach(() => {
 let n = 0;
 const endpoint = async (over: Partial<WebhookEndpoint> = {}): Promise<WebhookEndpoint> => {
   const e: WebhookEndpoint = {
-    id: `wh_test${++n}`, workspaceId: 'ws_hooks', url: hook.url, events: ['link.created'], enabled: true, secret: newWebhookSecret(),
-    previousSecret: null, previousSecretExpiresAt: null, disabledAt: null, disabledReason: null,
-    createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), ...over,
+    id: `wh_test${++n}`,
+    workspaceId: 'ws_hooks',
+    url: hook.url,
+    events: ['link.created'],
+    enabled: true,
+    secret: newWebhookSecret(),
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    disabledAt: null,
+    disabledReason: null,
+    createdAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+    ...over,
   };
   await webhookEndpointRepository.create(e);
   return e;
 };
-const event = (workspaceId = 'ws_hooks'): OutboundEvent => ({ id: `evt_${n}`, type: 'link.created', occurredAt: new Date().toISOString(), workspaceId, data: { id: 'lnk_1' } });
+const event = (workspaceId = 'ws_hooks'): OutboundEvent => ({
+  id: `evt_${n}`,
+  type: 'link.created',
+  occurredAt: new Date().toISOString(),
+  workspaceId,
+  data: { id: 'lnk_1' },
+});
 const batch = (message: DeliveryMessage, receiveCount: number): SQSEvent => ({
   Records: [
     {
-      messageId: `m-${receiveCount}`, receiptHandle: `rh-${receiveCount}`, body: JSON.stringify(message),
-      attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
-      messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn', awsRegion: 'eu-west-1',
+      messageId: `m-${receiveCount}`,
+      receiptHandle: `rh-${receiveCount}`,
+      body: JSON.stringify(message),
+      attributes: {
+        ApproximateReceiveCount: String(receiveCount),
+        SentTimestamp: '0',
+        SenderId: 'x',
+        ApproximateFirstReceiveTimestamp: '0',
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn',
+      awsRegion: 'eu-west-1',
     },
   ],
 });
@@ -63,19 +98,32 @@ describe('webhook delivery (the delivery function)', () => {
     expect(delays.map((d) => d.delayMs)).toEqual([...deployedRetryDelaysMs]);
     const ids = hook.received.slice(-MAX_DELIVERY_ATTEMPTS).map((d) => d.headers['webhook-id']);
     expect(new Set(ids)).toEqual(new Set([message.event.id]));
-    for (const d of hook.received.slice(-MAX_DELIVERY_ATTEMPTS)) expect(() => new Webhook(e.secret).verify(d.body, d.headers as Record<string, string>)).not.toThrow();
+    for (const d of hook.received.slice(-MAX_DELIVERY_ATTEMPTS))
+      expect(() => new Webhook(e.secret).verify(d.body, d.headers as Record<string, string>)).not.toThrow();
   });
 
   it('2xx deletes; a removed or disabled endpoint, or an event of another workspace, is dropped without a request', async () => {
     allowLoopbackWebhooks(true);
     const e = await endpoint();
     const before = hook.received.length;
-    expect((await deliverBatch(batch({ endpointId: e.id, workspaceId: e.workspaceId, event: event() }, 1))).batchItemFailures).toEqual([]);
+    expect(
+      (await deliverBatch(batch({ endpointId: e.id, workspaceId: e.workspaceId, event: event() }, 1)))
+        .batchItemFailures,
+    ).toEqual([]);
     expect(hook.received.length).toBe(before + 1);
     const off = await endpoint({ enabled: false });
-    expect((await deliverBatch(batch({ endpointId: off.id, workspaceId: off.workspaceId, event: event() }, 1))).batchItemFailures).toEqual([]);
-    expect((await deliverBatch(batch({ endpointId: 'wh_gone', workspaceId: 'ws_hooks', event: event() }, 1))).batchItemFailures).toEqual([]);
-    expect((await deliverBatch(batch({ endpointId: e.id, workspaceId: e.workspaceId, event: event('ws_other') }, 1))).batchItemFailures).toEqual([]);
+    expect(
+      (await deliverBatch(batch({ endpointId: off.id, workspaceId: off.workspaceId, event: event() }, 1)))
+        .batchItemFailures,
+    ).toEqual([]);
+    expect(
+      (await deliverBatch(batch({ endpointId: 'wh_gone', workspaceId: 'ws_hooks', event: event() }, 1)))
+        .batchItemFailures,
+    ).toEqual([]);
+    expect(
+      (await deliverBatch(batch({ endpointId: e.id, workspaceId: e.workspaceId, event: event('ws_other') }, 1)))
+        .batchItemFailures,
+    ).toEqual([]);
     expect(hook.received.length).toBe(before + 1);
   });
 
@@ -83,8 +131,14 @@ describe('webhook delivery (the delivery function)', () => {
     allowLoopbackWebhooks(true);
     const e = await endpoint();
     status = 410;
-    expect((await deliverBatch(batch({ endpointId: e.id, workspaceId: e.workspaceId, event: event() }, 1))).batchItemFailures).toEqual([]);
-    expect(await webhookEndpointRepository.find(e.workspaceId, e.id)).toMatchObject({ enabled: false, disabledReason: expect.stringContaining('410') });
+    expect(
+      (await deliverBatch(batch({ endpointId: e.id, workspaceId: e.workspaceId, event: event() }, 1)))
+        .batchItemFailures,
+    ).toEqual([]);
+    expect(await webhookEndpointRepository.find(e.workspaceId, e.id)).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringContaining('410'),
+    });
   });
 
   it('deployed (no loopback), an endpoint on this machine is never called', async () => {
@@ -96,7 +150,9 @@ describe('webhook delivery (the delivery function)', () => {
   });
 
   it('the connection lookup refuses names that resolve to non-public addresses', async () => {
-    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => publicOnlyLookup('localhost', {}, (err) => resolve(err)));
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+      publicOnlyLookup('localhost', {}, (err) => resolve(err)),
+    );
     expect(error?.code).toBe('EADDRNOTPUBLIC');
     // And `webhooks add` (deployed) refuses such a host, or one that does not resolve.
     await expect(checkWebhookHost(new URL('https://localhost./x'))).rejects.toThrow(WebhookUrlError);

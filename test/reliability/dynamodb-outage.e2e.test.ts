@@ -23,7 +23,9 @@ const scanAll = async (tableName: string) => {
   const items: Record<string, any>[] = [];
   let start: Record<string, any> | undefined;
   do {
-    const out = await getDocumentClient().send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start, ConsistentRead: true }));
+    const out = await getDocumentClient().send(
+      new ScanCommand({ TableName: tableName, ExclusiveStartKey: start, ConsistentRead: true }),
+    );
     items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
   } while (start);
@@ -38,7 +40,13 @@ describe('DynamoDB outage', () => {
     // Through the fault proxy (transactions conflict as deployed, 2 ms latency); when DynamoDB
     // goes away behind it, callers see their connections drop.
     proxy = await startDynamoFaultProxy(dynamo.endpoint, { transactionHoldMs: 10, latencyMs: 2 });
-    stack = await startLocalStack({ port: 0, edgePort: 0, dynamoEndpoint: proxy.endpoint, tableName: 'outage', lakeDir: mkdtempSync(path.join(tmpdir(), 'outage-lake-')) });
+    stack = await startLocalStack({
+      port: 0,
+      edgePort: 0,
+      dynamoEndpoint: proxy.endpoint,
+      tableName: 'outage',
+      lakeDir: mkdtempSync(path.join(tmpdir(), 'outage-lake-')),
+    });
     const tenant = await bootstrapTenant({ baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl });
     const create = (i: number) =>
       http(stack!.baseUrl, 'POST', '/v1/links', {
@@ -57,7 +65,11 @@ describe('DynamoDB outage', () => {
     expect(failures.length).toBeGreaterThanOrEqual(2);
     for (const res of failures) {
       expect(res.status).toBe(500);
-      expect(res.body).toEqual({ success: false, error: { code: 'internal_error', message: expect.any(String) }, requestId: expect.stringMatching(/^outage-/) });
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: 'internal_error', message: expect.any(String) },
+        requestId: expect.stringMatching(/^outage-/),
+      });
       expect(res.text).not.toMatch(/at .*\.ts|ECONNREFUSED|stack/i);
       expect(res.headers.get('x-request-id')).toBe(res.body.requestId);
     }
@@ -65,14 +77,24 @@ describe('DynamoDB outage', () => {
     dynamo = await startDynamoDbLocal({ dbPath, port });
     const after = await create(200);
     expect(after.status).toBe(201);
-    const got = await http(stack.baseUrl, 'GET', `/v1/links/${after.body.data.id}`, { headers: { 'api-key': tenant.serverKey } });
+    const got = await http(stack.baseUrl, 'GET', `/v1/links/${after.body.data.id}`, {
+      headers: { 'api-key': tenant.serverKey },
+    });
     expect(got.status).toBe(200);
 
     const items = await scanAll('outage');
     const links = items.filter((i) => i.type === 'LINK');
     const slugs = items.filter((i) => i.type === 'SLUG');
     expect(links.length).toBeGreaterThanOrEqual(2);
-    for (const link of links) expect(slugs.some((s) => s.linkId === link.id && s.pk === `SLUG#${link.domain}#${link.key}`), `link ${link.id} without slug`).toBe(true);
-    for (const slug of slugs) expect(links.some((l) => l.id === slug.linkId), `slug ${slug.pk} without link`).toBe(true);
+    for (const link of links)
+      expect(
+        slugs.some((s) => s.linkId === link.id && s.pk === `SLUG#${link.domain}#${link.key}`),
+        `link ${link.id} without slug`,
+      ).toBe(true);
+    for (const slug of slugs)
+      expect(
+        links.some((l) => l.id === slug.linkId),
+        `slug ${slug.pk} without link`,
+      ).toBe(true);
   }, 120_000);
 });

@@ -40,7 +40,11 @@ afterEach(() => {
 const STALL_MS = Number.POSITIVE_INFINITY;
 /** One click, returned once the edge has finished it: recorded, or logged for replay past its budget (after the response). */
 const click = async (key: string) => {
-  const res = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } });
+  const res = await edgeRequest(t.edgeUrl, {
+    host: t.tenantA.domain,
+    path: `/${key}`,
+    headers: { 'user-agent': IPHONE_UA },
+  });
   await t.idle();
   return res;
 };
@@ -59,7 +63,13 @@ const errorLinesDuring = async <T>(run: () => Promise<T>): Promise<{ result: T; 
   const output = captureOutput();
   try {
     const result = await run();
-    return { result, lines: output.lines().map((l) => l.line).join('\n') };
+    return {
+      result,
+      lines: output
+        .lines()
+        .map((l) => l.line)
+        .join('\n'),
+    };
   } finally {
     output.stop();
     process.env.LOG_LEVEL = previous;
@@ -67,13 +77,17 @@ const errorLinesDuring = async <T>(run: () => Promise<T>): Promise<{ result: T; 
 };
 
 describe('DynamoDB stalled behind the edge', () => {
-  it("writes stalled: the redirect and its event go through at once; the counters catch up, once, when DynamoDB answers again", async () => {
+  it('writes stalled: the redirect and its event go through at once; the counters catch up, once, when DynamoDB answers again', async () => {
     const link = await create('stall-write');
     expect((await click(link.key)).status).toBe(302); // warms the host cache
     // Every write stalls: the counter consumer's UpdateItem among them. No click waits for it.
     proxy.stall(['UpdateItem', 'PutItem', 'TransactWriteItems'], STALL_MS);
     const { result: res, lines } = await errorLinesDuring(async () => {
-      const answer = await edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE_UA } });
+      const answer = await edgeRequest(t.edgeUrl, {
+        host: t.tenantA.domain,
+        path: `/${link.key}`,
+        headers: { 'user-agent': IPHONE_UA },
+      });
       // The edge's work after the response (the event put), not the consumer behind the stream.
       await t.stack.invocations.idle();
       return answer;

@@ -31,14 +31,28 @@ import { IPHONE_UA } from './route-cases';
  */
 let t: TestStack;
 let sqs: LocalSqs;
-let stream: { endpoint: string; failing: boolean; puts: number; refused: number; drained: () => Promise<void>; close: () => Promise<void> };
+let stream: {
+  endpoint: string;
+  failing: boolean;
+  puts: number;
+  refused: number;
+  drained: () => Promise<void>;
+  close: () => Promise<void>;
+};
 const QUEUE = 'events-spool';
 const figures = { clicks: 0, refusedPuts: 0, spooledMessages: 0, eventsReplayed: 0, duplicateLinesInLake: 0 };
 
 const startLoopbackKinesis = async (lakeDir: string) => {
   const readers = createLocalEventStream(lakeDir);
   let sequence = 0;
-  const state = { endpoint: '', failing: false, puts: 0, refused: 0, drained: () => readers.drained(), close: async () => {} };
+  const state = {
+    endpoint: '',
+    failing: false,
+    puts: 0,
+    refused: 0,
+    drained: () => readers.drained(),
+    close: async () => {},
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -46,15 +60,33 @@ const startLoopbackKinesis = async (lakeDir: string) => {
       state.puts++;
       if (state.failing) {
         state.refused++;
-        res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify({ __type: 'ProvisionedThroughputExceededException', message: 'Rate exceeded for shard shardId-000000000000' }));
+        res
+          .writeHead(400, { 'content-type': 'application/x-amz-json-1.1' })
+          .end(
+            JSON.stringify({
+              __type: 'ProvisionedThroughputExceededException',
+              message: 'Rate exceeded for shard shardId-000000000000',
+            }),
+          );
         return;
       }
-      const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { Records: Array<{ Data: string; PartitionKey: string }> };
-      const events = input.Records.map((r) => JSON.parse(Buffer.from(r.Data, 'base64').toString('utf8')) as EventRecord);
-      await readers.send(events, { lakeOnly: input.Records.every((r) => r.PartitionKey.startsWith(LAKE_ONLY_PARTITION_PREFIX)) });
+      const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        Records: Array<{ Data: string; PartitionKey: string }>;
+      };
+      const events = input.Records.map(
+        (r) => JSON.parse(Buffer.from(r.Data, 'base64').toString('utf8')) as EventRecord,
+      );
+      await readers.send(events, {
+        lakeOnly: input.Records.every((r) => r.PartitionKey.startsWith(LAKE_ONLY_PARTITION_PREFIX)),
+      });
       res
         .writeHead(200, { 'content-type': 'application/x-amz-json-1.1' })
-        .end(JSON.stringify({ FailedRecordCount: 0, Records: events.map(() => ({ SequenceNumber: String(++sequence), ShardId: `shardId-${randomUUID()}` })) }));
+        .end(
+          JSON.stringify({
+            FailedRecordCount: 0,
+            Records: events.map(() => ({ SequenceNumber: String(++sequence), ShardId: `shardId-${randomUUID()}` })),
+          }),
+        );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,14 +95,17 @@ const startLoopbackKinesis = async (lakeDir: string) => {
   return state;
 };
 
-const sqsClient = () => new SQSClient({ region: 'us-east-1', endpoint: sqs.endpoint, credentials: loopbackCredentials });
+const sqsClient = () =>
+  new SQSClient({ region: 'us-east-1', endpoint: sqs.endpoint, credentials: loopbackCredentials });
 const sinkOf = (spool: boolean) =>
   createStreamSink({
     putRecords: createKinesisPut({ region: 'us-east-1', endpoint: stream.endpoint, credentials: loopbackCredentials }),
     streamName: 'events',
     maxAttempts: 3,
     sleep: async () => {},
-    spool: spool ? createSqsSpool({ queueUrl: sqs.queueUrl(QUEUE), region: 'us-east-1', client: sqsClient() }) : undefined,
+    spool: spool
+      ? createSqsSpool({ queueUrl: sqs.queueUrl(QUEUE), region: 'us-east-1', client: sqsClient() })
+      : undefined,
   });
 
 beforeAll(async () => {
@@ -89,9 +124,18 @@ afterAll(async () => {
 describe('event stream outage under clicks', () => {
   it('spools what the stream rejects, re-sends it on recovery; the link counts every click and analytics count each once', async () => {
     const server = { 'api-key': t.tenantA.serverKey };
-    const link = (await http(t.baseUrl, 'POST', '/v1/links', { headers: server, json: { url: 'https://example.com/outage', domain: t.tenantA.domain } })).body.data;
+    const link = (
+      await http(t.baseUrl, 'POST', '/v1/links', {
+        headers: server,
+        json: { url: 'https://example.com/outage', domain: t.tenantA.domain },
+      })
+    ).body.data;
     const click = async () => {
-      const res = await edgeRequest(t.edgeUrl, { host: link.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE_UA } });
+      const res = await edgeRequest(t.edgeUrl, {
+        host: link.domain,
+        path: `/${link.key}`,
+        headers: { 'user-agent': IPHONE_UA },
+      });
       expect(res.status).toBe(302);
       // The click is recorded after the response: done (sent, or spooled) once the edge is idle.
       await t.idle();
@@ -113,7 +157,12 @@ describe('event stream outage under clicks', () => {
 
     stream.failing = false;
     for (let i = 0; i < 3; i++) await click();
-    const replayed = await replaySpool({ sqs: sqsClient(), queueUrl: sqs.queueUrl(QUEUE), sink: sinkOf(false), maxMessages: 3 });
+    const replayed = await replaySpool({
+      sqs: sqsClient(),
+      queueUrl: sqs.queueUrl(QUEUE),
+      sink: sinkOf(false),
+      maxMessages: 3,
+    });
     // By hand three at a time, then the rest.
     const again = await replaySpool({ sqs: sqsClient(), queueUrl: sqs.queueUrl(QUEUE), sink: sinkOf(false) });
     expect(replayed.messagesReplayed + again.messagesReplayed).toBe(8);
@@ -130,7 +179,9 @@ describe('event stream outage under clicks', () => {
     figures.duplicateLinesInLake = lines.length - ids.size;
     expect(figures.duplicateLinesInLake).toBe(1);
 
-    const analytics = await http(t.baseUrl, 'GET', `/v1/analytics/links/${link.id}?range=24h&traffic=all`, { headers: server });
+    const analytics = await http(t.baseUrl, 'GET', `/v1/analytics/links/${link.id}?range=24h&traffic=all`, {
+      headers: server,
+    });
     expect(analytics.status).toBe(200);
     expect(analytics.body.data.summary).toMatchObject({ totalClicks: 12 });
     // The counters follow the events that reached the stream: the 8 spooled clicks were counted once replayed.

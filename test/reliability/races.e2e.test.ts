@@ -28,14 +28,18 @@ afterAll(async () => {
   writeTestArtifact('races-report.json', figures);
 });
 
-const countBy = (statuses: number[]) => statuses.reduce<Record<number, number>>((m, s) => ({ ...m, [s]: (m[s] ?? 0) + 1 }), {});
+const countBy = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((m, s) => ({ ...m, [s]: (m[s] ?? 0) + 1 }), {});
 
 describe('races through the HTTP API (with the conflicts of deployed DynamoDB)', () => {
   it('50 parallel creates of one domain+key: exactly one 201, 49 slug_taken', async () => {
     const before = proxy.counts.transactionConflicts;
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        http(t.baseUrl, 'POST', '/v1/links', { headers: { 'api-key': t.tenantA.serverKey }, json: { url: `https://example.com/${i}`, domain: t.tenantA.domain, key: 'race-key' } }),
+        http(t.baseUrl, 'POST', '/v1/links', {
+          headers: { 'api-key': t.tenantA.serverKey },
+          json: { url: `https://example.com/${i}`, domain: t.tenantA.domain, key: 'race-key' },
+        }),
       ),
     );
     figures.sameSlug = countBy(results.map((r) => r.status));
@@ -49,12 +53,17 @@ describe('races through the HTTP API (with the conflicts of deployed DynamoDB)',
 
   it('PATCHes of one link while it is clicked (client API and edge): every PATCH 200, every click counted', async () => {
     const headers = { 'api-key': t.tenantA.serverKey };
-    const created = await http(t.baseUrl, 'POST', '/v1/links', { headers, json: { url: 'https://example.com/busy', domain: t.tenantA.domain } });
+    const created = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers,
+      json: { url: 'https://example.com/busy', domain: t.tenantA.domain },
+    });
     const { id, key } = created.body.data;
     const browser = t.tenantA.publishableKeys.browser;
     const before = { ...proxy.counts };
     const patches = Array.from({ length: 5 }, (_, i) =>
-      http(t.baseUrl, 'PATCH', `/v1/links/${id}`, { headers, json: { title: `busy ${i}`, tags: [`t${i % 3}`] } }).then((r) => r.status),
+      http(t.baseUrl, 'PATCH', `/v1/links/${id}`, { headers, json: { title: `busy ${i}`, tags: [`t${i % 3}`] } }).then(
+        (r) => r.status,
+      ),
     );
     const apiClicks = Array.from({ length: 40 }, () =>
       http(t.baseUrl, 'POST', '/v1/client/attribution/click', {
@@ -63,9 +72,15 @@ describe('races through the HTTP API (with the conflicts of deployed DynamoDB)',
       }).then((r) => r.status),
     );
     const edgeClicks = Array.from({ length: 40 }, () =>
-      edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } }).then((r) => r.status),
+      edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } }).then(
+        (r) => r.status,
+      ),
     );
-    const [patchStatuses, apiStatuses, edgeStatuses] = await Promise.all([Promise.all(patches), Promise.all(apiClicks), Promise.all(edgeClicks)]);
+    const [patchStatuses, apiStatuses, edgeStatuses] = await Promise.all([
+      Promise.all(patches),
+      Promise.all(apiClicks),
+      Promise.all(edgeClicks),
+    ]);
     await t.idle(); // the edge records its clicks after answering
     figures.patchWhileClicked = {
       patches: countBy(patchStatuses),
@@ -109,7 +124,10 @@ describe('races through the HTTP API (with the conflicts of deployed DynamoDB)',
   });
 
   it('1,000 concurrent clicks on one link (client API and edge redirects together) leave clicks exactly 1,000', async () => {
-    const created = await http(t.baseUrl, 'POST', '/v1/links', { headers: { 'api-key': t.tenantA.serverKey }, json: { url: 'https://example.com/hot', domain: t.tenantA.domain } });
+    const created = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: { 'api-key': t.tenantA.serverKey },
+      json: { url: 'https://example.com/hot', domain: t.tenantA.domain },
+    });
     const { id, key } = created.body.data;
     const browser = t.tenantA.publishableKeys.browser;
     const apiClicks = Array.from({ length: 600 }, () =>
@@ -119,7 +137,9 @@ describe('races through the HTTP API (with the conflicts of deployed DynamoDB)',
       }).then((r) => r.status),
     );
     const edgeClicks = Array.from({ length: 400 }, () =>
-      edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } }).then((r) => r.status),
+      edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': IPHONE_UA } }).then(
+        (r) => r.status,
+      ),
     );
     const statuses = await Promise.all([...apiClicks, ...edgeClicks]);
     await t.idle(); // the edge records its clicks after answering
@@ -137,14 +157,24 @@ describe('races through the HTTP API (with the conflicts of deployed DynamoDB)',
     const rounds = 25;
     const links = await Promise.all(
       Array.from({ length: rounds }, (_, i) =>
-        http(t.baseUrl, 'POST', '/v1/links', { headers, json: { url: `https://example.com/m${i}`, domain: t.tenantA.domain, key: `move-old-${i}` } }).then((r) => r.body.data),
+        http(t.baseUrl, 'POST', '/v1/links', {
+          headers,
+          json: { url: `https://example.com/m${i}`, domain: t.tenantA.domain, key: `move-old-${i}` },
+        }).then((r) => r.body.data),
       ),
     );
     const outcomes = await Promise.all(
       links.flatMap((link, i) => [
-        http(t.baseUrl, 'PATCH', `/v1/links/${link.id}`, { headers, json: { key: `move-new-${i}` } }).then((r) => `patch:${r.status}`),
-        http(t.baseUrl, 'POST', '/v1/links', { headers, json: { url: `https://example.com/t${i}`, domain: t.tenantA.domain, key: `move-old-${i}` } }).then((r) => `take:${r.status}`),
-        http(t.baseUrl, 'PATCH', `/v1/links/${link.id}`, { headers, json: { key: `move-other-${i}` } }).then((r) => `patch2:${r.status}`),
+        http(t.baseUrl, 'PATCH', `/v1/links/${link.id}`, { headers, json: { key: `move-new-${i}` } }).then(
+          (r) => `patch:${r.status}`,
+        ),
+        http(t.baseUrl, 'POST', '/v1/links', {
+          headers,
+          json: { url: `https://example.com/t${i}`, domain: t.tenantA.domain, key: `move-old-${i}` },
+        }).then((r) => `take:${r.status}`),
+        http(t.baseUrl, 'PATCH', `/v1/links/${link.id}`, { headers, json: { key: `move-other-${i}` } }).then(
+          (r) => `patch2:${r.status}`,
+        ),
       ]),
     );
     figures.slugMoves = outcomes.reduce<Record<string, number>>((m, o) => ({ ...m, [o]: (m[o] ?? 0) + 1 }), {});
@@ -153,7 +183,9 @@ describe('races through the HTTP API (with the conflicts of deployed DynamoDB)',
     const items: Record<string, any>[] = [];
     let start: Record<string, any> | undefined;
     do {
-      const out = await getDocumentClient().send(new ScanCommand({ TableName: process.env.TABLE_NAME!, ConsistentRead: true, ExclusiveStartKey: start }));
+      const out = await getDocumentClient().send(
+        new ScanCommand({ TableName: process.env.TABLE_NAME!, ConsistentRead: true, ExclusiveStartKey: start }),
+      );
       items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
     } while (start);
@@ -167,7 +199,11 @@ describe('races through the HTTP API (with the conflicts of deployed DynamoDB)',
       expect(owner, `slug ${slug.pk} points nowhere`).toBeDefined();
       expect(slug.pk).toBe(`SLUG#${owner!.domain}#${owner!.key}`);
     }
-    for (const l of linkItems) expect(slugItems.some((s) => s.linkId === l.id), `link ${l.id} without its slug`).toBe(true);
+    for (const l of linkItems)
+      expect(
+        slugItems.some((s) => s.linkId === l.id),
+        `link ${l.id} without its slug`,
+      ).toBe(true);
     for (const [i, link] of links.entries()) {
       const now = await linkRepository.findById(link.id, true);
       expect([`move-new-${i}`, `move-other-${i}`]).toContain(now!.key);

@@ -13,13 +13,20 @@ const PINNED = Date.UTC(2026, 10, 23, 12, 0, 20);
 let t: TestStack;
 let c: BootstrapResult;
 let link: { id: string; shortLink: string };
-const tally = { requestsSent: 0, requestsLimited: 0, byBudget: {} as Record<string, { sent: number; limited: number }> };
+const tally = {
+  requestsSent: 0,
+  requestsLimited: 0,
+  byBudget: {} as Record<string, { sent: number; limited: number }>,
+};
 
 beforeAll(async () => {
   setRateLimitClock(() => PINNED);
   t = await startTestStack();
   c = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl, name: 'Limited' });
-  const created = await http(t.baseUrl, 'POST', '/v1/links', { headers: { 'api-key': t.tenantA.serverKey }, json: { url: 'https://example.com/rl', domain: t.tenantA.domain } });
+  const created = await http(t.baseUrl, 'POST', '/v1/links', {
+    headers: { 'api-key': t.tenantA.serverKey },
+    json: { url: 'https://example.com/rl', domain: t.tenantA.domain },
+  });
   link = created.body.data;
 });
 afterAll(async () => {
@@ -39,19 +46,33 @@ const count = (budget: string, res: HttpResponse) => {
   return res;
 };
 
-const serverGet = async (tenant: BootstrapResult) => count('server', await http(t.baseUrl, 'GET', '/v1/links?limit=1', { headers: { 'api-key': tenant.serverKey } }));
+const serverGet = async (tenant: BootstrapResult) =>
+  count('server', await http(t.baseUrl, 'GET', '/v1/links?limit=1', { headers: { 'api-key': tenant.serverKey } }));
 const clientPost = async (tenant: BootstrapResult) =>
   count(
     'client',
     await http(t.baseUrl, 'POST', '/v1/client/resolve', {
-      headers: { 'x-publishable-key': tenant.publishableKeys.browser.key, origin: tenant.publishableKeys.browser.origin, 'user-agent': IPHONE_UA },
+      headers: {
+        'x-publishable-key': tenant.publishableKeys.browser.key,
+        origin: tenant.publishableKeys.browser.origin,
+        'user-agent': IPHONE_UA,
+      },
       json: { linkId: 'lnk_none' },
     }),
   );
 const legacyGet = async (tenant: BootstrapResult) =>
-  count('legacy', await http(t.baseUrl, 'GET', `/api/mobile/link?shortLink=${encodeURIComponent(`https://${tenant.domain}/nope`)}`, { headers: { 'api-key': tenant.mobileKey } }));
+  count(
+    'legacy',
+    await http(t.baseUrl, 'GET', `/api/mobile/link?shortLink=${encodeURIComponent(`https://${tenant.domain}/nope`)}`, {
+      headers: { 'api-key': tenant.mobileKey },
+    }),
+  );
 
-const policy = (res: HttpResponse) => ({ policy: res.headers.get('ratelimit-policy'), state: res.headers.get('ratelimit'), retryAfter: res.headers.get('retry-after') });
+const policy = (res: HttpResponse) => ({
+  policy: res.headers.get('ratelimit-policy'),
+  state: res.headers.get('ratelimit'),
+  retryAfter: res.headers.get('retry-after'),
+});
 
 describe('per-workspace rate limits', () => {
   it('admin set-rate-limits validates its input and show-workspace shows set and default limits', async () => {
@@ -67,8 +88,17 @@ describe('per-workspace rate limits', () => {
       expect(failed.stderr).toMatch(/--server-per-minute must be a whole number from 1 to 1,000,000/);
     }
     expect((await runAdminFailing(['set-rate-limits', c.workspaceId])).stderr).toMatch(/give at least one of/);
-    expect((await runAdminFailing(['set-rate-limits', 'ws_missing', '--server-per-minute', '5'])).stderr).toMatch(/No workspace ws_missing/);
-    const set = await runAdminJson(['set-rate-limits', c.workspaceId, '--server-per-minute', '3', '--client-per-minute', '4']);
+    expect((await runAdminFailing(['set-rate-limits', 'ws_missing', '--server-per-minute', '5'])).stderr).toMatch(
+      /No workspace ws_missing/,
+    );
+    const set = await runAdminJson([
+      'set-rate-limits',
+      c.workspaceId,
+      '--server-per-minute',
+      '3',
+      '--client-per-minute',
+      '4',
+    ]);
     expect(set.rateLimits.serverPerMinute).toEqual({ perMinute: 3, source: 'workspace' });
     const setLegacy = await runAdminJson(['set-rate-limits', c.workspaceId, '--legacy-per-minute', '2']);
     expect(setLegacy.rateLimits).toEqual({
@@ -90,12 +120,22 @@ describe('per-workspace rate limits', () => {
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({
       success: false,
-      error: { code: 'rate_limited', message: expect.stringMatching(/3 requests per minute .* server-key routes; retry after 40 seconds/), details: { limit: 3, windowSeconds: 60, retryAfterSeconds: 40 } },
+      error: {
+        code: 'rate_limited',
+        message: expect.stringMatching(/3 requests per minute .* server-key routes; retry after 40 seconds/),
+        details: { limit: 3, windowSeconds: 60, retryAfterSeconds: 40 },
+      },
       requestId: limited.headers.get('x-request-id'),
     });
     expect(policy(limited)).toEqual({ policy: '"server";q=3;w=60', state: '"server";r=0;t=40', retryAfter: '40' });
     // A refused POST writes nothing and is refused before its body is read.
-    const create = count('server', await http(t.baseUrl, 'POST', '/v1/links', { headers: { 'api-key': c.serverKey }, json: { url: 'https://example.com/x', domain: c.domain } }));
+    const create = count(
+      'server',
+      await http(t.baseUrl, 'POST', '/v1/links', {
+        headers: { 'api-key': c.serverKey },
+        json: { url: 'https://example.com/x', domain: c.domain },
+      }),
+    );
     expect(create.status).toBe(429);
     // Another workspace, same route, same window: its own budget.
     const other = await serverGet(t.tenantA);
@@ -109,7 +149,11 @@ describe('per-workspace rate limits', () => {
     for (let i = 1; i < 4; i++) expect((await clientPost(c)).status).not.toBe(429);
     const limited = await clientPost(c);
     expect(limited.status).toBe(429);
-    expect(limited.body).toMatchObject({ success: false, error: { code: 'rate_limited' }, requestId: limited.headers.get('x-request-id') });
+    expect(limited.body).toMatchObject({
+      success: false,
+      error: { code: 'rate_limited' },
+      requestId: limited.headers.get('x-request-id'),
+    });
     expect(policy(limited)).toEqual({ policy: '"client";q=4;w=60', state: '"client";r=0;t=40', retryAfter: '40' });
     expect(limited.headers.get('access-control-allow-origin')).toBe(c.publishableKeys.browser.origin);
     expect(limited.headers.get('access-control-expose-headers')).toMatch(/RateLimit, RateLimit-Policy, Retry-After/);
@@ -124,10 +168,19 @@ describe('per-workspace rate limits', () => {
     }
     const limited = await legacyGet(c);
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ success: false, msg: expect.stringMatching(/^Rate limit exceeded: 2 requests per minute/) });
+    expect(limited.body).toEqual({
+      success: false,
+      msg: expect.stringMatching(/^Rate limit exceeded: 2 requests per minute/),
+    });
     expect(policy(limited)).toEqual({ policy: '"legacy";q=2;w=60', state: '"legacy";r=0;t=40', retryAfter: '40' });
     const { body, contentType } = multipartBody({ url: 'https://example.com/legacy' });
-    const create = count('legacy', await http(t.baseUrl, 'POST', '/api/mobile/link/create', { headers: { 'api-key': c.mobileKey, 'content-type': contentType }, body }));
+    const create = count(
+      'legacy',
+      await http(t.baseUrl, 'POST', '/api/mobile/link/create', {
+        headers: { 'api-key': c.mobileKey, 'content-type': contentType },
+        body,
+      }),
+    );
     expect(create.status).toBe(429);
     expect((await legacyGet(t.tenantA)).status).toBe(404);
   });
@@ -148,7 +201,9 @@ describe('per-workspace rate limits', () => {
   it('routes without a credential (OpenAPI, preflight, the edge) carry no rate-limit headers', async () => {
     const doc = await http(t.baseUrl, 'GET', '/v1/openapi.json');
     expect(doc.headers.get('ratelimit')).toBeNull();
-    const pre = await http(t.baseUrl, 'OPTIONS', '/v1/client/resolve', { headers: { origin: c.publishableKeys.browser.origin, 'access-control-request-method': 'POST' } });
+    const pre = await http(t.baseUrl, 'OPTIONS', '/v1/client/resolve', {
+      headers: { origin: c.publishableKeys.browser.origin, 'access-control-request-method': 'POST' },
+    });
     expect(pre.headers.get('ratelimit')).toBeNull();
     expect(link.id).toBeTruthy();
   });

@@ -12,8 +12,15 @@ export interface TenantFixture {
 }
 
 export const makeTenantFixture = async (tenant: BootstrapResult): Promise<TenantFixture> => {
-  const shortLink = await createShortLink(tenant.workspaceId, { url: 'https://example.com/fixture', domain: tenant.domain, title: 'fixture' });
-  const deepLink = await createDeepLink(tenant.workspaceId, { deepLinkAppId: tenant.deepLinkApp.id, title: 'deep fixture' });
+  const shortLink = await createShortLink(tenant.workspaceId, {
+    url: 'https://example.com/fixture',
+    domain: tenant.domain,
+    title: 'fixture',
+  });
+  const deepLink = await createDeepLink(tenant.workspaceId, {
+    deepLinkAppId: tenant.deepLinkApp.id,
+    title: 'deep fixture',
+  });
   return {
     tenant,
     shortLink: { id: shortLink.id, key: shortLink.key, domain: shortLink.domain },
@@ -65,7 +72,10 @@ export const allKeyHeaders = (tenant: BootstrapResult): Array<{ kind: string; he
   { kind: 'server', headers: { 'api-key': tenant.serverKey } },
   { kind: 'mobile', headers: { 'api-key': tenant.mobileKey } },
   { kind: 'app', headers: { 'api-key': tenant.deepLinkApp.appKey } },
-  { kind: 'publishable-header', headers: { 'x-publishable-key': tenant.publishableKeys.browser.key, origin: tenant.publishableKeys.browser.origin } },
+  {
+    kind: 'publishable-header',
+    headers: { 'x-publishable-key': tenant.publishableKeys.browser.key, origin: tenant.publishableKeys.browser.origin },
+  },
   { kind: 'publishable-bearer', headers: { authorization: `Bearer ${tenant.publishableKeys.ios.key}` } },
   { kind: 'publishable-as-api-key', headers: { 'api-key': tenant.publishableKeys.android.key } },
 ];
@@ -78,26 +88,45 @@ export const allKeyHeaders = (tenant: BootstrapResult): Array<{ kind: string; he
 export type RouteCase = (target: TenantFixture, route: RouteDef) => CaseRequest;
 
 const shortUrl = (l: TenantFixture['shortLink']) => `https://${l.domain}/${l.key}`;
-const client = (path: string, json: unknown): CaseRequest => ({ method: 'POST', path, json, headers: { 'user-agent': IPHONE_UA } });
+const client = (path: string, json: unknown): CaseRequest => ({
+  method: 'POST',
+  path,
+  json,
+  headers: { 'user-agent': IPHONE_UA },
+});
 export const IPHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
 
 export const routeCases: Record<string, RouteCase> = {
   // v1 management
   'links-list': (t) => ({ method: 'GET', path: `/v1/links?search=fixture&domain=${t.shortLink.domain}` }),
-  'links-create': (t) => ({ method: 'POST', path: '/v1/links', json: { url: 'https://example.com/x', domain: t.tenant.domain } }),
+  'links-create': (t) => ({
+    method: 'POST',
+    path: '/v1/links',
+    json: { url: 'https://example.com/x', domain: t.tenant.domain },
+  }),
   'links-bulk-create': (t) => ({
     method: 'POST',
     path: '/v1/links/bulk',
-    json: { links: [{ url: 'https://example.com/bulk', domain: t.tenant.domain, geo: { de: 'https://example.de/bulk' } }] },
+    json: {
+      links: [{ url: 'https://example.com/bulk', domain: t.tenant.domain, geo: { de: 'https://example.de/bulk' } }],
+    },
   }),
   'links-get': (t) => ({ method: 'GET', path: `/v1/links/${t.shortLink.id}` }),
   'links-qr': (t) => ({ method: 'GET', path: `/v1/links/${t.shortLink.id}/qr?format=png&size=128` }),
   'deep-links-qr': (t) => ({ method: 'GET', path: `/v1/deep-links/${t.deepLink.id}/qr` }),
-  'links-patch': (t) => ({ method: 'PATCH', path: `/v1/links/${t.shortLink.id}`, json: { title: 'changed', tags: ['x'] } }),
+  'links-patch': (t) => ({
+    method: 'PATCH',
+    path: `/v1/links/${t.shortLink.id}`,
+    json: { title: 'changed', tags: ['x'] },
+  }),
   'links-archive': (t) => ({ method: 'DELETE', path: `/v1/links/${t.shortLink.id}` }),
   'deep-links-list': () => ({ method: 'GET', path: '/v1/deep-links?search=fixture' }),
-  'deep-links-create': (t) => ({ method: 'POST', path: '/v1/deep-links', json: { deepLinkAppId: t.tenant.deepLinkApp.id } }),
+  'deep-links-create': (t) => ({
+    method: 'POST',
+    path: '/v1/deep-links',
+    json: { deepLinkAppId: t.tenant.deepLinkApp.id },
+  }),
   'deep-links-get': (t) => ({ method: 'GET', path: `/v1/deep-links/${t.deepLink.id}` }),
   'deep-links-patch': (t) => ({ method: 'PATCH', path: `/v1/deep-links/${t.deepLink.id}`, json: { title: 'changed' } }),
   'deep-links-archive': (t) => ({ method: 'DELETE', path: `/v1/deep-links/${t.deepLink.id}` }),
@@ -106,23 +135,40 @@ export const routeCases: Record<string, RouteCase> = {
   // client attribution
   'client-resolve': (t) => client('/v1/client/resolve', { linkId: t.shortLink.id }),
   'client-click': (t) => client('/v1/client/attribution/click', { shortLink: shortUrl(t.shortLink) }),
-  'client-deferred-deep-link': (t) => client('/v1/client/deferred-deep-link', { domain: t.deepLink.domain, key: t.deepLink.key }),
-  'client-first-open': (t) => client('/v1/client/first-open', { linkId: t.deepLink.id, installId: `install-${t.tenant.workspaceId}` }),
-  'client-events': (t) => client('/v1/client/events', { events: [{ name: 'purchase', linkId: t.shortLink.id, properties: { amount: 3 } }] }),
+  'client-deferred-deep-link': (t) =>
+    client('/v1/client/deferred-deep-link', { domain: t.deepLink.domain, key: t.deepLink.key }),
+  'client-first-open': (t) =>
+    client('/v1/client/first-open', { linkId: t.deepLink.id, installId: `install-${t.tenant.workspaceId}` }),
+  'client-events': (t) =>
+    client('/v1/client/events', { events: [{ name: 'purchase', linkId: t.shortLink.id, properties: { amount: 3 } }] }),
   'client-preflight': (t) => ({
     method: 'OPTIONS',
     path: '/v1/client/resolve',
-    headers: { origin: t.tenant.publishableKeys.browser.origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-publishable-key,content-type' },
+    headers: {
+      origin: t.tenant.publishableKeys.browser.origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'x-publishable-key,content-type',
+    },
   }),
   // analytics
   'analytics-link': (t) => ({ method: 'GET', path: `/v1/analytics/links/${t.shortLink.id}?range=24h&traffic=all` }),
   'analytics-deep-link-app': () => ({ method: 'GET', path: '/v1/analytics/deep-link-app?range=7d' }),
   'analytics-events': () => ({ method: 'GET', path: '/v1/analytics/events?range=24h&limit=5' }),
   // legacy
-  'legacy-link-create': () => ({ method: 'POST', path: '/api/mobile/link/create', form: { url: 'https://example.com/legacy', title: 'legacy' } }),
-  'legacy-link-get': (t) => ({ method: 'GET', path: `/api/mobile/link?shortLink=${encodeURIComponent(shortUrl(t.shortLink))}` }),
+  'legacy-link-create': () => ({
+    method: 'POST',
+    path: '/api/mobile/link/create',
+    form: { url: 'https://example.com/legacy', title: 'legacy' },
+  }),
+  'legacy-link-get': (t) => ({
+    method: 'GET',
+    path: `/api/mobile/link?shortLink=${encodeURIComponent(shortUrl(t.shortLink))}`,
+  }),
   'legacy-deeplink-create': () => ({ method: 'POST', path: '/api/mobile/deeplink', form: { title: 'legacy deep' } }),
-  'legacy-deeplink-get': (t) => ({ method: 'GET', path: `/api/mobile/deeplink?shortLink=${encodeURIComponent(shortUrl(t.deepLink))}` }),
+  'legacy-deeplink-get': (t) => ({
+    method: 'GET',
+    path: `/api/mobile/deeplink?shortLink=${encodeURIComponent(shortUrl(t.deepLink))}`,
+  }),
   // meta
   'openapi-get': () => ({ method: 'GET', path: '/v1/openapi.json' }),
   'not-found': () => ({ method: 'GET', path: '/v1/no-such-route' }),
@@ -139,7 +185,12 @@ export const routeCases: Record<string, RouteCase> = {
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': IPHONE_UA },
       };
     }
-    return { method: route.method, path: `/${t.shortLink.key}`, host: t.shortLink.domain, headers: { 'user-agent': IPHONE_UA } };
+    return {
+      method: route.method,
+      path: `/${t.shortLink.key}`,
+      host: t.shortLink.domain,
+      headers: { 'user-agent': IPHONE_UA },
+    };
   },
   'edge-launch-events': (t) => ({
     method: 'POST',
@@ -156,7 +207,10 @@ export const multipartBody = (fields: Record<string, unknown>, boundary = 'relia
   contentType: `multipart/form-data; boundary=${boundary}`,
   body: Buffer.from(
     Object.entries(fields)
-      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${typeof value === 'string' ? value : JSON.stringify(value)}\r\n`)
+      .map(
+        ([name, value]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${typeof value === 'string' ? value : JSON.stringify(value)}\r\n`,
+      )
       .join('') + `--${boundary}--\r\n`,
   ),
 });

@@ -34,15 +34,47 @@ describe('secrets', () => {
     const password = 'correct-horse-battery-staple-42';
     const responses: string[] = [];
     const server = { 'api-key': t.tenantA.serverKey };
-    const created = await http(t.baseUrl, 'POST', '/v1/links', { headers: server, json: { url: 'https://example.com', domain: t.tenantA.domain, password } });
+    const created = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server,
+      json: { url: 'https://example.com', domain: t.tenantA.domain, password },
+    });
     responses.push(created.text);
     responses.push((await http(t.baseUrl, 'GET', `/v1/links/${created.body.data.id}`, { headers: server })).text);
-    responses.push((await http(t.baseUrl, 'POST', '/v1/links', { headers: { ...server, 'idempotency-key': 'k1' }, json: { url: 'https://example.com', domain: t.tenantA.domain, password } })).text);
-    responses.push((await http(t.baseUrl, 'POST', '/v1/links', { headers: { ...server, 'idempotency-key': 'k1' }, json: { url: 'https://example.com', domain: t.tenantA.domain, password } })).text);
-    responses.push((await http(t.baseUrl, 'POST', '/v1/links', { headers: server, json: { url: 'javascript:x', domain: t.tenantA.domain, password: 'p'.repeat(200) } })).text);
-    responses.push((await http(t.baseUrl, 'GET', '/v1/links/x', { headers: { 'api-key': `${t.tenantA.serverKey}x` } })).text);
+    responses.push(
+      (
+        await http(t.baseUrl, 'POST', '/v1/links', {
+          headers: { ...server, 'idempotency-key': 'k1' },
+          json: { url: 'https://example.com', domain: t.tenantA.domain, password },
+        })
+      ).text,
+    );
+    responses.push(
+      (
+        await http(t.baseUrl, 'POST', '/v1/links', {
+          headers: { ...server, 'idempotency-key': 'k1' },
+          json: { url: 'https://example.com', domain: t.tenantA.domain, password },
+        })
+      ).text,
+    );
+    responses.push(
+      (
+        await http(t.baseUrl, 'POST', '/v1/links', {
+          headers: server,
+          json: { url: 'javascript:x', domain: t.tenantA.domain, password: 'p'.repeat(200) },
+        })
+      ).text,
+    );
+    responses.push(
+      (await http(t.baseUrl, 'GET', '/v1/links/x', { headers: { 'api-key': `${t.tenantA.serverKey}x` } })).text,
+    );
     responses.push((await http(t.baseUrl, 'GET', '/v1/links/x', { headers: { 'api-key': t.tenantA.mobileKey } })).text);
-    responses.push((await http(t.baseUrl, 'GET', '/v1/links/x', { headers: { authorization: `Bearer ${t.tenantA.publishableKeys.ios.key}` } })).text);
+    responses.push(
+      (
+        await http(t.baseUrl, 'GET', '/v1/links/x', {
+          headers: { authorization: `Bearer ${t.tenantA.publishableKeys.ios.key}` },
+        })
+      ).text,
+    );
 
     const secrets = [
       password,
@@ -64,14 +96,25 @@ describe('secrets', () => {
   it('checks unknown and revoked keys on the same path: one lookup, one constant-time compare, same 401', async () => {
     const compare = vi.spyOn(hash, 'safeEqual');
     const lookup = vi.spyOn(apiKeyRepository, 'findByHash');
-    await apiKeyRepository.put({ keyHash: hashApiKey('sk_revoked_example'), kind: 'server', workspaceId: 'ws_x', appId: null, revoked: true, createdAt: new Date().toISOString(), publishable: null });
+    await apiKeyRepository.put({
+      keyHash: hashApiKey('sk_revoked_example'),
+      kind: 'server',
+      workspaceId: 'ws_x',
+      appId: null,
+      revoked: true,
+      createdAt: new Date().toISOString(),
+      publishable: null,
+    });
 
     const unknown = await authenticateKeyOrThrow('sk_unknown_example').catch((e: unknown) => e);
     const afterUnknown = { compares: compare.mock.calls.length, lookups: lookup.mock.calls.length };
     const revoked = await authenticateKeyOrThrow('sk_revoked_example').catch((e: unknown) => e);
 
     expect(afterUnknown).toEqual({ compares: 1, lookups: 1 });
-    expect({ compares: compare.mock.calls.length, lookups: lookup.mock.calls.length }).toEqual({ compares: 2, lookups: 2 });
+    expect({ compares: compare.mock.calls.length, lookups: lookup.mock.calls.length }).toEqual({
+      compares: 2,
+      lookups: 2,
+    });
     expect(unknown).toMatchObject({ code: 'unauthorized', message: 'A valid API key is required' });
     expect(revoked).toMatchObject({ code: 'unauthorized', message: 'A valid API key is required' });
     // Both compares are over 64-character hex digests, so they take the same time.

@@ -36,7 +36,10 @@ beforeAll(async () => {
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
   t = await startTestStack();
   // A load test raises its own workspace's limits (the default 3,000 server-key requests a minute would answer 429s).
-  await workspaceRepository.setRateLimits(t.tenantA.workspaceId, { serverPerMinute: RATE_LIMIT_MAX, clientPerMinute: RATE_LIMIT_MAX });
+  await workspaceRepository.setRateLimits(t.tenantA.workspaceId, {
+    serverPerMinute: RATE_LIMIT_MAX,
+    clientPerMinute: RATE_LIMIT_MAX,
+  });
   clearRateLimitCache();
 });
 afterAll(async () => {
@@ -44,23 +47,42 @@ afterAll(async () => {
   await proxy?.stop();
 });
 
-const run = (opts: autocannon.Options) => new Promise<autocannon.Result>((resolve, reject) => autocannon(opts, (err, res) => (err ? reject(err) : resolve(res))));
+const run = (opts: autocannon.Options) =>
+  new Promise<autocannon.Result>((resolve, reject) =>
+    autocannon(opts, (err, res) => (err ? reject(err) : resolve(res))),
+  );
 
 describe('soak', () => {
   it('serves a mixed workload for a fixed time with zero 5xx and bounded memory growth', async () => {
     const headers = { 'api-key': t.tenantA.serverKey, 'content-type': 'application/json' };
-    const link = await http(t.baseUrl, 'POST', '/v1/links', { headers, json: { url: 'https://example.com/soak', domain: t.tenantA.domain } });
+    const link = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers,
+      json: { url: 'https://example.com/soak', domain: t.tenantA.domain },
+    });
     let n = 0;
     const requests: autocannon.Request[] = [
       { method: 'GET', path: `/v1/links/${link.body.data.id}`, headers },
       { method: 'GET', path: '/v1/links/lnk_missing', headers },
-      { method: 'POST', path: '/v1/links', headers, setupRequest: (req) => ({ ...req, body: JSON.stringify({ url: `https://example.com/${n++}`, domain: t.tenantA.domain }) }) },
+      {
+        method: 'POST',
+        path: '/v1/links',
+        headers,
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ url: `https://example.com/${n++}`, domain: t.tenantA.domain }),
+        }),
+      },
       { method: 'POST', path: '/v1/links', headers, body: '{"url":' },
       { method: 'GET', path: '/v1/nothing', headers },
       {
         method: 'POST',
         path: '/v1/client/attribution/click',
-        headers: { 'x-publishable-key': t.tenantA.publishableKeys.browser.key, origin: t.tenantA.publishableKeys.browser.origin, 'user-agent': IPHONE_UA, 'content-type': 'application/json' },
+        headers: {
+          'x-publishable-key': t.tenantA.publishableKeys.browser.key,
+          origin: t.tenantA.publishableKeys.browser.origin,
+          'user-agent': IPHONE_UA,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ linkId: link.body.data.id }),
       },
     ];
@@ -70,13 +92,20 @@ describe('soak', () => {
       url: t.edgeUrl,
       connections: 4,
       requests: [
-        { method: 'GET' as const, path: `/${link.body.data.key}`, headers: { host: t.tenantA.domain, 'user-agent': IPHONE_UA } },
+        {
+          method: 'GET' as const,
+          path: `/${link.body.data.key}`,
+          headers: { host: t.tenantA.domain, 'user-agent': IPHONE_UA },
+        },
         { method: 'GET' as const, path: '/no-such-key', headers: { host: t.tenantA.domain, 'user-agent': IPHONE_UA } },
       ],
     };
     await Promise.all([run({ ...options, duration: 2 }), run({ ...edge, duration: 2 })]);
     const before = heapAfterGc();
-    const [result, edgeResult] = await Promise.all([run({ ...options, duration: SOAK_SECONDS }), run({ ...edge, duration: SOAK_SECONDS })]);
+    const [result, edgeResult] = await Promise.all([
+      run({ ...options, duration: SOAK_SECONDS }),
+      run({ ...edge, duration: SOAK_SECONDS }),
+    ]);
     await t.idle(); // the edge's last clicks are recorded after their responses
     const after = heapAfterGc();
     const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);

@@ -6,7 +6,15 @@ import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
-import { allKeyHeaders, credentialHeaders, makeTenantFixture, multipartBody, routeCases, secretsOf, type TenantFixture } from './route-cases';
+import {
+  allKeyHeaders,
+  credentialHeaders,
+  makeTenantFixture,
+  multipartBody,
+  routeCases,
+  secretsOf,
+  type TenantFixture,
+} from './route-cases';
 
 let t: TestStack;
 let a: TenantFixture;
@@ -18,7 +26,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.stop());
 
-const send = async (route: (typeof routeTable)[number], request: ReturnType<(typeof routeCases)[string]>, headers: Record<string, string>) => {
+const send = async (
+  route: (typeof routeTable)[number],
+  request: ReturnType<(typeof routeCases)[string]>,
+  headers: Record<string, string>,
+) => {
   if (route.api === 'edge') {
     // fetch cannot set Host; the edge is told the link's domain by it.
     const res = await edgeRequest(t.edgeUrl, {
@@ -40,7 +52,9 @@ const send = async (route: (typeof routeTable)[number], request: ReturnType<(typ
 
 /** Edge requests go to the other tenant's host: A's key must mean nothing there. */
 const onOtherHost = (request: ReturnType<(typeof routeCases)[string]>) =>
-  request.host ? { ...request, host: request.host === a.shortLink.domain ? b.shortLink.domain : b.deepLink.domain } : request;
+  request.host
+    ? { ...request, host: request.host === a.shortLink.domain ? b.shortLink.domain : b.deepLink.domain }
+    : request;
 
 describe('tenant walls', () => {
   it('has a case for every route in the route table', () => {
@@ -74,7 +88,8 @@ describe('tenant walls', () => {
           if (JSON.stringify(headers) === JSON.stringify(wanted)) continue;
           const res = await send(route, request, headers);
           expect([400, 401, 403, 404], `${label} with ${kind}: ${res.status}`).toContain(res.status);
-          for (const secret of secretsOf(a)) expect(res.text, `${label} with ${kind} leaked ${secret}`).not.toContain(secret);
+          for (const secret of secretsOf(a))
+            expect(res.text, `${label} with ${kind} leaked ${secret}`).not.toContain(secret);
         }
         const none = await send(route, request, {});
         expect([400, 401, 404], `${label} without a key`).toContain(none.status);
@@ -91,22 +106,36 @@ describe('rate limits are per workspace', () => {
   const limited = routeTable.filter((r) => rateLimitKindOf(r.credential));
   beforeAll(async () => {
     setRateLimitClock(() => Date.UTC(2026, 10, 23, 12, 0, 5));
-    await workspaceRepository.setRateLimits(b.tenant.workspaceId, { serverPerMinute: 1, clientPerMinute: 1, legacyPerMinute: 1 });
+    await workspaceRepository.setRateLimits(b.tenant.workspaceId, {
+      serverPerMinute: 1,
+      clientPerMinute: 1,
+      legacyPerMinute: 1,
+    });
     clearRateLimitCache();
   });
   afterAll(() => setRateLimitClock(undefined));
 
   it('covers every route with a credential', () => {
-    expect(limited.map((r) => r.handler).sort()).toEqual(routeTable.filter((r) => r.credential !== 'none').map((r) => r.handler).sort());
+    expect(limited.map((r) => r.handler).sort()).toEqual(
+      routeTable
+        .filter((r) => r.credential !== 'none')
+        .map((r) => r.handler)
+        .sort(),
+    );
   });
 
   for (const route of limited) {
     it(`${route.method} ${route.path} (${route.handler}): tenant B over its limit is 429, tenant A is not`, async () => {
       let res = await send(route, routeCases[route.handler]!(b, route), credentialHeaders(route.credential, b.tenant));
-      for (let i = 0; i < 2 && res.status !== 429; i++) res = await send(route, routeCases[route.handler]!(b, route), credentialHeaders(route.credential, b.tenant));
+      for (let i = 0; i < 2 && res.status !== 429; i++)
+        res = await send(route, routeCases[route.handler]!(b, route), credentialHeaders(route.credential, b.tenant));
       expect(res.status, res.text.slice(0, 200)).toBe(429);
       for (const secret of secretsOf(a)) expect(res.text).not.toContain(secret);
-      const own = await send(route, routeCases[route.handler]!(a, route), credentialHeaders(route.credential, a.tenant));
+      const own = await send(
+        route,
+        routeCases[route.handler]!(a, route),
+        credentialHeaders(route.credential, a.tenant),
+      );
       expect(own.status, own.text.slice(0, 200)).not.toBe(429);
       expect(own.status).toBeLessThan(500);
     });

@@ -34,31 +34,44 @@ afterAll(async () => {
   writeTestArtifact('viral-link-report.json', figures);
 });
 
-const countBy = (values: Array<number | string>) => values.reduce<Record<string, number>>((m, v) => ({ ...m, [v]: (m[v] ?? 0) + 1 }), {});
+const countBy = (values: Array<number | string>) =>
+  values.reduce<Record<string, number>>((m, v) => ({ ...m, [v]: (m[v] ?? 0) + 1 }), {});
 
 describe('a viral link under DynamoDB per-key limits (1/20 scale)', () => {
   it('1,000 concurrent clicks: every visitor answered, counters and analytics exact, a re-delivered stream counted once', async () => {
     const server = { 'api-key': t.tenantA.serverKey };
-    const created = await http(t.baseUrl, 'POST', '/v1/links', { headers: server, json: { url: 'https://example.com/viral', domain: t.tenantA.domain } });
+    const created = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server,
+      json: { url: 'https://example.com/viral', domain: t.tenantA.domain },
+    });
     expect(created.status).toBe(201);
     const { id, key } = created.body.data;
     const before = { ...proxy.counts };
 
     const statuses = await Promise.all(
       Array.from({ length: 1000 }, (_, i) =>
-        edgeRequest(t.edgeUrl, { host: t.tenantA.domain, path: `/${key}`, headers: { 'user-agent': i % 10 === 9 ? SLACKBOT : IPHONE_UA } }).then((r) => r.status),
+        edgeRequest(t.edgeUrl, {
+          host: t.tenantA.domain,
+          path: `/${key}`,
+          headers: { 'user-agent': i % 10 === 9 ? SLACKBOT : IPHONE_UA },
+        }).then((r) => r.status),
       ),
     );
     await t.idle(); // the edge records its clicks after answering
     figures.statuses = countBy(statuses);
-    figures.throttles = { reads: proxy.counts.readThrottles - before.readThrottles, writes: proxy.counts.writeThrottles - before.writeThrottles };
+    figures.throttles = {
+      reads: proxy.counts.readThrottles - before.readThrottles,
+      writes: proxy.counts.writeThrottles - before.writeThrottles,
+    };
     figures.dynamodbCalls = proxy.counts.calls - before.calls;
     // Humans are redirected; link-preview bots get the preview page (and count as bot clicks).
     expect(countBy(statuses)).toEqual({ 302: 900, 200: 100 });
 
     const link = await linkRepository.findById(id, true);
     expect({ clicks: link?.clicks, botClicks: link?.botClicks }).toEqual({ clicks: 900, botClicks: 100 });
-    const analytics = await http(t.baseUrl, 'GET', `/v1/analytics/links/${id}?range=24h&traffic=all`, { headers: server });
+    const analytics = await http(t.baseUrl, 'GET', `/v1/analytics/links/${id}?range=24h&traffic=all`, {
+      headers: server,
+    });
     expect(analytics.status).toBe(200);
     expect(analytics.body.data.summary).toMatchObject({ totalClicks: 1000, humanClicks: 900, botClicks: 100 });
 

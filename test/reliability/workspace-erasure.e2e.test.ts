@@ -47,7 +47,11 @@ interface Populated {
 
 const populate = async (tenant: BootstrapResult, tag: string): Promise<Populated> => {
   const server = { 'api-key': tenant.serverKey };
-  const browser = { 'x-publishable-key': tenant.publishableKeys.browser.key, origin: tenant.publishableKeys.browser.origin, 'user-agent': IPHONE_UA };
+  const browser = {
+    'x-publishable-key': tenant.publishableKeys.browser.key,
+    origin: tenant.publishableKeys.browser.origin,
+    'user-agent': IPHONE_UA,
+  };
   const android = {
     authorization: `Bearer ${tenant.publishableKeys.android.key}`,
     'x-android-package': tenant.publishableKeys.android.package,
@@ -56,7 +60,11 @@ const populate = async (tenant: BootstrapResult, tag: string): Promise<Populated
     'x-service-environment': 'production',
     'user-agent': ANDROID_UA,
   };
-  const { secret } = await addWebhookEndpoint(tenant.workspaceId, hooks.url, ['link.created', 'attribution.first_open', 'customer_event.received']);
+  const { secret } = await addWebhookEndpoint(tenant.workspaceId, hooks.url, [
+    'link.created',
+    'attribution.first_open',
+    'customer_event.received',
+  ]);
   const links: string[] = [];
   for (let i = 0; i < 3; i++) {
     const res = await http(t.baseUrl, 'POST', '/v1/links', {
@@ -66,31 +74,62 @@ const populate = async (tenant: BootstrapResult, tag: string): Promise<Populated
     expect(res.status).toBe(201);
     links.push(res.body.data.id);
   }
-  const locked = await http(t.baseUrl, 'POST', '/v1/links', { headers: server, json: { url: `https://example.com/${tag}/locked`, domain: tenant.domain, password: 'open sesame' } });
+  const locked = await http(t.baseUrl, 'POST', '/v1/links', {
+    headers: server,
+    json: { url: `https://example.com/${tag}/locked`, domain: tenant.domain, password: 'open sesame' },
+  });
   expect(locked.status).toBe(201);
   links.push(locked.body.data.id);
   const wrong = await edgeRequest(t.edgeUrl, {
-    host: tenant.domain, path: `/${locked.body.data.key}`, method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': IPHONE_UA }, body: 'password=nope',
+    host: tenant.domain,
+    path: `/${locked.body.data.key}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': IPHONE_UA },
+    body: 'password=nope',
   });
   expect(wrong.status).toBe(401);
-  const deep = await http(t.baseUrl, 'POST', '/v1/deep-links', { headers: server, json: { deepLinkAppId: tenant.deepLinkApp.id } });
+  const deep = await http(t.baseUrl, 'POST', '/v1/deep-links', {
+    headers: server,
+    json: { deepLinkAppId: tenant.deepLinkApp.id },
+  });
   expect(deep.status).toBe(201);
   const first = (await http(t.baseUrl, 'GET', `/v1/links/${links[0]}`, { headers: server })).body.data;
   for (let i = 0; i < 3; i++) {
-    expect((await edgeRequest(t.edgeUrl, { host: first.domain, path: `/${first.key}`, headers: { 'user-agent': IPHONE_UA } })).status).toBe(302);
+    expect(
+      (
+        await edgeRequest(t.edgeUrl, {
+          host: first.domain,
+          path: `/${first.key}`,
+          headers: { 'user-agent': IPHONE_UA },
+        })
+      ).status,
+    ).toBe(302);
   }
   // The edge records clicks after answering: all of them written before anything is read.
   await t.idle();
-  const click = await http(t.baseUrl, 'POST', '/v1/client/attribution/click', { headers: { ...browser, 'user-agent': ANDROID_UA }, json: { linkId: links[1] } });
+  const click = await http(t.baseUrl, 'POST', '/v1/client/attribution/click', {
+    headers: { ...browser, 'user-agent': ANDROID_UA },
+    json: { linkId: links[1] },
+  });
   expect(click.status).toBe(201);
-  const opened = await http(t.baseUrl, 'POST', '/v1/client/first-open', { headers: android, json: { installId: `${tag}-install`, clickId: click.body.data.clickId } });
+  const opened = await http(t.baseUrl, 'POST', '/v1/client/first-open', {
+    headers: android,
+    json: { installId: `${tag}-install`, clickId: click.body.data.clickId },
+  });
   expect(opened.status).toBe(201);
-  const events = await http(t.baseUrl, 'POST', '/v1/client/events', { headers: browser, json: { events: [{ name: 'add_to_cart', eventId: `${tag}-evt-1` }] } });
+  const events = await http(t.baseUrl, 'POST', '/v1/client/events', {
+    headers: browser,
+    json: { events: [{ name: 'add_to_cart', eventId: `${tag}-evt-1` }] },
+  });
   expect(events.status).toBe(202);
-  expect((await http(t.baseUrl, 'GET', `/v1/analytics/links/${links[0]}?range=7d`, { headers: server })).status).toBe(200);
+  expect((await http(t.baseUrl, 'GET', `/v1/analytics/links/${links[0]}?range=7d`, { headers: server })).status).toBe(
+    200,
+  );
   // Everything published: the last link's event reached the endpoint and no delivery is pending.
-  await waitUntil(() => hooks.events().some((e) => e.type === 'link.created' && e.data.id === links[2]), `${tag}'s link.created`);
+  await waitUntil(
+    () => hooks.events().some((e) => e.type === 'link.created' && e.data.id === links[2]),
+    `${tag}'s link.created`,
+  );
   return { links, deepLinks: [deep.body.data.id], secret };
 };
 
@@ -100,7 +139,11 @@ const allItems = async (): Promise<TableItem[]> => {
   return items;
 };
 const byKey = (items: TableItem[]) => new Map(items.map((i) => [`${i.pk}|${i.sk}`, i]));
-const readJsonl = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+const readJsonl = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, any>);
 
 describe('admin export-workspace and delete-workspace', () => {
   it('exports all of one workspace, then erases it and nothing of the other', async () => {
@@ -112,8 +155,17 @@ describe('admin export-workspace and delete-workspace', () => {
 
     const lakeDir = process.env.LOCAL_LAKE_DIR!;
     const clickFirstLink = async (tenant: BootstrapResult, linkId: string) => {
-      const link = (await http(t.baseUrl, 'GET', `/v1/links/${linkId}`, { headers: { 'api-key': tenant.serverKey } })).body.data;
-      expect((await edgeRequest(t.edgeUrl, { host: link.domain, path: `/${link.key}`, headers: { 'user-agent': IPHONE_UA } })).status).toBe(302);
+      const link = (await http(t.baseUrl, 'GET', `/v1/links/${linkId}`, { headers: { 'api-key': tenant.serverKey } }))
+        .body.data;
+      expect(
+        (
+          await edgeRequest(t.edgeUrl, {
+            host: link.domain,
+            path: `/${link.key}`,
+            headers: { 'user-agent': IPHONE_UA },
+          })
+        ).status,
+      ).toBe(302);
       await t.idle();
     };
     // Some history compacted (per-workspace Parquet), some still raw (shared, hash-sharded objects).
@@ -125,14 +177,25 @@ describe('admin export-workspace and delete-workspace', () => {
     // A raw object of A's shard shared with another workspace's line: erasure rewrites it.
     const aLine = readLake().find((l) => l.line.workspaceId === A)!;
     const bLine = readLake().find((l) => l.line.workspaceId === B)!.line;
-    writeFileSync(path.join(lakeDir, aLine.dir, 'shared-object.json'), `${JSON.stringify(bLine)}\n${JSON.stringify({ ...aLine.line, eventId: `${aLine.line.eventId}-x` })}\n`);
-    const aEventIds = new Set([...compactedLines, ...readLake()].filter((l) => l.line.workspaceId === A).map((l) => l.line.eventId as string));
-    const filesOf = (dir: string) => (existsSync(dir) ? (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.parquet')).sort() : []);
+    writeFileSync(
+      path.join(lakeDir, aLine.dir, 'shared-object.json'),
+      `${JSON.stringify(bLine)}\n${JSON.stringify({ ...aLine.line, eventId: `${aLine.line.eventId}-x` })}\n`,
+    );
+    const aEventIds = new Set(
+      [...compactedLines, ...readLake()].filter((l) => l.line.workspaceId === A).map((l) => l.line.eventId as string),
+    );
+    const filesOf = (dir: string) =>
+      existsSync(dir)
+        ? (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.parquet')).sort()
+        : [];
     const compactedA = path.join(lakeDir, compactedWorkspacePath(A));
     const compactedB = path.join(lakeDir, compactedWorkspacePath(B));
     const filesOfCount = filesOf(compactedA).length;
     expect(filesOfCount).toBeGreaterThan(0);
-    const bCompactedBefore = filesOf(compactedB).map((f) => [f, readFileSync(path.join(compactedB, f)).toString('base64')]);
+    const bCompactedBefore = filesOf(compactedB).map((f) => [
+      f,
+      readFileSync(path.join(compactedB, f)).toString('base64'),
+    ]);
     expect(bCompactedBefore.length).toBeGreaterThan(0);
 
     // Export: every entity and every event of A, nothing of B, no secret.
@@ -141,13 +204,19 @@ describe('admin export-workspace and delete-workspace', () => {
     expect(exported.files['events.jsonl']).toBe(aEventIds.size);
     expect(aEventIds.size).toBeGreaterThanOrEqual(8);
     expect(new Set(readJsonl(path.join(out, 'events.jsonl')).map((e) => e.eventId))).toEqual(aEventIds);
-    expect(readJsonl(path.join(out, 'links.jsonl')).map((l) => l.id).sort()).toEqual([...a.links].sort());
+    expect(
+      readJsonl(path.join(out, 'links.jsonl'))
+        .map((l) => l.id)
+        .sort(),
+    ).toEqual([...a.links].sort());
     expect(readJsonl(path.join(out, 'deep-links.jsonl')).map((l) => l.id)).toEqual(a.deepLinks);
     expect(readJsonl(path.join(out, 'domains.jsonl')).map((d) => d.domain)).toContain(t.tenantA.domain);
     expect(readJsonl(path.join(out, 'apps.jsonl')).map((d) => d.id)).toContain(t.tenantA.deepLinkApp.id);
     expect(readJsonl(path.join(out, 'webhook-endpoints.jsonl'))).toHaveLength(1);
     expect(readJsonl(path.join(out, 'api-keys.jsonl')).length).toBeGreaterThanOrEqual(5);
-    const everything = readdirSync(out).map((f) => readFileSync(path.join(out, f), 'utf8')).join('\n');
+    const everything = readdirSync(out)
+      .map((f) => readFileSync(path.join(out, f), 'utf8'))
+      .join('\n');
     expect(everything).not.toContain(B);
     expect(everything).not.toContain(hashApiKey(t.tenantA.serverKey));
     expect(everything).not.toContain(a.secret.replace(/^whsec_/, ''));
@@ -159,8 +228,19 @@ describe('admin export-workspace and delete-workspace', () => {
     const aRawLines = readLake().filter((l) => l.line.workspaceId === A).length;
     const bLakeBefore = readLake().filter((l) => l.line.workspaceId === B);
     const bAnalytics = async () => {
-      const links = (await http(t.baseUrl, 'GET', '/v1/links?limit=100', { headers: { 'api-key': t.tenantB.serverKey } })).body.data as Array<{ id: string }>;
-      const stats = await Promise.all(links.map(async (l) => (await http(t.baseUrl, 'GET', `/v1/analytics/links/${l.id}?range=7d`, { headers: { 'api-key': t.tenantB.serverKey } })).body.data));
+      const links = (
+        await http(t.baseUrl, 'GET', '/v1/links?limit=100', { headers: { 'api-key': t.tenantB.serverKey } })
+      ).body.data as Array<{ id: string }>;
+      const stats = await Promise.all(
+        links.map(
+          async (l) =>
+            (
+              await http(t.baseUrl, 'GET', `/v1/analytics/links/${l.id}?range=7d`, {
+                headers: { 'api-key': t.tenantB.serverKey },
+              })
+            ).body.data,
+        ),
+      );
       return { links: links.map((l) => l.id).sort(), stats };
     };
     const bAnalyticsBefore = await bAnalytics();
@@ -183,7 +263,26 @@ describe('admin export-workspace and delete-workspace', () => {
     expect(byKey(after)).toEqual(othersBefore);
     expect(erased.totalItemsErased).toBe(before.length - after.length);
     expect(erased.domains).toContain(t.tenantA.domain);
-    for (const kind of ['WORKSPACE', 'APIKEY', 'ORIGIN', 'LINK', 'LINK_ENTRY', 'SLUG', 'TAG', 'DOMAIN', 'HOST', 'APP', 'IDEMPOTENCY', 'ATTR', 'OPEN', 'CEVT', 'RATE', 'WEBHOOK', 'EVENTLOG', 'PWTRY']) {
+    for (const kind of [
+      'WORKSPACE',
+      'APIKEY',
+      'ORIGIN',
+      'LINK',
+      'LINK_ENTRY',
+      'SLUG',
+      'TAG',
+      'DOMAIN',
+      'HOST',
+      'APP',
+      'IDEMPOTENCY',
+      'ATTR',
+      'OPEN',
+      'CEVT',
+      'RATE',
+      'WEBHOOK',
+      'EVENTLOG',
+      'PWTRY',
+    ]) {
       expect(erased.itemsErased[kind], kind).toBeGreaterThan(0);
     }
     // Nothing of A in the lake; B's lines (the shared object's one included) unchanged.
@@ -191,11 +290,20 @@ describe('admin export-workspace and delete-workspace', () => {
     expect(existsSync(compactedA)).toBe(false);
     expect((readdirSync(lakeDir, { recursive: true }) as string[]).filter((f) => f.includes(A))).toEqual([]);
     expect(readLake().filter((l) => l.line.workspaceId === B)).toEqual(bLakeBefore);
-    expect(filesOf(compactedB).map((f) => [f, readFileSync(path.join(compactedB, f)).toString('base64')])).toEqual(bCompactedBefore);
-    expect(erased.lake).toMatchObject({ location: lakeDir, rawObjectsRewritten: 1, rawRecordsRemoved: aRawLines, compactedObjectsDeleted: filesOfCount });
+    expect(filesOf(compactedB).map((f) => [f, readFileSync(path.join(compactedB, f)).toString('base64')])).toEqual(
+      bCompactedBefore,
+    );
+    expect(erased.lake).toMatchObject({
+      location: lakeDir,
+      rawObjectsRewritten: 1,
+      rawRecordsRemoved: aRawLines,
+      compactedObjectsDeleted: filesOfCount,
+    });
     expect(await bAnalytics()).toEqual(bAnalyticsBefore);
     // A's keys no longer open anything.
-    expect((await http(t.baseUrl, 'GET', `/v1/links/${a.links[0]}`, { headers: { 'api-key': t.tenantA.serverKey } })).status).toBe(401);
+    expect(
+      (await http(t.baseUrl, 'GET', `/v1/links/${a.links[0]}`, { headers: { 'api-key': t.tenantA.serverKey } })).status,
+    ).toBe(401);
 
     Object.assign(figures, {
       itemsErased: erased.totalItemsErased,

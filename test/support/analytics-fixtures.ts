@@ -31,7 +31,15 @@ const browsers = ['Chrome', 'Safari', 'Firefox', null];
 const oses = ['iOS', 'Android', 'Windows', 'macOS', null];
 const referrers = ['google.com', 't.co', 'news.example.org', null];
 const sdkNames = ['purchase', 'signup', 'add_to_cart'];
-const weightedTypes: EventType[] = ['click', 'click', 'click', 'click', 'click', 'click', ...eventTypes.filter((t) => t !== 'click')];
+const weightedTypes: EventType[] = [
+  'click',
+  'click',
+  'click',
+  'click',
+  'click',
+  'click',
+  ...eventTypes.filter((t) => t !== 'click'),
+];
 
 /** Range starts as the product defines them (spec'd in DESIGN.md 8, re-derived here). */
 export const rangeStart = (range: '24h' | '7d' | '30d' | '90d', now: Date): number => {
@@ -76,8 +84,14 @@ export const generateFixtureEvents = ({ now, links, perLink, seed = 42 }: Fixtur
       browser: pick(browsers),
       os: pick(oses),
       referrerHost: pick(referrers),
-      resolvedDestinationUrl: type === 'click' ? pick([`https://example.com/${link.key}`, `https://m.example.com/${link.key}`, null]) : null,
-      responseKind: type === 'click' ? pick(['redirect', 'launch_view', 'preview']) : type.startsWith('launch_view') ? 'launch_view' : 'api',
+      resolvedDestinationUrl:
+        type === 'click' ? pick([`https://example.com/${link.key}`, `https://m.example.com/${link.key}`, null]) : null,
+      responseKind:
+        type === 'click'
+          ? pick(['redirect', 'launch_view', 'preview'])
+          : type.startsWith('launch_view')
+            ? 'launch_view'
+            : 'api',
       sdkEventName: type === 'customer_event' ? pick(sdkNames) : null,
       sessionId: `session-${Math.floor(random() * 50)}`,
       clickId: type === 'click' ? `click-${n}` : null,
@@ -92,9 +106,17 @@ export const generateFixtureEvents = ({ now, links, perLink, seed = 42 }: Fixtur
     for (let i = 0; i < perLink; i++) events.push(make(link, nowMs - Math.floor(random() * 100 * DAY)));
     for (const range of ['24h', '7d', '30d', '90d'] as const) {
       const start = rangeStart(range, now);
-      events.push(make(link, start, 'click'), make(link, start - 1, 'click'), make(link, start + 1, 'launch_view_impression'));
+      events.push(
+        make(link, start, 'click'),
+        make(link, start - 1, 'click'),
+        make(link, start + 1, 'launch_view_impression'),
+      );
     }
-    events.push(make(link, nowMs, 'click', false), make(link, nowMs - 2 * HOUR, 'click', true), make(link, nowMs - 1, 'customer_event'));
+    events.push(
+      make(link, nowMs, 'click', false),
+      make(link, nowMs - 2 * HOUR, 'click', true),
+      make(link, nowMs - 1, 'customer_event'),
+    );
   }
   return events;
 };
@@ -104,16 +126,21 @@ export const generateFixtureEvents = ({ now, links, perLink, seed = 42 }: Fixtur
 export type Range = '24h' | '7d' | '30d' | '90d';
 export type Traffic = 'human' | 'all' | 'bots';
 
-const inTraffic = (e: EventRecord, traffic: Traffic) => traffic === 'all' || (traffic === 'human' ? e.trafficType === 'human' : e.trafficType === 'bot');
+const inTraffic = (e: EventRecord, traffic: Traffic) =>
+  traffic === 'all' || (traffic === 'human' ? e.trafficType === 'human' : e.trafficType === 'bot');
 
 /** The events a request sees: unique by eventId, in the range, of the traffic, matching `where`. */
-export const selectEvents = (events: EventRecord[], o: { now: Date; range: Range; traffic?: Traffic; where: (e: EventRecord) => boolean }) => {
+export const selectEvents = (
+  events: EventRecord[],
+  o: { now: Date; range: Range; traffic?: Traffic; where: (e: EventRecord) => boolean },
+) => {
   const start = rangeStart(o.range, o.now);
   const seen = new Set<string>();
   return events.filter((e) => {
     if (seen.has(e.eventId)) return false;
     const t = Date.parse(e.timestamp);
-    const keep = t >= start && t <= o.now.getTime() && o.where(e) && (o.traffic === undefined || inTraffic(e, o.traffic));
+    const keep =
+      t >= start && t <= o.now.getTime() && o.where(e) && (o.traffic === undefined || inTraffic(e, o.traffic));
     if (keep) seen.add(e.eventId);
     return keep;
   });
@@ -126,7 +153,10 @@ const clicks = (events: EventRecord[]) => events.filter((e) => e.eventType === '
 export const expectedSummary = (selected: EventRecord[]) => {
   const humanClicks = countWhere(selected, (e) => e.eventType === 'click' && e.trafficType === 'human');
   const botClicks = countWhere(selected, (e) => e.eventType === 'click' && e.trafficType === 'bot');
-  const latest = selected.map((e) => e.timestamp).sort().at(-1);
+  const latest = selected
+    .map((e) => e.timestamp)
+    .sort()
+    .at(-1);
   return {
     humanClicks,
     botClicks,
@@ -149,7 +179,9 @@ export const expectedTimeseries = (selected: EventRecord[], range: Range, now: D
   const first = rangeStart(range, now);
   return Array.from({ length: count }, (_, i) => {
     const from = first + i * size;
-    const inBucket = clicks(selected).filter((e) => Date.parse(e.timestamp) >= from && Date.parse(e.timestamp) < from + size);
+    const inBucket = clicks(selected).filter(
+      (e) => Date.parse(e.timestamp) >= from && Date.parse(e.timestamp) < from + size,
+    );
     const human = inBucket.filter((e) => e.trafficType === 'human').length;
     return {
       bucketStart: new Date(from).toISOString(),
@@ -181,28 +213,44 @@ export const expectedBreakdowns = (selected: EventRecord[]) => {
     referrerBreakdown: expectedBreakdown(c.map((e) => e.referrerHost ?? 'direct')),
     campaignBreakdown: expectedBreakdown(c.map((e) => e.utmCampaign ?? 'none')),
     destinationBreakdown: expectedBreakdown(c.map((e) => e.resolvedDestinationUrl ?? 'unknown')),
-    customerEvents: expectedBreakdown(selected.filter((e) => e.eventType === 'customer_event').map((e) => e.sdkEventName ?? 'unnamed')),
+    customerEvents: expectedBreakdown(
+      selected.filter((e) => e.eventType === 'customer_event').map((e) => e.sdkEventName ?? 'unnamed'),
+    ),
   };
 };
 
 export const newestFirst = (a: EventRecord, b: EventRecord) =>
-  a.timestamp !== b.timestamp ? (a.timestamp < b.timestamp ? 1 : -1) : a.eventId < b.eventId ? 1 : a.eventId > b.eventId ? -1 : 0;
+  a.timestamp !== b.timestamp
+    ? a.timestamp < b.timestamp
+      ? 1
+      : -1
+    : a.eventId < b.eventId
+      ? 1
+      : a.eventId > b.eventId
+        ? -1
+        : 0;
 
 /** Spec 2.8 types these fields as strings: an event without one leaves it out (never null). */
-const dropNulls = (value: Record<string, unknown>) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+const dropNulls = (value: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
 
 export const expectedRecent = (selected: EventRecord[], limit: number) =>
-  [...selected].sort(newestFirst).slice(0, limit).map((e) => dropNulls({
-    eventId: e.eventId,
-    eventType: e.eventType,
-    responseKind: e.responseKind,
-    country: e.country,
-    deviceType: e.deviceType,
-    platform: e.platform,
-    sdkEventName: e.sdkEventName,
-    occurredAt: e.timestamp,
-    isBot: e.trafficType === 'bot',
-  }));
+  [...selected]
+    .sort(newestFirst)
+    .slice(0, limit)
+    .map((e) =>
+      dropNulls({
+        eventId: e.eventId,
+        eventType: e.eventType,
+        responseKind: e.responseKind,
+        country: e.country,
+        deviceType: e.deviceType,
+        platform: e.platform,
+        sdkEventName: e.sdkEventName,
+        occurredAt: e.timestamp,
+        isBot: e.trafficType === 'bot',
+      }),
+    );
 
 export { dropNulls };
 
@@ -223,6 +271,11 @@ export const expectedTopLinks = (selected: EventRecord[], limit: number) => {
         lastActivityAt: s.lastActivityAt,
       };
     })
-    .sort((a, b) => b.humanClicks - a.humanClicks || b.launchViewImpressions - a.launchViewImpressions || (a.linkId < b.linkId ? -1 : 1))
+    .sort(
+      (a, b) =>
+        b.humanClicks - a.humanClicks ||
+        b.launchViewImpressions - a.launchViewImpressions ||
+        (a.linkId < b.linkId ? -1 : 1),
+    )
     .slice(0, limit);
 };

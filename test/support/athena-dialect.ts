@@ -13,19 +13,70 @@
 /** Trino functions and the keywords followed by `(` in our SQL. */
 const allowedCalls = new Set([
   // Trino functions
-  'to_iso8601', 'date_trunc', 'from_iso8601_timestamp', 'count_if', 'count', 'max', 'min', 'sum', 'grouping', 'row_number', 'coalesce', 'cast',
+  'to_iso8601',
+  'date_trunc',
+  'from_iso8601_timestamp',
+  'count_if',
+  'count',
+  'max',
+  'min',
+  'sum',
+  'grouping',
+  'row_number',
+  'coalesce',
+  'cast',
   // keywords that take a parenthesis (UNLOAD: the deployed compaction's statement)
-  'unload', 'in', 'over', 'as', 'sets', 'and', 'or', 'not', 'from', 'exists', 'all', 'values', 'with', 'by', 'when', 'then', 'else', 'on', 'where', 'select', 'union',
+  'unload',
+  'in',
+  'over',
+  'as',
+  'sets',
+  'and',
+  'or',
+  'not',
+  'from',
+  'exists',
+  'all',
+  'values',
+  'with',
+  'by',
+  'when',
+  'then',
+  'else',
+  'on',
+  'where',
+  'select',
+  'union',
 ]);
 
-const clauseKeywords = new Set(['select', 'from', 'where', 'group', 'having', 'order', 'limit', 'on', 'partition', 'union', 'join', 'with', 'offset', 'values', 'set']);
+const clauseKeywords = new Set([
+  'select',
+  'from',
+  'where',
+  'group',
+  'having',
+  'order',
+  'limit',
+  'on',
+  'partition',
+  'union',
+  'join',
+  'with',
+  'offset',
+  'values',
+  'set',
+]);
 
 export interface DialectProblem {
   message: string;
   at: number;
 }
 
-type Token = { kind: 'word' | 'param' | 'open' | 'close' | 'op' | 'string' | 'ident' | 'number'; text: string; at: number };
+type Token = {
+  kind: 'word' | 'param' | 'open' | 'close' | 'op' | 'string' | 'ident' | 'number';
+  text: string;
+  at: number;
+};
 
 export const tokenize = (sql: string): Token[] => {
   const tokens: Token[] = [];
@@ -80,13 +131,19 @@ export const athenaDialectProblems = (sql: string): DialectProblem[] => {
     else if (token.kind === 'open') {
       const next = tokens[index + 1];
       // A subquery opens its own clause scope; a call or list inherits the enclosing clause.
-      clauses.push(next?.kind === 'word' && (next.text === 'select' || next.text === 'with') ? 'none' : clauses.at(-1)!);
-      if (previous?.kind === 'word' && !allowedCalls.has(previous.text)) problems.push({ message: `function ${previous.text}() is not on the Trino allow-list`, at: previous.at });
+      clauses.push(
+        next?.kind === 'word' && (next.text === 'select' || next.text === 'with') ? 'none' : clauses.at(-1)!,
+      );
+      if (previous?.kind === 'word' && !allowedCalls.has(previous.text))
+        problems.push({ message: `function ${previous.text}() is not on the Trino allow-list`, at: previous.at });
     } else if (token.kind === 'close') {
       clauses.pop();
       if (clauses.length === 0) throw new Error(`Unbalanced ) at ${token.at}`);
     } else if (token.kind === 'param' && clauses.at(-1) !== 'where') {
-      problems.push({ message: `? parameter in ${clauses.at(-1)!.toUpperCase()} clause (Athena allows them only in WHERE)`, at: token.at });
+      problems.push({
+        message: `? parameter in ${clauses.at(-1)!.toUpperCase()} clause (Athena allows them only in WHERE)`,
+        at: token.at,
+      });
     } else if (token.kind === 'op' && ['::', '//', '**'].includes(token.text)) {
       problems.push({ message: `DuckDB-only operator ${token.text}`, at: token.at });
     }

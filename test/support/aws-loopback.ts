@@ -24,7 +24,12 @@ export const awsLoopback = () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      state.seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      state.seen.push({
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(state.reply.status, { 'content-type': 'application/x-amz-json-1.1', ...state.reply.headers });
       res.end(JSON.stringify(state.reply.json));
     });

@@ -10,9 +10,11 @@ import { afterAll, beforeAll } from 'vitest';
  */
 const NS = 'xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"';
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const tag = (name: string, value: string | number | boolean | undefined) => (value === undefined ? '' : `<${name}>${typeof value === 'string' ? esc(value) : value}</${name}>`);
+const tag = (name: string, value: string | number | boolean | undefined) =>
+  value === undefined ? '' : `<${name}>${typeof value === 'string' ? esc(value) : value}</${name}>`;
 const pick = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
-const pickAll = (xml: string, name: string) => [...xml.matchAll(new RegExp(`<${name}>([^<]*)</${name}>`, 'g'))].map((m) => m[1]!);
+const pickAll = (xml: string, name: string) =>
+  [...xml.matchAll(new RegExp(`<${name}>([^<]*)</${name}>`, 'g'))].map((m) => m[1]!);
 
 export interface FakeTenant {
   id: string;
@@ -59,7 +61,9 @@ export const cloudFrontLoopback = () => {
   const tenantXml = (t: FakeTenant) =>
     `<DistributionTenant ${NS}>${tag('Id', t.id)}${tag('DistributionId', 'E2DIST')}${tag('Name', t.name)}` +
     `<Domains>${t.domains.map((d) => `<member>${tag('Domain', d)}${tag('Status', state.dnsReady.has(d) ? 'active' : 'inactive')}</member>`).join('')}</Domains>` +
-    (t.certificateArn ? `<Customizations><Certificate>${tag('Arn', t.certificateArn)}</Certificate></Customizations>` : '') +
+    (t.certificateArn
+      ? `<Customizations><Certificate>${tag('Arn', t.certificateArn)}</Certificate></Customizations>`
+      : '') +
     `${tag('ConnectionGroupId', state.connectionGroupId)}${tag('Enabled', t.enabled)}${tag('Status', 'Deployed')}</DistributionTenant>`;
 
   const send = (res: ServerResponse, status: number, xml: string, headers: Record<string, string> = {}) => {
@@ -67,22 +71,40 @@ export const cloudFrontLoopback = () => {
     res.end(xml ? `<?xml version="1.0" encoding="UTF-8"?>${xml}` : '');
   };
   const error = (res: ServerResponse, status: number, code: string, message: string) =>
-    send(res, status, `<ErrorResponse ${NS}><Error><Type>Sender</Type>${tag('Code', code)}${tag('Message', message)}</Error><RequestId>req-${counter}</RequestId></ErrorResponse>`);
+    send(
+      res,
+      status,
+      `<ErrorResponse ${NS}><Error><Type>Sender</Type>${tag('Code', code)}${tag('Message', message)}</Error><RequestId>req-${counter}</RequestId></ErrorResponse>`,
+    );
   const byDomain = (domain: string) => [...state.tenants.values()].find((t) => t.domains.includes(domain));
 
   const route = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const url = new URL(req.url!, 'http://x');
     const path = url.pathname;
     const ifMatch = req.headers['if-match'] as string | undefined;
-    state.seen.push({ method: req.method!, path: `${path}${url.search}`, body, ifMatch, authorization: req.headers.authorization });
+    state.seen.push({
+      method: req.method!,
+      path: `${path}${url.search}`,
+      body,
+      ifMatch,
+      authorization: req.headers.authorization,
+    });
     let m: RegExpExecArray | null;
     if (req.method === 'GET' && (m = /^\/2020-05-31\/connection-group\/([^/]+)$/.exec(path))) {
-      if (decodeURIComponent(m[1]!) !== state.connectionGroupId) return error(res, 404, 'EntityNotFound', 'No such connection group');
-      return send(res, 200, `<ConnectionGroup ${NS}>${tag('Id', state.connectionGroupId)}${tag('Name', 'links')}${tag('RoutingEndpoint', state.routingEndpoint)}${tag('Enabled', true)}</ConnectionGroup>`, { etag: 'CG1' });
+      if (decodeURIComponent(m[1]!) !== state.connectionGroupId)
+        return error(res, 404, 'EntityNotFound', 'No such connection group');
+      return send(
+        res,
+        200,
+        `<ConnectionGroup ${NS}>${tag('Id', state.connectionGroupId)}${tag('Name', 'links')}${tag('RoutingEndpoint', state.routingEndpoint)}${tag('Enabled', true)}</ConnectionGroup>`,
+        { etag: 'CG1' },
+      );
     }
     if (req.method === 'GET' && path === '/2020-05-31/distribution-tenant') {
       const t = byDomain(url.searchParams.get('domain') ?? '');
-      return t ? send(res, 200, tenantXml(t), { etag: t.etag }) : error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
+      return t
+        ? send(res, 200, tenantXml(t), { etag: t.etag })
+        : error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
     }
     if (req.method === 'POST' && path === '/2020-05-31/distribution-tenant') {
       if (state.createError) {
@@ -101,12 +123,16 @@ export const cloudFrontLoopback = () => {
         managedCertificate: body.includes('<ManagedCertificateRequest>'),
       };
       state.tenants.set(t.id, t);
-      return send(res, 201, tenantXml(t), { etag: t.etag, location: `https://cloudfront.amazonaws.com/2020-05-31/distribution-tenant/${t.id}` });
+      return send(res, 201, tenantXml(t), {
+        etag: t.etag,
+        location: `https://cloudfront.amazonaws.com/2020-05-31/distribution-tenant/${t.id}`,
+      });
     }
     if ((m = /^\/2020-05-31\/distribution-tenant\/([^/]+)$/.exec(path))) {
       const t = state.tenants.get(decodeURIComponent(m[1]!));
       if (!t) return error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
-      if (ifMatch !== t.etag) return error(res, 412, 'PreconditionFailed', 'The If-Match version is missing or not valid.');
+      if (ifMatch !== t.etag)
+        return error(res, 412, 'PreconditionFailed', 'The If-Match version is missing or not valid.');
       if (req.method === 'PUT') {
         const enabled = pick(body, 'Enabled');
         if (enabled !== undefined) t.enabled = enabled === 'true';
@@ -115,8 +141,10 @@ export const cloudFrontLoopback = () => {
         return send(res, 200, tenantXml(t), { etag: t.etag });
       }
       if (req.method === 'DELETE') {
-        if (state.deleteError) return error(res, state.deleteError.status, state.deleteError.code, state.deleteError.message);
-        if (t.enabled) return error(res, 409, 'ResourceNotDisabled', 'The specified CloudFront resource hasn\'t been disabled yet.');
+        if (state.deleteError)
+          return error(res, state.deleteError.status, state.deleteError.code, state.deleteError.message);
+        if (t.enabled)
+          return error(res, 409, 'ResourceNotDisabled', "The specified CloudFront resource hasn't been disabled yet.");
         state.tenants.delete(t.id);
         res.writeHead(204).end();
         return undefined;
@@ -126,9 +154,16 @@ export const cloudFrontLoopback = () => {
       const t = state.tenants.get(pick(body, 'Identifier') ?? '');
       if (!t) return error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
       const items = t.domains
-        .map((d) => `<DnsConfiguration>${tag('Domain', d)}${tag('Status', state.dnsReady.has(d) ? 'valid-configuration' : 'invalid-configuration')}${state.dnsReady.has(d) ? '' : tag('Reason', `${d} does not resolve to ${state.routingEndpoint}`)}</DnsConfiguration>`)
+        .map(
+          (d) =>
+            `<DnsConfiguration>${tag('Domain', d)}${tag('Status', state.dnsReady.has(d) ? 'valid-configuration' : 'invalid-configuration')}${state.dnsReady.has(d) ? '' : tag('Reason', `${d} does not resolve to ${state.routingEndpoint}`)}</DnsConfiguration>`,
+        )
         .join('');
-      return send(res, 200, `<VerifyDnsConfigurationResult ${NS}><DnsConfigurationList>${items}</DnsConfigurationList></VerifyDnsConfigurationResult>`);
+      return send(
+        res,
+        200,
+        `<VerifyDnsConfigurationResult ${NS}><DnsConfigurationList>${items}</DnsConfigurationList></VerifyDnsConfigurationResult>`,
+      );
     }
     if (req.method === 'GET' && (m = /^\/2020-05-31\/managed-certificate\/([^/]+)$/.exec(path))) {
       const t = state.tenants.get(decodeURIComponent(m[1]!));

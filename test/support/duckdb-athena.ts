@@ -1,6 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, StopQueryExecutionCommand } from '@aws-sdk/client-athena';
+import {
+  GetQueryExecutionCommand,
+  GetQueryResultsCommand,
+  StartQueryExecutionCommand,
+  StopQueryExecutionCommand,
+} from '@aws-sdk/client-athena';
 import type { AthenaSender } from '@shared/analytics/athena-client';
 import { ANALYTICS_TABLE, COMPACTED_TABLE } from '@shared/analytics/analytics-sql';
 import { compactedRelationSql, getDuckDbInstance, rawRelationSql, sqlString } from '@shared/analytics/duckdb-engine';
@@ -8,14 +13,17 @@ import { COMPACTED_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
 
 const walk = async (dir: string): Promise<string[]> => {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const nested = await Promise.all(entries.map((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : Promise.resolve([path.join(dir, e.name)]))));
+  const nested = await Promise.all(
+    entries.map((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : Promise.resolve([path.join(dir, e.name)]))),
+  );
   return nested.flat();
 };
 
 /** An execution parameter back to its value (Athena's are quoted literals, quotes doubled). */
 const unquote = (literal: string) => literal.slice(1, -1).replaceAll("''", "'");
 
-const UNLOAD = /^UNLOAD \(\n([\s\S]*)\n\) TO '(s3:\/\/[^']+)'\nWITH \(format = 'PARQUET', compression = 'ZSTD', partitioned_by = ARRAY\['workspace_id', 'dt'\]\)$/;
+const UNLOAD =
+  /^UNLOAD \(\n([\s\S]*)\n\) TO '(s3:\/\/[^']+)'\nWITH \(format = 'PARQUET', compression = 'ZSTD', partitioned_by = ARRAY\['workspace_id', 'dt'\]\)$/;
 
 /**
  * A stand-in for Athena that EXECUTES the statements it is sent, on DuckDB over a local lake
@@ -26,23 +34,36 @@ const UNLOAD = /^UNLOAD \(\n([\s\S]*)\n\) TO '(s3:\/\/[^']+)'\nWITH \(format = '
  * `failAfterWrite(sql)`: the statement writes its files and then reports FAILED (Athena leaves
  * orphaned output on failure). Used to check what the compaction statements do, not Athena.
  */
-export const duckDbAthena = (lakeDir: string, bucket: string, options: { failAfterWrite?: (sql: string) => boolean } = {}) => {
-  const results = new Map<string, { state: 'SUCCEEDED' | 'FAILED'; columns: string[]; rows: Array<Array<string | null>> }>();
+export const duckDbAthena = (
+  lakeDir: string,
+  bucket: string,
+  options: { failAfterWrite?: (sql: string) => boolean } = {},
+) => {
+  const results = new Map<
+    string,
+    { state: 'SUCCEEDED' | 'FAILED'; columns: string[]; rows: Array<Array<string | null>> }
+  >();
   const statements: Array<{ sql: string; params: string[] }> = [];
   let next = 0;
   const execute = async (sql: string, params: string[]) => {
     const connection = await (await getDuckDbInstance()).connect();
     try {
       const files = await walk(lakeDir);
-      const raw = files.filter((f) => f.startsWith(path.join(lakeDir, RAW_PREFIX)) && f.endsWith('.json') && !path.basename(f).startsWith('.'));
-      const compacted = files.filter((f) => f.startsWith(path.join(lakeDir, COMPACTED_PREFIX)) && f.endsWith('.parquet'));
+      const raw = files.filter(
+        (f) => f.startsWith(path.join(lakeDir, RAW_PREFIX)) && f.endsWith('.json') && !path.basename(f).startsWith('.'),
+      );
+      const compacted = files.filter(
+        (f) => f.startsWith(path.join(lakeDir, COMPACTED_PREFIX)) && f.endsWith('.parquet'),
+      );
       await connection.run(`CREATE OR REPLACE TEMP VIEW ${ANALYTICS_TABLE} AS ${rawRelationSql(raw)}`);
       await connection.run(`CREATE OR REPLACE TEMP VIEW ${COMPACTED_TABLE} AS ${compactedRelationSql(compacted)}`);
       const unload = UNLOAD.exec(sql);
       if (unload) {
         const [, select, destination] = unload as unknown as [string, string, string];
         const target = path.join(lakeDir, destination.replace(`s3://${bucket}/`, ''));
-        const prepared = await connection.prepare(`COPY (${select}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (workspace_id, dt), APPEND)`);
+        const prepared = await connection.prepare(
+          `COPY (${select}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (workspace_id, dt), APPEND)`,
+        );
         params.forEach((value, i) => prepared.bindVarchar(i + 1, value));
         await prepared.run();
         return { columns: [], rows: [] };
@@ -50,7 +71,10 @@ export const duckDbAthena = (lakeDir: string, bucket: string, options: { failAft
       const prepared = await connection.prepare(sql);
       params.forEach((value, i) => prepared.bindVarchar(i + 1, value));
       const reader = await prepared.runAndReadAll();
-      return { columns: reader.columnNames(), rows: reader.getRows().map((row) => row.map((v) => (v === null ? null : String(v)))) };
+      return {
+        columns: reader.columnNames(),
+        rows: reader.getRows().map((row) => row.map((v) => (v === null ? null : String(v)))),
+      };
     } finally {
       connection.closeSync();
     }
@@ -68,7 +92,12 @@ export const duckDbAthena = (lakeDir: string, bucket: string, options: { failAft
       }
       if (command instanceof GetQueryExecutionCommand) {
         const state = results.get(command.input.QueryExecutionId!)!.state;
-        return { QueryExecution: { QueryExecutionId: command.input.QueryExecutionId, Status: { State: state, StateChangeReason: state === 'FAILED' ? 'injected failure' : undefined } } };
+        return {
+          QueryExecution: {
+            QueryExecutionId: command.input.QueryExecutionId,
+            Status: { State: state, StateChangeReason: state === 'FAILED' ? 'injected failure' : undefined },
+          },
+        };
       }
       if (command instanceof GetQueryResultsCommand) {
         const { columns, rows } = results.get(command.input.QueryExecutionId!)!;

@@ -1,8 +1,21 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { actualUnits, keyBuckets, planAccesses, throttlingReason, type KeyAccess, type PerKeyLimits } from './key-throughput-limits';
+import {
+  actualUnits,
+  keyBuckets,
+  planAccesses,
+  throttlingReason,
+  type KeyAccess,
+  type PerKeyLimits,
+} from './key-throughput-limits';
 
 /**
  * A loopback proxy in front of DynamoDB Local that behaves the way deployed DynamoDB does where
@@ -78,7 +91,18 @@ export interface CapacityCall {
 }
 
 /** DynamoDB operations that accept ReturnConsumedCapacity. */
-const WITH_CAPACITY = new Set(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'Scan', 'BatchGetItem', 'BatchWriteItem', 'TransactGetItems', 'TransactWriteItems']);
+const WITH_CAPACITY = new Set([
+  'GetItem',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'Query',
+  'Scan',
+  'BatchGetItem',
+  'BatchWriteItem',
+  'TransactGetItems',
+  'TransactWriteItems',
+]);
 const BATCH = new Set(['BatchGetItem', 'BatchWriteItem']);
 
 interface ConsumedCapacity {
@@ -90,23 +114,31 @@ interface ConsumedCapacity {
 
 /** Read/write split of one ConsumedCapacity entry; `CapacityUnits` alone goes by operation kind. */
 const split = (operation: string, c: ConsumedCapacity): { read: number; write: number } => {
-  if (c.ReadCapacityUnits !== undefined || c.WriteCapacityUnits !== undefined) return { read: c.ReadCapacityUnits ?? 0, write: c.WriteCapacityUnits ?? 0 };
+  if (c.ReadCapacityUnits !== undefined || c.WriteCapacityUnits !== undefined)
+    return { read: c.ReadCapacityUnits ?? 0, write: c.WriteCapacityUnits ?? 0 };
   const units = c.CapacityUnits ?? 0;
-  return /^(Put|Update|Delete|BatchWrite|TransactWrite)/.test(operation) ? { read: 0, write: units } : { read: units, write: 0 };
+  return /^(Put|Update|Delete|BatchWrite|TransactWrite)/.test(operation)
+    ? { read: 0, write: units }
+    : { read: units, write: 0 };
 };
 
 /** What on-demand tables say when a key is throttled (the service's own wording). */
 const ON_DEMAND_THROTTLE_MESSAGE =
   'Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly. If exceptions persist, check if you have a hot key: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html';
-const PROVISIONED_THROTTLE_MESSAGE = 'The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.';
+const PROVISIONED_THROTTLE_MESSAGE =
+  'The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.';
 
 /** The region a SigV4 request was signed for (`Credential=AKID/date/region/dynamodb/aws4_request`). */
-const signedRegion = (req: IncomingMessage) => /Credential=[^/]+\/\d+\/([^/]+)\//.exec(String(req.headers.authorization ?? ''))?.[1] ?? 'us-east-1';
+const signedRegion = (req: IncomingMessage) =>
+  /Credential=[^/]+\/\d+\/([^/]+)\//.exec(String(req.headers.authorization ?? ''))?.[1] ?? 'us-east-1';
 
 const SINGLE_WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem']);
 
 type AttributeValue = Record<string, unknown>;
-type TransactItem = Record<string, { TableName?: string; Item?: Record<string, AttributeValue>; Key?: Record<string, AttributeValue> } | undefined>;
+type TransactItem = Record<
+  string,
+  { TableName?: string; Item?: Record<string, AttributeValue>; Key?: Record<string, AttributeValue> } | undefined
+>;
 
 const scalar = (v: AttributeValue | undefined) => (v ? JSON.stringify(v) : '');
 const itemId = (table: string | undefined, key: Record<string, AttributeValue> | undefined) =>
@@ -119,21 +151,32 @@ const transactionItems = (input: { TransactItems?: TransactItem[] }): string[] =
     return itemId(op?.TableName, op?.Item ?? op?.Key);
   });
 
-const singleItem = (input: { TableName?: string; Item?: Record<string, AttributeValue>; Key?: Record<string, AttributeValue> }) =>
-  itemId(input.TableName, input.Item ?? input.Key);
+const singleItem = (input: {
+  TableName?: string;
+  Item?: Record<string, AttributeValue>;
+  Key?: Record<string, AttributeValue>;
+}) => itemId(input.TableName, input.Item ?? input.Key);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const errorReply = (res: ServerResponse, type: string, body: Record<string, unknown>) => {
   const text = JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${type}`, ...body });
-  res.writeHead(400, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': randomUUID(), 'content-length': String(Buffer.byteLength(text)) });
+  res.writeHead(400, {
+    'content-type': 'application/x-amz-json-1.0',
+    'x-amzn-requestid': randomUUID(),
+    'content-length': String(Buffer.byteLength(text)),
+  });
   res.end(text);
 };
 
 type BatchRequests = Record<string, Record<string, unknown> & { Keys?: unknown[] }>;
 
 /** A batch call without the entries that had no capacity. */
-const withoutEntries = (operation: string, input: Record<string, unknown>, left: KeyAccess[]): Record<string, unknown> => {
+const withoutEntries = (
+  operation: string,
+  input: Record<string, unknown>,
+  left: KeyAccess[],
+): Record<string, unknown> => {
   const skip = new Set(left.map((a) => `${a.entry!.table}|${a.entry!.position}`));
   const requestItems: Record<string, unknown> = {};
   for (const [table, request] of Object.entries(input.RequestItems as BatchRequests)) {
@@ -149,7 +192,12 @@ const withoutEntries = (operation: string, input: Record<string, unknown>, left:
 };
 
 /** Returns the entries that had no capacity in the answer, as DynamoDB returns unprocessed ones. */
-const addUnprocessed = (operation: string, input: Record<string, unknown>, output: Record<string, unknown>, left: KeyAccess[]) => {
+const addUnprocessed = (
+  operation: string,
+  input: Record<string, unknown>,
+  output: Record<string, unknown>,
+  left: KeyAccess[],
+) => {
   const requests = input.RequestItems as BatchRequests;
   if (operation === 'BatchGetItem') {
     const unprocessedKeys = (output.UnprocessedKeys ?? {}) as BatchRequests;
@@ -165,17 +213,35 @@ const addUnprocessed = (operation: string, input: Record<string, unknown>, outpu
     const unprocessedItems = (output.UnprocessedItems ?? {}) as Record<string, unknown[]>;
     for (const a of left) {
       const { table, position } = a.entry!;
-      unprocessedItems[table] = [...(unprocessedItems[table] ?? []), (requests[table] as unknown as unknown[])[position]];
+      unprocessedItems[table] = [
+        ...(unprocessedItems[table] ?? []),
+        (requests[table] as unknown as unknown[])[position],
+      ];
     }
     output.UnprocessedItems = unprocessedItems;
   }
 };
 
 export const startDynamoFaultProxy = async (target: string, options: ProxyOptions = {}) => {
-  const { capacityMode = 'onDemand', recordCapacity = false, now = () => performance.now(), accountId = '000000000000', ...initial } = options;
+  const {
+    capacityMode = 'onDemand',
+    recordCapacity = false,
+    now = () => performance.now(),
+    accountId = '000000000000',
+    ...initial
+  } = options;
   const upstream = new URL(target);
   const settings: FaultSettings = { transactionHoldMs: 0, latencyMs: 0, stall: null, perKeyLimits: null, ...initial };
-  const counts: FaultCounts = { calls: 0, transactionConflicts: 0, conflictExceptions: 0, stalled: 0, throttles: 0, readThrottles: 0, writeThrottles: 0, unprocessed: 0 };
+  const counts: FaultCounts = {
+    calls: 0,
+    transactionConflicts: 0,
+    conflictExceptions: 0,
+    stalled: 0,
+    throttles: 0,
+    readThrottles: 0,
+    writeThrottles: 0,
+    unprocessed: 0,
+  };
   let buckets = settings.perKeyLimits ? keyBuckets(settings.perKeyLimits, now) : null;
   let recorded: CapacityCall[] = [];
   /** Items of ongoing transactions, and items single-item writes are updating (with how many). */
@@ -193,17 +259,24 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
     });
 
   const forward = (req: IncomingMessage, body: Buffer) =>
-    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-      const headers = { ...req.headers, host: upstream.host, 'content-length': String(body.length) };
-      const call = httpRequest({ hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers }, (up) => {
-        const out: Buffer[] = [];
-        up.on('data', (c: Buffer) => out.push(c));
-        up.on('end', () => resolve({ status: up.statusCode ?? 500, headers: up.headers, body: Buffer.concat(out) }));
-        up.on('error', reject);
-      });
-      call.on('error', reject);
-      call.end(body);
-    });
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+      (resolve, reject) => {
+        const headers = { ...req.headers, host: upstream.host, 'content-length': String(body.length) };
+        const call = httpRequest(
+          { hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers },
+          (up) => {
+            const out: Buffer[] = [];
+            up.on('data', (c: Buffer) => out.push(c));
+            up.on('end', () =>
+              resolve({ status: up.statusCode ?? 500, headers: up.headers, body: Buffer.concat(out) }),
+            );
+            up.on('error', reject);
+          },
+        );
+        call.on('error', reject);
+        call.end(body);
+      },
+    );
 
   /** Answers a throttled call as DynamoDB does, naming each key range that had no capacity. */
   const throttle = (req: IncomingMessage, res: ServerResponse, accesses: KeyAccess[]) => {
@@ -211,16 +284,24 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
     if (accesses.some((a) => a.access === 'Read')) counts.readThrottles += 1;
     if (accesses.some((a) => a.access === 'Write')) counts.writeThrottles += 1;
     const region = signedRegion(req);
-    const reasons = [...new Map(accesses.map((a) => throttlingReason(a, region, accountId)).map((r) => [`${r.reason}|${r.resource}`, r])).values()];
+    const reasons = [
+      ...new Map(
+        accesses.map((a) => throttlingReason(a, region, accountId)).map((r) => [`${r.reason}|${r.resource}`, r]),
+      ).values(),
+    ];
     return capacityMode === 'onDemand'
       ? errorReply(res, 'ThrottlingException', { message: ON_DEMAND_THROTTLE_MESSAGE, throttlingReasons: reasons })
-      : errorReply(res, 'ProvisionedThroughputExceededException', { message: PROVISIONED_THROTTLE_MESSAGE, ThrottlingReasons: reasons });
+      : errorReply(res, 'ProvisionedThroughputExceededException', {
+          message: PROVISIONED_THROTTLE_MESSAGE,
+          ThrottlingReasons: reasons,
+        });
   };
 
   /** Admits what fits the keys' buckets: a batch entry by entry, any other call as a whole. */
   const admit = (operation: string, input: Record<string, unknown>) => {
     const accesses = buckets ? planAccesses(operation, input) : [];
-    if (!buckets || !accesses.length) return { admitted: [] as KeyAccess[], unprocessed: [] as KeyAccess[], throttled: null };
+    if (!buckets || !accesses.length)
+      return { admitted: [] as KeyAccess[], unprocessed: [] as KeyAccess[], throttled: null };
     if (BATCH.has(operation)) {
       const admitted: KeyAccess[] = [];
       const unprocessed: KeyAccess[] = [];
@@ -230,7 +311,9 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
           admitted.push(a);
         } else unprocessed.push(a);
       }
-      return admitted.length ? { admitted, unprocessed, throttled: null } : { admitted, unprocessed: [], throttled: unprocessed };
+      return admitted.length
+        ? { admitted, unprocessed, throttled: null }
+        : { admitted, unprocessed: [], throttled: unprocessed };
     }
     if (!buckets.fits(accesses)) {
       const short = accesses.filter((a) => !buckets!.fits([a]));
@@ -242,7 +325,10 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
 
   const handle = async (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
     counts.calls += 1;
-    const operation = String(req.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
+    const operation =
+      String(req.headers['x-amz-target'] ?? '')
+        .split('.')
+        .pop() ?? '';
     if (settings.latencyMs > 0) await sleep(settings.latencyMs);
     if (settings.stall && settings.stall.operations.has(operation)) {
       counts.stalled += 1;
@@ -256,13 +342,18 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
     }
 
     const input = WITH_CAPACITY.has(operation) ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : null;
-    const { admitted, unprocessed, throttled } = input ? admit(operation, input) : { admitted: [], unprocessed: [], throttled: null };
+    const { admitted, unprocessed, throttled } = input
+      ? admit(operation, input)
+      : { admitted: [], unprocessed: [], throttled: null };
     if (throttled) return throttle(req, res, throttled);
     // What is sent on: a batch without its unprocessed entries; ConsumedCapacity asked for when measured.
     const sent = input && unprocessed.length ? withoutEntries(operation, input, unprocessed) : input;
     const asked = input?.ReturnConsumedCapacity !== undefined && input.ReturnConsumedCapacity !== 'NONE';
     const measure = input !== null && (recordCapacity || admitted.length > 0);
-    const outgoing = sent && (measure || sent !== input) ? Buffer.from(JSON.stringify(measure && !asked ? { ...sent, ReturnConsumedCapacity: 'TOTAL' } : sent)) : body;
+    const outgoing =
+      sent && (measure || sent !== input)
+        ? Buffer.from(JSON.stringify(measure && !asked ? { ...sent, ReturnConsumedCapacity: 'TOTAL' } : sent))
+        : body;
 
     let owned: { map: Map<string, number>; ids: string[] } | null = null;
     if (operation === 'TransactWriteItems') {
@@ -270,7 +361,9 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
       const conflicting = ids.map((id) => inTransaction.has(id) || beingWritten.has(id));
       if (conflicting.some(Boolean)) {
         counts.transactionConflicts += 1;
-        const reasons = conflicting.map((c) => (c ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' }));
+        const reasons = conflicting.map((c) =>
+          c ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' },
+        );
         return errorReply(res, 'TransactionCanceledException', {
           Message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
           CancellationReasons: reasons,
@@ -297,10 +390,17 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
       if (input && sent && answer.status === 200 && (measure || unprocessed.length)) {
         const output = JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
         // Each admitted key is charged what the call really consumed (the estimate was taken at admission).
-        if (buckets) actualUnits(operation, sent, output, admitted).forEach((units, i) => buckets!.take(admitted[i]!, units - admitted[i]!.estimate));
+        if (buckets)
+          actualUnits(operation, sent, output, admitted).forEach((units, i) =>
+            buckets!.take(admitted[i]!, units - admitted[i]!.estimate),
+          );
         if (recordCapacity) {
-          const consumed = ([] as ConsumedCapacity[]).concat((output.ConsumedCapacity as ConsumedCapacity | ConsumedCapacity[] | undefined) ?? []);
-          const units = consumed.map((c) => split(operation, c)).reduce((a, b) => ({ read: a.read + b.read, write: a.write + b.write }), { read: 0, write: 0 });
+          const consumed = ([] as ConsumedCapacity[]).concat(
+            (output.ConsumedCapacity as ConsumedCapacity | ConsumedCapacity[] | undefined) ?? [],
+          );
+          const units = consumed
+            .map((c) => split(operation, c))
+            .reduce((a, b) => ({ read: a.read + b.read, write: a.write + b.write }), { read: 0, write: 0 });
           recorded.push({ operation, ...units, reported: consumed.length > 0, input });
         }
         if (!asked) delete output.ConsumedCapacity;

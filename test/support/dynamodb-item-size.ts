@@ -30,7 +30,10 @@ export const valueSize = (value: Wire): number => {
   if ('NS' in value) return (value.NS as string[]).reduce((sum, n) => sum + numberSize(n), 0);
   if ('BS' in value) return (value.BS as string[]).reduce((sum, b) => sum + Buffer.from(b, 'base64').length, 0);
   if ('L' in value) return 3 + (value.L as Wire[]).reduce((sum, v) => sum + valueSize(v) + 1, 0);
-  if ('M' in value) return 3 + Object.entries(value.M as Record<string, Wire>).reduce((sum, [k, v]) => sum + utf8(k) + valueSize(v) + 1, 0);
+  if ('M' in value)
+    return (
+      3 + Object.entries(value.M as Record<string, Wire>).reduce((sum, [k, v]) => sum + utf8(k) + valueSize(v) + 1, 0)
+    );
   return 0;
 };
 
@@ -45,4 +48,5 @@ export const readUnits = (bytes: number, read: 'eventual' | 'strong' | 'transact
 };
 
 /** Write units of one item of `bytes` (transactional: twice). */
-export const writeUnits = (bytes: number, transactional = false): number => Math.max(1, Math.ceil(bytes / 1024)) * (transactional ? 2 : 1);
+export const writeUnits = (bytes: number, transactional = false): number =>
+  Math.max(1, Math.ceil(bytes / 1024)) * (transactional ? 2 : 1);

@@ -11,7 +11,11 @@ export interface AthenaCall {
 export type AthenaResponder = (call: AthenaCall, calls: AthenaCall[]) => { status?: number; body: unknown };
 
 const bodyText = (body: unknown): string =>
-  body === undefined ? '{}' : body instanceof Uint8Array ? new TextDecoder().decode(Uint8Array.prototype.slice.call(body)) : String(body);
+  body === undefined
+    ? '{}'
+    : body instanceof Uint8Array
+      ? new TextDecoder().decode(Uint8Array.prototype.slice.call(body))
+      : String(body);
 
 /**
  * The official Athena client with its HTTP handler replaced: requests go through the client's
@@ -54,7 +58,10 @@ export const resultPages = (columns: string[], rows: Array<Array<string | null>>
   const pages: unknown[] = [];
   for (let i = 0; i < all.length; i += pageSize) {
     pages.push({
-      ResultSet: { Rows: all.slice(i, i + pageSize), ResultSetMetadata: { ColumnInfo: columns.map((c) => ({ Name: c, Type: 'varchar' })) } },
+      ResultSet: {
+        Rows: all.slice(i, i + pageSize),
+        ResultSetMetadata: { ColumnInfo: columns.map((c) => ({ Name: c, Type: 'varchar' })) },
+      },
       NextToken: i + pageSize < all.length ? `page-${i + pageSize}` : undefined,
     });
   }

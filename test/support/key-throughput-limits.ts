@@ -44,11 +44,19 @@ export interface KeyAccess {
 }
 
 const pkName = (index?: string) =>
-  index ? tableDefinition.globalSecondaryIndexes.find((i) => i.indexName === index)?.partitionKey : tableDefinition.partitionKey;
+  index
+    ? tableDefinition.globalSecondaryIndexes.find((i) => i.indexName === index)?.partitionKey
+    : tableDefinition.partitionKey;
 
 const valueOf = (v: Wire | undefined) => (v ? JSON.stringify(v) : '');
 
-const keyAccess = (table: string | undefined, item: Item | undefined, access: Access, estimate: number, extra: Partial<KeyAccess> = {}): KeyAccess => ({
+const keyAccess = (
+  table: string | undefined,
+  item: Item | undefined,
+  access: Access,
+  estimate: number,
+  extra: Partial<KeyAccess> = {},
+): KeyAccess => ({
   table: table ?? '',
   partitionValue: valueOf(item?.[tableDefinition.partitionKey]),
   access,
@@ -85,31 +93,59 @@ export const planAccesses = (operation: string, input: Wire): KeyAccess[] => {
       const partitionValue = queryPartitionValue(input);
       if (partitionValue === undefined) return [];
       const index = input.IndexName as string | undefined;
-      return [{ table: table ?? '', index, partitionValue, access: 'Read', estimate: readUnits(0, consistency(input.ConsistentRead)) }];
+      return [
+        {
+          table: table ?? '',
+          index,
+          partitionValue,
+          access: 'Read',
+          estimate: readUnits(0, consistency(input.ConsistentRead)),
+        },
+      ];
     }
     case 'BatchGetItem':
-      return Object.entries((input.RequestItems ?? {}) as Record<string, { Keys?: Item[]; ConsistentRead?: boolean }>).flatMap(([name, request]) =>
+      return Object.entries(
+        (input.RequestItems ?? {}) as Record<string, { Keys?: Item[]; ConsistentRead?: boolean }>,
+      ).flatMap(([name, request]) =>
         (request.Keys ?? []).map((key, position) =>
-          keyAccess(name, key, 'Read', readUnits(0, consistency(request.ConsistentRead)), { entry: { table: name, position }, key }),
+          keyAccess(name, key, 'Read', readUnits(0, consistency(request.ConsistentRead)), {
+            entry: { table: name, position },
+            key,
+          }),
         ),
       );
     case 'BatchWriteItem':
-      return Object.entries((input.RequestItems ?? {}) as Record<string, Array<{ PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }>>).flatMap(
-        ([name, requests]) =>
-          requests.map((request, position) =>
-            request.PutRequest
-              ? keyAccess(name, request.PutRequest.Item, 'Write', writeUnits(itemSize(request.PutRequest.Item)), { entry: { table: name, position } })
-              : keyAccess(name, request.DeleteRequest?.Key, 'Write', writeUnits(0), { entry: { table: name, position } }),
-          ),
+      return Object.entries(
+        (input.RequestItems ?? {}) as Record<
+          string,
+          Array<{ PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }>
+        >,
+      ).flatMap(([name, requests]) =>
+        requests.map((request, position) =>
+          request.PutRequest
+            ? keyAccess(name, request.PutRequest.Item, 'Write', writeUnits(itemSize(request.PutRequest.Item)), {
+                entry: { table: name, position },
+              })
+            : keyAccess(name, request.DeleteRequest?.Key, 'Write', writeUnits(0), { entry: { table: name, position } }),
+        ),
       );
     case 'TransactGetItems':
       return ((input.TransactItems ?? []) as Array<{ Get?: { TableName?: string; Key?: Item } }>).map((entry) =>
         keyAccess(entry.Get?.TableName, entry.Get?.Key, 'Read', readUnits(0, 'transactional')),
       );
     case 'TransactWriteItems':
-      return ((input.TransactItems ?? []) as Array<Record<string, { TableName?: string; Item?: Item; Key?: Item } | undefined>>).map((entry) => {
+      return (
+        (input.TransactItems ?? []) as Array<
+          Record<string, { TableName?: string; Item?: Item; Key?: Item } | undefined>
+        >
+      ).map((entry) => {
         const op = entry.Put ?? entry.Update ?? entry.Delete ?? entry.ConditionCheck;
-        return keyAccess(op?.TableName, op?.Item ?? op?.Key, 'Write', writeUnits(entry.Put ? itemSize(entry.Put.Item) : 0, true));
+        return keyAccess(
+          op?.TableName,
+          op?.Item ?? op?.Key,
+          'Write',
+          writeUnits(entry.Put ? itemSize(entry.Put.Item) : 0, true),
+        );
       });
     default:
       return [];
@@ -133,7 +169,13 @@ export const actualUnits = (operation: string, input: Wire, output: Wire, access
     const reported = reportedUnits(output);
     if (reported !== undefined) return [reported];
     if (operation === 'GetItem') return [readUnits(itemSize(output.Item as Item), consistency(input.ConsistentRead))];
-    if (operation === 'Query') return [readUnits(((output.Items ?? []) as Item[]).reduce((sum, item) => sum + itemSize(item), 0), consistency(input.ConsistentRead))];
+    if (operation === 'Query')
+      return [
+        readUnits(
+          ((output.Items ?? []) as Item[]).reduce((sum, item) => sum + itemSize(item), 0),
+          consistency(input.ConsistentRead),
+        ),
+      ];
     return accesses.map((a) => a.estimate);
   }
   if (operation === 'BatchGetItem') {
@@ -166,7 +208,8 @@ export const keyBuckets = (limits: PerKeyLimits, now: () => number) => {
     const perSecond = rate(a.access);
     let bucket = buckets.get(id);
     if (!bucket) {
-      if (buckets.size >= 50_000) for (const [k, b] of buckets) if (b.tokens + ((t - b.at) / 1000) * perSecond >= perSecond) buckets.delete(k);
+      if (buckets.size >= 50_000)
+        for (const [k, b] of buckets) if (b.tokens + ((t - b.at) / 1000) * perSecond >= perSecond) buckets.delete(k);
       bucket = { tokens: perSecond, at: t };
       buckets.set(id, bucket);
     }
@@ -189,7 +232,8 @@ export const keyBuckets = (limits: PerKeyLimits, now: () => number) => {
       current(a).tokens -= units;
     },
     /** Units left in a key's bucket now (may be negative: in debt). */
-    available: (a: Pick<KeyAccess, 'table' | 'index' | 'partitionValue' | 'access'>) => current({ ...a, estimate: 0 }).tokens,
+    available: (a: Pick<KeyAccess, 'table' | 'index' | 'partitionValue' | 'access'>) =>
+      current({ ...a, estimate: 0 }).tokens,
   };
 };
 

@@ -15,7 +15,9 @@ export const readLake = (root = process.env.LOCAL_LAKE_DIR!): LakeLine[] => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.json')) for (const line of readFileSync(full, 'utf8').split('\n').filter(Boolean)) out.push({ dir: path.relative(root, dir), line: JSON.parse(line) });
+      else if (entry.name.endsWith('.json'))
+        for (const line of readFileSync(full, 'utf8').split('\n').filter(Boolean))
+          out.push({ dir: path.relative(root, dir), line: JSON.parse(line) });
     }
   };
   walk(root);

@@ -24,7 +24,11 @@ export const postForm = async (
 };
 
 /** A hand-built multipart body (CRLF line breaks) for malformed and edge cases. */
-export const multipartText = (boundary: string, parts: Array<{ name: string; value: string; filename?: string }>, close = true) =>
+export const multipartText = (
+  boundary: string,
+  parts: Array<{ name: string; value: string; filename?: string }>,
+  close = true,
+) =>
   parts
     .map(
       (p) =>

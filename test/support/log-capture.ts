@@ -15,7 +15,12 @@ export const captureOutput = () => {
   const spies = [spy('stdout'), spy('stderr')];
   const lines = () =>
     raw
-      .flatMap(({ stream, text }) => text.split('\n').filter((line) => line.trim() !== '').map((line) => ({ stream, line })))
+      .flatMap(({ stream, text }) =>
+        text
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .map((line) => ({ stream, line })),
+      )
       .map(({ stream, line }) => {
         try {
           return { stream, line, json: JSON.parse(line) as Record<string, unknown> };

@@ -27,7 +27,10 @@ const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex
 export const startLocalSqs = async (): Promise<LocalSqs> => {
   const queues = new Map<string, Message[]>();
   const queueOf = (url: unknown) => {
-    const name = String(url ?? '').split('/').pop() ?? '';
+    const name =
+      String(url ?? '')
+        .split('/')
+        .pop() ?? '';
     if (!queues.has(name)) queues.set(name, []);
     return queues.get(name)!;
   };
@@ -42,9 +45,20 @@ export const startLocalSqs = async (): Promise<LocalSqs> => {
       return { Successful, Failed: [] };
     },
     ReceiveMessage: (input) => {
-      const visible = queueOf(input.QueueUrl).filter((m) => !m.receipt).slice(0, Number(input.MaxNumberOfMessages ?? 1));
+      const visible = queueOf(input.QueueUrl)
+        .filter((m) => !m.receipt)
+        .slice(0, Number(input.MaxNumberOfMessages ?? 1));
       for (const m of visible) m.receipt = randomUUID();
-      return visible.length ? { Messages: visible.map((m) => ({ MessageId: m.id, ReceiptHandle: m.receipt, Body: m.body, MD5OfBody: md5(m.body) })) } : {};
+      return visible.length
+        ? {
+            Messages: visible.map((m) => ({
+              MessageId: m.id,
+              ReceiptHandle: m.receipt,
+              Body: m.body,
+              MD5OfBody: md5(m.body),
+            })),
+          }
+        : {};
     },
     DeleteMessageBatch: (input) => {
       const queue = queueOf(input.QueueUrl);
@@ -63,7 +77,9 @@ export const startLocalSqs = async (): Promise<LocalSqs> => {
       }
       return { Successful: (input.Entries as Array<{ Id: string }>).map((e) => ({ Id: e.Id })), Failed: [] };
     },
-    GetQueueAttributes: (input) => ({ Attributes: { ApproximateNumberOfMessages: String(queueOf(input.QueueUrl).length) } }),
+    GetQueueAttributes: (input) => ({
+      Attributes: { ApproximateNumberOfMessages: String(queueOf(input.QueueUrl).length) },
+    }),
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -73,7 +89,9 @@ export const startLocalSqs = async (): Promise<LocalSqs> => {
       const handler = operations[operation];
       res.setHeader('content-type', 'application/x-amz-json-1.0');
       if (!handler) {
-        res.writeHead(400).end(JSON.stringify({ __type: 'com.amazonaws.sqs#UnsupportedOperation', message: operation }));
+        res
+          .writeHead(400)
+          .end(JSON.stringify({ __type: 'com.amazonaws.sqs#UnsupportedOperation', message: operation }));
         return;
       }
       res.writeHead(200).end(JSON.stringify(handler(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'))));

@@ -29,5 +29,13 @@ export const startTestStack = async (): Promise<TestStack> => {
     bootstrapTenant({ baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl, name: 'Tenant A' }),
     bootstrapTenant({ baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl, name: 'Tenant B' }),
   ]);
-  return { stack, baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl, tenantA, tenantB, idle: () => stack.idle(), stop: () => stack.stop() };
+  return {
+    stack,
+    baseUrl: stack.baseUrl,
+    edgeUrl: stack.edgeUrl,
+    tenantA,
+    tenantB,
+    idle: () => stack.idle(),
+    stop: () => stack.stop(),
+  };
 };

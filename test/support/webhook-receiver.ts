@@ -29,7 +29,10 @@ export const startWebhookReceiver = async (respond: (n: number) => number = () =
     url: `http://127.0.0.1:${port}/hooks`,
     received,
     /** Parsed bodies of the deliveries it answered 2xx (or all with `all`). */
-    events: (all = false) => received.filter((r) => all || r.status < 300).map((r) => JSON.parse(r.body) as { id: string; type: string; workspaceId: string; data: any }),
+    events: (all = false) =>
+      received
+        .filter((r) => all || r.status < 300)
+        .map((r) => JSON.parse(r.body) as { id: string; type: string; workspaceId: string; data: any }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -41,7 +44,11 @@ export const startWebhookReceiver = async (respond: (n: number) => number = () =
 export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 /** Polls `check` until it returns true (deliveries are asynchronous); fails after `limitMs`. */
-export const waitUntil = async (check: () => boolean | Promise<boolean>, what: string, limitMs = 30_000): Promise<void> => {
+export const waitUntil = async (
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  limitMs = 30_000,
+): Promise<void> => {
   const deadline = Date.now() + limitMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);

@@ -35,14 +35,27 @@ const event = (workspaceId: string, eventId: string, timestamp: string): EventRe
 });
 
 const compact = (at: string, athena = duckDbAthena(lakeDir, BUCKET)) =>
-  compactLakeOnAthena({ ...athena, workgroup: 'wg', database: 'db', lake: createLocalLakeStore(lakeDir), lakeBucket: BUCKET, at: new Date(at), deadline: Date.now() + 120_000, sleep: async () => {} });
+  compactLakeOnAthena({
+    ...athena,
+    workgroup: 'wg',
+    database: 'db',
+    lake: createLocalLakeStore(lakeDir),
+    lakeBucket: BUCKET,
+    at: new Date(at),
+    deadline: Date.now() + 120_000,
+    sleep: async () => {},
+  });
 
 /** eventId -> copies in the compacted Parquet files of a workspace. */
 const compactedCopies = async (workspaceId: string): Promise<Record<string, number>> => {
   const glob = path.join(lakeDir, COMPACTED_PREFIX, `workspace_id=${workspaceId}`, '**', '*.parquet');
   const connection = await (await getDuckDbInstance()).connect();
   try {
-    const rows = (await connection.runAndReadAll(`SELECT "eventId", count(*) FROM read_parquet(${sqlString(glob)}) GROUP BY 1 ORDER BY 1`)).getRows();
+    const rows = (
+      await connection.runAndReadAll(
+        `SELECT "eventId", count(*) FROM read_parquet(${sqlString(glob)}) GROUP BY 1 ORDER BY 1`,
+      )
+    ).getRows();
     return Object.fromEntries(rows.map(([id, n]) => [String(id), Number(n)]));
   } finally {
     connection.closeSync();
@@ -52,11 +65,14 @@ const compactedCopies = async (workspaceId: string): Promise<Record<string, numb
 /** The events the analytics SQL sees for a workspace (raw + compacted, each once), sorted. */
 const visible = async (workspaceId: string, at: string): Promise<string[]> => {
   const window = analyticsWindow('7d', new Date(at));
-  const rows = await createDuckDbEngine(lakeDir).query(exportPageQuery({ workspaceId, scope: { kind: 'workspace' }, window }, 1000, null), {
-    workspaceId,
-    firstDay: window.firstDay,
-    lastDay: window.lastDay,
-  });
+  const rows = await createDuckDbEngine(lakeDir).query(
+    exportPageQuery({ workspaceId, scope: { kind: 'workspace' }, window }, 1000, null),
+    {
+      workspaceId,
+      firstDay: window.firstDay,
+      lastDay: window.lastDay,
+    },
+  );
   return rows.map((r) => r.event_id!).sort();
 };
 
@@ -68,7 +84,11 @@ const rawKeys = async () => {
 
 describe('deployed compaction statements, executed: nothing vanishes, nothing counts twice', () => {
   it('compacts closed hours once per event, picks up a late replay, and survives an UNLOAD that failed after writing', async () => {
-    await sink.send([event(A, 'a1', '2026-11-20T09:05:00.000Z'), event(A, 'a2', '2026-11-20T09:10:00.000Z'), event(B, 'b1', '2026-11-20T10:00:00.000Z')]);
+    await sink.send([
+      event(A, 'a1', '2026-11-20T09:05:00.000Z'),
+      event(A, 'a2', '2026-11-20T09:10:00.000Z'),
+      event(B, 'b1', '2026-11-20T10:00:00.000Z'),
+    ]);
     await sink.send([event(A, 'a1', '2026-11-20T09:05:00.000Z')]); // Firehose delivered it twice
     await sink.send([event(A, 'a3', '2026-11-20T12:10:00.000Z')]); // the open hour at 12:30
 
@@ -88,7 +108,9 @@ describe('deployed compaction statements, executed: nothing vanishes, nothing co
     const rawBefore = await rawKeys();
     await expect(compact('2026-11-20T13:30:00.000Z', failing)).rejects.toBeInstanceOf(AnalyticsUnavailableError);
     expect(await rawKeys()).toEqual(rawBefore);
-    expect(JSON.parse(readFileSync(path.join(lakeDir, WATERMARK_KEY), 'utf8')).closedBefore).toBe('2026-11-20T12:00:00.000Z');
+    expect(JSON.parse(readFileSync(path.join(lakeDir, WATERMARK_KEY), 'utf8')).closedBefore).toBe(
+      '2026-11-20T12:00:00.000Z',
+    );
     // The orphaned files hold only events not compacted before; queries still count each once.
     expect(await compactedCopies(A)).toEqual({ a1: 1, a2: 1, a3: 1, a4: 1 });
     expect(await visible(A, '2026-11-20T13:30:00.000Z')).toEqual(['a1', 'a2', 'a3', 'a4']);
@@ -104,6 +126,10 @@ describe('deployed compaction statements, executed: nothing vanishes, nothing co
     expect(await visible(B, '2026-11-20T13:30:00.000Z')).toEqual(['b1']);
     expect(existsSync(path.join(lakeDir, WATERMARK_KEY))).toBe(true);
     // Every statement sent was the Athena text (parameters bound, UNLOAD partitioned into compacted/).
-    expect(retry.statements.filter((s) => s.sql.startsWith('UNLOAD')).every((s) => s.sql.includes(`TO 's3://${BUCKET}/${COMPACTED_PREFIX}'`))).toBe(true);
+    expect(
+      retry.statements
+        .filter((s) => s.sql.startsWith('UNLOAD'))
+        .every((s) => s.sql.includes(`TO 's3://${BUCKET}/${COMPACTED_PREFIX}'`)),
+    ).toBe(true);
   });
 });

@@ -1,7 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createS3LakeStore } from '@shared/admin/lake-store';
 import { AnalyticsUnavailableError } from '@shared/analytics/analytics-engine';
-import { compactionUnloadStatement, compactLakeOnAthena, UNLOAD_MAX_WORKSPACES } from '@shared/analytics/athena-compaction';
+import {
+  compactionUnloadStatement,
+  compactLakeOnAthena,
+  UNLOAD_MAX_WORKSPACES,
+} from '@shared/analytics/athena-compaction';
 import { WATERMARK_KEY } from '@shared/analytics/compaction-plan';
 import { rawPartitionOf, rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
 import { athenaDialectProblems } from '@test/support/athena-dialect';
@@ -21,8 +25,10 @@ const A = 'ws_alpha';
 const B = 'ws_beta';
 const AT = new Date('2026-11-20T12:30:00.000Z'); // closed: hours ending by 12:00 (10-minute grace)
 
-const rawKey = (workspaceId: string, timestamp: string, file: string) => `${rawPartitionPath(rawPartitionOf({ workspaceId, timestamp }))}/${file}.json`;
-const line = (workspaceId: string, eventId: string, timestamp: string) => JSON.stringify({ eventId, workspaceId, timestamp, eventType: 'click' }) + '\n';
+const rawKey = (workspaceId: string, timestamp: string, file: string) =>
+  `${rawPartitionPath(rawPartitionOf({ workspaceId, timestamp }))}/${file}.json`;
+const line = (workspaceId: string, eventId: string, timestamp: string) =>
+  JSON.stringify({ eventId, workspaceId, timestamp, eventType: 'click' }) + '\n';
 
 /** A fake Athena: SELECT DISTINCT answers `workspacesByDay`, UNLOAD writes nothing; `fails` picks statements that end FAILED. */
 const athenaFor = (workspacesByDay: Record<string, string[]>, fails: (sql: string) => boolean = () => false) => {
@@ -40,16 +46,25 @@ const athenaFor = (workspacesByDay: Record<string, string[]>, fails: (sql: strin
           body: {
             QueryExecution: {
               QueryExecutionId: call.input.QueryExecutionId,
-              Status: failed ? { State: 'FAILED', StateChangeReason: 'HIVE_PATH_ALREADY_EXISTS (test)' } : { State: 'SUCCEEDED' },
+              Status: failed
+                ? { State: 'FAILED', StateChangeReason: 'HIVE_PATH_ALREADY_EXISTS (test)' }
+                : { State: 'SUCCEEDED' },
             },
           },
         };
       }
       case 'GetQueryResults': {
         const { sql, params } = sqlById.get(call.input.QueryExecutionId)!;
-        if (sql.startsWith('UNLOAD')) return { status: 400, body: { __type: 'InvalidRequestException', Message: 'UNLOAD has no result set' } };
+        if (sql.startsWith('UNLOAD'))
+          return { status: 400, body: { __type: 'InvalidRequestException', Message: 'UNLOAD has no result set' } };
         const day = params.find((p) => /^'\d{4}-\d{2}-\d{2}'$/.test(p))!.slice(1, -1);
-        return { body: resultPages(['workspace_id'], (workspacesByDay[day] ?? []).map((ws) => [ws]), 1000)[0] };
+        return {
+          body: resultPages(
+            ['workspace_id'],
+            (workspacesByDay[day] ?? []).map((ws) => [ws]),
+            1000,
+          )[0],
+        };
       }
       default:
         return { status: 400, body: { __type: 'InvalidRequestException', Message: `unexpected ${call.operation}` } };
@@ -104,18 +119,42 @@ WHERE shard IN (?)
 ORDER BY workspace_id`);
     expect(sent[0]!.ExecutionParameters).toEqual([literal(shardOf(A)), "'2026-11-19'", "'23'"]);
     // 2. Its UNLOAD: A's new events of that day, partitioned into compacted/workspace_id=/dt=/.
-    expect(sent[1]!.ExecutionParameters).toEqual([literal(shardOf(A)), "'2026-11-19'", "'23'", "'ws_alpha'", "'ws_alpha'", "'2026-11-19'"]);
+    expect(sent[1]!.ExecutionParameters).toEqual([
+      literal(shardOf(A)),
+      "'2026-11-19'",
+      "'23'",
+      "'ws_alpha'",
+      "'ws_alpha'",
+      "'2026-11-19'",
+    ]);
     // 3. and 4. 2026-11-20: both shards' hour 09, then one UNLOAD for both workspaces.
     const shardsAB = [...new Set([shardOf(A), shardOf(B)])].sort().map(literal);
-    expect(sent[2]!.ExecutionParameters).toEqual([...[...new Set([shardOf(A), shardOf(B)])].sort().map(literal), "'2026-11-20'", "'09'"]);
-    expect(sent[3]!.ExecutionParameters).toEqual([...shardsAB, "'2026-11-20'", "'09'", "'ws_alpha'", "'ws_beta'", "'ws_alpha'", "'ws_beta'", "'2026-11-20'"]);
+    expect(sent[2]!.ExecutionParameters).toEqual([
+      ...[...new Set([shardOf(A), shardOf(B)])].sort().map(literal),
+      "'2026-11-20'",
+      "'09'",
+    ]);
+    expect(sent[3]!.ExecutionParameters).toEqual([
+      ...shardsAB,
+      "'2026-11-20'",
+      "'09'",
+      "'ws_alpha'",
+      "'ws_beta'",
+      "'ws_alpha'",
+      "'ws_beta'",
+      "'2026-11-20'",
+    ]);
     const unload = sent[3]!.QueryString as string;
     expect(unload).toBe(compactionUnloadStatement(BUCKET, { day: '2026-11-20', hours: ['09'] }, [A, B]).sql);
     expect(unload).toMatch(/^UNLOAD \(\n {2}SELECT eventId, /);
-    expect(unload).toContain(`) TO 's3://${BUCKET}/compacted/'\nWITH (format = 'PARQUET', compression = 'ZSTD', partitioned_by = ARRAY['workspace_id', 'dt'])`);
+    expect(unload).toContain(
+      `) TO 's3://${BUCKET}/compacted/'\nWITH (format = 'PARQUET', compression = 'ZSTD', partitioned_by = ARRAY['workspace_id', 'dt'])`,
+    );
     // De-duplicated by eventId, minus what is already compacted, sorted by eventId.
     expect(unload).toContain('row_number() OVER (PARTITION BY eventId ORDER BY eventId) AS copy_number');
-    expect(unload).toMatch(/WHERE copy_number = 1\s+AND NOT EXISTS \(\s+SELECT 1\s+FROM events_compacted done\s+WHERE done\.workspace_id IN \(\?, \?\)\s+AND done\.dt = \?\s+AND done\.workspace_id = raw\.workspace_id\s+AND done\.eventId = raw\.eventId/);
+    expect(unload).toMatch(
+      /WHERE copy_number = 1\s+AND NOT EXISTS \(\s+SELECT 1\s+FROM events_compacted done\s+WHERE done\.workspace_id IN \(\?, \?\)\s+AND done\.dt = \?\s+AND done\.workspace_id = raw\.workspace_id\s+AND done\.eventId = raw\.eventId/,
+    );
     expect(unload).toMatch(/\)\n {2}ORDER BY eventId\n\) TO/);
     for (const input of sent) {
       expect(input.QueryString).not.toContain('ws_alpha');
@@ -127,15 +166,33 @@ ORDER BY workspace_id`);
       expect(typeof input.ClientRequestToken).toBe('string');
     }
     // UNLOAD writes files, not a result set: results are read for the workspaces queries only.
-    expect(calls.filter((c) => c.operation === 'GetQueryResults').map((c) => c.input.QueryExecutionId)).toEqual(['q-1', 'q-3']);
+    expect(calls.filter((c) => c.operation === 'GetQueryResults').map((c) => c.input.QueryExecutionId)).toEqual([
+      'q-1',
+      'q-3',
+    ]);
 
-    expect(report).toEqual({ watermark: '2026-11-20T12:00:00.000Z', rawFiles: 3, workspaceDays: 3, statements: 4, skippedWorkspaces: [] });
+    expect(report).toEqual({
+      watermark: '2026-11-20T12:00:00.000Z',
+      rawFiles: 3,
+      workspaceDays: 3,
+      statements: 4,
+      skippedWorkspaces: [],
+    });
     expect([...s3.objects.keys()].sort()).toEqual([WATERMARK_KEY, open].sort());
-    expect(JSON.parse(s3.objects.get(WATERMARK_KEY)!)).toEqual({ closedBefore: '2026-11-20T12:00:00.000Z', ranAt: AT.toISOString(), engine: 'athena' });
+    expect(JSON.parse(s3.objects.get(WATERMARK_KEY)!)).toEqual({
+      closedBefore: '2026-11-20T12:00:00.000Z',
+      ranAt: AT.toISOString(),
+      engine: 'athena',
+    });
   });
 
   it('leaves the raw objects and the watermark as they were when a statement fails; the next run does the work', async () => {
-    const previous = JSON.stringify({ closedBefore: '2026-11-20T09:00:00.000Z', ranAt: '2026-11-20T09:15:00.000Z', engine: 'athena' }) + '\n';
+    const previous =
+      JSON.stringify({
+        closedBefore: '2026-11-20T09:00:00.000Z',
+        ranAt: '2026-11-20T09:15:00.000Z',
+        engine: 'athena',
+      }) + '\n';
     const key = rawKey(A, '2026-11-20T10:20:00.000Z', 'fh-5');
     s3.objects.set(WATERMARK_KEY, previous);
     s3.objects.set(key, line(A, 'e5', '2026-11-20T10:20:00.000Z'));
@@ -150,7 +207,9 @@ ORDER BY workspace_id`);
     // Retried by the next scheduled run: the same statements, then the object goes and the watermark moves.
     const retry = athenaFor({ '2026-11-20': [A] });
     await run(retry.athena, { at: new Date('2026-11-20T13:15:00.000Z') });
-    expect(starts(retry.calls).map((s) => s.ExecutionParameters)).toEqual(starts(failing.calls).map((s) => s.ExecutionParameters));
+    expect(starts(retry.calls).map((s) => s.ExecutionParameters)).toEqual(
+      starts(failing.calls).map((s) => s.ExecutionParameters),
+    );
     expect(s3.objects.has(key)).toBe(false);
     expect(JSON.parse(s3.objects.get(WATERMARK_KEY)!).closedBefore).toBe('2026-11-20T13:00:00.000Z');
   });
@@ -168,7 +227,14 @@ ORDER BY workspace_id`);
     const [workspaces, unload] = starts(next.calls);
     expect(workspaces!.ExecutionParameters).toEqual([literal(shardOf(B)), "'2026-11-20'", "'09'"]);
     expect(unload!.QueryString).toContain('AND NOT EXISTS (');
-    expect(unload!.ExecutionParameters).toEqual([literal(shardOf(B)), "'2026-11-20'", "'09'", "'ws_beta'", "'ws_beta'", "'2026-11-20'"]);
+    expect(unload!.ExecutionParameters).toEqual([
+      literal(shardOf(B)),
+      "'2026-11-20'",
+      "'09'",
+      "'ws_beta'",
+      "'ws_beta'",
+      "'2026-11-20'",
+    ]);
     expect(s3.objects.has(replayed)).toBe(false);
   });
 
@@ -179,7 +245,8 @@ ORDER BY workspace_id`);
     const report = await run(athena);
     const unloads = starts(calls).filter((s) => (s.QueryString as string).startsWith('UNLOAD'));
     expect(unloads).toHaveLength(2);
-    const workspacesOf = (params: string[]) => params.filter((p) => p.startsWith("'ws_")).slice(0, params.filter((p) => p.startsWith("'ws_")).length / 2);
+    const workspacesOf = (params: string[]) =>
+      params.filter((p) => p.startsWith("'ws_")).slice(0, params.filter((p) => p.startsWith("'ws_")).length / 2);
     expect(workspacesOf(unloads[0]!.ExecutionParameters)).toEqual(many.slice(0, 100).map(literal));
     expect(workspacesOf(unloads[1]!.ExecutionParameters)).toEqual(many.slice(100).map(literal));
     expect(report.workspaceDays).toBe(150);
@@ -191,7 +258,11 @@ ORDER BY workspace_id`);
     const { athena, calls } = athenaFor({ '2026-11-20': [A, '../escape'] });
     const report = await run(athena);
     expect(report.skippedWorkspaces).toEqual(['../escape']);
-    expect(starts(calls).filter((s) => (s.QueryString as string).startsWith('UNLOAD')).map((s) => s.ExecutionParameters.filter((p: string) => p.includes('escape')))).toEqual([[]]);
+    expect(
+      starts(calls)
+        .filter((s) => (s.QueryString as string).startsWith('UNLOAD'))
+        .map((s) => s.ExecutionParameters.filter((p: string) => p.includes('escape'))),
+    ).toEqual([[]]);
     expect(s3.objects.has(key)).toBe(true);
   });
 

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateQuery, exportPageQuery, recentEventsQuery, topLinksQuery, type ScopeFilter } from '@shared/analytics/analytics-sql';
+import {
+  aggregateQuery,
+  exportPageQuery,
+  recentEventsQuery,
+  topLinksQuery,
+  type ScopeFilter,
+} from '@shared/analytics/analytics-sql';
 import { analyticsWindow } from '@shared/analytics/analytics-window';
-import { compactionUnloadStatement, compactionWorkspacesQuery, UNLOAD_MAX_WORKSPACES } from '@shared/analytics/athena-compaction';
+import {
+  compactionUnloadStatement,
+  compactionWorkspacesQuery,
+  UNLOAD_MAX_WORKSPACES,
+} from '@shared/analytics/athena-compaction';
 import { athenaDialectProblems } from '@test/support/athena-dialect';
 
 const NOW = new Date('2026-03-15T10:30:00.000Z');
@@ -22,7 +32,10 @@ const everyQuery = () => {
         out.push({ name: `recent ${name}`, ...recentEventsQuery(filter, 20) });
         out.push({ name: `top links ${name}`, ...topLinksQuery(filter, 10) });
         out.push({ name: `export ${name}`, ...exportPageQuery({ ...filter, eventType: 'click' }, 101, null) });
-        out.push({ name: `export next ${name}`, ...exportPageQuery(filter, 101, { timestamp: '2026-03-15T00:00:00.000Z', eventId: 'evt-1' }) });
+        out.push({
+          name: `export next ${name}`,
+          ...exportPageQuery(filter, 101, { timestamp: '2026-03-15T00:00:00.000Z', eventId: 'evt-1' }),
+        });
       }
     }
   }
@@ -42,23 +55,34 @@ const everyQuery = () => {
 };
 
 describe("Athena's dialect rules over every analytics SQL text", () => {
-  it.each(everyQuery().map((q) => [q.name, q] as const))('%s: parameters only in WHERE, Trino functions only', (_name, query) => {
-    expect(athenaDialectProblems(query.sql)).toEqual([]);
-    // One value per `?`, in order.
-    expect(query.sql.split('?').length - 1).toBe(query.params.length);
-  });
+  it.each(everyQuery().map((q) => [q.name, q] as const))(
+    '%s: parameters only in WHERE, Trino functions only',
+    (_name, query) => {
+      expect(athenaDialectProblems(query.sql)).toEqual([]);
+      // One value per `?`, in order.
+      expect(query.sql.split('?').length - 1).toBe(query.params.length);
+    },
+  );
 
   it('catches the shapes Athena refuses and DuckDB accepts (the check would have caught the bucket-unit parameter)', () => {
     const before = `WITH s AS (SELECT * FROM events WHERE workspace_id = ?)
 SELECT to_iso8601(date_trunc(?, from_iso8601_timestamp("timestamp"))) AS bucket FROM s`;
-    expect(athenaDialectProblems(before)).toEqual([expect.objectContaining({ message: expect.stringMatching(/\? parameter in SELECT clause/) })]);
+    expect(athenaDialectProblems(before)).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/\? parameter in SELECT clause/) }),
+    ]);
     expect(athenaDialectProblems('SELECT a FROM t WHERE b = ? ORDER BY a LIMIT ?')).toHaveLength(1);
     expect(athenaDialectProblems('SELECT a FROM t JOIN u ON t.k = ? WHERE b = ?')).toHaveLength(1);
-    expect(athenaDialectProblems('SELECT a FROM t WHERE b IN (SELECT c FROM u GROUP BY c HAVING count(*) > ?)')).toHaveLength(1);
-    expect(athenaDialectProblems('SELECT a::VARCHAR FROM t WHERE b = ?')).toEqual([expect.objectContaining({ message: 'DuckDB-only operator ::' })]);
-    expect(athenaDialectProblems("SELECT strftime(t, '%Y') FROM t")).toEqual([expect.objectContaining({ message: expect.stringMatching(/strftime/) })]);
+    expect(
+      athenaDialectProblems('SELECT a FROM t WHERE b IN (SELECT c FROM u GROUP BY c HAVING count(*) > ?)'),
+    ).toHaveLength(1);
+    expect(athenaDialectProblems('SELECT a::VARCHAR FROM t WHERE b = ?')).toEqual([
+      expect.objectContaining({ message: 'DuckDB-only operator ::' }),
+    ]);
+    expect(athenaDialectProblems("SELECT strftime(t, '%Y') FROM t")).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/strftime/) }),
+    ]);
     // UNLOAD's destination and options take no parameters.
-    expect(athenaDialectProblems("UNLOAD (SELECT a FROM t WHERE b = ?) TO ? WITH (format = ?)")).toHaveLength(2);
+    expect(athenaDialectProblems('UNLOAD (SELECT a FROM t WHERE b = ?) TO ? WITH (format = ?)')).toHaveLength(2);
     // Quoted text is not code: a `?` or `::` inside a string or identifier is fine.
     expect(athenaDialectProblems(`SELECT 'a?b::c' AS "x?" FROM t WHERE b = ? AND (c > ? OR d IN (?, ?))`)).toEqual([]);
   });

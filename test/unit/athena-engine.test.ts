@@ -7,29 +7,45 @@ import { fakeAthenaApi, resultPages, type AthenaCall } from '@test/support/fake-
 
 const window = analyticsWindow('7d', new Date('2026-03-15T10:30:00.000Z'));
 const scope = { workspaceId: 'ws_A', firstDay: window.firstDay, lastDay: window.lastDay };
-const filter = { workspaceId: 'ws_A', scope: { kind: 'link', linkId: "lnk_1' OR '1'='1" } as const, window, traffic: 'human' as const };
-
-const succeeding = (pages: unknown[], runningPolls = 2) => (call: AthenaCall, calls: AthenaCall[]) => {
-  switch (call.operation) {
-    case 'StartQueryExecution':
-      return { body: { QueryExecutionId: 'qe-1' } };
-    case 'GetQueryExecution': {
-      const polls = calls.filter((c) => c.operation === 'GetQueryExecution').length;
-      const state = polls === 1 ? 'QUEUED' : polls <= runningPolls ? 'RUNNING' : 'SUCCEEDED';
-      return { body: { QueryExecution: { QueryExecutionId: 'qe-1', Status: { State: state } } } };
-    }
-    case 'GetQueryResults': {
-      const token = call.input.NextToken as string | undefined;
-      return { body: pages[token ? Number(token.slice(5)) / 3 : 0] };
-    }
-    default:
-      return { status: 400, body: { __type: 'InvalidRequestException', Message: `unexpected ${call.operation}` } };
-  }
+const filter = {
+  workspaceId: 'ws_A',
+  scope: { kind: 'link', linkId: "lnk_1' OR '1'='1" } as const,
+  window,
+  traffic: 'human' as const,
 };
 
-const engineWith = (respond: Parameters<typeof fakeAthenaApi>[0], extra: Partial<Parameters<typeof createAthenaEngine>[0]> = {}) => {
+const succeeding =
+  (pages: unknown[], runningPolls = 2) =>
+  (call: AthenaCall, calls: AthenaCall[]) => {
+    switch (call.operation) {
+      case 'StartQueryExecution':
+        return { body: { QueryExecutionId: 'qe-1' } };
+      case 'GetQueryExecution': {
+        const polls = calls.filter((c) => c.operation === 'GetQueryExecution').length;
+        const state = polls === 1 ? 'QUEUED' : polls <= runningPolls ? 'RUNNING' : 'SUCCEEDED';
+        return { body: { QueryExecution: { QueryExecutionId: 'qe-1', Status: { State: state } } } };
+      }
+      case 'GetQueryResults': {
+        const token = call.input.NextToken as string | undefined;
+        return { body: pages[token ? Number(token.slice(5)) / 3 : 0] };
+      }
+      default:
+        return { status: 400, body: { __type: 'InvalidRequestException', Message: `unexpected ${call.operation}` } };
+    }
+  };
+
+const engineWith = (
+  respond: Parameters<typeof fakeAthenaApi>[0],
+  extra: Partial<Parameters<typeof createAthenaEngine>[0]> = {},
+) => {
   const { athena, calls } = fakeAthenaApi(respond);
-  const engine = createAthenaEngine({ athena, workgroup: 'analytics-wg', database: 'linkservice_events', sleep: async () => {}, ...extra });
+  const engine = createAthenaEngine({
+    athena,
+    workgroup: 'analytics-wg',
+    database: 'linkservice_events',
+    sleep: async () => {},
+    ...extra,
+  });
   return { engine, calls };
 };
 
@@ -82,14 +98,31 @@ describe('Athena engine over the official client (requests as serialized by @aws
     const { engine } = engineWith((call) =>
       call.operation === 'StartQueryExecution'
         ? { body: { QueryExecutionId: 'qe-2' } }
-        : { body: { QueryExecution: { Status: { State: 'FAILED', StateChangeReason: "TABLE_NOT_FOUND: line 1:1: Table 'awsdatacatalog.db.events' does not exist" } } } },
+        : {
+            body: {
+              QueryExecution: {
+                Status: {
+                  State: 'FAILED',
+                  StateChangeReason: "TABLE_NOT_FOUND: line 1:1: Table 'awsdatacatalog.db.events' does not exist",
+                },
+              },
+            },
+          },
     );
-    await expect(engine.query(aggregateQuery({ ...filter, unit: 'day' }), scope)).rejects.toMatchObject({ code: 'analytics_unavailable', status: 503 });
+    await expect(engine.query(aggregateQuery({ ...filter, unit: 'day' }), scope)).rejects.toMatchObject({
+      code: 'analytics_unavailable',
+      status: 503,
+    });
   });
 
   it('answers 503 when Athena refuses or cannot be reached', async () => {
-    const { engine } = engineWith(() => ({ status: 400, body: { __type: 'InvalidRequestException', Message: 'WorkGroup is disabled' } }));
-    await expect(engine.query(aggregateQuery({ ...filter, unit: 'day' }), scope)).rejects.toMatchObject({ code: 'analytics_unavailable' });
+    const { engine } = engineWith(() => ({
+      status: 400,
+      body: { __type: 'InvalidRequestException', Message: 'WorkGroup is disabled' },
+    }));
+    await expect(engine.query(aggregateQuery({ ...filter, unit: 'day' }), scope)).rejects.toMatchObject({
+      code: 'analytics_unavailable',
+    });
   });
 
   it('stops a query that outlives the request deadline and answers 503', async () => {
@@ -103,7 +136,9 @@ describe('Athena engine over the official client (requests as serialized by @aws
             : { body: { QueryExecution: { Status: { State: 'RUNNING' } } } },
       { now: () => clock, sleep: async (ms) => void (clock += ms) },
     );
-    await expect(engine.query(aggregateQuery({ ...filter, unit: 'day' }), { ...scope, deadline: 5_000 })).rejects.toMatchObject({ code: 'analytics_unavailable' });
+    await expect(
+      engine.query(aggregateQuery({ ...filter, unit: 'day' }), { ...scope, deadline: 5_000 }),
+    ).rejects.toMatchObject({ code: 'analytics_unavailable' });
     expect(calls.at(-1)).toEqual({ operation: 'StopQueryExecution', input: { QueryExecutionId: 'qe-3' } });
     expect(clock).toBe(5_000);
   });
@@ -120,23 +155,46 @@ describe('Athena engine over the official client (requests as serialized by @aws
             : { body: { QueryExecution: { Status: { State: 'RUNNING' } } } },
       { now: () => clock, sleep: async (ms) => void (sleeps.push(ms), (clock += ms)) },
     );
-    await expect(engine.query(aggregateQuery({ ...filter, unit: 'day' }), { ...scope, deadline: 4_000 })).rejects.toMatchObject({ code: 'analytics_unavailable' });
+    await expect(
+      engine.query(aggregateQuery({ ...filter, unit: 'day' }), { ...scope, deadline: 4_000 }),
+    ).rejects.toMatchObject({ code: 'analytics_unavailable' });
     expect(sleeps).toEqual([100, 200, 400, 800, 1000, 1000, 500]);
   });
 
   it('starts nothing once the request deadline has passed (one deadline for every query of a request)', async () => {
     const { engine, calls } = engineWith(succeeding([]), { now: () => 10_000 });
-    await expect(engine.query(aggregateQuery({ ...filter, unit: 'day' }), { ...scope, deadline: 10_000 })).rejects.toMatchObject({ code: 'analytics_unavailable' });
+    await expect(
+      engine.query(aggregateQuery({ ...filter, unit: 'day' }), { ...scope, deadline: 10_000 }),
+    ).rejects.toMatchObject({ code: 'analytics_unavailable' });
     expect(calls).toEqual([]);
   });
 });
 
 describe('engine selection', () => {
   it('uses Athena when configured, DuckDB with a local lake, and is 503 with neither', () => {
-    expect(engineFromConfig({ ATHENA_WORKGROUP: 'wg', ATHENA_DATABASE: 'db', LOCAL_LAKE_DIR: undefined, AWS_REGION: 'eu-west-1' }).name).toBe('athena');
-    expect(engineFromConfig({ ATHENA_WORKGROUP: undefined, ATHENA_DATABASE: undefined, LOCAL_LAKE_DIR: '/tmp/lake', AWS_REGION: 'eu-west-1' }).name).toBe('duckdb');
-    expect(() => engineFromConfig({ ATHENA_WORKGROUP: undefined, ATHENA_DATABASE: undefined, LOCAL_LAKE_DIR: undefined, AWS_REGION: 'eu-west-1' })).toThrow(
-      expect.objectContaining({ code: 'analytics_unavailable' }),
-    );
+    expect(
+      engineFromConfig({
+        ATHENA_WORKGROUP: 'wg',
+        ATHENA_DATABASE: 'db',
+        LOCAL_LAKE_DIR: undefined,
+        AWS_REGION: 'eu-west-1',
+      }).name,
+    ).toBe('athena');
+    expect(
+      engineFromConfig({
+        ATHENA_WORKGROUP: undefined,
+        ATHENA_DATABASE: undefined,
+        LOCAL_LAKE_DIR: '/tmp/lake',
+        AWS_REGION: 'eu-west-1',
+      }).name,
+    ).toBe('duckdb');
+    expect(() =>
+      engineFromConfig({
+        ATHENA_WORKGROUP: undefined,
+        ATHENA_DATABASE: undefined,
+        LOCAL_LAKE_DIR: undefined,
+        AWS_REGION: 'eu-west-1',
+      }),
+    ).toThrow(expect.objectContaining({ code: 'analytics_unavailable' }));
   });
 });

@@ -15,7 +15,16 @@ describe('bench percentile', () => {
 
 describe('bench cost per million', () => {
   it('adds Lambda, HTTP API, DynamoDB and the event stream (a Kinesis PUT unit per record, Firehose with 5 KB rounding)', () => {
-    const cost = costPerMillion({ memoryMb: 512, durationMs: 9.2, readUnits: 0.5, writeUnits: 1, events: 1, eventBytes: 700, logBytes: 0, traceRate: 0 });
+    const cost = costPerMillion({
+      memoryMb: 512,
+      durationMs: 9.2,
+      readUnits: 0.5,
+      writeUnits: 1,
+      events: 1,
+      eventBytes: 700,
+      logBytes: 0,
+      traceRate: 0,
+    });
     // 0.5 GB x 0.010 s x $0.0000133334 x 1e6 + $0.20
     expect(cost.lambda).toBeCloseTo(0.5 * 0.01 * prices.lambdaArmGbSecond * 1e6 + 0.2, 4);
     expect(cost.httpApi).toBe(1);
@@ -27,14 +36,41 @@ describe('bench cost per million', () => {
   });
 
   it('rounds a record of 5 KB + 1 byte up to 10 KB', () => {
-    const small = costPerMillion({ memoryMb: 512, durationMs: 1, readUnits: 0, writeUnits: 0, events: 1, eventBytes: 5 * 1024, logBytes: 0, traceRate: 0 });
-    const big = costPerMillion({ memoryMb: 512, durationMs: 1, readUnits: 0, writeUnits: 0, events: 1, eventBytes: 5 * 1024 + 1, logBytes: 0, traceRate: 0 });
+    const small = costPerMillion({
+      memoryMb: 512,
+      durationMs: 1,
+      readUnits: 0,
+      writeUnits: 0,
+      events: 1,
+      eventBytes: 5 * 1024,
+      logBytes: 0,
+      traceRate: 0,
+    });
+    const big = costPerMillion({
+      memoryMb: 512,
+      durationMs: 1,
+      readUnits: 0,
+      writeUnits: 0,
+      events: 1,
+      eventBytes: 5 * 1024 + 1,
+      logBytes: 0,
+      traceRate: 0,
+    });
     // One more 5 KB of ingestion per record (dynamic partitioning counts actual bytes).
     expect(big.events - small.events).toBeCloseTo(1e6 * ((5 * 1024) / 1024 ** 3) * 0.029, 3);
   });
 
   it('adds CloudWatch Logs ingestion of the log bytes and X-Ray traces at the sampling rate', () => {
-    const cost = costPerMillion({ memoryMb: 512, durationMs: 1, readUnits: 0, writeUnits: 0, events: 0, eventBytes: 0, logBytes: 1000, traceRate: 0.001 });
+    const cost = costPerMillion({
+      memoryMb: 512,
+      durationMs: 1,
+      readUnits: 0,
+      writeUnits: 0,
+      events: 0,
+      eventBytes: 0,
+      logBytes: 1000,
+      traceRate: 0.001,
+    });
     // 1e6 x 1000 B = ~0.93 GB at $0.50; 1,000 traces at $5 per million.
     expect(cost.logs).toBeCloseTo(1e6 * (1000 / 1024 ** 3) * prices.logsIngestGb, 4);
     expect(cost.xray).toBeCloseTo(0.005, 4);
@@ -58,8 +94,24 @@ describe('bench cost per million', () => {
 
   it("prices a click's counter work at its batch size: one update and one consumer invocation per batch", () => {
     const counters = { clicks: 1, counterWriteUnits: 2, consumerDurationMs: 40, consumerMemoryMb: 1024 };
-    const hot = costPerMillion({ memoryMb: 512, durationMs: 1, readUnits: 0, writeUnits: 0, events: 1, eventBytes: 700, counters: { ...counters, clicksPerBatch: 1000 } });
-    const cold = costPerMillion({ memoryMb: 512, durationMs: 1, readUnits: 0, writeUnits: 0, events: 1, eventBytes: 700, counters: { ...counters, clicksPerBatch: 1 } });
+    const hot = costPerMillion({
+      memoryMb: 512,
+      durationMs: 1,
+      readUnits: 0,
+      writeUnits: 0,
+      events: 1,
+      eventBytes: 700,
+      counters: { ...counters, clicksPerBatch: 1000 },
+    });
+    const cold = costPerMillion({
+      memoryMb: 512,
+      durationMs: 1,
+      readUnits: 0,
+      writeUnits: 0,
+      events: 1,
+      eventBytes: 700,
+      counters: { ...counters, clicksPerBatch: 1 },
+    });
     const perBatch = 2 * prices.dynamoWriteUnit + 1 * 0.04 * prices.lambdaArmGbSecond + prices.lambdaRequest;
     expect(cold.counters).toBeCloseTo(1e6 * perBatch, 4);
     expect(hot.counters).toBeCloseTo((1e6 * perBatch) / 1000, 4);

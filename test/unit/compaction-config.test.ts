@@ -3,7 +3,14 @@ import { parseLakeCompactionConfig } from '@shared/analytics/compaction-config';
 
 describe("the compaction function's configuration", () => {
   it('reads the lake bucket, workgroup and database the stack sets', () => {
-    expect(parseLakeCompactionConfig({ LAKE_BUCKET: 'lake', ATHENA_WORKGROUP: 'wg', ATHENA_DATABASE: 'db', AWS_REGION: 'eu-west-1' })).toEqual({
+    expect(
+      parseLakeCompactionConfig({
+        LAKE_BUCKET: 'lake',
+        ATHENA_WORKGROUP: 'wg',
+        ATHENA_DATABASE: 'db',
+        AWS_REGION: 'eu-west-1',
+      }),
+    ).toEqual({
       region: 'eu-west-1',
       lakeBucket: 'lake',
       workgroup: 'wg',

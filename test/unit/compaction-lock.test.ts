@@ -15,7 +15,11 @@ describe('compaction run lock (S3 conditional writes)', () => {
   it('is taken by one run; a second run while it is held gets nothing; released, it is free again', async () => {
     const first = await acquireCompactionLock(s3.client, 'lake', { owner: 'run-1', now: T0 });
     expect(first).toBeDefined();
-    expect(JSON.parse(s3.objects.get(COMPACTION_LOCK_KEY)!)).toEqual({ owner: 'run-1', acquiredAt: '2026-11-20T12:15:00.000Z', expiresAt: new Date(T0 + COMPACTION_LOCK_TTL_MS).toISOString() });
+    expect(JSON.parse(s3.objects.get(COMPACTION_LOCK_KEY)!)).toEqual({
+      owner: 'run-1',
+      acquiredAt: '2026-11-20T12:15:00.000Z',
+      expiresAt: new Date(T0 + COMPACTION_LOCK_TTL_MS).toISOString(),
+    });
     expect(await acquireCompactionLock(s3.client, 'lake', { owner: 'run-2', now: T0 + 60_000 })).toBeUndefined();
     expect(JSON.parse(s3.objects.get(COMPACTION_LOCK_KEY)!).owner).toBe('run-1');
     await first!.release();
@@ -23,7 +27,7 @@ describe('compaction run lock (S3 conditional writes)', () => {
     expect(await acquireCompactionLock(s3.client, 'lake', { owner: 'run-3', now: T0 + 120_000 })).toBeDefined();
   });
 
-  it("takes over a lock whose holder died (past its expiry), and of two runs taking it over only one wins", async () => {
+  it('takes over a lock whose holder died (past its expiry), and of two runs taking it over only one wins', async () => {
     await acquireCompactionLock(s3.client, 'lake', { owner: 'crashed', now: T0 });
     const later = T0 + COMPACTION_LOCK_TTL_MS + 1;
     const [a, b] = await Promise.all([

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { closedBeforeOf, parseRawKey, parseWatermark, planCompaction, watermarkBody } from '@shared/analytics/compaction-plan';
+import {
+  closedBeforeOf,
+  parseRawKey,
+  parseWatermark,
+  planCompaction,
+  watermarkBody,
+} from '@shared/analytics/compaction-plan';
 
 /** The plan both compaction engines run (DuckDB locally, Athena deployed): which raw objects a run takes. */
 describe('compaction plan', () => {
@@ -7,11 +13,18 @@ describe('compaction plan', () => {
 
   it('closes an hour 10 minutes after it ends (Firehose delivers up to 1.5x its 60 s buffer late)', () => {
     expect(new Date(closedBeforeOf(at)).toISOString()).toBe('2026-11-20T11:00:00.000Z');
-    expect(new Date(closedBeforeOf(Date.parse('2026-11-20T12:10:00.000Z'))).toISOString()).toBe('2026-11-20T12:00:00.000Z');
+    expect(new Date(closedBeforeOf(Date.parse('2026-11-20T12:10:00.000Z'))).toISOString()).toBe(
+      '2026-11-20T12:00:00.000Z',
+    );
   });
 
   it('reads only raw objects of the layout: events/shard=SS/dt=/hour=/<name>.json, never a write in progress', () => {
-    expect(parseRawKey('events/shard=07/dt=2026-11-20/hour=09/fh-1.json')).toEqual({ key: 'events/shard=07/dt=2026-11-20/hour=09/fh-1.json', shard: '07', day: '2026-11-20', hour: '09' });
+    expect(parseRawKey('events/shard=07/dt=2026-11-20/hour=09/fh-1.json')).toEqual({
+      key: 'events/shard=07/dt=2026-11-20/hour=09/fh-1.json',
+      shard: '07',
+      day: '2026-11-20',
+      hour: '09',
+    });
     for (const key of [
       'events/shard=07/dt=2026-11-20/hour=09/.fh-1.json.tmp',
       'events/shard=07/dt=2026-11-20/hour=09/fh-1.parquet',
@@ -36,7 +49,19 @@ describe('compaction plan', () => {
     );
     expect(plan.watermark).toBe('2026-11-20T11:00:00.000Z');
     expect(plan.days).toEqual([
-      { day: '2026-11-18', objects: [{ key: 'events/shard=03/dt=2026-11-18/hour=04/replayed-late.json', shard: '03', day: '2026-11-18', hour: '04' }], shards: ['03'], hours: ['04'] },
+      {
+        day: '2026-11-18',
+        objects: [
+          {
+            key: 'events/shard=03/dt=2026-11-18/hour=04/replayed-late.json',
+            shard: '03',
+            day: '2026-11-18',
+            hour: '04',
+          },
+        ],
+        shards: ['03'],
+        hours: ['04'],
+      },
       {
         day: '2026-11-20',
         objects: [

@@ -30,7 +30,9 @@ describe('parseConfig', () => {
   });
 
   it('names every bad variable at once', () => {
-    expect(() => parseConfig({ TABLE_NAME: '', DYNAMODB_ENDPOINT: 'not a url', LOG_LEVEL: 'loud', EVENTS_STREAM_NAME: '' })).toThrow(
+    expect(() =>
+      parseConfig({ TABLE_NAME: '', DYNAMODB_ENDPOINT: 'not a url', LOG_LEVEL: 'loud', EVENTS_STREAM_NAME: '' }),
+    ).toThrow(
       'Invalid configuration: TABLE_NAME: must not be empty; DYNAMODB_ENDPOINT: must be a URL; LOG_LEVEL: must be one of debug, info, warn, error, silent; EVENTS_STREAM_NAME: must not be empty',
     );
   });

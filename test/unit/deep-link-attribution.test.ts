@@ -3,14 +3,24 @@ import { networkOf } from '@shared/attribution/fingerprint';
 import { toClientLinkPayload } from '@shared/attribution/client-link';
 import { isMatchGuaranteed } from '@shared/attribution/match-attribution';
 import { launchViewPage } from '@shared/edge/html/launch-view-page';
-import { normalizeSha256Fingerprint, normalizeSha256FingerprintsOrThrow, urlSchemeOrThrow } from '@shared/tenancy/app-settings';
+import {
+  normalizeSha256Fingerprint,
+  normalizeSha256FingerprintsOrThrow,
+  urlSchemeOrThrow,
+} from '@shared/tenancy/app-settings';
 
 describe('fingerprint network', () => {
   it('keeps IPv4 whole and reduces IPv6 to its /64, whatever the notation', () => {
     expect(networkOf('203.0.113.7')).toBe('203.0.113.7');
     expect(networkOf('::ffff:203.0.113.7')).toBe('203.0.113.7');
     const expected = '2001:db8:1:2::/64';
-    for (const ip of ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:0DB8:0001:0002::1', '[2001:db8:1:2::5]', '2001:db8:1:2:0:0:0:0', 'fe80::1%eth0'.replace('fe80::1', '2001:db8:1:2::1')]) {
+    for (const ip of [
+      '2001:db8:1:2:aaaa:bbbb:cccc:dddd',
+      '2001:0DB8:0001:0002::1',
+      '[2001:db8:1:2::5]',
+      '2001:db8:1:2:0:0:0:0',
+      'fe80::1%eth0'.replace('fe80::1', '2001:db8:1:2::1'),
+    ]) {
       expect(networkOf(ip)).toBe(expected);
     }
     expect(networkOf('2001:db8:1:2::')).toBe(expected);
@@ -25,7 +35,14 @@ describe('fingerprint network', () => {
 });
 
 describe('client payloads and matches', () => {
-  const link = { linkId: 'lnk_1', linkType: 'DEEPLINK' as const, deepLinkAppId: 'app_1', domain: 'app.example.com', key: 'k', url: 'https://secret.example.com/x' };
+  const link = {
+    linkId: 'lnk_1',
+    linkType: 'DEEPLINK' as const,
+    deepLinkAppId: 'app_1',
+    domain: 'app.example.com',
+    key: 'k',
+    url: 'https://secret.example.com/x',
+  };
   it('never gives a password-protected destination to a publishable key', () => {
     expect(toClientLinkPayload({ ...link, passwordHash: 'scrypt$...' })).toEqual({
       ...link,
@@ -33,7 +50,10 @@ describe('client payloads and matches', () => {
       url: 'https://app.example.com/k',
       passwordProtected: true,
     });
-    expect(toClientLinkPayload({ ...link, passwordHash: null })).toMatchObject({ url: link.url, passwordProtected: false });
+    expect(toClientLinkPayload({ ...link, passwordHash: null })).toMatchObject({
+      url: link.url,
+      passwordProtected: false,
+    });
   });
 
   it('guarantees only deterministic matches', () => {
@@ -52,7 +72,9 @@ describe('app settings', () => {
     expect(normalizeSha256Fingerprint('AB:CD')).toBeNull();
     expect(normalizeSha256Fingerprint('zz'.repeat(32))).toBeNull();
     expect(normalizeSha256FingerprintsOrThrow([colon, 'ab'.repeat(32)])).toEqual([colon]);
-    expect(() => normalizeSha256FingerprintsOrThrow(['AB:CD'])).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(() => normalizeSha256FingerprintsOrThrow(['AB:CD'])).toThrow(
+      expect.objectContaining({ code: 'invalid_request' }),
+    );
     expect(() => normalizeSha256FingerprintsOrThrow([])).toThrow(expect.objectContaining({ code: 'invalid_request' }));
   });
 
@@ -86,10 +108,16 @@ describe('launch view page', () => {
   });
 
   it('adds the in-app browser hint and the hand-off when asked, escaped', () => {
-    const body = launchViewPage({ ...base, inAppBrowser: 'Instagram', handoff: 'https://app.example.com/k?c=x&y' }).body!;
+    const body = launchViewPage({
+      ...base,
+      inAppBrowser: 'Instagram',
+      handoff: 'https://app.example.com/k?c=x&y',
+    }).body!;
     expect(body).toContain('open this page in Safari (the Instagram menu');
     expect(body).toContain('data-handoff="https://app.example.com/k?c=x&amp;y"');
     expect(body).toContain('Demo &lt;app&gt;');
-    expect(launchViewPage({ ...base, platform: 'android', inAppBrowser: 'TikTok' }).body).toContain('open this page in Chrome');
+    expect(launchViewPage({ ...base, platform: 'android', inAppBrowser: 'TikTok' }).body).toContain(
+      'open this page in Chrome',
+    );
   });
 });

@@ -33,7 +33,10 @@ describe('routes deployed without table access', () => {
     const missing = (await notFound.handler(event('/nope'), {} as ApiContext)) as { statusCode: number; body: string };
     expect(missing.statusCode).toBe(404);
     expect(JSON.parse(missing.body).error.code).toBe('not_found');
-    const doc = (await openapi.handler(event('/v1/openapi.json'), {} as ApiContext)) as { statusCode: number; body: string };
+    const doc = (await openapi.handler(event('/v1/openapi.json'), {} as ApiContext)) as {
+      statusCode: number;
+      body: string;
+    };
     expect(doc.statusCode).toBe(200);
     expect(JSON.parse(doc.body).openapi).toMatch(/^3\.1/);
   });

@@ -8,7 +8,13 @@ describe('event record', () => {
   });
 
   it('builds a blank event the schema accepts, with every field present', () => {
-    const event = blankEvent({ eventId: 'e1', timestamp: '2026-01-01T00:00:00.000Z', eventType: 'click', workspaceId: 'ws', trafficType: 'human' });
+    const event = blankEvent({
+      eventId: 'e1',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      eventType: 'click',
+      workspaceId: 'ws',
+      trafficType: 'human',
+    });
     expect(eventRecordSchema.parse(event)).toEqual(event);
     expect(Object.keys(event).sort()).toEqual([...eventRecordFields].sort());
   });

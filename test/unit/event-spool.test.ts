@@ -5,13 +5,22 @@ import { createStreamSink, type UndeliveredEvents } from '@shared/events/stream-
 import { redriveSpooledMessages } from '@shared/events/redrive-events';
 
 const event = (i: number, extra: Partial<EventRecord> = {}): EventRecord => ({
-  ...blankEvent({ eventId: `e${i}`, timestamp: '2026-11-23T05:00:00.000Z', eventType: 'click', workspaceId: 'ws', trafficType: 'human' }),
+  ...blankEvent({
+    eventId: `e${i}`,
+    timestamp: '2026-11-23T05:00:00.000Z',
+    eventType: 'click',
+    workspaceId: 'ws',
+    trafficType: 'human',
+  }),
   ...extra,
 });
 
 const failingPut = (state: { down: boolean }) => async (input: { Records: unknown[] }) => {
   if (state.down) throw Object.assign(new Error('down'), { name: 'ProvisionedThroughputExceededException' });
-  return { FailedRecordCount: 0, Records: input.Records.map((_, i) => ({ SequenceNumber: String(i), ShardId: 'shardId-000000000000' })) };
+  return {
+    FailedRecordCount: 0,
+    Records: input.Records.map((_, i) => ({ SequenceNumber: String(i), ShardId: 'shardId-000000000000' })),
+  };
 };
 
 describe('the sink with a spool', () => {
@@ -20,24 +29,51 @@ describe('the sink with a spool', () => {
     const reported: UndeliveredEvents[] = [];
     const spool: EventSpool = { spool: async (events, reason) => void spooled.push({ events, reason }) };
     const state = { down: true };
-    const sink = createStreamSink({ putRecords: failingPut(state), streamName: 's', maxAttempts: 2, sleep: async () => {}, spool, onUndelivered: (u) => void reported.push(u) });
+    const sink = createStreamSink({
+      putRecords: failingPut(state),
+      streamName: 's',
+      maxAttempts: 2,
+      sleep: async () => {},
+      spool,
+      onUndelivered: (u) => void reported.push(u),
+    });
     await sink.send([event(1), event(2)]);
-    expect(spooled).toEqual([{ events: [event(1), event(2)], reason: 'RetriesExhausted:ProvisionedThroughputExceededException' }]);
+    expect(spooled).toEqual([
+      { events: [event(1), event(2)], reason: 'RetriesExhausted:ProvisionedThroughputExceededException' },
+    ]);
     expect(reported).toEqual([]);
 
     const broken = createStreamSink({
-      putRecords: failingPut(state), streamName: 's', maxAttempts: 1, sleep: async () => {},
-      spool: { spool: async () => { throw Object.assign(new Error('no'), { name: 'QueueDoesNotExist' }); } },
+      putRecords: failingPut(state),
+      streamName: 's',
+      maxAttempts: 1,
+      sleep: async () => {},
+      spool: {
+        spool: async () => {
+          throw Object.assign(new Error('no'), { name: 'QueueDoesNotExist' });
+        },
+      },
       onUndelivered: (u) => void reported.push(u),
     });
     await broken.send([event(3)]);
-    expect(reported).toEqual([{ streamName: 's', reason: 'RetriesExhausted:ProvisionedThroughputExceededException;SpoolFailed:QueueDoesNotExist', events: [event(3)] }]);
+    expect(reported).toEqual([
+      {
+        streamName: 's',
+        reason: 'RetriesExhausted:ProvisionedThroughputExceededException;SpoolFailed:QueueDoesNotExist',
+        events: [event(3)],
+      },
+    ]);
   });
 
   it('never spools a record too large for the stream (it can never be delivered)', async () => {
     const spooled: EventRecord[] = [];
     const reported: UndeliveredEvents[] = [];
-    const sink = createStreamSink({ putRecords: failingPut({ down: false }), streamName: 's', spool: { spool: async (e) => void spooled.push(...e) }, onUndelivered: (u) => void reported.push(u) });
+    const sink = createStreamSink({
+      putRecords: failingPut({ down: false }),
+      streamName: 's',
+      spool: { spool: async (e) => void spooled.push(...e) },
+      onUndelivered: (u) => void reported.push(u),
+    });
     await sink.send([event(1, { linkKey: 'x'.repeat(1024 * 1024) })]);
     expect(spooled).toEqual([]);
     expect(reported.map((r) => r.reason)).toEqual(['RecordTooLarge']);
@@ -55,10 +91,26 @@ describe('spool messages and the redrive', () => {
 
   it('redrives message by message: delivered ones to delete, failing and unreadable ones left', async () => {
     const state = { down: true };
-    const sink = createStreamSink({ putRecords: failingPut(state), streamName: 's', maxAttempts: 1, sleep: async () => {} });
-    const messages = [{ id: 'm1', body: spoolMessages([event(1), event(2)], 'x')[0]! }, { id: 'm2', body: 'not json' }];
-    expect(await redriveSpooledMessages(messages, sink)).toEqual({ delivered: [], failed: ['m1', 'm2'], eventsReplayed: 0 });
+    const sink = createStreamSink({
+      putRecords: failingPut(state),
+      streamName: 's',
+      maxAttempts: 1,
+      sleep: async () => {},
+    });
+    const messages = [
+      { id: 'm1', body: spoolMessages([event(1), event(2)], 'x')[0]! },
+      { id: 'm2', body: 'not json' },
+    ];
+    expect(await redriveSpooledMessages(messages, sink)).toEqual({
+      delivered: [],
+      failed: ['m1', 'm2'],
+      eventsReplayed: 0,
+    });
     state.down = false;
-    expect(await redriveSpooledMessages(messages, sink)).toEqual({ delivered: ['m1'], failed: ['m2'], eventsReplayed: 2 });
+    expect(await redriveSpooledMessages(messages, sink)).toEqual({
+      delivered: ['m1'],
+      failed: ['m2'],
+      eventsReplayed: 2,
+    });
   });
 });

@@ -11,17 +11,43 @@ import { toRedirectRecord, type RedirectRecord } from '@shared/links/redirect-re
 import { createLinkBodySchema, patchLinkBodySchema } from '@shared/schemas/link-schemas';
 
 const link: LinkRecord = {
-  id: 'lnk_1', workspaceId: 'ws_1', linkType: 'SHORTLINK', domainId: 'dom_1', domain: 'go.example.com', key: 'k', url: 'https://example.com/',
-  title: 'T', desktopOverrideUrl: null, androidOverrideUrl: 'https://android.example/', iosOverrideUrl: null, expiresAt: null, expiredUrl: null,
-  passwordHash: null, comments: null, objects: null, tags: [], tracking: { utmSource: 'geo' }, socialPreview: null,
-  geo: { DE: 'https://example.de/', FR: 'https://example.fr/?utm_source=kept' }, deepLinkAppId: null, archived: false, clicks: 0, botClicks: 0,
-  lastClicked: null, lastBotClickedAt: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+  id: 'lnk_1',
+  workspaceId: 'ws_1',
+  linkType: 'SHORTLINK',
+  domainId: 'dom_1',
+  domain: 'go.example.com',
+  key: 'k',
+  url: 'https://example.com/',
+  title: 'T',
+  desktopOverrideUrl: null,
+  androidOverrideUrl: 'https://android.example/',
+  iosOverrideUrl: null,
+  expiresAt: null,
+  expiredUrl: null,
+  passwordHash: null,
+  comments: null,
+  objects: null,
+  tags: [],
+  tracking: { utmSource: 'geo' },
+  socialPreview: null,
+  geo: { DE: 'https://example.de/', FR: 'https://example.fr/?utm_source=kept' },
+  deepLinkAppId: null,
+  archived: false,
+  clicks: 0,
+  botClicks: 0,
+  lastClicked: null,
+  lastBotClickedAt: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
 };
 const parseGeo = (geo: unknown) => createLinkBodySchema.safeParse({ url: 'https://a.com', domain: 'x.com', geo });
 
 describe('the geo schema', () => {
   it('upper-cases codes, keeps null, and names a bad code, URL, duplicate or size', () => {
-    expect(parseGeo({ de: 'https://a.de', Us: 'https://a.us' }).data?.geo).toEqual({ DE: 'https://a.de', US: 'https://a.us' });
+    expect(parseGeo({ de: 'https://a.de', Us: 'https://a.us' }).data?.geo).toEqual({
+      DE: 'https://a.de',
+      US: 'https://a.us',
+    });
     expect(parseGeo(null).data?.geo).toBeNull();
     const paths = (geo: unknown) => parseGeo(geo).error?.issues.map((i) => i.path.join('.'));
     expect(paths({ zz: 'https://a' })).toEqual(['geo.zz']);
@@ -56,12 +82,19 @@ describe('destination order: platform override, geo[country], url; tracking on w
   it('treats slug items written before geo existed as having none, and ignores inherited keys', () => {
     const { geo: _geo, ...old } = record;
     expect(destinationFor(old as RedirectRecord, 'desktop', 'DE')).toBe('https://example.com/?utm_source=geo');
-    expect(destinationFor({ ...record, geo: {} }, 'desktop', 'constructor')).toBe('https://example.com/?utm_source=geo');
+    expect(destinationFor({ ...record, geo: {} }, 'desktop', 'constructor')).toBe(
+      'https://example.com/?utm_source=geo',
+    );
   });
   it('is what the edge outcome redirects to', () => {
-    const client = parseUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36');
+    const client = parseUserAgent(
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+    );
     const host = { expiredUrl: null, notFoundUrl: null };
-    expect(decideOutcome({ host, record, client, unlocked: false, now: new Date(), country: 'DE' })).toEqual({ kind: 'redirect', destination: 'https://example.de/?utm_source=geo' });
+    expect(decideOutcome({ host, record, client, unlocked: false, now: new Date(), country: 'DE' })).toEqual({
+      kind: 'redirect',
+      destination: 'https://example.de/?utm_source=geo',
+    });
   });
 });
 
@@ -69,7 +102,8 @@ describe('geo on the Link and in PATCH', () => {
   it('is null on links stored before it existed; PATCH replaces, null or {} clears, absent keeps', () => {
     const { geo: _geo, ...old } = link;
     expect(toLinkResource(old as LinkRecord).geo).toBeNull();
-    const patch = (geo: unknown) => applyLinkPatch(link, patchLinkBodySchema.parse(geo === undefined ? {} : { geo }), {}).geo;
+    const patch = (geo: unknown) =>
+      applyLinkPatch(link, patchLinkBodySchema.parse(geo === undefined ? {} : { geo }), {}).geo;
     expect(patch({ us: 'https://a.us' })).toEqual({ US: 'https://a.us' });
     expect(patch(null)).toBeNull();
     expect(patch({})).toBeNull();

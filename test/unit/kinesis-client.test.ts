@@ -6,13 +6,25 @@ import { createKinesisPut, kinesisTimeouts } from '@shared/events/kinesis-client
 
 const aws = awsLoopback();
 
-const input = { StreamName: 'events', Records: [{ Data: Buffer.from('{"a":1}\n'), PartitionKey: 'k1' }, { Data: Buffer.from('{"b":"é"}\n'), PartitionKey: 'k2' }] };
+const input = {
+  StreamName: 'events',
+  Records: [
+    { Data: Buffer.from('{"a":1}\n'), PartitionKey: 'k1' },
+    { Data: Buffer.from('{"b":"é"}\n'), PartitionKey: 'k2' },
+  ],
+};
 
 describe('createKinesisPut (the Kinesis SDK client, one attempt per call)', () => {
   it('puts the batch on the wire as PutRecords: target, JSON 1.1, base64 records with partition keys, SigV4 for kinesis', async () => {
     aws.reply = {
       status: 200,
-      json: { FailedRecordCount: 1, Records: [{ SequenceNumber: '4959', ShardId: 'shardId-000000000001' }, { ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'slow down' }] },
+      json: {
+        FailedRecordCount: 1,
+        Records: [
+          { SequenceNumber: '4959', ShardId: 'shardId-000000000001' },
+          { ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'slow down' },
+        ],
+      },
     };
     aws.seen = [];
     const put = createKinesisPut({ region: 'eu-west-1', endpoint: aws.endpoint, credentials });
@@ -29,16 +41,25 @@ describe('createKinesisPut (the Kinesis SDK client, one attempt per call)', () =
         { Data: Buffer.from('{"b":"é"}\n').toString('base64'), PartitionKey: 'k2' },
       ],
     });
-    expect(request!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/kinesis\/aws4_request, /);
+    expect(request!.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/kinesis\/aws4_request, /,
+    );
     expect(out).toEqual({
       FailedRecordCount: 1,
-      Records: [{ SequenceNumber: '4959', ShardId: 'shardId-000000000001' }, { ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'slow down' }],
+      Records: [
+        { SequenceNumber: '4959', ShardId: 'shardId-000000000001' },
+        { ErrorCode: 'ProvisionedThroughputExceededException', ErrorMessage: 'slow down' },
+      ],
     });
   });
 
   it('names errors by their Kinesis type and makes one attempt (the sink retries per record)', async () => {
     const put = createKinesisPut({ region: 'eu-west-1', endpoint: aws.endpoint, credentials });
-    aws.reply = { status: 400, headers: { 'x-amzn-errortype': 'ResourceNotFoundException:http://internal' }, json: { message: 'no stream' } };
+    aws.reply = {
+      status: 400,
+      headers: { 'x-amzn-errortype': 'ResourceNotFoundException:http://internal' },
+      json: { message: 'no stream' },
+    };
     await expect(put(input)).rejects.toMatchObject({ name: 'ResourceNotFoundException', message: 'no stream' });
     aws.reply = { status: 400, json: { __type: 'com.amazonaws.kinesis#InvalidArgumentException', message: 'bad' } };
     await expect(put(input)).rejects.toMatchObject({ name: 'InvalidArgumentException' });

@@ -12,7 +12,8 @@ import { s3LakeLoopback } from '@test/support/s3-lake-loopback';
 const s3 = s3LakeLoopback('lake');
 const { objects, calls } = s3;
 
-const line = (workspaceId: string, eventId: string, timestamp = '2026-11-20T10:15:00.000Z') => JSON.stringify({ eventId, workspaceId, timestamp, eventType: 'click' });
+const line = (workspaceId: string, eventId: string, timestamp = '2026-11-20T10:15:00.000Z') =>
+  JSON.stringify({ eventId, workspaceId, timestamp, eventType: 'click' });
 
 describe('lake erasure on S3', () => {
   it('rewrites the shard objects holding the workspace, deletes its compacted prefix, and leaves every other object', async () => {
@@ -33,7 +34,14 @@ describe('lake erasure on S3', () => {
 
     const result = await eraseWorkspaceLake(createS3LakeStore(s3.client, 'lake'), A);
 
-    expect(result).toEqual({ location: 's3://lake', rawObjectsRead: shardA === shardB ? 4 : 3, rawObjectsRewritten: 1, rawObjectsDeleted: 1, rawRecordsRemoved: 3, compactedObjectsDeleted: 2 });
+    expect(result).toEqual({
+      location: 's3://lake',
+      rawObjectsRead: shardA === shardB ? 4 : 3,
+      rawObjectsRewritten: 1,
+      rawObjectsDeleted: 1,
+      rawRecordsRemoved: 3,
+      compactedObjectsDeleted: 2,
+    });
     expect(objects.get(`${shardA}/mixed.json`)).toBe(`${line(B, 'b1')}\n`);
     expect(objects.has(`${shardA}/only-a.json`)).toBe(false);
     expect(objects.get(`${shardA}/other.json`)).toBe(fixture[`${shardA}/other.json`]);

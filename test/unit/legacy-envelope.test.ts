@@ -26,19 +26,40 @@ afterEach(() => {
 describe('legacy envelope', () => {
   it('wraps data as 200 {success:true,data} with X-Request-Id and no requestId in the body', async () => {
     const out = await run(async () => ({ id: 'lnk_1' }));
-    expect(out).toEqual({ status: 200, headers: expect.objectContaining({ 'X-Request-Id': 'req-legacy-1' }), body: { success: true, data: { id: 'lnk_1' } } });
+    expect(out).toEqual({
+      status: 200,
+      headers: expect.objectContaining({ 'X-Request-Id': 'req-legacy-1' }),
+      body: { success: true, data: { id: 'lnk_1' } },
+    });
   });
 
   it('answers legacy errors with their status and field (msg or error)', async () => {
-    expect((await run(() => Promise.reject(legacyErrors.shortLinkRequired())))).toMatchObject({ status: 400, body: { success: false, error: 'shortLink is required' } });
-    expect((await run(() => Promise.reject(legacyErrors.slugExists())))).toMatchObject({ status: 200, body: { success: false, msg: 'slug already exists' } });
-    expect((await run(() => Promise.reject(new MultipartFormError('too big', 413))))).toMatchObject({ status: 413, body: { success: false, msg: 'too big' } });
+    expect(await run(() => Promise.reject(legacyErrors.shortLinkRequired()))).toMatchObject({
+      status: 400,
+      body: { success: false, error: 'shortLink is required' },
+    });
+    expect(await run(() => Promise.reject(legacyErrors.slugExists()))).toMatchObject({
+      status: 200,
+      body: { success: false, msg: 'slug already exists' },
+    });
+    expect(await run(() => Promise.reject(new MultipartFormError('too big', 413)))).toMatchObject({
+      status: 413,
+      body: { success: false, msg: 'too big' },
+    });
   });
 
   it('maps domain AppErrors: slug_taken is the 200 slug row, others keep their status with msg', async () => {
-    expect(await run(() => Promise.reject(new AppError('slug_taken', 'x')))).toMatchObject({ status: 200, body: { success: false, msg: 'slug already exists' } });
-    expect(await run(() => Promise.reject(new AppError('not_found', 'Deep-link app not found')))).toMatchObject({ status: 404, body: { success: false, msg: 'Deep-link app not found' } });
-    expect(await run(() => Promise.reject(new AppError('invalid_request', "The app's domain is not verified")))).toMatchObject({ status: 400, body: { success: false, msg: "The app's domain is not verified" } });
+    expect(await run(() => Promise.reject(new AppError('slug_taken', 'x')))).toMatchObject({
+      status: 200,
+      body: { success: false, msg: 'slug already exists' },
+    });
+    expect(await run(() => Promise.reject(new AppError('not_found', 'Deep-link app not found')))).toMatchObject({
+      status: 404,
+      body: { success: false, msg: 'Deep-link app not found' },
+    });
+    expect(
+      await run(() => Promise.reject(new AppError('invalid_request', "The app's domain is not verified"))),
+    ).toMatchObject({ status: 400, body: { success: false, msg: "The app's domain is not verified" } });
   });
 
   it('answers a bug as 500 {success:false,msg:"Internal server error"} and logs it with the request id', async () => {
@@ -52,7 +73,11 @@ describe('legacy envelope', () => {
     }
     output.stop();
     const lines = output.json();
-    expect(lines[0]).toMatchObject({ level: 'ERROR', requestId: 'req-legacy-1', error: { name: 'TypeError', message: 'boom at secret place' } });
+    expect(lines[0]).toMatchObject({
+      level: 'ERROR',
+      requestId: 'req-legacy-1',
+      error: { name: 'TypeError', message: 'boom at secret place' },
+    });
     expect(lines).toHaveLength(2);
   });
 });
@@ -61,17 +86,29 @@ describe('legacy form decoding', () => {
   const fields = (o: Record<string, string>) => new Map(Object.entries(o));
 
   it('decodes objects and tags from JSON text, drops empty and unknown fields', () => {
-    expect(decodeLegacyLinkForm(fields({ url: 'https://a.com', objects: '{"a":[1]}', tags: '["x","y"]', title: '', other: 'z' }))).toEqual({
+    expect(
+      decodeLegacyLinkForm(
+        fields({ url: 'https://a.com', objects: '{"a":[1]}', tags: '["x","y"]', title: '', other: 'z' }),
+      ),
+    ).toEqual({
       url: 'https://a.com',
       objects: { a: [1] },
       tags: ['x', 'y'],
     });
-    expect(decodeLegacyDeepLinkForm(fields({ slug: 'abc', comments: 'c', password: 'p' }))).toEqual({ slug: 'abc', comments: 'c', password: 'p' });
+    expect(decodeLegacyDeepLinkForm(fields({ slug: 'abc', comments: 'c', password: 'p' }))).toEqual({
+      slug: 'abc',
+      comments: 'c',
+      password: 'p',
+    });
   });
 
   it('refuses deeply nested objects and names every invalid field', () => {
     const deep = '['.repeat(40) + ']'.repeat(40);
-    expect(() => decodeLegacyLinkForm(fields({ url: 'https://a.com', objects: `{"a":${deep}}` }))).toThrow(/nested deeper than 32/);
-    expect(() => decodeLegacyDeepLinkForm(fields({ slug: 'v1', title: 'x'.repeat(256) }))).toThrow(/^Invalid form: slug is a reserved word; title must be at most 255 characters$/);
+    expect(() => decodeLegacyLinkForm(fields({ url: 'https://a.com', objects: `{"a":${deep}}` }))).toThrow(
+      /nested deeper than 32/,
+    );
+    expect(() => decodeLegacyDeepLinkForm(fields({ slug: 'v1', title: 'x'.repeat(256) }))).toThrow(
+      /^Invalid form: slug is a reserved word; title must be at most 255 characters$/,
+    );
   });
 });

@@ -14,7 +14,16 @@ describe('URL rules', () => {
     expect(httpUrlSchema.safeParse(`https://e.com/${'a'.repeat(2048 - 13)}`).success).toBe(false);
   });
   it('refuses other schemes, relative URLs and embedded whitespace', () => {
-    for (const bad of ['javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'ftp://x.com', '/relative', 'https://exa mple.com', 'https://a.com/\nx', 'JAVASCRIPT:alert(1)']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'file:///etc/passwd',
+      'ftp://x.com',
+      '/relative',
+      'https://exa mple.com',
+      'https://a.com/\nx',
+      'JAVASCRIPT:alert(1)',
+    ]) {
       expect(httpUrlSchema.safeParse(bad).success, bad).toBe(false);
     }
   });
@@ -23,7 +32,21 @@ describe('URL rules', () => {
 describe('slug rules', () => {
   it('allows the alphabet, dots inside, and refuses reserved words and other characters', () => {
     for (const ok of ['a', 'A-b_c', 'a.b', 'x'.repeat(100)]) expect(linkKeySchema.safeParse(ok).success, ok).toBe(true);
-    for (const bad of ['', '.a', 'a.', 'a/b', 'ä', 'аpple', 'a b', 'x'.repeat(101), 'api', 'V1', '.well-known', 'favicon.ico', 'robots.txt']) {
+    for (const bad of [
+      '',
+      '.a',
+      'a.',
+      'a/b',
+      'ä',
+      'аpple',
+      'a b',
+      'x'.repeat(101),
+      'api',
+      'V1',
+      '.well-known',
+      'favicon.ico',
+      'robots.txt',
+    ]) {
       expect(linkKeySchema.safeParse(bad).success, bad).toBe(false);
     }
   });
@@ -35,43 +58,79 @@ describe('createLinkBodySchema', () => {
     expect(missing.success).toBe(false);
     expect(missing.error!.issues.map((i) => i.path.join('.'))).toEqual(expect.arrayContaining(['domain']));
     expect(createLinkBodySchema.safeParse({ destinationUrl: 'https://a.com', domain: 'x.com' }).success).toBe(true);
-    expect(createLinkBodySchema.safeParse({ url: 'https://a.com', destinationUrl: 'https://b.com', domain: 'x.com' }).success).toBe(false);
-    expect(createLinkBodySchema.safeParse({ url: 'https://a.com', domain: 'x.com', key: 'a', slug: 'b' }).success).toBe(false);
+    expect(
+      createLinkBodySchema.safeParse({ url: 'https://a.com', destinationUrl: 'https://b.com', domain: 'x.com' })
+        .success,
+    ).toBe(false);
+    expect(createLinkBodySchema.safeParse({ url: 'https://a.com', domain: 'x.com', key: 'a', slug: 'b' }).success).toBe(
+      false,
+    );
   });
   it('enforces the limits of DESIGN.md section 4', () => {
     const base = { url: 'https://a.com', domain: 'x.com' };
     expect(createLinkBodySchema.safeParse({ ...base, title: 't'.repeat(256) }).success).toBe(false);
     expect(createLinkBodySchema.safeParse({ ...base, comments: 'c'.repeat(1001) }).success).toBe(false);
     expect(createLinkBodySchema.safeParse({ ...base, password: 'p'.repeat(129) }).success).toBe(false);
-    expect(createLinkBodySchema.safeParse({ ...base, tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }).success).toBe(false);
+    expect(
+      createLinkBodySchema.safeParse({ ...base, tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }).success,
+    ).toBe(false);
     expect(createLinkBodySchema.safeParse({ ...base, tags: ['x'.repeat(51)] }).success).toBe(false);
     expect(createLinkBodySchema.safeParse({ ...base, objects: { big: 'x'.repeat(16 * 1024) } }).success).toBe(false);
     expect(createLinkBodySchema.safeParse({ ...base, expiresAt: 'tomorrow' }).success).toBe(false);
-    expect(createLinkBodySchema.safeParse({ ...base, expiresAt: '2030-01-01T00:00:00Z', tracking: { utmSource: 'x', extra: 1 } }).success).toBe(true);
+    expect(
+      createLinkBodySchema.safeParse({
+        ...base,
+        expiresAt: '2030-01-01T00:00:00Z',
+        tracking: { utmSource: 'x', extra: 1 },
+      }).success,
+    ).toBe(true);
   });
 });
 
 describe('platform overrides given twice', () => {
   it('accepts the same value in both places and refuses different values (400 naming the platform)', () => {
     const base = { url: 'https://a.com', domain: 'x.com' };
-    expect(createLinkBodySchema.safeParse({ ...base, iosOverrideUrl: 'https://i.com', platformOverrides: { ios: 'https://i.com', iosOverrideUrl: 'https://i.com' } }).success).toBe(true);
-    const top = createLinkBodySchema.safeParse({ ...base, iosOverrideUrl: 'https://j.com', platformOverrides: { ios: 'https://i.com' } });
+    expect(
+      createLinkBodySchema.safeParse({
+        ...base,
+        iosOverrideUrl: 'https://i.com',
+        platformOverrides: { ios: 'https://i.com', iosOverrideUrl: 'https://i.com' },
+      }).success,
+    ).toBe(true);
+    const top = createLinkBodySchema.safeParse({
+      ...base,
+      iosOverrideUrl: 'https://j.com',
+      platformOverrides: { ios: 'https://i.com' },
+    });
     expect(top.success).toBe(false);
     expect(top.error!.issues.map((i) => i.path.join('.'))).toEqual(['platformOverrides.ios']);
-    const nested = createLinkBodySchema.safeParse({ ...base, platformOverrides: { android: 'https://a1.com', androidOverrideUrl: null } });
+    const nested = createLinkBodySchema.safeParse({
+      ...base,
+      platformOverrides: { android: 'https://a1.com', androidOverrideUrl: null },
+    });
     expect(nested.error!.issues.map((i) => i.path.join('.'))).toEqual(['platformOverrides.android']);
-    expect(patchLinkBodySchema.safeParse({ desktopOverrideUrl: null, platformOverrides: { desktop: 'https://d.com' } }).success).toBe(false);
+    expect(
+      patchLinkBodySchema.safeParse({ desktopOverrideUrl: null, platformOverrides: { desktop: 'https://d.com' } })
+        .success,
+    ).toBe(false);
   });
 });
 
 describe('link input normalisation', () => {
   it('merges platformOverrides in both key styles, top-level fields winning', () => {
-    expect(overridesOf({ platformOverrides: { ios: 'https://i.com', androidOverrideUrl: 'https://a.com' }, desktopOverrideUrl: 'https://d.com' })).toEqual({
+    expect(
+      overridesOf({
+        platformOverrides: { ios: 'https://i.com', androidOverrideUrl: 'https://a.com' },
+        desktopOverrideUrl: 'https://d.com',
+      }),
+    ).toEqual({
       desktopOverrideUrl: 'https://d.com',
       androidOverrideUrl: 'https://a.com',
       iosOverrideUrl: 'https://i.com',
     });
-    expect(overridesOf({ iosOverrideUrl: null, platformOverrides: { ios: 'https://i.com' } }).iosOverrideUrl).toBeNull();
+    expect(
+      overridesOf({ iosOverrideUrl: null, platformOverrides: { ios: 'https://i.com' } }).iosOverrideUrl,
+    ).toBeNull();
   });
   it('stores an empty objects as null', () => {
     expect(normalizeObjects({})).toBeNull();
@@ -82,7 +141,9 @@ describe('link input normalisation', () => {
 
 describe('utilities', () => {
   it('canonical JSON ignores key order at every depth', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: 2 } })).toBe(canonicalJson({ a: { c: 2, d: [1, { y: 2, z: 1 }] }, b: 1 }));
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: 2 } })).toBe(
+      canonicalJson({ a: { c: 2, d: [1, { y: 2, z: 1 }] }, b: 1 }),
+    );
     expect(canonicalJson({ a: 1 })).not.toBe(canonicalJson({ a: 2 }));
   });
   it('generates base62 slugs of the asked length and time-ordered ids', () => {

@@ -15,9 +15,15 @@ const route = (handler: string, path: string, analytics = false): RouteDef => ({
 });
 
 const handlers: Record<string, LambdaHandler> = {
-  remaining: async (_event, context) => ({ statusCode: 200, body: JSON.stringify({ remaining: context.getRemainingTimeInMillis() }) }),
+  remaining: async (_event, context) => ({
+    statusCode: 200,
+    body: JSON.stringify({ remaining: context.getRemainingTimeInMillis() }),
+  }),
   huge: async () => ({ statusCode: 200, body: JSON.stringify({ data: '"'.repeat(3_200_000) }) }),
-  path: async (event) => ({ statusCode: 200, body: JSON.stringify({ rawPath: event.rawPath, params: event.pathParameters ?? null }) }),
+  path: async (event) => ({
+    statusCode: 200,
+    body: JSON.stringify({ rawPath: event.rawPath, params: event.pathParameters ?? null }),
+  }),
   /** Blocks until the test releases it; answers the remaining time it saw when it started. */
   held: async (_event, context) => {
     const remaining = context.getRemainingTimeInMillis();
@@ -28,9 +34,20 @@ const handlers: Record<string, LambdaHandler> = {
 };
 let started = 0;
 const releases: (() => void)[] = [];
-const routes = [route('remaining', '/plain'), route('remaining', '/analytics', true), route('huge', '/huge'), route('path', '/things/{id}'), route('held', '/held')];
+const routes = [
+  route('remaining', '/plain'),
+  route('remaining', '/analytics', true),
+  route('huge', '/huge'),
+  route('path', '/things/{id}'),
+  route('held', '/held'),
+];
 const invocations = new LocalInvocations(3);
-const server = createLocalApiServer({ api: 'service', routes, loadHandler: async (r) => handlers[r.handler]!, invocations });
+const server = createLocalApiServer({
+  api: 'service',
+  routes,
+  loadHandler: async (r) => handlers[r.handler]!,
+  invocations,
+});
 let base = '';
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -11,7 +11,8 @@ const event = (body: string | Buffer, contentType: string | undefined, base64 = 
   }) as unknown as ApiEvent;
 
 const TYPE = 'multipart/form-data; boundary=----b0undary';
-const form = (parts: Array<{ name: string; value: string; filename?: string }>, close = true) => multipartText('----b0undary', parts, close);
+const form = (parts: Array<{ name: string; value: string; filename?: string }>, close = true) =>
+  multipartText('----b0undary', parts, close);
 
 const rejects = async (promise: Promise<unknown>, message: string | RegExp, status = 400) => {
   const error = await promise.then(
@@ -25,7 +26,10 @@ const rejects = async (promise: Promise<unknown>, message: string | RegExp, stat
 
 describe('parseMultipartForm', () => {
   it('refuses field bytes that are not valid UTF-8, naming the field, and keeps a sent U+FFFD', async () => {
-    const text = form([{ name: 'title', value: 'ok' }, { name: 'url', value: 'https://example.com/@@' }]);
+    const text = form([
+      { name: 'title', value: 'ok' },
+      { name: 'url', value: 'https://example.com/@@' },
+    ]);
     const bad = Buffer.from(text.replace('@@', '\u0000\u0001'), 'utf8');
     const at = bad.indexOf(0);
     bad[at] = 0xff;
@@ -36,7 +40,11 @@ describe('parseMultipartForm', () => {
   });
 
   it('reads text fields from a base64 body (local server, API Gateway binary) and a plain one', async () => {
-    const body = form([{ name: 'url', value: 'https://example.com/ä' }, { name: 'tags', value: '["a","b"]' }, { name: 'empty', value: '' }]);
+    const body = form([
+      { name: 'url', value: 'https://example.com/ä' },
+      { name: 'tags', value: '["a","b"]' },
+      { name: 'empty', value: '' },
+    ]);
     for (const base64 of [true, false]) {
       const fields = await parseMultipartForm(event(body, TYPE, base64));
       expect(Object.fromEntries(fields)).toEqual({ url: 'https://example.com/ä', tags: '["a","b"]', empty: '' });
@@ -56,7 +64,10 @@ describe('parseMultipartForm', () => {
 
   it('refuses other content types and a missing content type', async () => {
     await rejects(parseMultipartForm(event('{}', 'application/json')), 'Content-Type must be multipart/form-data');
-    await rejects(parseMultipartForm(event('a=b', 'application/x-www-form-urlencoded')), 'Content-Type must be multipart/form-data');
+    await rejects(
+      parseMultipartForm(event('a=b', 'application/x-www-form-urlencoded')),
+      'Content-Type must be multipart/form-data',
+    );
     await rejects(parseMultipartForm(event('x', undefined)), 'Content-Type must be multipart/form-data');
   });
 
@@ -67,19 +78,53 @@ describe('parseMultipartForm', () => {
   });
 
   it('refuses file parts, repeated fields, too many parts, long fields and large bodies', async () => {
-    await rejects(parseMultipartForm(event(form([{ name: 'doc', value: 'x', filename: 'a.txt' }]), TYPE)), 'File uploads are not accepted (part doc)');
-    await rejects(parseMultipartForm(event(form([{ name: 'a', value: '1' }, { name: 'a', value: '2' }]), TYPE)), 'The form field a is sent more than once');
+    await rejects(
+      parseMultipartForm(event(form([{ name: 'doc', value: 'x', filename: 'a.txt' }]), TYPE)),
+      'File uploads are not accepted (part doc)',
+    );
+    await rejects(
+      parseMultipartForm(
+        event(
+          form([
+            { name: 'a', value: '1' },
+            { name: 'a', value: '2' },
+          ]),
+          TYPE,
+        ),
+      ),
+      'The form field a is sent more than once',
+    );
     const limits = { maxBodyBytes: 2000, maxParts: 3, maxFieldBytes: 10 };
     const many = form(Array.from({ length: 5 }, (_, i) => ({ name: `f${i}`, value: 'v' })));
     await rejects(parseMultipartForm(event(many, TYPE), limits), /more than 3/);
-    await rejects(parseMultipartForm(event(form([{ name: 'a', value: 'x'.repeat(11) }]), TYPE), limits), 'The form field a is longer than 10 bytes');
-    await rejects(parseMultipartForm(event(form([{ name: 'a', value: 'é'.repeat(6) }]), TYPE), limits), 'The form field a is longer than 10 bytes');
-    await rejects(parseMultipartForm(event(form([{ name: 'a', value: 'x'.repeat(3000) }]), TYPE), limits), /larger than 2000 bytes/, 413);
+    await rejects(
+      parseMultipartForm(event(form([{ name: 'a', value: 'x'.repeat(11) }]), TYPE), limits),
+      'The form field a is longer than 10 bytes',
+    );
+    await rejects(
+      parseMultipartForm(event(form([{ name: 'a', value: 'é'.repeat(6) }]), TYPE), limits),
+      'The form field a is longer than 10 bytes',
+    );
+    await rejects(
+      parseMultipartForm(event(form([{ name: 'a', value: 'x'.repeat(3000) }]), TYPE), limits),
+      /larger than 2000 bytes/,
+      413,
+    );
   });
 
   it('accepts exactly the limits', async () => {
     const limits = { maxBodyBytes: 10_000, maxParts: 3, maxFieldBytes: 10 };
-    const fields = await parseMultipartForm(event(form([{ name: 'a', value: 'x'.repeat(10) }, { name: 'b', value: '' }, { name: 'c', value: 'y' }]), TYPE), limits);
+    const fields = await parseMultipartForm(
+      event(
+        form([
+          { name: 'a', value: 'x'.repeat(10) },
+          { name: 'b', value: '' },
+          { name: 'c', value: 'y' },
+        ]),
+        TYPE,
+      ),
+      limits,
+    );
     expect(fields.size).toBe(3);
   });
 });

@@ -16,9 +16,17 @@ describe('OpenAPI: geo, bulk create, QR codes', () => {
 
   it('documents POST /v1/links/bulk: items are LinkCreateRequest, per-item results, Idempotency-Key', () => {
     const op = doc.paths['/v1/links/bulk']!.post;
-    expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/LinkBulkCreateRequest' });
-    expect(doc.components.schemas.LinkBulkCreateRequest.properties.links).toMatchObject({ minItems: 1, maxItems: 100, items: { $ref: '#/components/schemas/LinkCreateRequest' } });
-    expect(op.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/LinkBulkResults' });
+    expect(op.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/LinkBulkCreateRequest',
+    });
+    expect(doc.components.schemas.LinkBulkCreateRequest.properties.links).toMatchObject({
+      minItems: 1,
+      maxItems: 100,
+      items: { $ref: '#/components/schemas/LinkCreateRequest' },
+    });
+    expect(op.responses['200'].content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/LinkBulkResults',
+    });
     expect(op.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
   });
 
@@ -26,8 +34,18 @@ describe('OpenAPI: geo, bulk create, QR codes', () => {
     for (const path of ['/v1/links/{linkId}/qr', '/v1/deep-links/{linkId}/qr']) {
       const op = doc.paths[path]!.get;
       expect(Object.keys(op.responses['200'].content).sort()).toEqual(['image/png', 'image/svg+xml']);
-      expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['background', 'color', 'ecc', 'format', 'linkId', 'margin', 'size']);
-      expect(op.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+      expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+        'background',
+        'color',
+        'ecc',
+        'format',
+        'linkId',
+        'margin',
+        'size',
+      ]);
+      expect(op.responses['404'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/ErrorEnvelope',
+      });
     }
   });
 });

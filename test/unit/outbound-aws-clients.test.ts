@@ -16,7 +16,11 @@ const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
-    seen.push({ target: String(req.headers['x-amz-target']), body: JSON.parse(Buffer.concat(chunks).toString('utf8')), authorization: String(req.headers.authorization) });
+    seen.push({
+      target: String(req.headers['x-amz-target']),
+      body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+      authorization: String(req.headers.authorization),
+    });
     const next = replies.length > 1 ? replies.shift() : replies[0];
     const reply = typeof next === 'function' ? (next as (body: any) => unknown)(seen.at(-1)!.body) : next;
     res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
@@ -43,10 +47,22 @@ const event = (n: number): OutboundEvent => ({
 
 describe('EventBridge bus over the official client (wire format)', () => {
   it('PutEvents: source = stack name, detail-type = type, detail = the envelope; 10 per call; failed entries retried alone', async () => {
-    const client = new EventBridgeClient({ region: 'eu-west-1', endpoint, credentials: loopbackCredentials, maxAttempts: 1 });
+    const client = new EventBridgeClient({
+      region: 'eu-west-1',
+      endpoint,
+      credentials: loopbackCredentials,
+      maxAttempts: 1,
+    });
     const bus = createEventBridgeBus({ client, busName: 'Acme-events', source: 'Acme' });
     replies = [
-      { FailedEntryCount: 1, Entries: [{ EventId: 'a' }, { ErrorCode: 'ThrottlingException', ErrorMessage: 'slow down' }, ...Array(8).fill({ EventId: 'x' })] },
+      {
+        FailedEntryCount: 1,
+        Entries: [
+          { EventId: 'a' },
+          { ErrorCode: 'ThrottlingException', ErrorMessage: 'slow down' },
+          ...Array(8).fill({ EventId: 'x' }),
+        ],
+      },
       { FailedEntryCount: 0, Entries: [{ EventId: 'b' }] },
       { FailedEntryCount: 0, Entries: [{ EventId: 'c' }, { EventId: 'd' }] },
     ];
@@ -63,7 +79,12 @@ describe('EventBridge bus over the official client (wire format)', () => {
   });
 
   it('throws when entries keep failing (the stream batch is then retried)', async () => {
-    const client = new EventBridgeClient({ region: 'eu-west-1', endpoint, credentials: loopbackCredentials, maxAttempts: 1 });
+    const client = new EventBridgeClient({
+      region: 'eu-west-1',
+      endpoint,
+      credentials: loopbackCredentials,
+      maxAttempts: 1,
+    });
     const bus = createEventBridgeBus({ client, busName: 'b', source: 's' });
     replies = [{ FailedEntryCount: 1, Entries: [{ ErrorCode: 'InternalFailure', ErrorMessage: 'boom' }] }];
     await expect(bus.put([event(1)])).rejects.toThrow(/InternalFailure/);
@@ -80,7 +101,11 @@ describe('SQS delivery queue over the official client (wire format)', () => {
       { Successful: [], Failed: [{ Id: '0', Code: 'InternalError', SenderFault: false }] },
       // SQS answers the MD5 of each body; the SDK client checks it.
       (body: any) => ({
-        Successful: body.Entries.map((e: any) => ({ Id: e.Id, MessageId: 'm1', MD5OfMessageBody: createHash('md5').update(e.MessageBody).digest('hex') })),
+        Successful: body.Entries.map((e: any) => ({
+          Id: e.Id,
+          MessageId: 'm1',
+          MD5OfMessageBody: createHash('md5').update(e.MessageBody).digest('hex'),
+        })),
         Failed: [],
       }),
     ];
@@ -93,7 +118,10 @@ describe('SQS delivery queue over the official client (wire format)', () => {
     await queue.retryLater('rh-1', 300_000);
     await queue.retryLater('rh-2', 100 * 3600e3);
     client.destroy();
-    expect(seen[2]).toMatchObject({ target: 'AmazonSQS.ChangeMessageVisibility', body: { QueueUrl: queueUrl, ReceiptHandle: 'rh-1', VisibilityTimeout: 300 } });
+    expect(seen[2]).toMatchObject({
+      target: 'AmazonSQS.ChangeMessageVisibility',
+      body: { QueueUrl: queueUrl, ReceiptHandle: 'rh-1', VisibilityTimeout: 300 },
+    });
     // Never past SQS's 12-hour maximum (counted from the receive).
     expect(seen[3]!.body.VisibilityTimeout).toBe(12 * 3600 - 300);
   });

@@ -19,10 +19,25 @@ describe('webhook URL policy (SSRF)', () => {
   it('deployed: https only, never loopback, private, link-local or reserved addresses', () => {
     expect(checkWebhookUrl('https://hooks.example.com/x').hostname).toBe('hooks.example.com');
     for (const url of [
-      'http://hooks.example.com/x', 'http://127.0.0.1:8080/x', 'http://localhost/x', 'https://localhost/x', 'https://127.0.0.1/x',
-      'https://10.1.2.3/x', 'https://172.16.0.1/', 'https://192.168.1.1/', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/',
-      'https://[fe80::1]/', 'https://[fd00::1]/', 'https://[::ffff:169.254.169.254]/', 'https://100.64.0.1/', 'https://0.0.0.0/',
-      'ftp://example.com/', 'https://user:pw@example.com/', 'not a url', 'https://app.localhost/',
+      'http://hooks.example.com/x',
+      'http://127.0.0.1:8080/x',
+      'http://localhost/x',
+      'https://localhost/x',
+      'https://127.0.0.1/x',
+      'https://10.1.2.3/x',
+      'https://172.16.0.1/',
+      'https://192.168.1.1/',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/',
+      'https://[fe80::1]/',
+      'https://[fd00::1]/',
+      'https://[::ffff:169.254.169.254]/',
+      'https://100.64.0.1/',
+      'https://0.0.0.0/',
+      'ftp://example.com/',
+      'https://user:pw@example.com/',
+      'not a url',
+      'https://app.localhost/',
     ]) {
       expect(() => checkWebhookUrl(url), url).toThrow();
     }
@@ -38,8 +53,20 @@ describe('webhook URL policy (SSRF)', () => {
   });
 
   it('classifies addresses, IPv4 inside IPv6 included', () => {
-    for (const ip of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '8.8.8.8']) expect(isNonPublicAddress(ip), ip).toBe(false);
-    for (const ip of ['127.0.0.1', '10.0.0.1', '169.254.169.254', '::1', 'fe80::1', 'fc00::1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '64:ff9b::a00:1', '224.0.0.1']) {
+    for (const ip of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '8.8.8.8'])
+      expect(isNonPublicAddress(ip), ip).toBe(false);
+    for (const ip of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '169.254.169.254',
+      '::1',
+      'fe80::1',
+      'fc00::1',
+      '::ffff:10.0.0.1',
+      '::ffff:a9fe:a9fe',
+      '64:ff9b::a00:1',
+      '224.0.0.1',
+    ]) {
       expect(isNonPublicAddress(ip), ip).toBe(true);
     }
   });
@@ -65,15 +92,42 @@ describe('retries', () => {
     const total = deployedRetryDelaysMs.reduce((x, y) => x + y, 0);
     expect(total).toBeGreaterThanOrEqual(24 * 3600e3);
     expect(MAX_DELIVERY_ATTEMPTS).toBe(deployedRetryDelaysMs.length + 1);
-    for (let i = 1; i < deployedRetryDelaysMs.length; i++) expect(deployedRetryDelaysMs[i]!).toBeGreaterThanOrEqual(deployedRetryDelaysMs[i - 1]!);
+    for (let i = 1; i < deployedRetryDelaysMs.length; i++)
+      expect(deployedRetryDelaysMs[i]!).toBeGreaterThanOrEqual(deployedRetryDelaysMs[i - 1]!);
   });
 });
 
 const linkItem = (over: Record<string, unknown> = {}) => ({
-  pk: 'LINK#lnk_1', sk: 'LINK', type: 'LINK', id: 'lnk_1', workspaceId: 'ws_1', linkType: 'SHORTLINK', domainId: 'dom_1', domain: 'go.example.com',
-  key: 'k', url: 'https://example.com', title: '', desktopOverrideUrl: null, androidOverrideUrl: null, iosOverrideUrl: null, expiresAt: null,
-  expiredUrl: null, passwordHash: 'secret-hash', comments: null, objects: null, tags: [], tracking: null, socialPreview: null, deepLinkAppId: null,
-  archived: false, clicks: 0, botClicks: 0, lastClicked: null, lastBotClickedAt: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+  pk: 'LINK#lnk_1',
+  sk: 'LINK',
+  type: 'LINK',
+  id: 'lnk_1',
+  workspaceId: 'ws_1',
+  linkType: 'SHORTLINK',
+  domainId: 'dom_1',
+  domain: 'go.example.com',
+  key: 'k',
+  url: 'https://example.com',
+  title: '',
+  desktopOverrideUrl: null,
+  androidOverrideUrl: null,
+  iosOverrideUrl: null,
+  expiresAt: null,
+  expiredUrl: null,
+  passwordHash: 'secret-hash',
+  comments: null,
+  objects: null,
+  tags: [],
+  tracking: null,
+  socialPreview: null,
+  deepLinkAppId: null,
+  archived: false,
+  clicks: 0,
+  botClicks: 0,
+  lastClicked: null,
+  lastBotClickedAt: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
   ...over,
 });
 const record = (eventName: 'INSERT' | 'MODIFY' | 'REMOVE', newImage?: object, oldImage?: object): DynamoDBRecord =>
@@ -90,18 +144,34 @@ const record = (eventName: 'INSERT' | 'MODIFY' | 'REMOVE', newImage?: object, ol
 describe('link changes from the table stream', () => {
   it('INSERT is link.created; the Link resource never carries the password hash', () => {
     const work = streamWorkOf(record('INSERT', linkItem()));
-    expect(work).toMatchObject({ kind: 'publish', event: { type: 'link.created', workspaceId: 'ws_1', occurredAt: '2026-01-01T00:00:00.000Z' } });
-    expect(work!.event.data).toMatchObject({ id: 'lnk_1', passwordProtected: true, shortLink: 'https://go.example.com/k' });
+    expect(work).toMatchObject({
+      kind: 'publish',
+      event: { type: 'link.created', workspaceId: 'ws_1', occurredAt: '2026-01-01T00:00:00.000Z' },
+    });
+    expect(work!.event.data).toMatchObject({
+      id: 'lnk_1',
+      passwordProtected: true,
+      shortLink: 'https://go.example.com/k',
+    });
     expect(JSON.stringify(work)).not.toContain('secret-hash');
     expect(work!.event.id).toBe(outboundEventId('link.created', 'ws_1', 'rec-1'));
   });
 
   it('MODIFY: archived / restored / updated / clicked by what changed; nothing for no visible change; REMOVE is nothing', () => {
     const t2 = '2026-01-02T00:00:00.000Z';
-    expect(streamWorkOf(record('MODIFY', linkItem({ archived: true, updatedAt: t2 }), linkItem()))?.event.type).toBe('link.archived');
-    expect(streamWorkOf(record('MODIFY', linkItem({ updatedAt: t2 }), linkItem({ archived: true })))?.event.type).toBe('link.restored');
-    expect(streamWorkOf(record('MODIFY', linkItem({ title: 'x', updatedAt: t2 }), linkItem()))?.event.type).toBe('link.updated');
-    expect(streamWorkOf(record('MODIFY', linkItem({ clicks: 1, lastClicked: t2 }), linkItem()))?.event).toMatchObject({ type: 'link.clicked', occurredAt: t2 });
+    expect(streamWorkOf(record('MODIFY', linkItem({ archived: true, updatedAt: t2 }), linkItem()))?.event.type).toBe(
+      'link.archived',
+    );
+    expect(streamWorkOf(record('MODIFY', linkItem({ updatedAt: t2 }), linkItem({ archived: true })))?.event.type).toBe(
+      'link.restored',
+    );
+    expect(streamWorkOf(record('MODIFY', linkItem({ title: 'x', updatedAt: t2 }), linkItem()))?.event.type).toBe(
+      'link.updated',
+    );
+    expect(streamWorkOf(record('MODIFY', linkItem({ clicks: 1, lastClicked: t2 }), linkItem()))?.event).toMatchObject({
+      type: 'link.clicked',
+      occurredAt: t2,
+    });
     expect(streamWorkOf(record('MODIFY', linkItem(), linkItem()))).toBeUndefined();
     expect(streamWorkOf(record('REMOVE', undefined, linkItem()))).toBeUndefined();
   });
@@ -136,7 +206,9 @@ describe('OpenAPI', () => {
         $ref: `#/components/schemas/${eventComponentName(type)}`,
       });
     }
-    expect((doc.components.schemas as Record<string, any>).LinkCreatedEvent.properties.data).toEqual({ $ref: '#/components/schemas/Link' });
+    expect((doc.components.schemas as Record<string, any>).LinkCreatedEvent.properties.data).toEqual({
+      $ref: '#/components/schemas/Link',
+    });
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
   });
 });

@@ -13,7 +13,11 @@ describe('ownRoute', () => {
   it('is inlined from the same row in a bundle, without the table', async () => {
     const route = routeTable.find((r) => r.handler === 'client-click')!;
     const result = await build({
-      stdin: { contents: "import { ownRoute } from '@shared/routes/own-route'; export const r = ownRoute('client-click');", resolveDir: process.cwd(), loader: 'ts' },
+      stdin: {
+        contents: "import { ownRoute } from '@shared/routes/own-route'; export const r = ownRoute('client-click');",
+        resolveDir: process.cwd(),
+        loader: 'ts',
+      },
       bundle: true,
       write: false,
       format: 'esm',

@@ -2,8 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { PublishableRestrictions } from '@shared/auth/credential';
 import { normalizeOrigin, restrictionFailure } from '@shared/auth/publishable-restrictions';
 
-const key = (platform: PublishableRestrictions['platform'], extra: Partial<PublishableRestrictions> = {}): PublishableRestrictions => ({
-  environment: 'production', platform, origins: [], androidPackage: null, androidSha256Certs: [], iosBundleId: null, ...extra,
+const key = (
+  platform: PublishableRestrictions['platform'],
+  extra: Partial<PublishableRestrictions> = {},
+): PublishableRestrictions => ({
+  environment: 'production',
+  platform,
+  origins: [],
+  androidPackage: null,
+  androidSha256Certs: [],
+  iosBundleId: null,
+  ...extra,
 });
 
 describe('publishable key restrictions', () => {
@@ -36,16 +45,25 @@ describe('publishable key restrictions', () => {
   it('checks Android package and certificates only when the key has them', () => {
     const cert = 'AA:BB:' + '01:'.repeat(29) + 'FF';
     const android = key('android', { androidPackage: 'com.acme', androidSha256Certs: [cert] });
-    expect(restrictionFailure(android, { androidPackage: 'com.acme', androidSha256Cert: cert.replace(/:/g, '').toLowerCase() })).toBeNull();
+    expect(
+      restrictionFailure(android, {
+        androidPackage: 'com.acme',
+        androidSha256Cert: cert.replace(/:/g, '').toLowerCase(),
+      }),
+    ).toBeNull();
     expect(restrictionFailure(android, { androidSha256Cert: cert })).toBe('package');
     expect(restrictionFailure(android, { androidPackage: 'com.acme' })).toBe('certificate');
     expect(restrictionFailure(key('android'), {})).toBeNull();
-    expect(restrictionFailure(key('android', { androidPackage: 'com.acme' }), { androidPackage: 'com.acme' })).toBeNull();
+    expect(
+      restrictionFailure(key('android', { androidPackage: 'com.acme' }), { androidPackage: 'com.acme' }),
+    ).toBeNull();
   });
 
   it('checks the iOS bundle id only when the key has one', () => {
     expect(restrictionFailure(key('ios', { iosBundleId: 'com.acme.app' }), { iosBundleId: 'com.acme.app' })).toBeNull();
-    expect(restrictionFailure(key('ios', { iosBundleId: 'com.acme.app' }), { iosBundleId: 'com.acme.App' })).toBe('bundle');
+    expect(restrictionFailure(key('ios', { iosBundleId: 'com.acme.app' }), { iosBundleId: 'com.acme.App' })).toBe(
+      'bundle',
+    );
     expect(restrictionFailure(key('ios', { iosBundleId: 'com.acme.app' }), {})).toBe('bundle');
   });
 });

@@ -25,7 +25,8 @@ describe('redirect cache (hot links only, bounded staleness)', () => {
   it('an ordinary link is read on every lookup and sees a change at once', async () => {
     const s = setup();
     s.store.set('a.test/k', { url: 'https://one.example' });
-    for (let i = 0; i < REDIRECT_HOT_LOOKUPS - 1; i++) expect(await s.lookup('a.test', 'k')).toEqual({ url: 'https://one.example' });
+    for (let i = 0; i < REDIRECT_HOT_LOOKUPS - 1; i++)
+      expect(await s.lookup('a.test', 'k')).toEqual({ url: 'https://one.example' });
     s.store.set('a.test/k', { url: 'https://two.example' });
     s.advance(999);
     // Lookups in a new second start counting again: still not hot.
@@ -138,7 +139,10 @@ describe('redirect cache (hot links only, bounded staleness)', () => {
     const first = cache.lookup('a.test', 'k', slow);
     const second = cache.lookup('a.test', 'k', fast);
     release({ url: 'https://shared.example' });
-    expect(await Promise.all([first, second])).toEqual([{ url: 'https://shared.example' }, { url: 'https://shared.example' }]);
+    expect(await Promise.all([first, second])).toEqual([
+      { url: 'https://shared.example' },
+      { url: 'https://shared.example' },
+    ]);
     expect(reads).toBe(REDIRECT_HOT_LOOKUPS);
 
     t += REDIRECT_CACHE_TTL_MS; // expired: the next read is shared again

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { countWithinBudget, escapedJsonBytes, LAMBDA_RESPONSE_LIMIT_BYTES, PAGE_BUDGET_BYTES } from '@shared/pagination/response-budget';
+import {
+  countWithinBudget,
+  escapedJsonBytes,
+  LAMBDA_RESPONSE_LIMIT_BYTES,
+  PAGE_BUDGET_BYTES,
+} from '@shared/pagination/response-budget';
 import { toPage } from '@shared/pagination/page';
 
 describe('response budget', () => {
@@ -9,7 +14,9 @@ describe('response budget', () => {
     expect(escapedJsonBytes('中')).toBe(2 + 2 * 2 + 6);
     const value = { text: '中"\\\n'.repeat(1000) };
     const body = JSON.stringify(value);
-    const inResult = Buffer.byteLength(JSON.stringify({ statusCode: 200, body })) - Buffer.byteLength(JSON.stringify({ statusCode: 200, body: '' }));
+    const inResult =
+      Buffer.byteLength(JSON.stringify({ statusCode: 200, body })) -
+      Buffer.byteLength(JSON.stringify({ statusCode: 200, body: '' }));
     expect(escapedJsonBytes(value)).toBeGreaterThanOrEqual(inResult);
   });
 

@@ -7,7 +7,15 @@ describe('slugOfShortLink', () => {
     expect(slugOfShortLink('http://go.example.com/a%2Db')).toEqual({ domain: 'go.example.com', key: 'a-b' });
   });
   it('names no link for other schemes, no key, nested paths or broken escapes', () => {
-    for (const bad of ['ftp://a.com/x', 'https://a.com/', 'https://a.com', 'https://a.com/x/y', 'https://a.com/%E0%A4%A', 'not a url', 'javascript:alert(1)']) {
+    for (const bad of [
+      'ftp://a.com/x',
+      'https://a.com/',
+      'https://a.com',
+      'https://a.com/x/y',
+      'https://a.com/%E0%A4%A',
+      'not a url',
+      'javascript:alert(1)',
+    ]) {
       expect(slugOfShortLink(bad), bad).toBeUndefined();
     }
     expect(isHttpUrl('https://a.com/x/y')).toBe(true);

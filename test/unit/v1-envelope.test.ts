@@ -28,10 +28,12 @@ const throwing = (error: unknown) => v1Handler({ route: 'not-found' }, async () 
 describe('v1 envelope and error mapping', () => {
   it('maps every error code to its status in the v1 envelope with the request id', async () => {
     for (const [code, status] of Object.entries(errorStatus)) {
-      const out = parse(await throwing(new AppError(code as keyof typeof errorStatus, `msg ${code}`, [{ path: 'a', message: 'b' }]))(
-        event({ headers: { 'x-request-id': 'req-123' } }),
-        context,
-      ));
+      const out = parse(
+        await throwing(new AppError(code as keyof typeof errorStatus, `msg ${code}`, [{ path: 'a', message: 'b' }]))(
+          event({ headers: { 'x-request-id': 'req-123' } }),
+          context,
+        ),
+      );
       expect(out.status).toBe(status);
       expect(out.body).toEqual({
         success: false,
@@ -74,7 +76,10 @@ describe('v1 envelope and error mapping', () => {
   });
 
   it('answers 400 invalid_request with a detail per bad field', async () => {
-    const h = v1Handler({ route: 'not-found', query: z.object({ a: z.string(), b: z.coerce.number().int() }) }, async () => ({ status: 200 }));
+    const h = v1Handler(
+      { route: 'not-found', query: z.object({ a: z.string(), b: z.coerce.number().int() }) },
+      async () => ({ status: 200 }),
+    );
     const out = parse(await h(event({ queryStringParameters: { b: 'x' } }), context));
     expect(out.status).toBe(400);
     expect(out.body.error.code).toBe('invalid_request');

@@ -53,6 +53,8 @@ export const launchViewPage = (input: LaunchViewInput): ApiResult =>
     }></div>
 <a id="open" class="button primary" href="${escapeHtml(input.openUrl)}">Open in app</a>
 <a id="web" class="button secondary" href="${escapeHtml(input.destination)}" rel="noreferrer">Continue to website</a>${inAppHint(input)}${
-      input.handoff ? `\n<p class="hint">“Open in app” copies this link so that ${escapeHtml(input.appName)} can open it after you install it.</p>` : ''
+      input.handoff
+        ? `\n<p class="hint">“Open in app” copies this link so that ${escapeHtml(input.appName)} can open it after you install it.</p>`
+        : ''
     }`,
   });

@@ -17,6 +17,10 @@ export const statusPage = (status: 404 | 410 | 500 | 503): ApiResult => {
 /** Unknown host: a plain 404, nothing about the service. */
 export const plainNotFound = (): ApiResult => ({
   statusCode: 404,
-  headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'private, max-age=0', 'X-Content-Type-Options': 'nosniff' },
+  headers: {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'private, max-age=0',
+    'X-Content-Type-Options': 'nosniff',
+  },
   body: 'Not Found',
 });

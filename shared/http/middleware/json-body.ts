@@ -34,7 +34,11 @@ export const jsonBodyMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, 
     }
     const problem = findJsonSafetyProblem(parsed);
     if (problem) {
-      throw new AppError('invalid_request', `The body cannot be stored as sent: ${problem.path || 'body'} ${problem.message}`, [problem]);
+      throw new AppError(
+        'invalid_request',
+        `The body cannot be stored as sent: ${problem.path || 'body'} ${problem.message}`,
+        [problem],
+      );
     }
     request.context.jsonBody = parsed;
   },

@@ -33,7 +33,12 @@ export const legacyAuthMiddleware = (
         throw error;
       }
       if (record.kind !== wanted || (wanted === 'app' && !record.appId)) throw unknownKey();
-      request.context.auth = { kind: record.kind, workspaceId: record.workspaceId, appId: record.appId, publishable: null };
+      request.context.auth = {
+        kind: record.kind,
+        workspaceId: record.workspaceId,
+        appId: record.appId,
+        publishable: null,
+      };
     },
   };
 };

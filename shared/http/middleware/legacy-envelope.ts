@@ -32,7 +32,10 @@ const asLegacyError = (error: unknown): LegacyError | null => {
  */
 export const legacyEnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   after: (request) => {
-    request.response = withRateLimitHeaders(legacyResult(200, { success: true, data: request.response }), request.context);
+    request.response = withRateLimitHeaders(
+      legacyResult(200, { success: true, data: request.response }),
+      request.context,
+    );
   },
   onError: (request) => {
     const requestId = request.context.requestId ?? 'unknown';
@@ -43,10 +46,14 @@ export const legacyEnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, E
       log('error', 'Unhandled error', {
         requestId,
         route: request.event?.routeKey,
-        error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+        error:
+          error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
       });
       legacy = legacyErrors.internal();
     }
-    request.response = withRateLimitHeaders(legacyResult(legacy.status, { success: false, [legacy.field]: legacy.message }), request.context);
+    request.response = withRateLimitHeaders(
+      legacyResult(legacy.status, { success: false, [legacy.field]: legacy.message }),
+      request.context,
+    );
   },
 });

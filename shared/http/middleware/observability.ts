@@ -12,7 +12,12 @@ import { metrics } from '@shared/util/metrics';
  * request-id middleware, next in the chain, adds `requestId` and `route` to both; the stream and
  * queue consumers (outbound events) use the same two middlewares.
  */
-export const observabilityMiddlewares = <E = ApiEvent, R = ApiResult, C extends object = ApiContext>(): MiddlewareObj<E, R, Error, C>[] => [
+export const observabilityMiddlewares = <E = ApiEvent, R = ApiResult, C extends object = ApiContext>(): MiddlewareObj<
+  E,
+  R,
+  Error,
+  C
+>[] => [
   injectLambdaContext(logger, { resetKeys: true }) as unknown as MiddlewareObj<E, R, Error, C>,
   logMetrics(metrics) as unknown as MiddlewareObj<E, R, Error, C>,
 ];

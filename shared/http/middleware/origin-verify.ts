@@ -6,7 +6,11 @@ import { markThroughFrontDoor } from '@shared/http/trusted-viewer';
 /** What a request that skipped the front door gets: a plain 403, nothing about the service. */
 export const forbiddenOrigin = (): ApiResult => ({
   statusCode: 403,
-  headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'private, max-age=0', 'X-Content-Type-Options': 'nosniff' },
+  headers: {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'private, max-age=0',
+    'X-Content-Type-Options': 'nosniff',
+  },
   body: 'Forbidden',
 });
 

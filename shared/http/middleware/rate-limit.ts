@@ -5,7 +5,11 @@ import { WINDOW_SECONDS, type RateLimitKind } from '@shared/rate-limits/rate-lim
 import { countRequest, type RateDecision } from '@shared/rate-limits/rate-limiter';
 import { log } from '@shared/util/logger';
 
-const KIND_LABEL: Record<RateLimitKind, string> = { server: 'server-key', client: 'publishable-key client', legacy: 'legacy' };
+const KIND_LABEL: Record<RateLimitKind, string> = {
+  server: 'server-key',
+  client: 'publishable-key client',
+  legacy: 'legacy',
+};
 
 /**
  * The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10): the policy (quota `q`
@@ -35,7 +39,10 @@ export const rateLimitMiddleware = (kind: RateLimitKind): MiddlewareObj<ApiEvent
     try {
       decision = await countRequest(workspaceId, kind);
     } catch (error) {
-      log('warn', 'rate limiter unavailable; request not limited', { requestId: request.context.requestId, error: (error as Error).message });
+      log('warn', 'rate limiter unavailable; request not limited', {
+        requestId: request.context.requestId,
+        error: (error as Error).message,
+      });
       return;
     }
     request.context.rateLimitHeaders = rateLimitHeaders(decision);

@@ -7,9 +7,7 @@ import { header, type ApiContext, type ApiEvent, type ApiResult } from '@shared/
  * Secret-key auth (`api-key` header): 401 for a missing, unknown or revoked key, 403 for a key
  * of another kind. The workspace (and app) come from the key record, never from the request.
  */
-export const secretKeyAuthMiddleware = (
-  accepted: KeyKind,
-): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
+export const secretKeyAuthMiddleware = (accepted: KeyKind): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   before: async (request) => {
     const record = await authenticateKeyOrThrow(header(request.event, 'api-key'));
     if (record.kind !== accepted) throw forbidden();

@@ -6,7 +6,10 @@ import { log } from '@shared/util/logger';
 import { countIfThrottled } from '@shared/util/metrics';
 
 /** The workspace's rate-limit headers (middleware/rate-limit.ts) on an answer of a limited route. */
-export const withRateLimitHeaders = (result: ApiResult, context: Pick<ApiContext, 'rateLimitHeaders'> | undefined): ApiResult =>
+export const withRateLimitHeaders = (
+  result: ApiResult,
+  context: Pick<ApiContext, 'rateLimitHeaders'> | undefined,
+): ApiResult =>
   context?.rateLimitHeaders ? { ...result, headers: { ...result.headers, ...context.rateLimitHeaders } } : result;
 
 /**
@@ -16,7 +19,10 @@ export const withRateLimitHeaders = (result: ApiResult, context: Pick<ApiContext
  */
 export const v1EnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   after: (request) => {
-    request.response = withRateLimitHeaders(successResult(request.response as unknown as ApiReply, request.context.requestId), request.context);
+    request.response = withRateLimitHeaders(
+      successResult(request.response as unknown as ApiReply, request.context.requestId),
+      request.context,
+    );
   },
   onError: (request) => {
     const { error } = request;
