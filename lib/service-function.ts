@@ -82,7 +82,7 @@ export class ServiceFunction extends NodejsFunction {
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'The product targets the Node.js 22 Lambda runtime (DESIGN.md section 1); runtime upgrades are a deliberate, tested change.',
+        'The product targets the Node.js 22 Lambda runtime (Node.js 22, arm64); runtime upgrades are a deliberate, tested change.',
     });
   }
 

@@ -81,7 +81,7 @@ const storeKey = async (
 };
 
 /**
- * Provisions a complete tenant (outside the HTTP API, DESIGN.md section 2): workspace, primary
+ * Provisions a complete tenant (outside the HTTP API: tenants are provisioned by an operator): workspace, primary
  * short-link domain, deep-link app with its own domain, and one key of every kind.
  */
 export const bootstrapTenant = async (options: BootstrapOptions): Promise<BootstrapResult> => {

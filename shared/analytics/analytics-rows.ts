@@ -19,7 +19,7 @@ export const BREAKDOWN_ROWS_MAX = 50;
 const int = (value: string | null | undefined): number => (value ? Number.parseInt(value, 10) : 0);
 const iso = (value: string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
 
-/** `percentage` = count / total * 100, rounded to 2 decimals (DESIGN.md section 8). */
+/** `percentage` = count / total * 100, rounded to 2 decimals. */
 export const percentageOf = (count: number, total: number): number =>
   total === 0 ? 0 : Math.round((count * 10_000) / total) / 100;
 
@@ -127,7 +127,7 @@ export const timeseriesFrom = (rows: AnalyticsRow[], window: AnalyticsWindow): T
   });
 };
 
-/** Drops the null and undefined fields of an object (string fields the spec does not let be null). */
+/** Drops the null and undefined fields of an object (string fields the contract does not let be null). */
 const withoutNulls = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as T;
 

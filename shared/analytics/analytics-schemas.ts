@@ -8,7 +8,7 @@ export type TrafficFilter = (typeof trafficFilters)[number];
 
 const rangeSchema = z._default(z.enum(analyticsRanges), '7d');
 
-/** `range` and `traffic` (spec 4.5): defaults 7d / human; anything else is 400. */
+/** `range` and `traffic`: defaults 7d / human; anything else is 400. */
 export const analyticsQuerySchema = z.object({
   range: rangeSchema,
   traffic: z._default(z.enum(trafficFilters), 'human'),
@@ -18,7 +18,7 @@ export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
 export const PAGE_LIMIT_MAX = 100;
 export const PAGE_LIMIT_DEFAULT = 25;
 
-/** `limit` (spec 4.1): integer, 1 to 100, default 25, larger values capped to 100. */
+/** `limit`: integer, 1 to 100, default 25, larger values capped to 100. */
 export const pageLimitSchema = z._default(
   z.pipe(
     z
@@ -32,7 +32,7 @@ export const pageLimitSchema = z._default(
 export const eventTypeFilters = ['all', ...eventTypes] as const;
 export type EventTypeFilter = (typeof eventTypeFilters)[number];
 
-/** GET /v1/analytics/events: limit, cursor, range, eventType (spec 4.5). */
+/** GET /v1/analytics/events: limit, cursor, range, eventType. */
 export const analyticsEventsQuerySchema = z.object({
   limit: pageLimitSchema,
   /** Empty is the first page, as on the lists. */

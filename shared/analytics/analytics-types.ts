@@ -1,6 +1,6 @@
 import type { EventType } from '@shared/events/event-record';
 
-/** Response structures of spec 2.8. */
+/** Analytics response structures. */
 export interface AnalyticsSummary {
   humanClicks: number;
   uniqueVisitors: number;
@@ -11,7 +11,7 @@ export interface AnalyticsSummary {
   launchViewAutoOpenAttempts: number;
   launchViewPrimaryClicks: number;
   launchViewSecondaryClicks: number;
-  /** Extra keys (allowed by spec 2.8): app events in the selection. */
+  /** Extra keys (allowed by the contract): app events in the selection. */
   installs: number;
   firstOpens: number;
   customerEvents: number;
@@ -34,7 +34,7 @@ export interface BreakdownRow {
 }
 
 /**
- * Spec 2.8 types these event fields as strings (not "or null"): a field the event does not
+ * The contract types these event fields as strings (not "or null"): a field the event does not
  * have is left out rather than sent as null.
  */
 export interface RecentAnalyticsEvent {

@@ -8,7 +8,7 @@ import { clientDestinationOf } from './client-resolve';
 import type { ClientClickBody } from './client-schemas';
 import { deviceFingerprint } from './fingerprint';
 
-/** ClientClickResponse (spec 2.9). */
+/** ClientClickResponse of the client API. */
 export interface ClientClickResponse {
   clickId: string;
   attributionId: string;

@@ -5,7 +5,7 @@ import type { ClientLinkReference } from './client-schemas';
 import { canonicalLinkDomain } from '@shared/links/link-domain';
 import { slugOfShortLink } from '@shared/links/short-link';
 
-/** ClientLinkPayload (spec 2.9). */
+/** ClientLinkPayload: the link as the client API returns it. */
 export interface ClientLinkPayload {
   linkId: string;
   linkType: LinkType;
@@ -60,7 +60,7 @@ const parseShortLinkOrThrow = (shortLink: string): { domain: string; key: string
 };
 
 /**
- * Resolves a ClientLinkReference (DESIGN.md section 7): `linkId`; else `shortLink` (or its
+ * Resolves a ClientLinkReference: `linkId`; else `shortLink` (or its
  * alias `url`) parsed into domain + key; else `domain` + `key` (or alias `slug`). Nothing usable
  * is 400; a link of another workspace is 404, like an unknown one.
  */
@@ -96,6 +96,6 @@ export const resolveClientLinkOrThrow = async (workspaceId: string, ref: ClientL
   return link;
 };
 
-/** Eligible for attribution (DESIGN.md 7): not archived, not expired, not a bot. */
+/** Eligible for attribution: not archived, not expired, not a bot. */
 export const isEligible = (link: LinkRecord, isBot: boolean, at: Date): boolean =>
   !link.archived && !isBot && (link.expiresAt === null || Date.parse(link.expiresAt) > at.getTime());

@@ -5,7 +5,7 @@ const idSchema = z.string().check(z.minLength(1), z.maxLength(128));
 const optionalId = z.optional(idSchema);
 const optionalLinkId = z.optional(z.string().check(z.minLength(1), z.maxLength(64)));
 
-/** ClientLinkReference (spec 2.9): no field is required here; the resolver decides (DESIGN.md 7). */
+/** ClientLinkReference: no field is required here; the resolver decides (linkId, then shortLink, then domain + key). */
 export const clientLinkReferenceFields = {
   linkId: optionalLinkId,
   shortLink: z.optional(httpUrlSchema),
@@ -25,7 +25,7 @@ export const clientClickBodySchema = z.object({
 });
 export type ClientClickBody = z.infer<typeof clientClickBodySchema>;
 
-/** FirstOpenRequest (spec 2.9); `eventType` defaults to `first_open`. */
+/** FirstOpenRequest of the client API; `eventType` defaults to `first_open`. */
 export const firstOpenBodySchema = z.object({
   ...clientLinkReferenceFields,
   eventType: z._default(z.enum(['first_open', 'install']), 'first_open'),
@@ -53,7 +53,7 @@ const propertyValueSchema = z.union([
   z.boolean(),
 ]);
 
-/** CustomerEvent (spec 2.9): name by pattern, at most 50 properties of string, number or boolean. */
+/** CustomerEvent of the client API: name by pattern, at most 50 properties of string, number or boolean. */
 export const customerEventSchema = z.object({
   name: z.string().check(z.regex(CUSTOMER_EVENT_NAME, 'must match ^[a-zA-Z][a-zA-Z0-9_.:-]{0,63}$')),
   eventId: optionalId,

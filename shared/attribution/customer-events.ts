@@ -25,7 +25,7 @@ const linksOf = async (workspaceId: string, events: CustomerEvent[]): Promise<Ma
   const unknown = events.flatMap((e, i) =>
     e.linkId !== undefined && !links.has(e.linkId) ? [{ path: `events.${i}.linkId`, message: 'no such link' }] : [],
   );
-  // DESIGN.md section 3: an unknown (or another workspace's) id is 404; details name the events.
+  // As everywhere in v1: an unknown (or another workspace's) id is 404; details name the events.
   if (unknown.length) throw new AppError('not_found', 'Some events name links that do not exist', unknown);
   return links;
 };

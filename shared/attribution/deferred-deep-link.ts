@@ -6,7 +6,7 @@ import { firstOpenRepository } from './first-open-repository';
 import { matchOpen } from './first-open';
 import { isMatchGuaranteed, type MatchType } from './match-attribution';
 
-/** DeferredDeepLinkResponse (spec 2.9) plus `matchType` and `matchGuaranteed` (see FirstOpenResponse). */
+/** DeferredDeepLinkResponse of the client API plus `matchType` and `matchGuaranteed` (see FirstOpenResponse). */
 export interface DeferredDeepLinkResponse {
   matched: boolean;
   matchType: MatchType | null;

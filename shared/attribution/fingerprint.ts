@@ -40,7 +40,7 @@ export const networkOf = (ip: string): string | null => {
 };
 
 /**
- * Device fingerprint for probabilistic matching (DESIGN.md 7): a salted hash of the viewer's
+ * Device fingerprint for probabilistic matching: a salted hash of the viewer's
  * network (see networkOf) and platform. Not the OS version: browsers freeze it (reduced Chrome
  * on Android says `Android 10; K`, Safari on iOS 26 says `18_6`) while the app's own user agent
  * (Dalvik, CFNetwork) reports the real one or none, so a web tap and the app's first open would

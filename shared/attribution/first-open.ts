@@ -19,7 +19,7 @@ import {
 } from './match-attribution';
 
 /**
- * FirstOpenResponse (spec 2.9) plus `matchType`, so a match can be audited, and
+ * FirstOpenResponse of the client API plus `matchType`, so a match can be audited, and
  * `matchGuaranteed` (true only for a deterministic match, as Branch's `+match_guaranteed`).
  */
 export interface FirstOpenResponse {
@@ -45,7 +45,7 @@ export const namedLinkOf = async (workspaceId: string, body: FirstOpenBody): Pro
   hasLinkReference(body) ? resolveClientLinkOrThrow(workspaceId, body) : undefined;
 
 /**
- * Matches a first open or deferred-deep-link request (DESIGN.md 7); `claimant` claims a matched
+ * Matches a first open or deferred-deep-link request (deterministic ids first, then the fingerprint window); `claimant` claims a matched
  * click (see matchAttribution), null only looks.
  */
 export const matchOpen = async (

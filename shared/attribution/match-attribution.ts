@@ -29,7 +29,7 @@ export const devicePlatformOf = (key: PublishableRestrictions | null, request: C
   key?.platform === 'android' || key?.platform === 'ios' ? key.platform : request.client.platform;
 
 /**
- * DESIGN.md section 7: deterministic first (`attributionId`, then `clickId`), then
+ * Matching order: deterministic first (`attributionId`, then `clickId`), then
  * probabilistic: the same fingerprint (salted hash of the viewer's network and platform, see
  * fingerprint.ts) within 2 hours before `at`, newest unclaimed click wins. Only the caller's
  * workspace's live records.

@@ -1,4 +1,4 @@
-/** Kinds of stored keys (DESIGN.md section 2) and their visible prefixes. */
+/** Kinds of stored keys (server, mobile, app, publishable) and their visible prefixes. */
 export const keyKinds = ['server', 'mobile', 'app', 'publishable'] as const;
 export type KeyKind = (typeof keyKinds)[number];
 
@@ -11,7 +11,7 @@ export const keyPrefix: Record<KeyKind, string> = {
 
 /**
  * What a route accepts. `none`: public (OpenAPI document, edge). The legacy kinds read the
- * `api-key` header too but answer in the legacy error shape (spec 7.3).
+ * `api-key` header too but answer in the legacy error shape (`{success:false, msg|error}`).
  */
 export type CredentialKind = 'server' | 'app' | 'publishable' | 'legacy-mobile' | 'legacy-app' | 'none';
 

@@ -32,7 +32,7 @@ export const normalizeOrigin = (value: string | undefined): string | undefined =
 export const normalizeCertFingerprint = (value: string): string => value.replace(/[:\s]/g, '').toUpperCase();
 
 /**
- * Checks a publishable key's restrictions (spec section 5): environment and platform must
+ * Checks a publishable key's restrictions: environment and platform must
  * match when sent; a browser key needs an `Origin` among its origins; an Android key needs
  * its package and one of its certificates when it has them; an iOS key its bundle id.
  * Returns the first failing restriction, or null.

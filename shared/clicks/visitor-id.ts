@@ -2,7 +2,7 @@ import { getSecret } from '@shared/secrets/signing-secret';
 import { sha256Hex } from '@shared/util/hash';
 
 /**
- * Unique-visitor id (DESIGN.md section 8): salted hash of IP + user agent with the UTC day in
+ * Unique-visitor id: salted hash of IP + user agent with the UTC day in
  * the salt, so ids rotate daily and raw IPs are never stored.
  */
 export const visitorIdFor = async (ip: string | null, userAgent: string | null, at = new Date()): Promise<string> => {

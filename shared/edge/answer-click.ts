@@ -172,7 +172,7 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
   if (outcome.kind === 'launch_view' && (!app || !platform || !app[platform]))
     outcome = { kind: 'redirect', destination: outcome.destination };
 
-  // Every human tap on a live deep link is attributable (DESIGN.md 7): its click id goes on the
+  // Every human tap on a live deep link is attributable: its click id goes on the
   // launch view's links, into the Play Store referrer and the pasteboard hand-off.
   const attributable =
     human && record?.linkType === 'DEEPLINK' && (outcome.kind === 'launch_view' || outcome.kind === 'redirect');

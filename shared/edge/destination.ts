@@ -43,7 +43,7 @@ type DestinationFields = Pick<
 >;
 
 /**
- * Where a click goes (DESIGN.md section 10): the platform's override when set, else the URL for
+ * Where a click goes: the platform's override when set, else the URL for
  * the viewer's country in `geo`, else the link's URL; then the tracking parameters. The edge,
  * the client click API and resolve all answer with this.
  */

@@ -28,7 +28,7 @@ export const isExpired = (record: Pick<RedirectRecord, 'expiresAt'>, now: Date) 
   record.expiresAt !== null && record.expiresAt !== undefined && Date.parse(record.expiresAt) <= now.getTime();
 
 /**
- * The edge's rules in order (DESIGN.md section 9): unknown or archived -> the domain's
+ * The edge's rules in order: unknown or archived -> the domain's
  * notFoundUrl else 404; expired -> the link's expiredUrl, else the domain's, else 410; password
  * (until unlocked) -> the form; bots -> the social preview; deep links on iOS / Android -> the
  * launch view; everything else -> a redirect to the destination (platform override, geo, url).

@@ -12,7 +12,7 @@ import { findRecordOnHost } from './redirect-lookup';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import { log } from '@shared/util/logger';
 
-/** DESIGN.md section 4 key syntax; anything else cannot be a link (no table read). */
+/** Link key syntax (1-100 of [A-Za-z0-9_-], `.` inside); anything else cannot be a link (no table read). */
 export const LINK_KEY = /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9_-])?$/;
 const CLICK_ID = /^[0-9a-f-]{36}$/;
 

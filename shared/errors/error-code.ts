@@ -1,4 +1,4 @@
-/** Every `error.code` the v1 API can answer with (DESIGN.md section 3), and its HTTP status. */
+/** Every `error.code` the v1 API can answer with, and its HTTP status. */
 export const errorStatus = {
   invalid_request: 400,
   invalid_json: 400,

@@ -4,7 +4,7 @@ import { eventTypes, type EventRecord } from './event-record';
 const s = z.string().nullable();
 
 /**
- * One stored event: the fields of RawAnalyticsEvent (spec 2.8) plus tenant, link and app ids,
+ * One stored event: the fields of RawAnalyticsEvent plus tenant, link and app ids,
  * a unique `eventId` (consumers drop duplicates by it) and what analytics breaks down by. This
  * is the line format of the lake (JSON per line) and the schema of the Glue table. Kept for
  * tests and the Glue columns; the runtime builds events from the plain type in event-record.ts.

@@ -1,4 +1,4 @@
-/** Event types of spec section 6, plus nothing else. */
+/** The event types the service records, and nothing else. */
 export const eventTypes = [
   'click',
   'launch_view_impression',
@@ -12,7 +12,7 @@ export const eventTypes = [
 export type EventType = (typeof eventTypes)[number];
 
 /**
- * One stored event: the fields of RawAnalyticsEvent (spec 2.8) plus tenant, link and app ids,
+ * One stored event: the fields of RawAnalyticsEvent plus tenant, link and app ids,
  * a unique `eventId` (consumers drop duplicates by it) and what analytics breaks down by. This
  * is the line format of the lake (JSON per line) and the schema of the Glue table
  * (`eventRecordSchema` in event-record-schema.ts validates it in tests). Plain types, no zod:

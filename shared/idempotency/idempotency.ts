@@ -9,7 +9,7 @@ import type { ApiReply } from '@shared/http/api-types';
 import { canonicalJson } from '@shared/util/canonical-json';
 import { sha256Hex } from '@shared/util/hash';
 
-/** DESIGN.md section 5. */
+/** Idempotency-Key on POST creates: same key and body within 24 h replays; another body is 409. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 /** A claim older than this is taken to be from a request that died; the key may be claimed again. */
 export const IDEMPOTENCY_LEASE_MS = 30_000;

@@ -1,4 +1,4 @@
-/** The body field a legacy error uses (spec 7.3: some rows say `msg`, some say `error`). */
+/** The body field a legacy error uses (the legacy contract: some errors say `msg`, some say `error`). */
 export type LegacyErrorField = 'msg' | 'error';
 
 /**
@@ -18,7 +18,7 @@ export class LegacyError extends Error {
 
 export const isLegacyError = (e: unknown): e is LegacyError => e instanceof LegacyError;
 
-/** Every legacy error answer, by the spec 7.3 row (or documented decision) it implements. */
+/** Every legacy error answer, by the legacy contract's case (or documented decision) it implements. */
 export const legacyErrors = {
   /** POST deeplink (and POST link create, by analogy): no api-key header. */
   apiKeyRequired: () => new LegacyError(400, 'API key is required'),
@@ -28,7 +28,7 @@ export const legacyErrors = {
   appNotFound: () => new LegacyError(404, 'Deep link app not found, please check the API key'),
   /** POST link create (and GET link): unknown, revoked or other-kind key. */
   workspaceNotFound: () => new LegacyError(404, 'No workspace found, please check the API key'),
-  /** Both creates: the slug is taken on that domain. Status 200, as the spec says. */
+  /** Both creates: the slug is taken on that domain. Status 200, as the legacy contract says. */
   slugExists: () => new LegacyError(200, 'slug already exists'),
   /** GET deeplink / GET link: no shortLink query parameter. */
   shortLinkRequired: () => new LegacyError(400, 'shortLink is required', 'error'),

@@ -9,7 +9,7 @@ import { sha256Hex } from '@shared/util/hash';
 export const legacyLinkTagId = (linkId: string, tagId: string) => `ltg_${sha256Hex(`${linkId}#${tagId}`).slice(0, 24)}`;
 
 /**
- * The legacy `data` shape of spec 4.7. `linkObject` is always an object; its `object` is the
+ * The legacy `data` shape. `linkObject` is always an object; its `object` is the
  * link's objects, or null when it has none (an empty `{}` is stored as null, as in v1).
  */
 const toLegacyLinkBase = (link: LinkRecord) => ({

@@ -10,7 +10,7 @@ import { toLegacyDeepLink, toLegacyShortLink, type LegacyDeepLink, type LegacySh
 import { canonicalLinkDomain } from '@shared/links/link-domain';
 import { isHttpUrl, slugOfShortLink } from '@shared/links/short-link';
 
-/** Spec 4.7 / 8: legacy creates generate 6-character slugs. */
+/** Legacy creates generate 6-character slugs. */
 export const LEGACY_GENERATED_KEY_LENGTH = 6;
 
 /**
@@ -25,7 +25,7 @@ export const getPrimaryShortLinkDomainOrThrow = async (workspaceId: string): Pro
   return candidates[0];
 };
 
-/** A taken slug is the spec's 200 `{success:false, msg}`; other errors pass through. */
+/** A taken slug is the legacy contract's 200 `{success:false, msg}`; other errors pass through. */
 const slugTakenAsLegacy = async (create: () => Promise<LinkRecord>): Promise<LinkRecord> => {
   try {
     return await create();

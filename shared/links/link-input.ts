@@ -10,7 +10,7 @@ export const destinationOf = (body: Pick<Editable, 'url' | 'destinationUrl'>): s
 export const keyOf = (body: Pick<Editable, 'key' | 'slug'>): string | undefined => body.key ?? body.slug;
 
 /**
- * Override URLs from the top-level fields and `platformOverrides` (both key styles of spec 2.6).
+ * Override URLs from the top-level fields and `platformOverrides` (both key styles).
  * A top-level field wins over the nested one; `undefined` means "not given".
  */
 export const overridesOf = (
@@ -26,7 +26,7 @@ export const overridesOf = (
   };
 };
 
-/** An empty `objects` is stored as null (spec 4.2). */
+/** An empty `objects` is stored as null (and answered as null). */
 export const normalizeObjects = (objects: Record<string, unknown> | null | undefined) =>
   objects === undefined ? undefined : objects === null || Object.keys(objects).length === 0 ? null : objects;
 

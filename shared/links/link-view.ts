@@ -1,7 +1,7 @@
 import type { LinkRecord } from './link-record';
 import { shortLinkOf } from './link-record';
 
-/** The Link resource of spec 2.3. The password hash never leaves; only `passwordProtected`. */
+/** The Link resource. The password hash never leaves; only `passwordProtected`. */
 export const toLinkResource = (link: LinkRecord) => ({
   id: link.id,
   title: link.title,

@@ -21,7 +21,7 @@ import { linkRepository } from './link-repository';
 import { toLinkResource, type LinkResource } from './link-view';
 
 /**
- * GET /v1/links and GET /v1/deep-links (spec 4.1, DESIGN.md section 6).
+ * GET /v1/links and GET /v1/deep-links (cursor pages, sorts and filters).
  *
  * What is indexed (link-index.ts): per workspace, type and archived flag, the creation and
  * update order (gsi1, gsi2), each also narrowed to one domain or one tag. So these lists are

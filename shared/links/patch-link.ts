@@ -49,7 +49,7 @@ const nextTimestamp = (previous: string, now = Date.now()) =>
   new Date(Math.max(now, Date.parse(previous) + 1)).toISOString();
 
 /**
- * DESIGN.md section 4: `null` clears, an absent field is untouched, `tags` replaces the set,
+ * PATCH semantics: `null` clears, an absent field is untouched, `tags` replaces the set,
  * `domain`/`key` move the slug, `archived` archives or restores; `createdAt` and the counters
  * never change; `updatedAt` moves. A title that was the generated short link follows a moved
  * slug; a null title goes back to the (new) short link.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { emulatorDir, projectRoot } from './paths';
 
-/** DESIGN.md section 1: the official DynamoDB Local jar, as shipped in this npm package's tarball. */
+/** The official DynamoDB Local jar, as shipped in this npm package's tarball. */
 const EMULATOR_PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
 
 /**

@@ -102,7 +102,7 @@ const v1ErrorResponses = (route: RouteDef) => {
     // Per-workspace rate limits (docs/operations.md): every route with a credential.
     ...(route.credential === 'none' ? [] : ['429']),
     '500',
-    // Spec 7.2: analytics_unavailable on the three analytics routes only.
+    // analytics_unavailable (503) is answered by the three analytics routes only.
     ...(route.grants.analytics ? ['503'] : []),
   ];
   const rateLimitHeaders = {
@@ -122,7 +122,7 @@ const v1ErrorResponses = (route: RouteDef) => {
         description:
           s === '429'
             ? 'rate_limited: the workspace used its per-minute budget for this kind of key'
-            : 'Error (v1 envelope; error.code per DESIGN.md section 3)',
+            : 'Error (v1 envelope; error.code from the documented code list)',
         ...(s === '429'
           ? {
               headers: {

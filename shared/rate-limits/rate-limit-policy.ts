@@ -1,7 +1,7 @@
 import * as z from '@shared/schemas/zod-mini';
 import type { CredentialKind } from '@shared/auth/credential';
 
-/** The three budgets a workspace has, one per kind of credential (DESIGN.md: rate limits). */
+/** The three budgets a workspace has, one per kind of credential (server, client, legacy). */
 export type RateLimitKind = 'server' | 'client' | 'legacy';
 
 export interface RateLimits {

@@ -1,6 +1,6 @@
 import type { RouteDef } from './route-types';
 
-/** Analytics (spec 4.5). readWrite: Athena answers are cached in the table; the export signs cursors. */
+/** Analytics. readWrite: Athena answers are cached in the table; the export signs cursors. */
 export const analyticsRoutes: RouteDef[] = [
   {
     handler: 'analytics-link',

@@ -1,6 +1,6 @@
 import type { RouteDef } from './route-types';
 
-/** Client attribution (spec 4.6): publishable keys only; CORS for browser keys (docs/client-attribution.md). */
+/** Client attribution: publishable keys only; CORS for browser keys (docs/client-attribution.md). */
 export const clientRoutes: RouteDef[] = [
   {
     handler: 'client-resolve',

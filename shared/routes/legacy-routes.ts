@@ -1,9 +1,9 @@
 import type { RouteDef } from './route-types';
 
 /**
- * The legacy multipart endpoints of spec 4.7 (`{app_base_url}` is the service API). They answer
- * in the legacy shapes of spec 7.3 (`{success, data}` / `{success:false, msg|error}`), not in
- * the v1 envelope. `GET /api/mobile/link` is the legacy `GET /link?shortLink=` of spec 9.
+ * The legacy multipart endpoints (`{app_base_url}` is the service API). They answer
+ * in the legacy shapes (`{success, data}` / `{success:false, msg|error}`), not in
+ * the v1 envelope. `GET /api/mobile/link` is the legacy `GET /link?shortLink=`.
  */
 export const legacyRoutes: RouteDef[] = [
   {

@@ -1,7 +1,7 @@
 import * as z from './zod-mini';
 import { parseHttpUrl } from '@shared/util/http-url';
 
-/** DESIGN.md section 4 limits. */
+/** Field limits: URLs absolute http(s) up to 2,048 characters, keys 1-100 of [A-Za-z0-9_-] (`.` inside). */
 export const limits = {
   urlMax: 2048,
   keyMax: 100,

@@ -2,7 +2,7 @@ import * as z from './zod-mini';
 import { httpUrlSchema } from './common-schemas';
 import { editableLinkFields } from './link-field-schemas';
 
-/** Form fields both legacy creates take (spec 4.7), validated with the v1 field rules. */
+/** Form fields both legacy creates take, validated with the v1 field rules. */
 const legacyCreateFields = {
   slug: editableLinkFields.slug,
   title: editableLinkFields.title,

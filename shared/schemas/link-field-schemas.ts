@@ -19,7 +19,7 @@ import { countryCodeOf } from '@shared/geo/country-codes';
 const nullableString = z.nullable(z.string().check(z.maxLength(1000)));
 const optionalNullableString = z.optional(nullableString);
 
-/** Tracking (spec 2.5): known keys are string or null, customParams a string map; extra keys kept. */
+/** Tracking: known keys are string or null, customParams a string map; extra keys kept. */
 export const trackingSchema = z
   .nullable(
     z.looseObject({
@@ -45,7 +45,7 @@ export const trackingSchema = z
   )
   .check(z.refine((v) => v === null || JSON.stringify(v).length <= 8 * 1024, 'must be at most 8 KiB serialized'));
 
-/** socialPreview (spec 2.6, inner fields "not shown"): Open Graph / card overrides. */
+/** socialPreview (its inner fields are this product's choice): Open Graph / card overrides. */
 export const socialPreviewSchema = z.nullable(
   z.object({
     title: z.optional(z.nullable(z.string().check(z.maxLength(limits.titleMax)))),
@@ -56,7 +56,7 @@ export const socialPreviewSchema = z.nullable(
   }),
 );
 
-/** platformOverrides (spec 2.6): both key styles. */
+/** platformOverrides: both key styles (`ios` / `iosUrl`, ...). */
 const optionalNullableUrl = z.optional(nullableHttpUrlSchema);
 
 export const platformOverridesSchema = z.object({

@@ -26,7 +26,7 @@ type OverrideInput = {
 
 /**
  * One platform's override may be sent as a top-level field and in `platformOverrides` (both key
- * styles of spec 2.6); like the other aliases, the values given must agree.
+ * styles of platformOverrides); like the other aliases, the values given must agree.
  */
 const overridesAgree = (platform: 'desktop' | 'android' | 'ios') =>
   z.refine<OverrideInput>(
@@ -41,7 +41,7 @@ const overridesAgree = (platform: 'desktop' | 'android' | 'ios') =>
   );
 const overrideChecks = [overridesAgree('desktop'), overridesAgree('android'), overridesAgree('ios')] as const;
 
-/** POST /v1/links (spec 4.2 LinkCreateRequest). */
+/** POST /v1/links (LinkCreateRequest). */
 export const createLinkBodySchema = z.object({ ...editableLinkFields, domain: hostnameSchema }).check(
   z.refine((b) => b.url !== undefined || b.destinationUrl !== undefined, { path: ['url'], message: 'is required' }),
   z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
@@ -53,7 +53,7 @@ export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
 
 export { linkIdPathSchema } from './link-id-path-schema';
 
-/** POST /v1/deep-links (spec 4.3): app id (alias appId) required; url defaults to the app's default URL. */
+/** POST /v1/deep-links: app id (alias appId) required; url defaults to the app's default URL. */
 const appIdSchema = z.optional(z.string().check(z.minLength(1), z.maxLength(64)));
 
 export const createDeepLinkBodySchema = z
@@ -72,7 +72,7 @@ export const createDeepLinkBodySchema = z
 export type CreateDeepLinkBody = z.infer<typeof createDeepLinkBodySchema>;
 
 /**
- * PATCH /v1/links/{id} and /v1/deep-links/{id} (spec 4.2 LinkPatchRequest, DESIGN.md section 4):
+ * PATCH /v1/links/{id} and /v1/deep-links/{id} (LinkPatchRequest):
  * every field optional, same rules as create; `null` clears (a null `title` goes back to the
  * short link, null `tags` removes all); `archived: false` restores. Unknown properties are
  * tolerated (kept by the schema, ignored by the service).

@@ -1,7 +1,7 @@
 import { hostnameSchema, tagNameSchema } from './common-schemas';
 import * as z from './zod-mini';
 
-/** Spec 4.1 / 8: page size 1-100, default 25; larger values are capped, not refused. */
+/** Lists: page size 1-100, default 25; larger values are capped, not refused. */
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 
@@ -66,7 +66,7 @@ const searchQuerySchema = (description: string) =>
 
 const domainFilterSchema = () => described(z.optional(hostnameSchema), 'Exact domain');
 
-/** GET /v1/links and GET /v1/deep-links (spec 4.1). */
+/** GET /v1/links and GET /v1/deep-links. */
 export const listLinksQuerySchema = z.object({
   limit: limitQuerySchema,
   cursor: cursorQuerySchema,
@@ -79,7 +79,7 @@ export const listLinksQuerySchema = z.object({
   sort: z._default(z.enum(linkSorts), 'created_at_desc'),
 });
 
-/** GET /v1/domains (spec 4.4): no tag filter; the first four sorts. */
+/** GET /v1/domains: no tag filter; the first four sorts. */
 export const listDomainsQuerySchema = z.object({
   limit: limitQuerySchema,
   cursor: cursorQuerySchema,

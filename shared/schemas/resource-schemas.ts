@@ -2,7 +2,7 @@ import * as z from './zod-mini';
 import { socialPreviewSchema, trackingSchema } from './link-schemas';
 
 /**
- * Response resources (spec 2), for the OpenAPI document. The services build them with
+ * Response resources of the v1 API, for the OpenAPI document. The services build them with
  * `toLinkResource` / `toDomainResource`; test/unit/resource-schemas.test.ts checks both agree.
  */
 const dateTime = z.iso.datetime();
@@ -61,7 +61,7 @@ export const errorEnvelopeSchema = z.object({
   requestId: z.string(),
 });
 
-/* Spec 2.8: analytics structures (extra keys allowed on all of them). */
+/* Analytics structures (extra keys allowed on all of them). */
 const count = z.int().check(z.nonnegative());
 export const breakdownRowSchema = z.looseObject({ key: z.string(), label: z.string(), count, percentage: z.number() });
 const analyticsSummarySchema = z.looseObject({
@@ -147,7 +147,7 @@ export const rawAnalyticsEventSchema = z.looseObject({
   installId: optionalString,
 });
 
-/* Spec 2.9: client structures. */
+/* Client API structures. */
 export const clientLinkPayloadSchema = z.nullable(
   z.looseObject({
     linkId: z.string(),

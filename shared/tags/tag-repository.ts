@@ -7,7 +7,7 @@ import type { TagRef } from '@shared/links/link-record';
 import { prefixedId } from '@shared/util/ids';
 import { sha256Hex } from '@shared/util/hash';
 
-/** DESIGN.md section 4: the allowed tag colours, chosen from the name when a tag is first used. */
+/** The allowed tag colours, chosen from the name when a tag is first used. */
 export const TAG_COLORS = [
   'red',
   'orange',

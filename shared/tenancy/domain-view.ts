@@ -1,6 +1,6 @@
 import type { DomainRecord } from './tenancy-types';
 
-/** The Domain resource of spec 2.7: exactly these fields (usage and appId stay internal). */
+/** The Domain resource: exactly these fields (usage and appId stay internal). */
 export const toDomainResource = (domain: DomainRecord) => ({
   id: domain.id,
   domain: domain.domain,

@@ -6,7 +6,7 @@ import { toDomainResource, type DomainResource } from './domain-view';
 import type { DomainRecord } from './tenancy-types';
 
 /**
- * GET /v1/domains (spec 4.4). A workspace has few domains (they are provisioned by an admin),
+ * GET /v1/domains. A workspace has few domains (they are provisioned by an admin),
  * all in its own item collection (pk WS#id, sk DOMAIN#...): one Query reads them all
  * (0.5 RCU per 4 KB, so about 0.5-1 RCU for a typical workspace), then `archived`, `domain` and
  * `search` (a substring of the domain name, ignoring case: domains are stored lower-cased) are

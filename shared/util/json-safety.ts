@@ -1,5 +1,5 @@
 /**
- * What a parsed JSON body may hold so that it is stored exactly as sent (DESIGN.md section 4,
+ * What a parsed JSON body may hold so that it is stored exactly as sent (the body rules,
  * "hostile input"):
  * - no object key named like a property of `Object.prototype` (`constructor`, `__proto__`,
  *   `toString`, ...): the DynamoDB marshaller takes an object with an own `constructor` for a

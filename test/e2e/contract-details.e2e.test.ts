@@ -83,7 +83,7 @@ describe('empty cursor', () => {
   });
 });
 
-describe('client and analytics responses match the documented spec 2.8 / 2.9 structures', () => {
+describe('client and analytics responses match the documented analytics and client structures', () => {
   it('every client route and analytics route answers data that parses with its OpenAPI response schema', async () => {
     const { routeSchemas } = await import('@shared/openapi/route-schemas');
     const deep = (

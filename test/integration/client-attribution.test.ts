@@ -102,7 +102,7 @@ describe('client click', () => {
   });
 });
 
-describe('matching (DESIGN.md 7)', () => {
+describe('matching (deterministic ids, then fingerprint)', () => {
   it("matches deterministically by attributionId, then clickId; another workspace's ids never match", async () => {
     const link = await newLink();
     const t0 = new Date('2026-02-02T10:00:00.000Z');

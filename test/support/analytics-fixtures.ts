@@ -41,7 +41,7 @@ const weightedTypes: EventType[] = [
   ...eventTypes.filter((t) => t !== 'click'),
 ];
 
-/** Range starts as the product defines them (spec'd in DESIGN.md 8, re-derived here). */
+/** Range starts as the product defines them (re-derived here, independently of the service). */
 export const rangeStart = (range: '24h' | '7d' | '30d' | '90d', now: Date): number => {
   if (range === '24h') return Math.floor(now.getTime() / HOUR) * HOUR - 23 * HOUR;
   const days = { '7d': 7, '30d': 30, '90d': 90 }[range];
@@ -230,7 +230,7 @@ export const newestFirst = (a: EventRecord, b: EventRecord) =>
         ? -1
         : 0;
 
-/** Spec 2.8 types these fields as strings: an event without one leaves it out (never null). */
+/** The contract types these fields as strings: an event without one leaves it out (never null). */
 const dropNulls = (value: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
 

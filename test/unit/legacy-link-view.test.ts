@@ -37,7 +37,7 @@ const record = (over: Partial<LinkRecord> = {}): LinkRecord => ({
 });
 
 describe('legacy link view', () => {
-  it('maps a short link to exactly the spec 4.7 fields plus projectId', () => {
+  it('maps a short link to exactly the legacy fields plus projectId', () => {
     expect(toLegacyShortLink(record())).toEqual({
       id: 'lnk_1',
       title: 'T',

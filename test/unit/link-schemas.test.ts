@@ -66,7 +66,7 @@ describe('createLinkBodySchema', () => {
       false,
     );
   });
-  it('enforces the limits of DESIGN.md section 4', () => {
+  it('enforces the URL, key and body limits', () => {
     const base = { url: 'https://a.com', domain: 'x.com' };
     expect(createLinkBodySchema.safeParse({ ...base, title: 't'.repeat(256) }).success).toBe(false);
     expect(createLinkBodySchema.safeParse({ ...base, comments: 'c'.repeat(1001) }).success).toBe(false);

@@ -40,7 +40,7 @@ describe('documented resources agree with what the service returns', () => {
     expect(z.strictObject(linkResourceSchema.shape).parse(resource)).toEqual(resource);
   });
 
-  it('Domain: exactly the fields of spec 2.7 (usage and appId stay internal)', () => {
+  it('Domain: exactly the documented fields (usage and appId stay internal)', () => {
     const resource = toDomainResource({
       id: 'dom_1',
       workspaceId: 'ws',

@@ -9,7 +9,7 @@ import type { HttpMethod } from '@shared/routes/route-types';
 export type LegacyCredential = Extract<CredentialKind, 'legacy-mobile' | 'legacy-app'>;
 
 /**
- * Legacy `api-key` auth in the spec 7.3 shapes. No key: 400 (`msg` on POST, `error` on GET, as
+ * Legacy `api-key` auth in the legacy error shapes. No key: 400 (`msg` on POST, `error` on GET, as
  * the deeplink rows say). An unknown, revoked or other-kind key: 404 with the route's "not
  * found, check the key" message (workspace for the mobile key, deep-link app for the app key).
  */

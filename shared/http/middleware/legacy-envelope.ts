@@ -25,7 +25,7 @@ const asLegacyError = (error: unknown): LegacyError | null => {
 };
 
 /**
- * The legacy shapes (spec 4.7, 7.3), no v1 envelope: a handler's data becomes 200
+ * The legacy shapes (`{success, data}` / `{success:false, msg|error}`), no v1 envelope: a handler's data becomes 200
  * `{success:true, data}`; errors `{success:false, msg}` or `{success:false, error}` with their
  * status. Anything unexpected is logged with the request id and answered 500
  * `{success:false, msg:"Internal server error"}`.
