@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { emulatorDir, projectRoot } from './paths';
+import { freePort, portInUse, PortInUseError } from './ports';
 
 /** The official DynamoDB Local jar, as shipped in this npm package's tarball. */
 const EMULATOR_PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
@@ -27,7 +27,8 @@ export const ensureEmulator = (): string => {
     })
       .trim()
       .split('\n')
-      .pop()!;
+      .at(-1);
+    if (!packed) throw new Error(`npm pack ${EMULATOR_PACKAGE} named no tarball`);
     execFileSync('tar', ['-xzf', path.join(work, packed), '-C', work, 'package/emulator']);
     try {
       renameSync(path.join(work, 'package', 'emulator'), emulatorDir);
@@ -49,19 +50,6 @@ export const javaAvailable = (): boolean => {
   }
 };
 
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-
 export interface DynamoDbLocal {
   endpoint: string;
   port: number;
@@ -75,12 +63,39 @@ export interface DynamoDbLocalOptions {
   dbPath?: string;
 }
 
-/** Starts DynamoDB Local on loopback and waits until it answers. */
+/**
+ * Stops the JVM's process group when the process that started it is gone without stopping it
+ * (killed with SIGKILL, or a crash the 'exit' hook below cannot see). A shell reads a pipe whose
+ * other end only the starting process holds: the kernel closes it when that process dies, the read
+ * ends, and the shell sends SIGTERM, then SIGKILL after 5 s. The starting process kills the
+ * watchdog once the JVM has exited.
+ */
+const WATCHDOG = `read _
+kill -TERM -"$1" 2>/dev/null || exit 0
+i=0
+while kill -0 -"$1" 2>/dev/null; do
+  i=$((i + 1))
+  if [ "$i" -gt 50 ]; then kill -KILL -"$1" 2>/dev/null; exit 0; fi
+  sleep 0.1
+done`;
+
+/** The JVM's bind failure: Jetty logs it and the JVM stays up, listening on nothing. */
+const BIND_FAILED = /Failed to bind|BindException|Address already in use/;
+
+/**
+ * Starts DynamoDB Local (it listens on every interface) and waits until it answers. The JVM runs
+ * in a process group of its own, so a Ctrl-C in the terminal reaches the process that started it,
+ * which stops it after its own servers; that process's exit, however it comes, stops it too.
+ */
 export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
   if (!javaAvailable()) {
     throw new Error('Java 17 is needed for DynamoDB Local: apt-get install openjdk-17-jre-headless');
   }
   const dir = ensureEmulator();
+  // A port given is checked first: another DynamoDB Local there would answer in this one's stead.
+  if (options.port !== undefined && (await portInUse(options.port, '0.0.0.0'))) {
+    throw new PortInUseError({ port: options.port, setting: 'DYNAMODB_PORT', host: '0.0.0.0' });
+  }
   const port = options.port ?? (await freePort());
   const args = [
     '-Xmx512m',
@@ -93,13 +108,47 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),
   ];
   if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
-  const child = spawn('java', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('java', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('DynamoDB Local did not start: could not run java');
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // The group is gone already.
+    }
+  };
+  const watchdog = spawn('sh', ['-c', WATCHDOG, 'dynamodb-local-watchdog', String(pid)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    detached: true,
+  });
+  watchdog.unref();
+  const killOnExit = () => {
+    signalGroup('SIGKILL');
+  };
+  process.on('exit', killOnExit);
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.off('exit', killOnExit);
+      watchdog.kill('SIGKILL');
+      resolve();
+    }),
+  );
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
+  const stop = async () => {
+    if (!running()) return;
+    signalGroup('SIGTERM');
+    const timer = setTimeout(() => {
+      signalGroup('SIGKILL');
+    }, 5000);
+    await exited;
+    clearTimeout(timer);
+  };
   const endpoint = `http://127.0.0.1:${port}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const client = new DynamoDBClient({
     endpoint,
@@ -108,31 +157,23 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     maxAttempts: 1,
   });
   const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr}`);
-    try {
-      await client.send(new ListTablesCommand({}));
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`DynamoDB Local did not start on ${endpoint}: ${stderr}`);
+  try {
+    for (;;) {
+      if (!running()) throw new Error(`DynamoDB Local exited: ${stderr}`);
+      if (BIND_FAILED.test(stderr)) throw new PortInUseError({ port, setting: 'DYNAMODB_PORT', host: '0.0.0.0' });
+      try {
+        await client.send(new ListTablesCommand({}));
+        break;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start on ${endpoint}: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 150));
       }
-      await new Promise((r) => setTimeout(r, 150));
     }
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    client.destroy();
   }
-  client.destroy();
-  return {
-    endpoint,
-    port,
-    process: child,
-    stop: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
-    },
-  };
+  return { endpoint, port, process: child, stop };
 };

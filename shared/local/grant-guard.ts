@@ -48,7 +48,7 @@ type Keyed = { Item?: Record<string, unknown>; Key?: Record<string, unknown> } |
 /** The partition key value of a Put's item or an operation's key (document or wire shape). */
 const partitionKeyOf = (op: Keyed): string => {
   const pk = (op?.Item ?? op?.Key)?.pk;
-  return typeof pk === 'string' ? pk : String((pk as { S?: string } | undefined)?.S ?? '');
+  return typeof pk === 'string' ? pk : ((pk as { S?: string } | undefined)?.S ?? '');
 };
 
 /** The partition keys a write command touches (each item of a transaction). */
@@ -59,7 +59,7 @@ const writtenPartitionKeys = (command: string, input: Record<string, unknown>): 
     ).flat();
     return requests.map((r) => partitionKeyOf(r.PutRequest ?? r.DeleteRequest));
   }
-  if (command !== 'TransactWriteItemsCommand') return [partitionKeyOf(input as Keyed)];
+  if (command !== 'TransactWriteItemsCommand') return [partitionKeyOf(input)];
   const items = (input.TransactItems ?? []) as Array<Record<string, Keyed>>;
   return items.map((entry) => partitionKeyOf(entry.Put ?? entry.Update ?? entry.Delete ?? entry.ConditionCheck));
 };
@@ -72,10 +72,12 @@ export const deniedAction = (route: RouteDef, command: string, input: Record<str
   if ((command === 'UpdateItemCommand' || command === 'UpdateCommand') && isRateCounterUpdate(route, input))
     return null;
   if (grants.table === 'none') return action;
-  if (READ_COMMANDS.has(command))
-    return command === 'QueryCommand' && input.IndexName && !grants.indexes
-      ? `${action} on index ${String(input.IndexName)}`
+  if (READ_COMMANDS.has(command)) {
+    const index = input.IndexName;
+    return command === 'QueryCommand' && typeof index === 'string' && index !== '' && !grants.indexes
+      ? `${action} on index ${index}`
       : null;
+  }
   if (!WRITE_COMMANDS.has(command) || grants.table !== 'readWrite') return action;
   const prefixes = grants.writes ?? [];
   const outside = writtenPartitionKeys(command, input).find((pk) => !prefixes.some((prefix) => pk.startsWith(prefix)));

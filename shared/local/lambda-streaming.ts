@@ -71,7 +71,11 @@ export interface StreamedInvocation {
  */
 export const invokeStreamed = (handler: StreamingHandler, event: ApiEvent, context: Context): StreamedInvocation => {
   const stream = new CollectingStream();
-  const ended = new Promise<void>((resolve) => stream.once('finish', () => resolve()));
+  const ended = new Promise<void>((resolve) =>
+    stream.once('finish', () => {
+      resolve();
+    }),
+  );
   const finished = handler(event, stream, context);
   const collected = (): ApiResult => ({
     statusCode: stream.prelude.statusCode ?? 200,

@@ -74,7 +74,12 @@ export class LocalInvocations {
       this.take();
       return Promise.resolve();
     }
-    return new Promise<void>((resolve) => this.waiting.push(() => (this.take(), resolve())));
+    return new Promise<void>((resolve) =>
+      this.waiting.push(() => {
+        this.take();
+        resolve();
+      }),
+    );
   }
 
   private take() {

@@ -59,11 +59,14 @@ export const ensureTableStream = async (client: DynamoDBClient, tableName: strin
       StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
     }),
   );
-  return updated.TableDescription!.LatestStreamArn!;
+  const arn = updated.TableDescription?.LatestStreamArn;
+  if (!arn) throw new Error(`table ${tableName} has no stream after turning it on`);
+  return arn;
 };
 
-const importHandler = async <E, R>(file: string) =>
-  ((await import(pathToFileURL(path.join(projectRoot, file)).href)) as { handler: (event: E) => Promise<R> }).handler;
+/** A Lambda handler module's `handler`, as the local consumers call it. */
+const importHandler = async (file: string): Promise<unknown> =>
+  ((await import(pathToFileURL(path.join(projectRoot, file)).href)) as { handler: unknown }).handler;
 
 interface LocalMessage {
   messageId: string;
@@ -78,7 +81,7 @@ const createLocalQueue = (deadLetters: DeliveryMessage[]) => {
   const messages = new Map<string, LocalMessage>();
   const queue: DeliveryQueue & { receive(now: number): LocalMessage[]; remove(id: string): void; size(): number } = {
     size: () => messages.size,
-    async send(batch) {
+    send(batch) {
       const now = Date.now();
       for (const message of batch) {
         const messageId = randomUUID();
@@ -90,9 +93,11 @@ const createLocalQueue = (deadLetters: DeliveryMessage[]) => {
           sentAt: now,
         });
       }
+      return Promise.resolve();
     },
-    async retryLater(receiptHandle, delayMs) {
+    retryLater(receiptHandle, delayMs) {
       for (const m of messages.values()) if (m.receiptHandle === receiptHandle) m.visibleAt = Date.now() + delayMs;
+      return Promise.resolve();
     },
     /** Up to 10 visible messages, as ReceiveMessage gives them; over maxReceiveCount goes to the DLQ. */
     receive(now) {
@@ -122,7 +127,7 @@ const createLocalQueue = (deadLetters: DeliveryMessage[]) => {
 
 const sqsRecord = (m: LocalMessage): SQSRecord => ({
   messageId: m.messageId,
-  receiptHandle: m.receiptHandle!,
+  receiptHandle: m.receiptHandle ?? '',
   body: m.body,
   attributes: {
     ApproximateReceiveCount: String(m.receiveCount),
@@ -145,10 +150,15 @@ const loop = (name: string, tick: () => Promise<number>) => {
   const next = (ms: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = tick().then(next, (error: unknown) => {
-        log('warn', `local ${name} poll failed`, { error: String(error) });
-        next(1000);
-      }) as Promise<void>;
+      running = tick().then(
+        (ms) => {
+          next(ms);
+        },
+        (error: unknown) => {
+          log('warn', `local ${name} poll failed`, { error: String(error) });
+          next(1000);
+        },
+      );
     }, ms);
   };
   next(0);
@@ -167,10 +177,11 @@ export const startLocalOutbound = async (options: {
   const busEvents: OutboundEvent[] = [];
   const deadLetters: DeliveryMessage[] = [];
   const bus: EventBus = {
-    async put(events) {
+    put(events) {
       busEvents.push(...events);
       if (busEvents.length > BUS_MEMORY) busEvents.splice(0, busEvents.length - BUS_MEMORY);
       for (const e of events) log('info', 'local event bus', { id: e.id, type: e.type, workspaceId: e.workspaceId });
+      return Promise.resolve();
     },
   };
   const queue = createLocalQueue(deadLetters);
@@ -179,8 +190,12 @@ export const startLocalOutbound = async (options: {
   setRetryDelays(localRetryDelaysMs);
   allowLoopbackWebhooks(true);
 
-  const publish = await importHandler<DynamoDBStreamEvent, DynamoDBBatchResponse>('lambdas/outbound-publisher.ts');
-  const deliver = await importHandler<SQSEvent, SQSBatchResponse>('lambdas/webhook-delivery.ts');
+  const publish = (await importHandler('lambdas/outbound-publisher.ts')) as (
+    event: DynamoDBStreamEvent,
+  ) => Promise<DynamoDBBatchResponse>;
+  const deliver = (await importHandler('lambdas/webhook-delivery.ts')) as (
+    event: SQSEvent,
+  ) => Promise<SQSBatchResponse>;
 
   // The stream: one iterator per shard, LATEST for the shards open now, TRIM_HORIZON for later ones.
   const streamArn = await ensureTableStream(options.dynamo, options.tableName);
@@ -194,8 +209,8 @@ export const startLocalOutbound = async (options: {
   const discoverShards = async (initial: boolean) => {
     const described = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
     for (const shard of described.StreamDescription?.Shards ?? []) {
-      const id = shard.ShardId!;
-      if (iterators.has(id)) continue;
+      const id = shard.ShardId;
+      if (!id || iterators.has(id)) continue;
       const open = !shard.SequenceNumberRange?.EndingSequenceNumber;
       if (initial && !open) {
         iterators.set(id, undefined); // history from before this start: not ours to publish

@@ -51,9 +51,16 @@ const functionFailed = (route: RouteDef, reason: string): ApiResult => {
 const timeoutAfter = (ms: number) => {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), ms);
+    timer = setTimeout(() => {
+      resolve('timeout');
+    }, ms);
   });
-  return { timedOut, cancel: () => clearTimeout(timer) };
+  return {
+    timedOut,
+    cancel: () => {
+      clearTimeout(timer);
+    },
+  };
 };
 
 /**
@@ -131,14 +138,14 @@ const compile = (route: RouteDef): CompiledRoute => {
   const source = route.path
     .split('/')
     .map((segment) => {
-      const greedy = /^\{(\w+)\+\}$/.exec(segment);
+      const greedy = /^\{(\w+)\+\}$/.exec(segment)?.[1];
       if (greedy) {
-        params.push(greedy[1]!);
+        params.push(greedy);
         return '(.+)';
       }
-      const param = /^\{(\w+)\}$/.exec(segment);
+      const param = /^\{(\w+)\}$/.exec(segment)?.[1];
       if (param) {
-        params.push(param[1]!);
+        params.push(param);
         return '([^/]+)';
       }
       return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -167,6 +174,8 @@ export const createLocalApiServer = (options: {
   frontDoor?: { originSecret: string };
   /** Lambda's concurrency stand-in (shared by the servers of one stack); one of its own when omitted. */
   invocations?: LocalInvocations;
+  /** Called with one line per request once it is answered (`npm start` prints them); none when omitted. */
+  requestLog?: (line: string) => void;
 }): Server => {
   const invocations = options.invocations ?? new LocalInvocations();
   const fallback = options.routes.find((r) => r.api === options.api && r.path === '$default');
@@ -179,6 +188,7 @@ export const createLocalApiServer = (options: {
     .map(compile);
 
   return createServer((req, res) => {
+    if (options.requestLog) logWhenAnswered(req, res, options.api, options.requestLog);
     handle(req, res).catch((error: unknown) => {
       console.error(JSON.stringify({ level: 'error', message: 'local server failure', error: String(error) }));
       if (res.writableEnded) return;
@@ -218,7 +228,7 @@ export const createLocalApiServer = (options: {
       if (!m) continue;
       const pathParameters: Record<string, string> = {};
       c.params.forEach((name, i) => {
-        const value = m[i + 1]!;
+        const value = m[i + 1] ?? '';
         try {
           pathParameters[name] = decodeURIComponent(value);
         } catch {
@@ -231,6 +241,7 @@ export const createLocalApiServer = (options: {
 
     if (!match && fallback) match = { route: fallback, pathParameters: {} };
     const event = toEvent(req, url, rawPath, method, body, match);
+    requestIds.set(res, event.requestContext.requestId);
     if (options.frontDoor) throughFrontDoor(event, req, options.frontDoor.originSecret);
     let result: ApiResult | undefined;
     if (!match) {
@@ -286,7 +297,7 @@ const toEvent = (
       accountId: 'local',
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
-      domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0] ?? '',
       http: {
         method,
         path: rawPath,
@@ -331,6 +342,7 @@ class ServerResponseStream extends Writable implements PreludeStream {
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(prelude.headers ?? {})) headers[k] = String(v);
     if (prelude.cookies?.length) headers['set-cookie'] = prelude.cookies;
+    noteRequestId(this.res, headers);
     this.res.writeHead(prelude.statusCode ?? 200, headers);
   }
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: (error?: Error | null) => void) {
@@ -339,9 +351,42 @@ class ServerResponseStream extends Writable implements PreludeStream {
   }
   override _final(callback: (error?: Error | null) => void) {
     if (!this.res.headersSent) this.res.writeHead(200);
-    this.res.end(() => callback());
+    this.res.end(() => {
+      callback();
+    });
   }
 }
+
+/**
+ * Each response's request id, for its request line: the one the function echoed in
+ * `X-Request-Id` (the caller's, or one it made), else API Gateway's for the request.
+ */
+const requestIds = new WeakMap<ServerResponse, string>();
+
+const noteRequestId = (res: ServerResponse, headers: Record<string, string | string[]>) => {
+  const echoed = Object.entries(headers).find(([name]) => name.toLowerCase() === 'x-request-id')?.[1];
+  if (typeof echoed === 'string') requestIds.set(res, echoed);
+};
+
+/**
+ * One line per request when its response ends, e.g. `GET /v1/links 200 12ms req=<id>`; on the
+ * edge, `edge GET go.example.com/spring 302 3ms req=<id>` (the Host names the link domain). The
+ * path goes without its query string. A response cut short says `aborted`.
+ */
+const logWhenAnswered = (req: IncomingMessage, res: ServerResponse, api: ApiName, print: (line: string) => void) => {
+  const started = performance.now();
+  res.once('close', () => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const target =
+      api === 'edge'
+        ? `edge ${req.method ?? 'GET'} ${req.headers.host ?? ''}${path}`
+        : `${req.method ?? 'GET'} ${path}`;
+    const status = res.headersSent ? String(res.statusCode) : '-';
+    const ms = Math.round(performance.now() - started);
+    const id = requestIds.get(res);
+    print(`${target} ${status} ${ms}ms${id ? ` req=${id}` : ''}${res.writableFinished ? '' : ' aborted'}`);
+  });
+};
 
 const routeKeyOf = (route: RouteDef | undefined) =>
   !route || route.path === '$default' ? '$default' : `${route.method} ${route.path}`;
@@ -360,22 +405,22 @@ const invocationScoped = async <T>(awsRequestId: string, fn: () => Promise<T>): 
   return store.run({ [Symbol.for('_AWS_LAMBDA_REQUEST_ID')]: awsRequestId }, fn);
 };
 
+/** The runtime's callback-era context methods, kept (as no-ops) for handlers written against them. */
+const legacyContextMethods = { done: () => undefined, fail: () => undefined, succeed: () => undefined };
+
 /** A Lambda context for one local invocation of a function named after its handler; its remaining time runs to `deadline`. */
-export const lambdaContext = (route: Pick<RouteDef, 'handler'>, deadline = Date.now() + 10_000): Context =>
-  ({
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: route.handler,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.handler}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${route.handler}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  }) as Context;
+export const lambdaContext = (route: Pick<RouteDef, 'handler'>, deadline = Date.now() + 10_000): Context => ({
+  ...legacyContextMethods,
+  callbackWaitsForEmptyEventLoop: false,
+  functionName: route.handler,
+  functionVersion: '$LATEST',
+  invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.handler}`,
+  memoryLimitInMB: '512',
+  awsRequestId: randomUUID(),
+  logGroupName: `/aws/lambda/${route.handler}`,
+  logStreamName: 'local',
+  getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+});
 
 const writeResult = (res: ServerResponse, result: ApiResult, method: string) => {
   const headers: Record<string, string | string[]> = {};
@@ -384,6 +429,7 @@ const writeResult = (res: ServerResponse, result: ApiResult, method: string) => 
   const body =
     result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   headers['content-length'] = String(body.length);
+  noteRequestId(res, headers);
   res.writeHead(result.statusCode ?? 200, headers);
   res.end(method === 'HEAD' ? undefined : body);
 };

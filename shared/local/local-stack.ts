@@ -31,6 +31,10 @@ export interface LocalStackOptions {
   dynamoEndpoint?: string;
   /** Persistent DynamoDB Local data folder; in-memory when omitted. */
   dbPath?: string;
+  /** DynamoDB Local's port when it is started here (any free port when omitted). */
+  dynamoPort?: number;
+  /** Called with one line per request the two APIs answer (`npm start` prints them); none when omitted. */
+  requestLog?: (line: string) => void;
   tableName?: string;
   lakeDir?: string;
 }
@@ -89,13 +93,17 @@ export const loadHandler = (route: RouteDef): Promise<LambdaHandler> => {
 const listen = (server: Server, port: number, host: string) =>
   new Promise<number>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+    server.listen(port, host, () => {
+      resolve((server.address() as AddressInfo).port);
+    });
   });
 
 const close = (server: Server) =>
   new Promise<void>((resolve) => {
-    server.closeAllConnections?.();
-    server.close(() => resolve());
+    server.closeAllConnections();
+    server.close(() => {
+      resolve();
+    });
   });
 
 /**
@@ -105,8 +113,10 @@ const close = (server: Server) =>
  */
 export const startLocalStack = async (options: LocalStackOptions = {}): Promise<LocalStack> => {
   const host = options.host ?? '127.0.0.1';
-  const dynamo = options.dynamoEndpoint ? undefined : await startDynamoDbLocal({ dbPath: options.dbPath });
-  const dynamoEndpoint = options.dynamoEndpoint ?? dynamo!.endpoint;
+  const dynamo = options.dynamoEndpoint
+    ? undefined
+    : await startDynamoDbLocal({ dbPath: options.dbPath, port: options.dynamoPort });
+  const dynamoEndpoint = options.dynamoEndpoint ?? dynamo?.endpoint ?? '';
   const tableName = options.tableName ?? 'linkservice-local';
   const lakeDir = options.lakeDir ?? path.join(localDir, 'lake');
 
@@ -139,13 +149,15 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   process.env[ORIGIN_VERIFY_VALUES_ENV] = originSecret;
   // One process runs both APIs' invocations: one concurrency cap for both.
   const invocations = new LocalInvocations();
-  const service = createLocalApiServer({ api: 'service', routes: routeTable, loadHandler, invocations });
+  const { requestLog } = options;
+  const service = createLocalApiServer({ api: 'service', routes: routeTable, loadHandler, invocations, requestLog });
   const edge = createLocalApiServer({
     api: 'edge',
     routes: routeTable,
     loadHandler,
     frontDoor: { originSecret },
     invocations,
+    requestLog,
   });
   let servicePort: number;
   let edgePort: number;
@@ -174,7 +186,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       await drainEventStream(getEventSink());
     },
     stop: async () => {
+      // No new requests; the invocations under way finish (each within its route's timeout)
+      // before the table stream's consumer and DynamoDB Local go.
       await Promise.all([close(service), close(edge)]);
+      await invocations.idle();
       await outbound.stop();
       await dynamo?.stop();
     },

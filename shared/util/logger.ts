@@ -1,6 +1,21 @@
-import { Logger } from '@aws-lambda-powertools/logger';
+import { LogFormatter, Logger, LogItem } from '@aws-lambda-powertools/logger';
+import type { LogAttributes, UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
 import { getConfig } from '@shared/config/config';
 import { serviceName } from './telemetry-names';
+
+/**
+ * The local stack's condensed lines (`npm start` sets LOCAL_LOG_FORMAT=short, see
+ * shared/local/local-logging.ts): level, message and the line's own keys (request id, route,
+ * fields, error), without the service name, timestamp and Lambda context keys that every deployed
+ * line carries. Deployed functions never set it: their lines keep Powertools' default format.
+ */
+export class ShortLogFormatter extends LogFormatter {
+  formatAttributes(attributes: UnformattedAttributes, additionalLogAttributes: LogAttributes): LogItem {
+    return new LogItem({ attributes: { level: attributes.logLevel, message: attributes.message } }).addAttributes(
+      additionalLogAttributes,
+    );
+  }
+}
 
 /**
  * The one Powertools Logger of a function: JSON lines with level, message, timestamp, service,
@@ -8,7 +23,10 @@ import { serviceName } from './telemetry-names';
  * shared/http/middleware/observability.ts) and the keys the request-id middleware appends
  * (`requestId`, `route`).
  */
-export const logger = new Logger({ serviceName });
+export const logger = new Logger({
+  serviceName,
+  ...(process.env.LOCAL_LOG_FORMAT === 'short' ? { logFormatter: new ShortLogFormatter() } : {}),
+});
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 

@@ -5,18 +5,19 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { bootstrapTenant } from '@shared/admin/bootstrap';
 import { configureApp } from '@shared/admin/configure-app';
 import type { EventRecord } from '@shared/events/event-record';
 import { createDeepLink } from '@shared/links/create-deep-link';
 import { createShortLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
-import type { CreateDeepLinkBody, CreateLinkBody } from '@shared/schemas/link-schemas';
 import { readLakeEvents } from '@test/support/edge-client';
+import { launchChromium, requireChromium } from '@test/support/chromium';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
-const CHROMIUM = '/usr/bin/chromium';
+// No Chromium, no browser tests: the file fails at once with the line that says how to install it.
+requireChromium();
 const ARTIFACTS = path.resolve('test/artifacts');
 const ARGS = [
   '--headless',
@@ -41,7 +42,7 @@ const INSTAGRAM_IOS =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 385.0.0.32.79 (iPhone16,2; iOS 18_5; en_US; en; scale=3.00; 1290x2796; 745960233)';
 
 let t: TestStack;
-let landing: Server;
+let landing: Server | undefined;
 let landingUrl: string;
 const userDataDirs: string[] = [];
 /** Console messages of every page: a CSP violation would show here. */
@@ -51,31 +52,37 @@ const contexts: BrowserContext[] = [];
 beforeAll(async () => {
   t = await startTestStack();
   // The links' destination: a local page, so the browser really lands somewhere.
-  landing = createServer((req, res) => {
+  const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(
       `<!doctype html><title>Landing</title><h1>Landing page</h1><p id="path">${(req.url ?? '').replace(/[<>&"]/g, '')}</p>`,
     );
   });
-  await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
-  landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}`;
+  landing = server;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  landingUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   await mkdir(ARTIFACTS, { recursive: true });
 });
 
 afterAll(async () => {
   for (const context of contexts) await context.close().catch(() => undefined);
   for (const dir of userDataDirs) rmSync(dir, { recursive: true, force: true });
-  await new Promise<void>((resolve) => (landing ? landing.close(() => resolve()) : resolve()));
-  await t?.stop();
+  await new Promise<void>((resolve) => {
+    if (landing)
+      landing.close(() => {
+        resolve();
+      });
+    else resolve();
+  });
+  // The stack may not have started (a failing beforeAll).
+  await (t as TestStack | undefined)?.stop();
 });
 
 /** A fresh browser profile per context, emulating the given user agent. */
 const browser = async (userAgent = DESKTOP, isMobile = false): Promise<Page> => {
   const dir = mkdtempSync(path.join(tmpdir(), 'edge-chromium-'));
   userDataDirs.push(dir);
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM,
-    headless: true,
+  const context = await launchChromium(dir, {
     args: ARGS,
     userAgent,
     viewport: isMobile ? { width: 390, height: 844 } : { width: 1000, height: 700 },
@@ -112,7 +119,7 @@ describe('the edge in a real browser (headless Chromium)', () => {
       url: `${landingUrl}/from-redirect`,
       domain: t.tenantA.domain,
       tracking: { utmSource: 'browser' },
-    } as CreateLinkBody);
+    });
     const page = await browser();
     const response = await page.goto(`http://${t.tenantA.domain}:${edgePort()}/${link.key}`);
     expect(response?.status()).toBe(200);
@@ -134,15 +141,18 @@ describe('the edge in a real browser (headless Chromium)', () => {
       url: `${landingUrl}/secret`,
       domain: t.tenantA.domain,
       password: 'correct horse',
-    } as CreateLinkBody);
+    });
     const page = await browser();
     const first = await page.goto(`http://${t.tenantA.domain}:${edgePort()}/${link.key}`);
     expect(first?.status()).toBe(200);
     await page.screenshot({ path: path.join(ARTIFACTS, 'edge-password.png') });
 
     await page.fill('#password', 'wrong');
-    const [wrong] = await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
-    expect(wrong?.status()).toBe(401);
+    const [wrong] = await Promise.all([
+      page.waitForResponse((r) => r.request().isNavigationRequest() && r.request().method() === 'POST'),
+      page.click('button[type=submit]'),
+    ]);
+    expect(wrong.status()).toBe(401);
     await expect(page.locator('.error').textContent()).resolves.toContain('Wrong password');
 
     await page.fill('#password', 'correct horse');
@@ -163,7 +173,7 @@ describe('the edge in a real browser (headless Chromium)', () => {
       deepLinkAppId: tenant.deepLinkApp.id,
       url: `${landingUrl}/in-app-content`,
       title: 'Spring <sale>',
-    } as CreateDeepLinkBody);
+    });
     const page = await browser(IPHONE, true);
     const appHost = `${tenant.deepLinkApp.domain}:${edgePort()}`;
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://${appHost}` });
@@ -231,7 +241,7 @@ describe('the edge in a real browser (headless Chromium)', () => {
     const link = await createDeepLink(t.tenantA.workspaceId, {
       deepLinkAppId: t.tenantA.deepLinkApp.id,
       url: `${landingUrl}/android`,
-    } as CreateDeepLinkBody);
+    });
     const page = await browser(ANDROID, true);
     const launchUrl = `http://${t.tenantA.deepLinkApp.domain}:${edgePort()}/${link.key}`;
     await page.goto(launchUrl);
@@ -255,7 +265,7 @@ describe('the edge in a real browser (headless Chromium)', () => {
     const link = await createDeepLink(t.tenantA.workspaceId, {
       deepLinkAppId: t.tenantA.deepLinkApp.id,
       url: `${landingUrl}/insta`,
-    } as CreateDeepLinkBody);
+    });
     const page = await browser(INSTAGRAM_IOS, true);
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));

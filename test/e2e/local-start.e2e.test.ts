@@ -13,15 +13,12 @@ const stateDir = mkdtempSync(path.join(tmpdir(), 'linkservice-start-'));
 const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
 
 /** The environment of a new user's shell: none of the test's own table settings. */
-const userEnv = (extra: Record<string, string>) => {
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    LOCAL_STATE_DIR: stateDir,
-    LOG_LEVEL: 'silent',
-    ...extra,
-  };
-  for (const k of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'LOCAL_LAKE_DIR', 'BASE_URL', 'EDGE_URL']) delete env[k];
-  return env;
+const userEnv = (extra: Record<string, string>): Record<string, string> => {
+  const testOnly = new Set(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'LOCAL_LAKE_DIR', 'BASE_URL', 'EDGE_URL']);
+  const inherited = Object.entries(process.env).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined && !testOnly.has(entry[0]),
+  );
+  return { ...Object.fromEntries(inherited), LOCAL_STATE_DIR: stateDir, LOG_LEVEL: 'silent', ...extra };
 };
 
 /** Starts `npm start` on OS-chosen ports (PORT=0: nothing to race for) and reads where it listens. */
@@ -33,7 +30,9 @@ const startService = async () => {
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not come up: ${output}`)), 90_000);
+    const timer = setTimeout(() => {
+      reject(new Error(`npm start did not come up: ${output}`));
+    }, 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Ctrl-C stops everything')) {
@@ -41,9 +40,11 @@ const startService = async () => {
         resolve();
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      reject(new Error(`exited ${code}: ${output}`));
+    });
   });
   const state = JSON.parse(readFileSync(path.join(stateDir, 'stack.json'), 'utf8')) as {
     baseUrl: string;
@@ -54,7 +55,9 @@ const startService = async () => {
 
 const stop = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => resolve(code));
+    child.once('exit', (code) => {
+      resolve(code);
+    });
     child.kill('SIGINT');
   });
 
@@ -149,7 +152,7 @@ describe('npm start, admin bootstrap, restart', () => {
       tsx,
       ['scripts/admin.ts', 'set-app', second.deepLinkApp.domain, '--android-cert', 'AB:CD'],
       { cwd: projectRoot, env: userEnv({}) },
-    ).catch((error: { code: number; stderr: string }) => error);
+    ).catch((error: unknown) => error);
     expect(refused).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('sha256CertFingerprints.0: must be 32 bytes of hex'),
@@ -185,11 +188,15 @@ describe('npm start that fails', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';
-      child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-      child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-      const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const code = await new Promise<number | null>((resolve) =>
+        child.once('exit', (c) => {
+          resolve(c);
+        }),
+      );
       expect(code).not.toBe(0);
-      expect(output).toContain('EADDRINUSE');
+      expect(output).toContain(`Port ${port} is in use (another npm start?)`);
       expect(existsSync(path.join(failDir, 'stack.json'))).toBe(false);
       // DynamoDB Local was started with this state dir's data folder; no process may still hold it.
       const processes = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
