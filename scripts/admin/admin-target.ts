@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { useLocalShortLinks } from '@shared/config/config';
 import { localDir } from '@shared/local/paths';
 
 export interface AdminTarget {
@@ -31,6 +32,8 @@ export const adminTarget = (): AdminTarget => {
     process.env.DYNAMODB_ENDPOINT = local.dynamoEndpoint;
     baseUrl ||= local.baseUrl ?? '';
     edgeUrl ||= local.edgeUrl ?? '';
+    // The short links the CLI writes (an imported link's default title) name the running edge, as the stack's do.
+    if (local.edgeUrl) useLocalShortLinks(Number(new URL(local.edgeUrl).port || 80));
   }
   if (!process.env.TABLE_NAME) {
     throw new AdminUsageError('No running local stack (start it with `npm start`) and no TABLE_NAME set.');

@@ -5,11 +5,21 @@ const idSchema = z.string().check(z.minLength(1), z.maxLength(128));
 const optionalId = z.optional(idSchema);
 const optionalLinkId = z.optional(z.string().check(z.minLength(1), z.maxLength(64)));
 
-/** ClientLinkReference: no field is required here; the resolver decides (linkId, then shortLink, then domain + key). */
+/** A short link given to name a link: either form names it (scheme and port are not compared). */
+const shortLinkReference = z.optional(httpUrlSchema);
+z.globalRegistry.add(shortLinkReference, {
+  description:
+    'A short link: `https://{domain}/{key}`, or on the local stack the `http://{domain}:{edge port}/{key}` it answers with.',
+});
+
+/**
+ * ClientLinkReference: no field is required here; the resolver decides (linkId, else shortLink or
+ * its alias url, else domain and key or its alias slug).
+ */
 export const clientLinkReferenceFields = {
   linkId: optionalLinkId,
-  shortLink: z.optional(httpUrlSchema),
-  url: z.optional(httpUrlSchema),
+  shortLink: shortLinkReference,
+  url: shortLinkReference,
   domain: z.optional(hostnameSchema),
   key: z.optional(linkKeySchema),
   slug: z.optional(linkKeySchema),

@@ -7,6 +7,8 @@
  */
 export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
+export const shortLinkSchemes = ['https', 'http'] as const;
+export type ShortLinkScheme = (typeof shortLinkSchemes)[number];
 
 export interface Config {
   TABLE_NAME: string;
@@ -23,6 +25,13 @@ export interface Config {
   ATHENA_WORKGROUP?: string;
   ATHENA_DATABASE?: string;
   LOG_LEVEL: LogLevel;
+  /**
+   * How short links are written (shortLinkOf in shared/links/short-link.ts): unset when deployed,
+   * `https://{domain}/{key}`. The local stack sets `http` and its edge's port, so every short link
+   * it answers with is one its edge serves: `http://{domain}:{port}/{key}`.
+   */
+  SHORT_LINK_SCHEME: ShortLinkScheme;
+  SHORT_LINK_PORT?: number;
 }
 
 const isUrl = (value: string) => {
@@ -51,6 +60,13 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!(logLevels as readonly string[]).includes(logLevel))
     problems.push(`LOG_LEVEL: must be one of ${logLevels.join(', ')}`);
+  const scheme = env.SHORT_LINK_SCHEME ?? 'https';
+  if (!(shortLinkSchemes as readonly string[]).includes(scheme))
+    problems.push(`SHORT_LINK_SCHEME: must be one of ${shortLinkSchemes.join(', ')}`);
+  const portText = optional('SHORT_LINK_PORT');
+  const port = portText === undefined ? undefined : Number(portText);
+  if (portText !== undefined && (!/^\d+$/.test(portText) || port === undefined || port < 1 || port > 65535))
+    problems.push('SHORT_LINK_PORT: must be a port number from 1 to 65535');
   const config: Config = {
     TABLE_NAME: tableName ?? '',
     AWS_REGION: region,
@@ -61,6 +77,8 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
     ATHENA_WORKGROUP: optional('ATHENA_WORKGROUP'),
     ATHENA_DATABASE: optional('ATHENA_DATABASE'),
     LOG_LEVEL: logLevel as LogLevel,
+    SHORT_LINK_SCHEME: scheme as ShortLinkScheme,
+    SHORT_LINK_PORT: port,
   };
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   return config;
@@ -73,9 +91,25 @@ export const getConfig = (): Config => {
   return cached;
 };
 
-/** For tests: read the environment again on next use. */
+/** Read the environment again on next use (tests; the local stack once its edge's port is known). */
 export const resetConfig = () => {
   cached = undefined;
+};
+
+/** The environment that makes short links name the local edge: plain HTTP on its port. */
+export const localShortLinkEnv = (edgePort: number) => ({
+  SHORT_LINK_SCHEME: 'http' satisfies ShortLinkScheme,
+  SHORT_LINK_PORT: String(edgePort),
+});
+
+/**
+ * For the local stack, once its edge listens (and the admin CLI pointed at it): short links become
+ * `http://{domain}:{edgePort}/{key}`, which that edge answers. Sets the process environment, which
+ * child processes inherit, and reads the configuration again.
+ */
+export const useLocalShortLinks = (edgePort: number) => {
+  Object.assign(process.env, localShortLinkEnv(edgePort));
+  resetConfig();
 };
 
 /** Env variable names the deployed functions get; the CDK construct sets them from here. */

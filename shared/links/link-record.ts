@@ -44,4 +44,5 @@ export interface LinkRecord {
   updatedAt: string;
 }
 
-export const shortLinkOf = (domain: string, key: string) => `https://${domain}/${key}`;
+// Callers across the code import it from here, next to the record it renders.
+export { shortLinkOf } from './short-link';

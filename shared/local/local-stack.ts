@@ -20,6 +20,7 @@ import { localDir, projectRoot } from './paths';
 import type { Context } from 'aws-lambda';
 import type { ApiEvent } from '@shared/http/api-types';
 import { ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
+import { useLocalShortLinks } from '@shared/config/config';
 
 export interface LocalStackOptions {
   /** Service API port (0: any free port). */
@@ -171,6 +172,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     await dynamo?.stop();
     throw error;
   }
+  // Short links name this edge (plain HTTP on its port), so the ones the APIs answer with work here.
+  useLocalShortLinks(edgePort);
 
   return {
     baseUrl: `http://${host}:${servicePort}`,

@@ -1,6 +1,7 @@
 import * as z from './zod-mini';
 import { BULK_MAX_ITEMS } from './bulk-schemas';
 import { createLinkBodySchema } from './link-schemas';
+import { shortLinkSchema } from './resource-schemas';
 
 /*
  * For the OpenAPI document only. The handler validates the envelope with
@@ -15,7 +16,7 @@ const compactLinkSchema = z.object({
   id: z.string(),
   domain: z.string(),
   key: z.string(),
-  shortLink: z.url(),
+  shortLink: shortLinkSchema,
   url: z.url(),
   createdAt: z.iso.datetime(),
 });

@@ -8,6 +8,13 @@ import { socialPreviewSchema, trackingSchema } from './link-schemas';
 const dateTime = z.iso.datetime();
 const nullableUri = z.nullable(z.url());
 
+/** A link's short link as rendered by shortLinkOf (shared/links/short-link.ts), described for the document. */
+export const shortLinkSchema = z.url();
+z.globalRegistry.add(shortLinkSchema, {
+  description:
+    "The link's short link, the URL to share: `https://{domain}/{key}` deployed; on the local stack `http://{domain}:{edge port}/{key}`, which the local edge answers.",
+});
+
 export const tagResourceSchema = z.object({ id: z.string(), name: z.string(), color: z.string() });
 
 export const linkResourceSchema = z.object({
@@ -19,7 +26,7 @@ export const linkResourceSchema = z.object({
   iosOverrideUrl: nullableUri,
   domain: z.string(),
   key: z.string(),
-  shortLink: z.url(),
+  shortLink: shortLinkSchema,
   expiresAt: z.nullable(dateTime),
   expiredUrl: nullableUri,
   passwordProtected: z.boolean(),
@@ -120,7 +127,7 @@ export const topDeepLinkSchema = z.looseObject({
   linkId: z.string(),
   domain: z.string(),
   linkKey: z.string(),
-  shortLink: z.url(),
+  shortLink: shortLinkSchema,
   humanClicks: count,
   uniqueVisitors: count,
   launchViewImpressions: count,
@@ -153,7 +160,7 @@ export const clientLinkPayloadSchema = z.nullable(
     linkId: z.string(),
     linkType: z.enum(['SHORTLINK', 'DEEPLINK']),
     deepLinkAppId: z.nullable(z.string()),
-    shortLink: z.url(),
+    shortLink: shortLinkSchema,
     domain: z.string(),
     key: z.string(),
     url: z.url(),

@@ -11,10 +11,12 @@ import {
   type FixtureLink,
 } from '@test/support/analytics-fixtures';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { localShortLink } from '@test/support/local-short-link';
 
 let t: TestStack;
 let shortLinkId: string;
 let deepLinkId: string;
+let deepLinkKey: string;
 let events: EventRecord[];
 const DAY = 86_400_000;
 
@@ -28,8 +30,9 @@ beforeAll(async () => {
     json: { url: 'https://example.com/e2e', domain: t.tenantA.domain, tracking: { utmCampaign: 'launch' } },
   });
   shortLinkId = created.body.data.id;
-  const deep = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id } as never);
+  const deep = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id });
   deepLinkId = deep.id;
+  deepLinkKey = deep.key;
   const links: FixtureLink[] = [
     {
       workspaceId: t.tenantA.workspaceId,
@@ -58,7 +61,10 @@ beforeAll(async () => {
   });
   await getEventSink().send(events);
 });
-afterAll(async () => t?.stop());
+// t is unset when beforeAll failed to start the stack.
+afterAll(async () => {
+  await (t as TestStack | undefined)?.stop();
+});
 
 const of = (f: (e: EventRecord) => boolean, traffic: 'human' | 'all' | 'bots' = 'human') =>
   events.filter((e) => f(e) && (traffic === 'all' || e.trafficType === (traffic === 'human' ? 'human' : 'bot')));
@@ -140,7 +146,7 @@ describe('GET /v1/analytics/deep-link-app', () => {
     expect(res.body.data.topLinks).toEqual([
       expect.objectContaining({
         linkId: deepLinkId,
-        shortLink: `https://${t.tenantA.deepLinkApp.domain}/${selected[0]!.linkKey}`,
+        shortLink: localShortLink(t.edgeUrl, t.tenantA.deepLinkApp.domain, deepLinkKey),
         humanClicks: expectedSummary(selected).humanClicks,
       }),
     ]);

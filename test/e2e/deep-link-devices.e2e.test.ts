@@ -11,6 +11,7 @@ import type { CreateDeepLinkBody } from '@shared/schemas/link-schemas';
 import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { localShortLink } from '@test/support/local-short-link';
 
 /** What browsers and apps really send (issue 18). */
 const UA = {
@@ -41,7 +42,10 @@ let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
 });
-afterAll(async () => t?.stop());
+// t is unset when beforeAll failed to start the stack.
+afterAll(async () => {
+  await (t as TestStack | undefined)?.stop();
+});
 
 /**
  * Every test gets its own workspace: fingerprints are per workspace, and every request here
@@ -54,7 +58,7 @@ const deepLink = (tenant: BootstrapResult, body: Partial<CreateDeepLinkBody> = {
     deepLinkAppId: tenant.deepLinkApp.id,
     url: 'https://www.example.com/spring-sale',
     ...body,
-  } as CreateDeepLinkBody);
+  });
 
 /** A tap in a phone's browser on the app domain. */
 /** A tap in a phone's browser on the app domain, returned once the edge has recorded it (click and attribution follow the response). */
@@ -150,7 +154,7 @@ describe('tap on the edge, then the app opens for the first time', () => {
     const tenant = await newTenant();
     const link = await deepLink(tenant, {
       tracking: { utmSource: 'newsletter', utmCampaign: 'spring' },
-    } as Partial<CreateDeepLinkBody>);
+    });
     const page = await tap(tenant, `/${link.key}`, UA.chromeAndroid);
     expect(page.status).toBe(200);
     const clickId = clickIdOf(page.text);
@@ -345,7 +349,7 @@ describe('the app resolves what it was opened with', () => {
       expect(resolved.body.data.link).toMatchObject({
         linkId: link.id,
         domain: tenant.deepLinkApp.domain,
-        shortLink: `https://${tenant.deepLinkApp.domain}/${link.key}`,
+        shortLink: localShortLink(t.edgeUrl, tenant.deepLinkApp.domain, link.key),
       });
     }
     expect(
@@ -363,8 +367,9 @@ describe('the app resolves what it was opened with', () => {
     const link = await deepLink(tenant, {
       url: 'https://www.example.com/members-only',
       password: 'open sesame',
-    } as Partial<CreateDeepLinkBody>);
-    const shortLink = `https://${tenant.deepLinkApp.domain}/${link.key}`;
+    });
+    // The form the stack answers with, given back as the app would.
+    const shortLink = localShortLink(t.edgeUrl, tenant.deepLinkApp.domain, link.key);
     const expected = { linkId: link.id, url: shortLink, shortLink, passwordProtected: true };
     const resolved = await app(tenant, 'ios').resolve({ shortLink });
     expect(resolved.body.data.link).toMatchObject(expected);

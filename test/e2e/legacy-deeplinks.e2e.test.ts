@@ -10,6 +10,7 @@ import { prefixedId } from '@shared/util/ids';
 import { http } from '@test/support/http-client';
 import { multipartText, postForm } from '@test/support/legacy-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { localShortLink } from '@test/support/local-short-link';
 
 let t: TestStack;
 /** A second app of tenant A, with its own domain and app key. */
@@ -60,7 +61,10 @@ beforeAll(async () => {
   });
   otherApp = { id, domain, appKey };
 });
-afterAll(async () => t?.stop());
+// t is unset when beforeAll failed to start the stack.
+afterAll(async () => {
+  await (t as TestStack | undefined)?.stop();
+});
 
 const PATH = '/api/mobile/deeplink';
 const app = (key = t.tenantA.deepLinkApp.appKey) => ({ 'api-key': key });
@@ -83,11 +87,11 @@ describe('POST /api/mobile/deeplink', () => {
     expect(data.key).toMatch(/^[0-9A-Za-z]{6}$/);
     expect(data).toEqual({
       id: expect.stringMatching(/^lnk_/),
-      title: `https://${t.tenantA.deepLinkApp.domain}/${data.key}`,
+      title: localShortLink(t.edgeUrl, t.tenantA.deepLinkApp.domain, data.key),
       url: t.tenantA.deepLinkApp.defaultUrl,
       domain: t.tenantA.deepLinkApp.domain,
       key: data.key,
-      shortLink: `https://${t.tenantA.deepLinkApp.domain}/${data.key}`,
+      shortLink: localShortLink(t.edgeUrl, t.tenantA.deepLinkApp.domain, data.key),
       linkType: 'DEEPLINK',
       comments: null,
       linkObject: { object: null },

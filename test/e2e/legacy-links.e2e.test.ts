@@ -11,12 +11,16 @@ import { domainRepository } from '@shared/tenancy/domain-repository';
 import { http } from '@test/support/http-client';
 import { multipartText, postForm } from '@test/support/legacy-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { localShortLink } from '@test/support/local-short-link';
 
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
 });
-afterAll(async () => t?.stop());
+// t is unset when beforeAll failed to start the stack.
+afterAll(async () => {
+  await (t as TestStack | undefined)?.stop();
+});
 
 const CREATE = '/api/mobile/link/create';
 const mobile = (key = t.tenantA.mobileKey) => ({ 'api-key': key });
@@ -60,11 +64,11 @@ describe('POST /api/mobile/link/create: success shape', () => {
     expect(data.key).toMatch(/^[0-9A-Za-z]{6}$/);
     expect(data).toEqual({
       id: expect.stringMatching(/^lnk_/),
-      title: `https://${t.tenantA.domain}/${data.key}`,
+      title: localShortLink(t.edgeUrl, t.tenantA.domain, data.key),
       url: 'https://example.com/a?b=1',
       domain: t.tenantA.domain,
       key: data.key,
-      shortLink: `https://${t.tenantA.domain}/${data.key}`,
+      shortLink: localShortLink(t.edgeUrl, t.tenantA.domain, data.key),
       linkType: 'SHORTLINK',
       comments: null,
       linkObject: { object: null },

@@ -5,12 +5,16 @@ import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { verifyPassword } from '@shared/util/password';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { localShortLink } from '@test/support/local-short-link';
 
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
 });
-afterAll(async () => t?.stop());
+// t is unset when beforeAll failed to start the stack.
+afterAll(async () => {
+  await (t as TestStack | undefined)?.stop();
+});
 
 const server = (key = t.tenantA.serverKey) => ({ 'api-key': key });
 const create = async (json: Record<string, unknown>, key = t.tenantA.serverKey) => {
@@ -119,8 +123,8 @@ describe('PATCH /v1/links/{linkId}', () => {
     expect(moved.status).toBe(200);
     expect(moved.body.data).toMatchObject({
       key: 'move-c',
-      shortLink: `https://${a.domain}/move-c`,
-      title: `https://${a.domain}/move-c`,
+      shortLink: localShortLink(t.edgeUrl, a.domain, 'move-c'),
+      title: localShortLink(t.edgeUrl, a.domain, 'move-c'),
     });
     expect(await slugItem(a.domain, 'move-a')).toBeUndefined();
     expect((await slugItem(a.domain, 'move-c'))?.linkId).toBe(a.id);

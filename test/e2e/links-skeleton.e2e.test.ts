@@ -4,12 +4,16 @@ import { hashApiKey } from '@shared/auth/api-keys';
 import { linkRepository } from '@shared/links/link-repository';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { localShortLink } from '@test/support/local-short-link';
 
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
 });
-afterAll(async () => t?.stop());
+// t is unset when beforeAll failed to start the stack.
+afterAll(async () => {
+  await (t as TestStack | undefined)?.stop();
+});
 
 const server = (key = t.tenantA.serverKey, extra: Record<string, string> = {}) => ({ 'api-key': key, ...extra });
 
@@ -33,8 +37,8 @@ describe('POST /v1/links and GET /v1/links/{linkId} over HTTP', () => {
     expect(link).toMatchObject({
       url: 'https://example.com/page',
       domain: t.tenantA.domain,
-      shortLink: `https://${t.tenantA.domain}/${link.key}`,
-      title: `https://${t.tenantA.domain}/${link.key}`,
+      shortLink: localShortLink(t.edgeUrl, t.tenantA.domain, link.key),
+      title: localShortLink(t.edgeUrl, t.tenantA.domain, link.key),
       passwordProtected: true,
       clicks: 0,
       botClicks: 0,

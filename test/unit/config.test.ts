@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '@shared/config/config';
+import { localShortLinkEnv, parseConfig } from '@shared/config/config';
 
 describe('parseConfig', () => {
   it('reads a minimal environment with defaults', () => {
@@ -12,6 +12,8 @@ describe('parseConfig', () => {
       ATHENA_WORKGROUP: undefined,
       ATHENA_DATABASE: undefined,
       LOG_LEVEL: 'info',
+      SHORT_LINK_SCHEME: 'https',
+      SHORT_LINK_PORT: undefined,
     });
   });
 
@@ -26,7 +28,30 @@ describe('parseConfig', () => {
       ATHENA_DATABASE: 'd',
       LOG_LEVEL: 'warn',
     };
-    expect(parseConfig(env)).toEqual(env);
+    expect(parseConfig(env)).toEqual({ ...env, SHORT_LINK_SCHEME: 'https' });
+  });
+
+  it('reads how the local stack writes short links: plain HTTP on its edge port', () => {
+    expect(parseConfig({ TABLE_NAME: 't', ...localShortLinkEnv(3001) })).toMatchObject({
+      SHORT_LINK_SCHEME: 'http',
+      SHORT_LINK_PORT: 3001,
+    });
+  });
+
+  it('refuses a short-link scheme or port that is not one', () => {
+    for (const [env, problem] of [
+      [{ SHORT_LINK_SCHEME: 'ftp' }, 'SHORT_LINK_SCHEME: must be one of https, http'],
+      [{ SHORT_LINK_SCHEME: '' }, 'SHORT_LINK_SCHEME: must be one of https, http'],
+      [{ SHORT_LINK_PORT: '0' }, 'SHORT_LINK_PORT: must be a port number from 1 to 65535'],
+      [{ SHORT_LINK_PORT: '65536' }, 'SHORT_LINK_PORT: must be a port number from 1 to 65535'],
+      [{ SHORT_LINK_PORT: '30a1' }, 'SHORT_LINK_PORT: must be a port number from 1 to 65535'],
+      [{ SHORT_LINK_PORT: '-1' }, 'SHORT_LINK_PORT: must be a port number from 1 to 65535'],
+      [{ SHORT_LINK_PORT: '' }, 'SHORT_LINK_PORT: must not be empty'],
+    ] as const) {
+      expect(() => parseConfig({ TABLE_NAME: 't', ...env }), JSON.stringify(env)).toThrow(
+        `Invalid configuration: ${problem}`,
+      );
+    }
   });
 
   it('names every bad variable at once', () => {

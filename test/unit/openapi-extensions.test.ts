@@ -7,6 +7,16 @@ const doc = buildOpenApiDocument() as unknown as {
 };
 
 describe('OpenAPI: geo, bulk create, QR codes', () => {
+  it("documents shortLink's two forms: https deployed, plain HTTP on the edge's port locally", () => {
+    const output = JSON.stringify(doc.components.schemas.Link.properties.shortLink);
+    expect(output).toContain('`https://{domain}/{key}` deployed');
+    expect(output).toContain('`http://{domain}:{edge port}/{key}`');
+    expect(JSON.stringify(doc.components.schemas.LinkBulkResults)).toContain('{edge port}');
+    const input = JSON.stringify(doc.components.schemas.ClientLinkReference.properties.shortLink);
+    expect(input).toContain('`https://{domain}/{key}`');
+    expect(input).toContain('`http://{domain}:{edge port}/{key}`');
+  });
+
   it('documents geo on create, PATCH and the Link', () => {
     for (const id of ['LinkCreateRequest', 'DeepLinkCreateRequest', 'LinkPatchRequest', 'Link']) {
       expect(doc.components.schemas[id].properties.geo, id).toBeDefined();
