@@ -54,7 +54,11 @@ afterEach(() => {
 afterAll(async () => {
   vi.unstubAllEnvs();
   setOriginSecretClient(undefined);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise<void>((resolve) => {
+    server.close(() => {
+      resolve();
+    });
+  });
 });
 
 const middleware = originVerifyMiddleware();
