@@ -19,10 +19,12 @@ export const budgets = {
   hotLinkP99VsCold: 1.5,
   /**
    * USD per million redirects behind the front door (Lambda, DynamoDB, events, the counter work at
-   * the hot link's batch size, X-Ray), before CloudWatch Logs; CloudFront and WAF are their own
-   * columns (issue 19).
+   * the hot link's batch size, X-Ray, CloudWatch Logs); CloudFront, its function and WAF are their
+   * own columns.
    */
-  redirectBehindFrontDoorUsd: 0.7,
+  redirectBehindFrontDoorUsd: 0.62,
+  /** USD per million redirects, everything included, WAF on. */
+  redirectAllInWithWafUsd: 2.35,
   /** USD of one link-analytics dashboard view deployed (Athena bytes scanned), workspace with 1M events in 90 days. */
   dashboardViewUsd: 0.001,
 } as const;

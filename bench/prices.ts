@@ -50,7 +50,11 @@ export const prices = {
  * the X-Ray trace fields; about 600 bytes together), and the share of requests X-Ray records.
  */
 export const telemetryAssumptions = {
-  platformLogBytesPerInvocation: 600,
+  /**
+   * Lambda's platform lines (START/END/REPORT) are INFO: with the system log level WARN on every
+   * function (lib/service-function.ts) none is written.
+   */
+  platformLogBytesPerInvocation: 0,
   /** lib/trace-sampling.ts: the click path's rule. */
   clickPathTraceRate: 0.001,
   /** The account's default rule beyond its 1 request per second reservoir. */

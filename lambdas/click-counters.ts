@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { Context, KinesisStreamEvent } from 'aws-lambda';
-import { applyClickCounters } from '@shared/clicks/link-counters';
+import { countClickBatch } from '@shared/clicks/count-click-batch';
 import { LAKE_ONLY_PARTITION_PREFIX } from '@shared/events/stream-sink';
 import { observabilityMiddlewares } from '@shared/http/middleware/observability';
 import { log } from '@shared/util/logger';
@@ -8,7 +8,8 @@ import { log } from '@shared/util/logger';
 /**
  * The event stream -> the links' click counters (link-counters.ts): one update per link per
  * batch. A failure throws, so the event source mapping delivers the batch again; what was
- * already applied is skipped by the per-shard checkpoints.
+ * already applied is skipped by the per-shard checkpoints. The click metrics (Clicks, BotClicks,
+ * Redirects by outcome) are written here, once per batch, not by the click path.
  */
 const countClicks = async (event: KinesisStreamEvent): Promise<void> => {
   const records = event.Records.map((r) => ({
@@ -17,7 +18,7 @@ const countClicks = async (event: KinesisStreamEvent): Promise<void> => {
     data: Buffer.from(r.kinesis.data, 'base64').toString('utf8'),
     lakeOnly: r.kinesis.partitionKey.startsWith(LAKE_ONLY_PARTITION_PREFIX),
   }));
-  const result = await applyClickCounters(records);
+  const result = await countClickBatch(records);
   log('info', 'click counters applied', { records: records.length, ...result });
 };
 

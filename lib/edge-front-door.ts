@@ -49,6 +49,8 @@ export interface EdgeFrontDoorProps {
   origins: EdgeOrigin[];
   /** WAF web ACL on the distribution (context `edgeWaf`, default on). */
   waf: boolean;
+  /** Also block AWSManagedIPDDoSList matches (context `edgeWafBlockDdosList`, default off: AWS ships it in count mode). */
+  blockDdosIpList?: boolean;
   /** Requests per IP per 5 minutes before the rate rule answers 429 (context `edgeRateLimitPer5Min`). */
   rateLimitPer5Min: number;
   /** An operator's own ACM certificate (us-east-1, wildcard for the link domains); else per-tenant managed certificates. */
@@ -182,7 +184,7 @@ export class EdgeFrontDoor extends Construct {
         .map((pathPattern) => ({ pathPattern: cfPathPattern(pathPattern), ...behavior(i, origin.cacheable ?? false) })),
     );
 
-    this.webAcl = props.waf ? this.createWebAcl(props.rateLimitPer5Min) : undefined;
+    this.webAcl = props.waf ? this.createWebAcl(props.rateLimitPer5Min, props.blockDdosIpList ?? false) : undefined;
 
     this.distribution = new CfnDistribution(this, 'Distribution', {
       distributionConfig: {
@@ -241,9 +243,15 @@ export class EdgeFrontDoor extends Construct {
           actions: ['cloudfront:GetConnectionGroup'],
           resources: [this.connectionGroup.attrArn],
         }),
+        // Service Authorization Reference, "Actions defined by Amazon CloudFront": the
+        // CreateDistributionTenant row lists no resource type, so IAM only matches it on "*"
+        // (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazoncloudfront.html).
+        new PolicyStatement({ actions: ['cloudfront:CreateDistributionTenant'], resources: ['*'] }),
+        // Same reference: UpdateDistributionTenant, GetDistributionTenant, GetDistributionTenantByDomain,
+        // DeleteDistributionTenant and GetManagedCertificateDetails require the distribution-tenant
+        // resource type; VerifyDnsConfiguration takes it optionally.
         new PolicyStatement({
           actions: [
-            'cloudfront:CreateDistributionTenant',
             'cloudfront:UpdateDistributionTenant',
             'cloudfront:GetDistributionTenant',
             'cloudfront:GetDistributionTenantByDomain',
@@ -251,10 +259,7 @@ export class EdgeFrontDoor extends Construct {
             'cloudfront:VerifyDnsConfiguration',
             'cloudfront:GetManagedCertificateDetails',
           ],
-          resources: [
-            `arn:${Aws.PARTITION}:cloudfront::${Aws.ACCOUNT_ID}:distribution/${this.distribution.attrId}`,
-            `arn:${Aws.PARTITION}:cloudfront::${Aws.ACCOUNT_ID}:distribution-tenant/*`,
-          ],
+          resources: [`arn:${Aws.PARTITION}:cloudfront::${Aws.ACCOUNT_ID}:distribution-tenant/*`],
         }),
         // CreateDistributionTenant with a managed certificate asks ACM for it on the operator's behalf.
         new PolicyStatement({ actions: ['acm:RequestCertificate', 'acm:DescribeCertificate'], resources: ['*'] }),
@@ -269,7 +274,7 @@ export class EdgeFrontDoor extends Construct {
       {
         id: 'AwsSolutions-IAM5[Resource::*]',
         reason:
-          'acm:RequestCertificate / DescribeCertificate for tenant-managed certificates: a certificate has no ARN before it is requested.',
+          'cloudfront:CreateDistributionTenant has no resource type in the Service Authorization Reference (only "*" matches it); acm:RequestCertificate / DescribeCertificate for tenant-managed certificates: a certificate has no ARN before it is requested.',
       },
     );
 
@@ -286,7 +291,7 @@ export class EdgeFrontDoor extends Construct {
     new CfnOutput(stack, 'AdminDomainsPolicyArn', { value: this.adminPolicy.managedPolicyArn });
   }
 
-  private createWebAcl(rateLimit: number): CfnWebACL {
+  private createWebAcl(rateLimit: number, blockDdosIpList: boolean): CfnWebACL {
     const visibility = (metricName: string) => ({
       sampledRequestsEnabled: true,
       cloudWatchMetricsEnabled: true,
@@ -310,6 +315,43 @@ export class EdgeFrontDoor extends Construct {
       labelMatchStatement: { scope: 'NAMESPACE', key },
     });
     const sizeLabel = 'awswaf:managed:aws:core-rule-set:SizeRestrictions_Body';
+    // Blocked on their labels: what AWS ships in block mode. Two rules AWS ships differently are
+    // left to count (https://docs.aws.amazon.com/waf/latest/developerguide/aws-managed-rule-groups-ip-rep.html):
+    // AWSManagedIPDDoSList is a count-mode rule of the IP reputation group (blocked only with
+    // -c edgeWafBlockDdosList=true); and the core rule set's NoUserAgent_HEADER is not blocked
+    // because a click without a user agent is answered and counted as a bot click, as documented.
+    const ipReputationBlocked = [
+      'AWSManagedIPReputationList',
+      'AWSManagedReconnaissanceList',
+      ...(blockDdosIpList ? ['AWSManagedIPDDoSList'] : []),
+    ].map((rule) => label(`awswaf:managed:aws:amazon-ip-list:${rule}`));
+    const noUserAgentLabel = 'awswaf:managed:aws:core-rule-set:NoUserAgent_Header';
+    // A request without a user agent still meets the core rule set's other rules: they are named
+    // here (the group's documented rules) since a label namespace cannot be matched "minus one".
+    // Requests with a user agent are matched by the whole namespace, so a rule AWS adds later
+    // blocks them too.
+    const coreRulesForNoUserAgent = [
+      'UserAgent_BadBots_Header',
+      'SizeRestrictions_QueryString',
+      'SizeRestrictions_Cookie_Header',
+      'SizeRestrictions_URIPath',
+      'EC2MetaDataSSRF_Body',
+      'EC2MetaDataSSRF_Cookie',
+      'EC2MetaDataSSRF_URIPath',
+      'EC2MetaDataSSRF_QueryArguments',
+      'GenericLFI_QueryArguments',
+      'GenericLFI_URIPath',
+      'GenericLFI_Body',
+      'RestrictedExtensions_URIPath',
+      'RestrictedExtensions_QueryArguments',
+      'GenericRFI_QueryArguments',
+      'GenericRFI_Body',
+      'GenericRFI_URIPath',
+      'CrossSiteScripting_Cookie',
+      'CrossSiteScripting_QueryArguments',
+      'CrossSiteScripting_Body',
+      'CrossSiteScripting_URIPath',
+    ].map((rule) => label(`awswaf:managed:aws:core-rule-set:${rule}`));
     return new CfnWebACL(this, 'WebAcl', {
       scope: 'CLOUDFRONT',
       defaultAction: { allow: {} },
@@ -355,18 +397,20 @@ export class EdgeFrontDoor extends Construct {
           priority: 5,
           action: { block: { customResponse: { responseCode: 403, customResponseBodyKey: 'forbidden' } } },
           statement: {
-            andStatement: {
+            orStatement: {
               statements: [
+                ...ipReputationBlocked,
+                namespace('awswaf:managed:aws:known-bad-inputs:'),
                 {
-                  orStatement: {
+                  andStatement: {
                     statements: [
-                      namespace('awswaf:managed:aws:amazon-ip-list:'),
                       namespace('awswaf:managed:aws:core-rule-set:'),
-                      namespace('awswaf:managed:aws:known-bad-inputs:'),
+                      { notStatement: { statement: label(sizeLabel) } },
+                      { notStatement: { statement: label(noUserAgentLabel) } },
                     ],
                   },
                 },
-                { notStatement: { statement: label(sizeLabel) } },
+                ...coreRulesForNoUserAgent,
               ],
             },
           },

@@ -4,7 +4,6 @@ import {
   AlarmStatusWidget,
   Dashboard,
   GraphWidget,
-  MathExpression,
   Metric,
   TextWidget,
   type Alarm,
@@ -82,26 +81,21 @@ export class ServiceDashboard extends Construct {
     this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: props.alarms, ...wide, height: 4 }));
     this.dashboard.addWidgets(
       new GraphWidget({
+        // From the click events, by the counter consumer: answers to clicks on known links (an
+        // unknown key's 404 is in '4xx per API').
         title: 'Redirects per minute by outcome',
         left: edgeOutcomes.map((outcome) => app(metricNames.redirects, { Outcome: outcome }, outcome)),
         stacked: true,
         ...half,
       }),
       new GraphWidget({
+        // Written by the click counter consumer once per batch, by Source (edge, client API).
         title: 'Clicks per minute (edge and client API)',
         left: [
-          new MathExpression({
-            expression: `SUM(SEARCH('{${metricsNamespace},service,Outcome} MetricName="${metricNames.clicks}"', 'Sum', 60))`,
-            label: 'human, edge',
-            period: minute,
-          }),
-          app(metricNames.clicks, {}, 'human, client API'),
-          new MathExpression({
-            expression: `SUM(SEARCH('{${metricsNamespace},service,Outcome} MetricName="${metricNames.botClicks}"', 'Sum', 60))`,
-            label: 'bots, edge',
-            period: minute,
-          }),
-          app(metricNames.botClicks, {}, 'bots, client API'),
+          app(metricNames.clicks, { Source: 'edge' }, 'human, edge'),
+          app(metricNames.clicks, { Source: 'client API' }, 'human, client API'),
+          app(metricNames.botClicks, { Source: 'edge' }, 'bots, edge'),
+          app(metricNames.botClicks, { Source: 'client API' }, 'bots, client API'),
         ],
         ...half,
       }),

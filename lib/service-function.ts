@@ -3,7 +3,14 @@ import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
-import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -56,7 +63,13 @@ export class ServiceFunction extends NodejsFunction {
       memorySize: props.memorySize ?? props.route.lambda?.memorySize ?? 512,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       timeout: props.timeout ?? Duration.seconds(routeTimeoutSeconds(props.route)),
+      // Lambda's advanced logging controls: JSON lines; the platform's START/END/REPORT lines are
+      // INFO, so system level WARN drops them (duration and memory stay in CloudWatch's own Lambda
+      // metrics); application level INFO keeps the metrics (EMF) lines, which Lambda counts as
+      // INFO since they carry no level, and drops DEBUG.
       loggingFormat: LoggingFormat.JSON,
+      systemLogLevelV2: SystemLogLevel.WARN,
+      applicationLogLevelV2: ApplicationLogLevel.INFO,
       // X-Ray active tracing; how often is decided by the sampling rules (lib/trace-sampling.ts).
       tracing: Tracing.ACTIVE,
       logGroup,

@@ -3,6 +3,8 @@ import type { Construct } from 'constructs';
 /** The front door's CDK context values (`-c name=value`), checked at synth. */
 export interface FrontDoorContext {
   waf: boolean;
+  /** Block the IP reputation group's AWSManagedIPDDoSList matches (AWS ships that rule in count mode). */
+  blockDdosIpList: boolean;
   rateLimitPer5Min: number;
   linkCertificateArn?: string;
   originSecretRotation?: string;
@@ -18,6 +20,9 @@ export const frontDoorContext = (scope: Construct): FrontDoorContext => {
   const waf = raw('edgeWaf');
   if (waf !== undefined && waf !== 'true' && waf !== 'false')
     throw new Error(`-c edgeWaf must be true or false, got ${waf}`);
+  const ddos = raw('edgeWafBlockDdosList');
+  if (ddos !== undefined && ddos !== 'true' && ddos !== 'false')
+    throw new Error(`-c edgeWafBlockDdosList must be true or false, got ${ddos}`);
   const rate = raw('edgeRateLimitPer5Min');
   const rateLimitPer5Min = rate === undefined ? DEFAULT_RATE_LIMIT_PER_5_MIN : Number(rate);
   // WAF's rate-based rules take 10 to 2,000,000,000 requests per window.
@@ -35,6 +40,7 @@ export const frontDoorContext = (scope: Construct): FrontDoorContext => {
   }
   return {
     waf: waf !== 'false',
+    blockDdosIpList: ddos === 'true',
     rateLimitPer5Min,
     linkCertificateArn,
     originSecretRotation: raw('originSecretRotation'),

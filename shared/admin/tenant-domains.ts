@@ -10,11 +10,14 @@ import {
   DeleteDistributionTenantCommand,
   GetConnectionGroupCommand,
   GetDistributionTenantByDomainCommand,
+  GetDistributionTenantCommand,
   GetManagedCertificateDetailsCommand,
   UpdateDistributionTenantCommand,
   VerifyDnsConfigurationCommand,
   type DistributionTenant,
+  type UpdateDistributionTenantRequest,
 } from '@aws-sdk/client-cloudfront';
+import pRetry, { AbortError } from 'p-retry';
 import { ALTERNATE_LABEL } from '@shared/edge/host-resolver';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { DomainRecord } from '@shared/tenancy/tenancy-types';
@@ -129,6 +132,49 @@ const tenantByDomain = async (
     throw error;
   }
 };
+
+/** What an update changes; everything else is sent back as CloudFront has it. */
+type TenantChange = Partial<Pick<UpdateDistributionTenantRequest, 'Enabled' | 'ManagedCertificateRequest'>>;
+
+/**
+ * UpdateDistributionTenant is a full update (PUT): fields left out are reset, and `Domains` must
+ * list at least one domain (CloudFront API reference, UpdateDistributionTenant). So each attempt
+ * reads the tenant and its ETag afresh, sends its domains, customizations, parameters and
+ * connection group back with the change, and a `PreconditionFailed` (someone changed the tenant
+ * since the read) is retried with a new read, up to 4 attempts, by p-retry.
+ */
+export const updateTenant = async (
+  target: FrontDoorTarget,
+  tenantId: string,
+  change: TenantChange,
+): Promise<{ tenant: DistributionTenant; etag: string }> =>
+  pRetry(
+    async () => {
+      const current = await target.client.send(new GetDistributionTenantCommand({ Identifier: tenantId }));
+      const tenant = current.DistributionTenant;
+      if (!tenant?.Domains?.length) throw new AbortError(`Distribution tenant ${tenantId} has no domains to keep`);
+      try {
+        const out = await target.client.send(
+          new UpdateDistributionTenantCommand({
+            Id: tenantId,
+            IfMatch: current.ETag,
+            DistributionId: tenant.DistributionId,
+            Domains: tenant.Domains.map(({ Domain }) => ({ Domain })),
+            ...(tenant.Customizations ? { Customizations: tenant.Customizations } : {}),
+            ...(tenant.Parameters?.length ? { Parameters: tenant.Parameters } : {}),
+            ...(tenant.ConnectionGroupId ? { ConnectionGroupId: tenant.ConnectionGroupId } : {}),
+            Enabled: tenant.Enabled,
+            ...change,
+          }),
+        );
+        return { tenant: out.DistributionTenant ?? tenant, etag: out.ETag ?? '' };
+      } catch (error) {
+        if (errorName(error) === 'PreconditionFailed') throw error;
+        throw new AbortError(error as Error);
+      }
+    },
+    { retries: 3, minTimeout: 200, maxTimeout: 2_000 },
+  );
 
 export interface AddDomainResult {
   domain: string;
@@ -298,17 +344,13 @@ export const verifyDomain = async (
     const status = cert.ManagedCertificateDetails?.CertificateStatus ?? 'pending-validation';
     if (CERT_FAILED.has(status)) {
       // Ask again: CloudFront validates over HTTP now that DNS is right.
-      await target.client.send(
-        new UpdateDistributionTenantCommand({
-          Id: tenantId,
-          IfMatch: found.etag,
-          ManagedCertificateRequest: {
-            ValidationTokenHost: 'cloudfront',
-            PrimaryDomainName: domain.domain,
-            CertificateTransparencyLoggingPreference: 'enabled',
-          },
-        }),
-      );
+      await updateTenant(target, tenantId, {
+        ManagedCertificateRequest: {
+          ValidationTokenHost: 'cloudfront',
+          PrimaryDomainName: domain.domain,
+          CertificateTransparencyLoggingPreference: 'enabled',
+        },
+      });
       return result('certificate-renewing', tenantId, [
         `certificate ${status}: requested a new one; run verify again in a few minutes`,
       ]);
@@ -343,12 +385,7 @@ export const removeDomain = async (raw: string, target: FrontDoorTarget | null):
     const found = await tenantByDomain(target, domain.domain);
     if (found?.tenant.Id) {
       let etag = found.etag;
-      if (found.tenant.Enabled !== false) {
-        const out = await target.client.send(
-          new UpdateDistributionTenantCommand({ Id: found.tenant.Id, IfMatch: etag, Enabled: false }),
-        );
-        etag = out.ETag ?? etag;
-      }
+      if (found.tenant.Enabled !== false) etag = (await updateTenant(target, found.tenant.Id, { Enabled: false })).etag;
       try {
         await target.client.send(new DeleteDistributionTenantCommand({ Id: found.tenant.Id, IfMatch: etag }));
         tenant = 'deleted';

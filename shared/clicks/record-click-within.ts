@@ -1,7 +1,7 @@
 import { getConfig } from '@shared/config/config';
 import type { EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
-import { countClick, countClickNotRecorded } from '@shared/util/metrics';
+import { countClickNotRecorded } from '@shared/util/metrics';
 import { withinBudget } from '@shared/util/within-budget';
 import { logClickReplay } from './click-replay';
 import type { RecordedClick } from './record-click';
@@ -30,8 +30,7 @@ export const recordClickWithin = async (
   budgetMs = clickRecordBudgetMs(),
 ): Promise<void> => {
   const sent = await withinBudget(getEventSink().send(events), budgetMs);
-  // The click happened: counted here whether its events went out in time or go to the replay log (ClicksNotRecorded).
-  countClick(recorded.isBot);
+  // Click metrics are written by the counter consumer from the events; only a miss is counted here.
   if (sent.done) return;
   countClickNotRecorded();
   logClickReplay({ events }, { requestId: fields.requestId, reason: sent.reason });

@@ -2,7 +2,6 @@ import { blankEvent, type EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
 import type { Tracking } from '@shared/links/link-record';
 import { uuid } from '@shared/util/ids';
-import { countClick } from '@shared/util/metrics';
 import { parseUserAgent, type ClientInfo } from './user-agent';
 import { visitorIdFor } from './visitor-id';
 
@@ -94,6 +93,5 @@ export const buildClickEvent = async (request: ClickRequest): Promise<RecordedCl
 export const recordClick = async (request: ClickRequest): Promise<RecordedClick> => {
   const recorded = await buildClickEvent(request);
   await getEventSink().send([recorded.event]);
-  countClick(recorded.isBot);
   return recorded;
 };

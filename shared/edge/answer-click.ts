@@ -11,7 +11,7 @@ import type { RedirectRecord } from '@shared/links/redirect-record';
 import { uuid } from '@shared/util/ids';
 import { withinBudget } from '@shared/util/within-budget';
 import { log } from '@shared/util/logger';
-import { countClickNotRecorded, countEdgeOutcome } from '@shared/util/metrics';
+import { countClickNotRecorded } from '@shared/util/metrics';
 import { isHttpUrl } from '@shared/links/short-link';
 import { getAppCached, openInAppUrl, pasteboardHandoff } from './app-links';
 import { decideOutcome, type EdgeOutcome } from './edge-outcome';
@@ -160,7 +160,6 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
   // A human at the password form has not clicked through yet: the click is counted when the
   // right password opens the link.
   if (outcome.kind === 'password' && human) {
-    countEdgeOutcome(outcome.kind);
     return passwordPage({ status: 200, key });
   }
 
@@ -191,7 +190,6 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
         )
       : Promise.resolve();
 
-  countEdgeOutcome(outcome.kind);
   const response = ((): ApiResult => {
     switch (outcome.kind) {
       case 'not_found':

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { applyClickCounters, type CounterStreamRecord } from '@shared/clicks/link-counters';
+import { countClickBatch } from '@shared/clicks/count-click-batch';
+import type { CounterStreamRecord } from '@shared/clicks/link-counters';
 import { log } from '@shared/util/logger';
 import type { EventRecord } from './event-record';
 import type { EventSink, SendOptions } from './event-sink';
@@ -24,7 +25,7 @@ export interface LocalEventStream extends EventSink {
 /**
  * Local stand-in for the deployed event stream (Kinesis Data Streams) and its two readers:
  * Firehose, which writes the lake (here: the local lake's files, local-lake-sink.ts), and the
- * click counter consumer (the same `applyClickCounters` the deployed Lambda runs). One shard per
+ * click counter consumer (the same `countClickBatch` the deployed Lambda runs). One shard per
  * process, with increasing sequence numbers; the consumer takes the records in order, in
  * batches of whatever accumulated while the previous batch was applied (so a burst on one link
  * costs a few counter updates, as deployed), and a batch that fails is retried, in order,
@@ -48,7 +49,7 @@ export const createLocalEventStream = (lakeDir: string): LocalEventStream => {
     while (queue.length > 0) {
       const batch = queue.slice(0, LOCAL_COUNTER_BATCH);
       try {
-        await applyClickCounters(batch);
+        await countClickBatch(batch);
         queue.splice(0, batch.length);
         retryMs = 50;
       } catch (error) {

@@ -51,8 +51,8 @@ type BufferedHandler = (event: ApiEvent, context: ApiContext) => Promise<ApiResu
  * the response stream; the visitor has the whole answer then. Work the function handed to
  * `afterResponse` (shared/http/after-response.ts: the click's recording) is awaited only after
  * that, in the same invocation, which lasts (and is billed) until it settles (docs/edge.md, "After
- * the response"). The request's metrics are written as one EMF line at the very end, so the
- * click counted by the recording is on the same line as the redirect.
+ * the response"). Metrics a request added (failure paths only) are written as one EMF line at
+ * the very end.
  *
  * A process without the streaming runtime (a unit test importing the module) gets the plain
  * buffered handler: a buffered Lambda is frozen once it returns, so it awaits the after-response
@@ -87,8 +87,13 @@ export const edgeHandler = (fn: (event: ApiEvent, context: ApiContext) => Promis
   };
 
   if (streamed) {
-    const streaming: StreamedHandler = (event, stream, context) =>
-      invocation(() => (chain as unknown as StreamedHandler)(event, stream, context));
+    const streaming: StreamedHandler = (event, stream, context) => {
+      // The Node.js runtime waits for the event loop to drain before ending a streamed invocation
+      // (its streaming context defaults this to true): a stalled write left on the loop would
+      // keep the invocation alive to its timeout. The invocation ends when `invocation` settles.
+      context.callbackWaitsForEmptyEventLoop = false;
+      return invocation(() => (chain as unknown as StreamedHandler)(event, stream, context));
+    };
     return awsLambdaGlobal()!.streamifyResponse!(streaming) as unknown as BufferedHandler;
   }
   const buffered: BufferedHandler = (event, context) => invocation(() => chain(event, context));

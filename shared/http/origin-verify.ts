@@ -19,11 +19,18 @@ export const ORIGIN_VERIFY_SECRET_ARN_ENV = 'ORIGIN_VERIFY_SECRET_ARN';
 /** Local stack: the accepted values, comma-separated (the local front door adds the first). */
 export const ORIGIN_VERIFY_VALUES_ENV = 'ORIGIN_VERIFY_VALUES';
 
-/** How long fetched secret values are reused; a rotation reaches every instance within this. */
+/** How long fetched secret values are reused when every request matches them. */
 export const ORIGIN_SECRET_CACHE_MS = 5 * 60_000;
+/**
+ * After a rotation CloudFront may send the new value before this instance's cache expires: a
+ * request that matches no cached value makes the instance re-read the secret, at most once per
+ * this interval (and one read at a time), before it is refused.
+ */
+export const ORIGIN_SECRET_REFRESH_MIN_MS = 10_000;
 
 let client: SecretsManagerClient | undefined;
-let cached: { values: string[]; expires: number; arn: string } | undefined;
+let cached: { values: string[]; readAt: number; arn: string } | undefined;
+let reading: Promise<string[]> | undefined;
 
 const stageValue = async (arn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS'): Promise<string | undefined> => {
   client ??= new SecretsManagerClient({});
@@ -37,6 +44,20 @@ const stageValue = async (arn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS'): Pro
   }
 };
 
+/** Reads both stages; concurrent callers share one read. */
+const readValues = (arn: string, now: number): Promise<string[]> => {
+  reading ??= Promise.all([stageValue(arn, 'AWSCURRENT'), stageValue(arn, 'AWSPREVIOUS')])
+    .then(([current, previous]) => {
+      const values = [current, previous].filter((v): v is string => Boolean(v));
+      cached = { values, readAt: now, arn };
+      return values;
+    })
+    .finally(() => {
+      reading = undefined;
+    });
+  return reading;
+};
+
 /**
  * The values a request may carry, or null when this process has no front door (the service API
  * on API Gateway, unit tests): then no CDN header is trusted and nothing is refused.
@@ -46,17 +67,29 @@ export const acceptedOriginValues = async (env = process.env, now = Date.now()):
   if (local) return local.split(',').filter(Boolean);
   const arn = env[ORIGIN_VERIFY_SECRET_ARN_ENV];
   if (!arn) return null;
-  if (cached && cached.arn === arn && cached.expires > now) return cached.values;
-  const [current, previous] = await Promise.all([stageValue(arn, 'AWSCURRENT'), stageValue(arn, 'AWSPREVIOUS')]);
-  const values = [current, previous].filter((v): v is string => Boolean(v));
-  cached = { values, expires: now + ORIGIN_SECRET_CACHE_MS, arn };
-  return values;
+  if (cached?.arn === arn && now - cached.readAt < ORIGIN_SECRET_CACHE_MS) return cached.values;
+  return readValues(arn, now);
+};
+
+/**
+ * For a request that matched none of the cached values: the secret read afresh, unless this
+ * instance read it less than ORIGIN_SECRET_REFRESH_MIN_MS ago (then null: refuse as before). So a
+ * rotation is accepted on the first request that carries the new value, and a stream of forged
+ * values costs at most one read per interval.
+ */
+export const refreshedOriginValues = async (env = process.env, now = Date.now()): Promise<string[] | null> => {
+  const arn = env[ORIGIN_VERIFY_SECRET_ARN_ENV];
+  if (env[ORIGIN_VERIFY_VALUES_ENV] || !arn) return null;
+  if (reading) return reading;
+  if (cached?.arn === arn && now - cached.readAt < ORIGIN_SECRET_REFRESH_MIN_MS) return null;
+  return readValues(arn, now);
 };
 
 /** For tests: a client for a loopback endpoint, and a cold cache. */
 export const setOriginSecretClient = (next: SecretsManagerClient | undefined) => {
   client = next;
   cached = undefined;
+  reading = undefined;
 };
 
 const same = (a: string, b: string) => {

@@ -36,16 +36,6 @@ export const tagMetricsRequest = (requestId: string, route: string | undefined):
   if (route) metrics.addMetadata('route', route);
 };
 
-export const countClick = (isBot: boolean): void => {
-  metrics.addMetric(isBot ? metricNames.botClicks : metricNames.clicks, MetricUnit.Count, 1);
-};
-
-/** The edge's answer: one `Redirects` datum with the `Outcome` dimension (the edge's EMF line carries it). */
-export const countEdgeOutcome = (outcome: string): void => {
-  metrics.addDimension('Outcome', outcome);
-  metrics.addMetric(metricNames.redirects, MetricUnit.Count, 1);
-};
-
 /** A metric with its own dimensions, written at once as its own EMF line (failure paths only). */
 const emitNow = (name: string, value: number, dimensions: Record<string, string>): void => {
   const single = metrics.singleMetric();

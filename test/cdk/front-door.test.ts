@@ -156,6 +156,56 @@ describe('CDK: the CloudFront SaaS Manager front door', () => {
     expect(new Set(priorities).size).toBe(priorities.length);
   });
 
+  describe('WAF blocks on labels as AWS ships the rules', () => {
+    type Statement = Record<string, any>;
+    /** Evaluates a web ACL statement of label matches against the labels earlier rules added. */
+    const matches = (st: Statement, labels: string[]): boolean => {
+      if (st.LabelMatchStatement) {
+        const { Scope, Key } = st.LabelMatchStatement as { Scope: string; Key: string };
+        return Scope === 'LABEL' ? labels.includes(Key) : labels.some((l) => l.startsWith(Key));
+      }
+      if (st.AndStatement) return (st.AndStatement.Statements as Statement[]).every((s) => matches(s, labels));
+      if (st.OrStatement) return (st.OrStatement.Statements as Statement[]).some((s) => matches(s, labels));
+      if (st.NotStatement) return !matches(st.NotStatement.Statement, labels);
+      throw new Error(`unexpected statement ${JSON.stringify(st)}`);
+    };
+    const blockedBy = (template: { Resources: Record<string, any> }) => {
+      const acl = Object.values(template.Resources).find((r) => r.Type === 'AWS::WAFv2::WebACL');
+      const rule = (acl.Properties.Rules as any[]).find((r) => r.Name === 'BlockManagedMatches');
+      return (...labels: string[]) => matches(rule.Statement, labels);
+    };
+    const ip = (rule: string) => `awswaf:managed:aws:amazon-ip-list:${rule}`;
+    const crs = (rule: string) => `awswaf:managed:aws:core-rule-set:${rule}`;
+
+    it('counts AWSManagedIPDDoSList (count mode as shipped) and blocks the other IP reputation rules', () => {
+      const blocks = blockedBy(json);
+      expect(blocks(ip('AWSManagedIPDDoSList'))).toBe(false);
+      expect(blocks(ip('AWSManagedIPReputationList'))).toBe(true);
+      expect(blocks(ip('AWSManagedReconnaissanceList'))).toBe(true);
+      expect(blocks()).toBe(false);
+    });
+
+    it('blocks AWSManagedIPDDoSList only when asked: -c edgeWafBlockDdosList=true', () => {
+      const strict = synthStack({ edgeWafBlockDdosList: 'true' }).template.toJSON() as {
+        Resources: Record<string, any>;
+      };
+      expect(blockedBy(strict)(ip('AWSManagedIPDDoSList'))).toBe(true);
+    });
+
+    it('lets a request without a user agent through (a bot click), but not one the core rule set flags otherwise', () => {
+      const blocks = blockedBy(json);
+      expect(blocks(crs('NoUserAgent_Header'))).toBe(false);
+      expect(blocks(crs('NoUserAgent_Header'), crs('CrossSiteScripting_Body'))).toBe(true);
+      expect(blocks(crs('NoUserAgent_Header'), crs('GenericLFI_QueryArguments'))).toBe(true);
+      // With a user agent, any core rule set label blocks, a rule AWS adds later included.
+      expect(blocks(crs('CrossSiteScripting_Body'))).toBe(true);
+      expect(blocks(crs('SomeRuleAddedLater_Body'))).toBe(true);
+      // The size label is BlockOversizeBodies' (413), not this rule's.
+      expect(blocks(crs('SizeRestrictions_Body'))).toBe(false);
+      expect(blocks('awswaf:managed:aws:known-bad-inputs:Log4JRCE_Header')).toBe(true);
+    });
+  });
+
   it('takes the context values: -c edgeWaf=false, -c edgeRateLimitPer5Min, -c linkCertificateArn', () => {
     const off = synthStack({ edgeWaf: 'false' }).template.toJSON() as { Resources: Record<string, any> };
     const offDist = Object.values(off.Resources).find((r) => r.Type === 'AWS::CloudFront::Distribution');
@@ -186,6 +236,7 @@ describe('CDK: the CloudFront SaaS Manager front door', () => {
     expect(synthWith({ edgeRateLimitPer5Min: 'lots' })).toThrow(/edgeRateLimitPer5Min/);
     expect(synthWith({ linkCertificateArn: 'arn:aws:acm:eu-west-1:111111111111:certificate/x' })).toThrow(/us-east-1/);
     expect(synthWith({ edgeWaf: 'maybe' })).toThrow(/edgeWaf/);
+    expect(synthWith({ edgeWafBlockDdosList: 'yes' })).toThrow(/edgeWafBlockDdosList/);
     expect(synthWith({}, 'eu-west-1')).toThrow(/us-east-1/);
   });
 

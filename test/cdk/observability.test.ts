@@ -61,6 +61,31 @@ describe('observability in the stack', () => {
     expect(clickPathSampling.fixedRate).toBeLessThan(0.01);
   });
 
+  it("uses Lambda's advanced logging controls on every function: JSON, platform lines (START/END/REPORT) dropped, metrics kept", () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (f) => f.Properties.Handler === 'index.handler',
+    );
+    expect(functions.length).toBeGreaterThanOrEqual(new Set(routeTable.map((r) => r.handler)).size);
+    for (const fn of functions)
+      expect(fn.Properties.LoggingConfig).toMatchObject({
+        LogFormat: 'JSON',
+        SystemLogLevel: 'WARN',
+        ApplicationLogLevel: 'INFO',
+      });
+  });
+
+  it('graphs clicks by source from the counter consumer (no per-click metric on the click path)', () => {
+    const rows = metricRows('Clicks per minute (edge and client API)');
+    expect(rows).toHaveLength(4);
+    for (const [name, source] of [
+      [metricNames.clicks, 'edge'],
+      [metricNames.clicks, 'client API'],
+      [metricNames.botClicks, 'edge'],
+      [metricNames.botClicks, 'client API'],
+    ])
+      expect(rows.some((r) => r.includes(`"${name}"`) && r.includes(`"Source","${source}"`))).toBe(true);
+  });
+
   it('has the operations dashboard with every widget the operators need', () => {
     const titles = dashboardBody()
       .widgets.map((w) => w.properties.title)

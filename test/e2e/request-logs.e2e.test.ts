@@ -51,13 +51,26 @@ const buffered = <T>(build: () => T): T => {
 };
 
 describe("one request's log lines", () => {
-  it('a click on the edge writes one line: the Powertools EMF line with the request id, the route, clicks and the outcome', async () => {
+  /** The click metrics the counter consumer wrote for its batches (one EMF line per dimension set and batch). */
+  const clickMetrics = (lines: Array<Record<string, unknown>>) => {
+    const sum = (name: string, dimension: string, value: string) =>
+      lines
+        .filter((l) => l._aws !== undefined && l[dimension] === value)
+        .reduce((total, l) => total + (typeof l[name] === 'number' ? l[name] : 0), 0);
+    return {
+      redirects: sum('Redirects', 'Outcome', 'redirect'),
+      previews: sum('Redirects', 'Outcome', 'preview'),
+      humanEdgeClicks: sum('Clicks', 'Source', 'edge'),
+      botEdgeClicks: sum('BotClicks', 'Source', 'edge'),
+    };
+  };
+
+  it('a click on the edge writes no line; the counter consumer writes its click metrics once per batch', async () => {
     const link = await createShortLink(t.tenantA.workspaceId, {
       domain: t.tenantA.domain,
       url: 'https://example.com/logs',
     } as CreateLinkBody);
     const output = captureOutput();
-    // The EMF line is written when the invocation ends, after the click's recording (which follows the response).
     const res = await withLogLevel('info', async () => {
       const answer = await edgeRequest(t.edgeUrl, {
         host: t.tenantA.domain,
@@ -70,21 +83,21 @@ describe("one request's log lines", () => {
     expect(res.status).toBe(302);
     expect(res.headers['x-request-id']).toBe('click-log-check-1');
 
-    const lines = output.lines();
-    expect(lines.map((l) => l.line)).toHaveLength(1);
-    const [emf] = output.json();
-    expect(emf).toMatchObject({
-      _aws: { CloudWatchMetrics: [{ Namespace: 'LinkService', Dimensions: [['service', 'Outcome']] }] },
-      service: 'link-service',
-      requestId: 'click-log-check-1',
-      route: 'GET /{key}',
-      Outcome: 'redirect',
-      Redirects: 1,
-      Clicks: 1,
-    });
+    const lines = output.json();
+    // Nothing from the click's own invocation (CloudWatch Logs is the redirect's largest cost).
+    expect(lines.filter((l) => l.requestId === 'click-log-check-1')).toEqual([]);
+    expect(lines.filter((l) => l.route === 'GET /{key}')).toEqual([]);
+    // The consumer's batch lines carry the click.
+    const metrics = lines.filter((l) => l._aws !== undefined);
+    for (const line of metrics)
+      expect(line).toMatchObject({
+        _aws: { CloudWatchMetrics: [{ Namespace: 'LinkService' }] },
+        service: 'link-service',
+      });
+    expect(clickMetrics(lines)).toEqual({ redirects: 1, previews: 0, humanEdgeClicks: 1, botEdgeClicks: 0 });
   });
 
-  it('keeps concurrent requests apart on the local server: each click line carries its own request id, once', async () => {
+  it('concurrent clicks write no line of their own; the batch metrics add up to every click', async () => {
     const link = await createShortLink(t.tenantA.workspaceId, {
       domain: t.tenantA.domain,
       url: 'https://example.com/concurrent',
@@ -93,22 +106,22 @@ describe("one request's log lines", () => {
     const output = captureOutput();
     const answers = await withLogLevel('info', async () => {
       const all = await Promise.all(
-        ids.map((id) =>
+        ids.map((id, i) =>
           edgeRequest(t.edgeUrl, {
             host: t.tenantA.domain,
             path: `/${link.key}`,
-            headers: { 'user-agent': IPHONE, 'x-request-id': id },
+            headers: { 'user-agent': i < 9 ? IPHONE : 'curl/8.5.0', 'x-request-id': id },
           }),
         ),
       );
       await t.idle();
       return all;
     }).finally(() => output.stop());
-    expect(answers.map((a) => a.status)).toEqual(ids.map(() => 302));
+    // Humans are redirected; the bots (curl) get the social preview.
+    expect(answers.map((a) => a.status)).toEqual(ids.map((_, i) => (i < 9 ? 302 : 200)));
     const lines = output.json();
-    expect(lines.filter((line) => line.level !== undefined).map((line) => line.message)).toEqual([]);
-    expect(lines.map((line) => line.requestId).sort()).toEqual([...ids].sort());
-    for (const line of lines) expect(line).toMatchObject({ Outcome: 'redirect', Redirects: 1, Clicks: 1 });
+    expect(lines.filter((line) => ids.includes(String(line.requestId)))).toEqual([]);
+    expect(clickMetrics(lines)).toEqual({ redirects: 9, previews: 3, humanEdgeClicks: 9, botEdgeClicks: 3 });
   });
 
   it('every line a failing request writes is Powertools JSON with the request id, the route and the Lambda context', async () => {

@@ -20,7 +20,9 @@ import { listDomains } from '@shared/tenancy/list-domains';
 import { listDomainsQuerySchema } from '@shared/schemas/list-schemas';
 import type { ApiEvent } from '@shared/http/api-types';
 import { loopbackCredentials } from '@test/support/aws-loopback';
-import { cloudFrontLoopback } from '@test/support/cloudfront-loopback';
+import { ACCOUNT, cloudFrontLoopback, type SeenCall } from '@test/support/cloudfront-loopback';
+import { synthStack } from '@test/support/synth-stack';
+import { runSimulation } from '@cloud-copilot/iam-simulate';
 
 const cf = cloudFrontLoopback();
 let tenant: BootstrapResult;
@@ -271,6 +273,162 @@ describe('admin domains remove (wire)', () => {
     const second = await removeDomain(domain, target);
     expect(second.tenant).toBe('deleted');
     expect(cf.tenants.size).toBe(0);
+  });
+});
+
+describe('tenant updates are full updates with a fresh ETag', () => {
+  it("sends the tenant's domains (and certificate) back with every update, as UpdateDistributionTenant requires", async () => {
+    const domain = newDomain();
+    await addDomain({ domain, workspaceId: tenant.workspaceId, usage: 'DEEPLINK' }, target);
+    cf.dnsReady.add(domain);
+    cf.dnsReady.add(`open.${domain}`);
+    await verifyDomain(domain, target);
+    cf.certificateStatus = 'failed';
+    expect((await verifyDomain(domain, target)).state).toBe('certificate-renewing');
+    await removeDomain(domain, target);
+    const puts = cf.seen.filter((c) => c.method === 'PUT');
+    expect(puts).toHaveLength(2);
+    for (const put of puts) {
+      expect(put.body).toContain(`<Domain>${domain}</Domain>`);
+      expect(put.body).toContain(`<Domain>open.${domain}</Domain>`);
+      expect(put.body).toContain('<DistributionId>E2DIST</DistributionId>');
+    }
+    // Each update read the tenant just before (GetDistributionTenant) and sent that ETag.
+    for (const put of puts) {
+      const read = cf.seen[cf.seen.indexOf(put) - 1]!;
+      expect(read.action).toBe('cloudfront:GetDistributionTenant');
+    }
+  });
+
+  it('retries an update refused with PreconditionFailed (another writer changed the tenant) with a new read', async () => {
+    const domain = newDomain();
+    await addDomain({ domain, workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, target);
+    cf.dnsReady.add(domain);
+    await verifyDomain(domain, target);
+    cf.concurrentChanges = 2;
+    const removed = await removeDomain(domain, target);
+    expect(removed.tenant).toBe('deleted');
+    const puts = cf.seen.filter((c) => c.method === 'PUT');
+    expect(puts).toHaveLength(3);
+    expect(new Set(puts.map((p) => p.ifMatch)).size).toBe(3);
+    expect(cf.tenants.size).toBe(0);
+  });
+});
+
+describe('the operator policy the stack outputs allows every call the domain commands make', () => {
+  type Intrinsic = string | { Ref?: string; 'Fn::Join'?: [string, Intrinsic[]]; 'Fn::GetAtt'?: [string, string] };
+  const { template, stack } = synthStack();
+  const json = template.toJSON() as { Resources: Record<string, any> };
+  const [, policy] = Object.entries(json.Resources).find(([, r]) => r.Type === 'AWS::IAM::ManagedPolicy')!;
+  /** The stack's intrinsic values as a deployment in account 111111111111 would resolve them. */
+  const resolve = (value: Intrinsic): string => {
+    if (typeof value === 'string') return value;
+    if (value.Ref === 'AWS::Partition') return 'aws';
+    if (value.Ref === 'AWS::AccountId') return ACCOUNT;
+    if (value['Fn::Join']) return value['Fn::Join'][1].map(resolve).join(value['Fn::Join'][0]);
+    const getAtt = value['Fn::GetAtt'];
+    if (getAtt) {
+      const type = json.Resources[getAtt[0]]?.Type as string;
+      if (type === 'AWS::CloudFront::ConnectionGroup' && getAtt[1] === 'Arn')
+        return `arn:aws:cloudfront::${ACCOUNT}:connection-group/${cf.connectionGroupId}`;
+      if (type === 'AWS::CloudFront::Distribution' && getAtt[1] === 'Id') return 'E2DIST';
+    }
+    throw new Error(`cannot resolve ${JSON.stringify(value)} in ${stack.stackName}`);
+  };
+  const statements = (policy.Properties.PolicyDocument.Statement as any[]).map((st) => ({
+    ...st,
+    Resource: [st.Resource].flat().map(resolve),
+  }));
+  const identityPolicies = [{ name: 'AdminDomainsPolicy', policy: { Version: '2012-10-17', Statement: statements } }];
+  const simulate = async (call: Pick<SeenCall, 'action' | 'resource'>) => {
+    const response = await runSimulation(
+      {
+        identityPolicies,
+        serviceControlPolicies: [],
+        resourceControlPolicies: [],
+        request: {
+          action: call.action,
+          principal: `arn:aws:iam::${ACCOUNT}:user/operator`,
+          resource: { accountId: ACCOUNT, resource: call.resource },
+          contextVariables: {},
+        },
+      },
+      {},
+    );
+    if (response.resultType === 'error') throw new Error(JSON.stringify(response.errors));
+    return response.overallResult;
+  };
+
+  it('is evaluated offline with the Service Authorization Reference (a call it does not grant is denied)', async () => {
+    expect(
+      await simulate({
+        action: 'cloudfront:DeleteDistribution',
+        resource: `arn:aws:cloudfront::${ACCOUNT}:distribution/E2DIST`,
+      }),
+    ).toBe('ImplicitlyDenied');
+    // The grant the policy used to have: CreateDistributionTenant on ARNs, which IAM never matches.
+    const before = [
+      {
+        name: 'before',
+        policy: {
+          Version: '2012-10-17',
+          Statement: [
+            {
+              Effect: 'Allow',
+              Action: 'cloudfront:CreateDistributionTenant',
+              Resource: `arn:aws:cloudfront::${ACCOUNT}:distribution-tenant/*`,
+            },
+          ],
+        },
+      },
+    ];
+    const denied = await runSimulation(
+      {
+        identityPolicies: before,
+        serviceControlPolicies: [],
+        resourceControlPolicies: [],
+        request: {
+          action: 'cloudfront:CreateDistributionTenant',
+          principal: `arn:aws:iam::${ACCOUNT}:user/operator`,
+          resource: { accountId: ACCOUNT, resource: '*' },
+          contextVariables: {},
+        },
+      },
+      {},
+    );
+    expect(denied.resultType !== 'error' && denied.overallResult).toBe('ImplicitlyDenied');
+  });
+
+  it('allows each call of add, verify (managed certificate renewal included) and remove', async () => {
+    const domain = newDomain();
+    await addDomain({ domain, workspaceId: tenant.workspaceId, usage: 'DEEPLINK' }, target);
+    cf.createError = { status: 400, code: 'InvalidArgument', message: 'DNS does not point at CloudFront' };
+    await verifyDomain(domain, target);
+    cf.dnsReady.add(domain);
+    cf.dnsReady.add(`open.${domain}`);
+    await verifyDomain(domain, target);
+    cf.certificateStatus = 'validation-timed-out';
+    await verifyDomain(domain, target);
+    cf.certificateStatus = 'issued';
+    expect((await verifyDomain(domain, target)).verified).toBe(true);
+    cf.concurrentChanges = 1;
+    await removeDomain(domain, target);
+
+    const calls = [...new Map(cf.seen.map((c) => [`${c.action} ${c.resource}`, c])).values()];
+    expect(new Set(calls.map((c) => c.action))).toEqual(
+      new Set([
+        'cloudfront:GetConnectionGroup',
+        'cloudfront:GetDistributionTenantByDomain',
+        'cloudfront:CreateDistributionTenant',
+        'cloudfront:VerifyDnsConfiguration',
+        'cloudfront:GetManagedCertificateDetails',
+        'cloudfront:GetDistributionTenant',
+        'cloudfront:UpdateDistributionTenant',
+        'cloudfront:DeleteDistributionTenant',
+      ]),
+    );
+    const decisions = await Promise.all(calls.map(async (c) => `${c.action} ${c.resource} ${await simulate(c)}`));
+    expect(decisions).toEqual(calls.map((c) => `${c.action} ${c.resource} Allowed`));
   });
 });
 

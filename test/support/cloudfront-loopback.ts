@@ -8,6 +8,8 @@ import { afterAll, beforeAll } from 'vitest';
  * ETags, DNS verification and managed certificates. Tests set the world (DNS state, certificate
  * status, an error to inject) and read what was sent.
  */
+/** The account the loopback's resources belong to (as in the synthesized test stack). */
+export const ACCOUNT = '111111111111';
 const NS = 'xmlns="http://cloudfront.amazonaws.com/doc/2020-05-31/"';
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const tag = (name: string, value: string | number | boolean | undefined) =>
@@ -27,6 +29,9 @@ export interface FakeTenant {
 }
 
 export interface SeenCall {
+  /** The IAM action the call is authorized as, and the resource it names (`*` where it names none). */
+  action: string;
+  resource: string;
   method: string;
   path: string;
   body: string;
@@ -46,6 +51,8 @@ export const cloudFrontLoopback = () => {
     /** Next CreateDistributionTenant answers this error (e.g. InvalidArgument) instead. */
     createError: undefined as { status: number; code: string; message: string } | undefined,
     deleteError: undefined as { status: number; code: string; message: string } | undefined,
+    /** Another writer changes the tenant this many times just before the next updates land (ETag moves on). */
+    concurrentChanges: 0,
     seen: [] as SeenCall[],
     reset() {
       this.tenants.clear();
@@ -53,6 +60,7 @@ export const cloudFrontLoopback = () => {
       this.certificateStatus = 'pending-validation';
       this.createError = undefined;
       this.deleteError = undefined;
+      this.concurrentChanges = 0;
       this.seen = [];
     },
   };
@@ -78,11 +86,45 @@ export const cloudFrontLoopback = () => {
     );
   const byDomain = (domain: string) => [...state.tenants.values()].find((t) => t.domains.includes(domain));
 
+  const tenantArn = (id: string) => `arn:aws:cloudfront::${ACCOUNT}:distribution-tenant/${id}`;
+  /** The Service Authorization Reference's action and resource for each call this loopback answers. */
+  const iamRequestOf = (method: string, path: string, url: URL, body: string): { action: string; resource: string } => {
+    const tenantPath = /^\/2020-05-31\/distribution-tenant\/([^/]+)$/.exec(path);
+    if (path.startsWith('/2020-05-31/connection-group/'))
+      return {
+        action: 'cloudfront:GetConnectionGroup',
+        resource: `arn:aws:cloudfront::${ACCOUNT}:connection-group/${decodeURIComponent(path.split('/').pop()!)}`,
+      };
+    if (path === '/2020-05-31/distribution-tenant' && method === 'GET') {
+      const t = byDomain(url.searchParams.get('domain') ?? '');
+      return { action: 'cloudfront:GetDistributionTenantByDomain', resource: tenantArn(t?.id ?? 'unknown') };
+    }
+    if (path === '/2020-05-31/distribution-tenant' && method === 'POST')
+      return { action: 'cloudfront:CreateDistributionTenant', resource: '*' };
+    if (tenantPath) {
+      const action = {
+        GET: 'GetDistributionTenant',
+        PUT: 'UpdateDistributionTenant',
+        DELETE: 'DeleteDistributionTenant',
+      }[method];
+      return { action: `cloudfront:${action ?? 'Unknown'}`, resource: tenantArn(decodeURIComponent(tenantPath[1]!)) };
+    }
+    if (path === '/2020-05-31/verify-dns-configuration')
+      return { action: 'cloudfront:VerifyDnsConfiguration', resource: tenantArn(pick(body, 'Identifier') ?? '') };
+    if (path.startsWith('/2020-05-31/managed-certificate/'))
+      return {
+        action: 'cloudfront:GetManagedCertificateDetails',
+        resource: tenantArn(decodeURIComponent(path.split('/').pop()!)),
+      };
+    return { action: 'cloudfront:Unknown', resource: '*' };
+  };
+
   const route = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const url = new URL(req.url!, 'http://x');
     const path = url.pathname;
     const ifMatch = req.headers['if-match'] as string | undefined;
     state.seen.push({
+      ...iamRequestOf(req.method!, path, url, body),
       method: req.method!,
       path: `${path}${url.search}`,
       body,
@@ -131,11 +173,26 @@ export const cloudFrontLoopback = () => {
     if ((m = /^\/2020-05-31\/distribution-tenant\/([^/]+)$/.exec(path))) {
       const t = state.tenants.get(decodeURIComponent(m[1]!));
       if (!t) return error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
+      if (req.method === 'GET') return send(res, 200, tenantXml(t), { etag: t.etag });
+      if (req.method === 'PUT' && state.concurrentChanges > 0) {
+        state.concurrentChanges--;
+        t.etag = `E${++counter}`;
+      }
       if (ifMatch !== t.etag)
         return error(res, 412, 'PreconditionFailed', 'The If-Match version is missing or not valid.');
       if (req.method === 'PUT') {
-        const enabled = pick(body, 'Enabled');
-        if (enabled !== undefined) t.enabled = enabled === 'true';
+        // A full update, as CloudFront's: at least one domain, and what is left out is reset.
+        const domains = pickAll(body, 'Domain');
+        if (domains.length === 0)
+          return error(
+            res,
+            400,
+            'InvalidArgument',
+            'You must specify at least one domain for the distribution tenant.',
+          );
+        t.domains = domains;
+        t.enabled = pick(body, 'Enabled') !== 'false';
+        t.certificateArn = pick(body, 'Arn');
         if (body.includes('<ManagedCertificateRequest>')) state.certificateStatus = 'pending-validation';
         t.etag = `E${++counter}`;
         return send(res, 200, tenantXml(t), { etag: t.etag });

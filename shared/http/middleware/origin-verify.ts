@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { ApiContext, ApiEvent, ApiResult } from '@shared/http/api-types';
-import { acceptedOriginValues, carriesOriginSecret } from '@shared/http/origin-verify';
+import { acceptedOriginValues, carriesOriginSecret, refreshedOriginValues } from '@shared/http/origin-verify';
 import { markThroughFrontDoor } from '@shared/http/trusted-viewer';
 
 /** What a request that skipped the front door gets: a plain 403, nothing about the service. */
@@ -16,7 +16,7 @@ export const forbiddenOrigin = (): ApiResult => ({
 
 /**
  * Edge functions behind CloudFront: a request carrying the origin-verify secret (current or
- * previous value) is marked as through the front door, so the viewer accessors trust its CDN
+ * previous value; a mismatch re-reads the secret first, at most every 10 s) is marked as through the front door, so the viewer accessors trust its CDN
  * headers; one without it gets 403 (the function URL is public). Where no front door is
  * configured (no secret in the environment), nothing is refused and nothing is trusted.
  */
@@ -24,7 +24,11 @@ export const originVerifyMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Err
   before: async (request) => {
     const accepted = await acceptedOriginValues();
     if (accepted === null) return undefined;
-    if (!carriesOriginSecret(request.event, accepted)) return forbiddenOrigin();
+    if (!carriesOriginSecret(request.event, accepted)) {
+      // Perhaps a rotation this instance has not seen yet: re-read (rate-limited) before refusing.
+      const fresh = await refreshedOriginValues();
+      if (!fresh || !carriesOriginSecret(request.event, fresh)) return forbiddenOrigin();
+    }
     markThroughFrontDoor(request.event);
     return undefined;
   },
