@@ -25,12 +25,15 @@ export const registerClickCommands = (program: Command): void => {
       }
       const bar = progressBar(options, replays.length, 'replaying');
       let events = 0;
-      for (const replay of replays) {
-        await replayClick(replay);
-        events += replay.events.length;
-        bar.increment();
+      try {
+        for (const replay of replays) {
+          await replayClick(replay);
+          events += replay.events.length;
+          bar.increment();
+        }
+      } finally {
+        bar.stop();
       }
-      bar.stop();
       printResult(
         options,
         { records: replays.length, events },

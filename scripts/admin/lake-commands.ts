@@ -50,11 +50,12 @@ export const registerLakeCommands = (program: Command): void => {
       let bar: ReturnType<typeof progressBar> | undefined;
       const report = await compactLake(lakeDir, {
         now,
-        onDay: (done, total) => {
+        onDay: (_done, total) => {
           bar ??= progressBar(options, total, 'compacting days');
           bar.increment();
-          if (done === total) bar.stop();
         },
+      }).finally(() => {
+        bar?.stop();
       });
       printResult(
         options,
@@ -86,15 +87,18 @@ export const registerLakeCommands = (program: Command): void => {
       const bar = progressBar(options, files.length, 'replaying');
       let events = 0;
       let unreadable = 0;
-      for (const file of files) {
-        const read = eventsFromErrorObject(readFileSync(file, 'utf8'));
-        for (let i = 0; i < read.events.length; i += 500)
-          await sink.send(read.events.slice(i, i + 500), { lakeOnly: true });
-        events += read.events.length;
-        unreadable += read.unreadable;
-        bar.increment();
+      try {
+        for (const file of files) {
+          const read = eventsFromErrorObject(readFileSync(file, 'utf8'));
+          for (let i = 0; i < read.events.length; i += 500)
+            await sink.send(read.events.slice(i, i + 500), { lakeOnly: true });
+          events += read.events.length;
+          unreadable += read.unreadable;
+          bar.increment();
+        }
+      } finally {
+        bar.stop();
       }
-      bar.stop();
       printResult(
         options,
         { files: files.length, events, unreadable },
