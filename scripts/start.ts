@@ -71,5 +71,5 @@ const shutdown = async () => {
   rmSync(stackFile, { force: true });
   process.exit(0);
 };
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());
