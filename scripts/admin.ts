@@ -3,10 +3,14 @@
  * One file per command group under scripts/admin/; each command takes --help and --json.
  * Targets the running local stack (.local/stack.json) or, deployed, the table named by
  * TABLE_NAME with the usual AWS credentials (set BASE_URL and EDGE_URL to the stack outputs).
+ *
+ * Results go to stdout: text for a person, or with --json one line of JSON. Any failure, from a
+ * mistyped option to an AWS refusal, is one sentence on stderr (with --json one line
+ * `{"error":{"code","message"}}` on stderr) and exit code 1 (admin/errors.ts).
  */
 // First: the CLI's environment is an operator's, not a Lambda's (see operator-env.ts).
 import './admin/operator-env';
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { registerAppCommands } from './admin/app-commands';
 import { registerClickCommands } from './admin/click-commands';
 import { registerCloudFrontDomainCommands } from './admin/cloudfront-domain-commands';
@@ -14,6 +18,7 @@ import { registerDomainCommands } from './admin/domain-commands';
 import { registerImportCommands } from './admin/import-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerEventCommands } from './admin/event-commands';
+import { CliUsageError, reportFailure } from './admin/errors';
 import { registerLakeCommands } from './admin/lake-commands';
 import { registerLinkCommands } from './admin/link-commands';
 import { registerTenantCommands } from './admin/tenant-commands';
@@ -21,9 +26,9 @@ import { registerWorkspaceCommands } from './admin/workspace-commands';
 import { registerWorkspaceDataCommands } from './admin/workspace-data-commands';
 import { registerWebhookCommands } from './admin/webhook-commands';
 
-const program = new Command('admin')
-  .description('Provision and operate the link service (local stack or a deployed table)')
-  .showHelpAfterError();
+const program = new Command('admin').description(
+  'Provision and operate the link service (local stack or a deployed table)',
+);
 
 // One line per command group.
 registerTenantCommands(program);
@@ -40,9 +45,37 @@ registerImportCommands(program);
 registerClickCommands(program);
 registerLinkCommands(program);
 
+/** Help and version output are not failures: commander has printed them; exit with its code. */
+const SHOWN = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
+
+/**
+ * commander's own refusals (unknown option, missing argument or required option, too many
+ * arguments) go through the same error output as every other failure, naming the command.
+ */
+const routeParseErrors = (command: Command, path: string[]): void => {
+  command.configureOutput({ outputError: () => undefined }).exitOverride((error: CommanderError) => {
+    if (SHOWN.has(error.code)) throw error;
+    throw new CliUsageError(error.message, path.join(' '));
+  });
+  for (const sub of command.commands) routeParseErrors(sub, [...path, sub.name()]);
+};
+routeParseErrors(program, []);
+
+/** The command running, for the error line (`admin domains add: ...`). */
+let commandPath = '';
+program.hook('preAction', (_program, action) => {
+  const names: string[] = [];
+  for (let c: Command | null = action; c && c !== program; c = c.parent) names.unshift(c.name());
+  commandPath = names.join(' ');
+});
+
+/** --json anywhere before a `--` asks for the error as JSON too, even when the command line was refused. */
+const args = process.argv.slice(2);
+const json = (args.includes('--') ? args.slice(0, args.indexOf('--')) : args).includes('--json');
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  console.error(`admin ${program.args[0] ?? ''}: ${(error as Error).message}`);
-  process.exit(2);
+  if (error instanceof CommanderError && SHOWN.has(error.code)) process.exit(error.exitCode);
+  process.exit(reportFailure(error, { json, commandPath }));
 }

@@ -29,7 +29,8 @@ export const bundleEntry = async (entry: string, outfile: string, define: Record
     metafile: true,
     logLevel: 'error',
   });
-  const output = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('.mjs'))!;
+  const output = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('.mjs'));
+  if (!output) throw new Error(`esbuild wrote no .mjs file for ${outfile}`);
   return { outfile, bytes: output[1].bytes, metafile: result.metafile };
 };
 

@@ -10,6 +10,7 @@ import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { createShortLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { archiveLink } from '@shared/links/patch-link';
+import * as z from '@shared/schemas/zod-mini';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 
 /** How long a click may take to reach Link.clicks deployed (docs/event-stream.md): the consumer's alarm threshold. */
@@ -44,13 +45,23 @@ const api = async (baseUrl: string, method: string, path: string, headers: Recor
     redirect: 'manual',
   });
   const text = await res.text();
-  let body: any = text;
+  let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {
     /* not JSON */
   }
   return { status: res.status, body };
+};
+
+/** What a create answers (`{"data":{...}}`), checked: a step fails on any other body. */
+const createdSchema = z.object({
+  data: z.object({ id: z.string(), key: z.optional(z.string()), shortUrl: z.optional(z.string()) }),
+});
+const created = (what: string, body: unknown) => {
+  const parsed = z.safeParse(createdSchema, body);
+  if (!parsed.success) throw new Error(`${what}: unexpected body ${JSON.stringify(body).slice(0, 300)}`);
+  return parsed.data.data;
 };
 
 /** One GET with a chosen Host header (fetch cannot set Host), redirects not followed. */
@@ -68,7 +79,9 @@ const clickRequest = (origin: string, host: string, path: string, headers: Recor
       },
       (res) => {
         res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+        });
       },
     );
     req.on('timeout', () => req.destroy(new Error('click timed out')));
@@ -116,15 +129,22 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
       domain: tenant.domain,
     });
     expectStatus('create', res.status, [201], res.body);
-    cleanup.push(async () => void (await api(target.baseUrl, 'DELETE', `/v1/links/${res.body.data.id}`, server)));
-    return { value: res.body.data as { id: string; key: string }, detail: res.body.data.shortUrl ?? res.body.data.id };
+    const data = created('create', res.body);
+    cleanup.push(async () => {
+      await api(target.baseUrl, 'DELETE', `/v1/links/${data.id}`, server);
+    });
+    if (!data.key) throw new Error(`create: no key in ${JSON.stringify(data)}`);
+    return { value: { id: data.id, key: data.key }, detail: data.shortUrl ?? data.id };
   });
 
   await step('create a deep link (POST /v1/deep-links)', async () => {
     const res = await api(target.baseUrl, 'POST', '/v1/deep-links', server, { deepLinkAppId: tenant.deepLinkApp.id });
     expectStatus('create', res.status, [201], res.body);
-    cleanup.push(async () => void (await api(target.baseUrl, 'DELETE', `/v1/deep-links/${res.body.data.id}`, server)));
-    return { value: res.body.data.id as string, detail: res.body.data.id };
+    const data = created('create', res.body);
+    cleanup.push(async () => {
+      await api(target.baseUrl, 'DELETE', `/v1/deep-links/${data.id}`, server);
+    });
+    return { value: data.id, detail: data.id };
   });
 
   // The click: deployed, on the verified domain (the throwaway workspace's own domains are not on
@@ -136,14 +156,16 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
     }
     const host = await domainRepository.findHost(target.clickDomain);
     if (!host) throw new Error(`${target.clickDomain} is not a link domain of this stack (domains add / verify)`);
-    const created = await createShortLink(host.workspaceId, {
+    const onDomain = await createShortLink(host.workspaceId, {
       url: 'https://example.com/smoke',
       domain: target.clickDomain,
-    } as never);
-    cleanup.push(async () => void (await archiveLink(host.workspaceId, 'SHORTLINK', created.id)));
+    });
+    cleanup.push(async () => {
+      await archiveLink(host.workspaceId, 'SHORTLINK', onDomain.id);
+    });
     return {
-      value: { id: created.id, key: created.key, domain: target.clickDomain },
-      detail: `${target.clickDomain}/${created.key}`,
+      value: { id: onDomain.id, key: onDomain.key, domain: target.clickDomain },
+      detail: `${target.clickDomain}/${onDomain.key}`,
     };
   });
 

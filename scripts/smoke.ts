@@ -36,13 +36,19 @@ const deployedTarget = async (): Promise<SmokeTarget> => {
   if (!options.stack || !options.domain) throw new Error('--stack and --domain are required (or --local)');
   const cfn = new CloudFormationClient(options.region ? { region: options.region } : {});
   const out = await cfn.send(new DescribeStacksCommand({ StackName: options.stack }));
-  const outputs = Object.fromEntries((out.Stacks?.[0]?.Outputs ?? []).map((o) => [o.OutputKey, o.OutputValue]));
-  for (const name of ['BaseUrl', 'TableName'])
-    if (!outputs[name]) throw new Error(`stack ${options.stack} has no output ${name}`);
-  process.env.TABLE_NAME = outputs.TableName;
+  const outputs = new Map<string, string>();
+  for (const o of out.Stacks?.[0]?.Outputs ?? [])
+    if (o.OutputKey && o.OutputValue) outputs.set(o.OutputKey, o.OutputValue);
+  const output = (name: string) => {
+    const value = outputs.get(name);
+    if (!value) throw new Error(`stack ${options.stack} has no output ${name}`);
+    return value;
+  };
+  const baseUrl = output('BaseUrl');
+  process.env.TABLE_NAME = output('TableName');
   if (options.region) process.env.AWS_REGION = options.region;
   return {
-    baseUrl: outputs.BaseUrl!.replace(/\/$/, ''),
+    baseUrl: baseUrl.replace(/\/$/, ''),
     clickOrigin: `https://${options.domain}`,
     clickDomain: options.domain,
   };
@@ -52,12 +58,15 @@ let started: LocalStack | undefined;
 const localTarget = async (): Promise<SmokeTarget> => {
   const stackFile = path.join(localDir, 'stack.json');
   if (!process.env.TABLE_NAME && existsSync(stackFile)) {
-    const state = JSON.parse(readFileSync(stackFile, 'utf8')) as Record<string, string>;
-    process.env.TABLE_NAME = state.tableName;
-    process.env.DYNAMODB_ENDPOINT = state.dynamoEndpoint;
+    const state = JSON.parse(readFileSync(stackFile, 'utf8')) as Partial<Record<string, string>>;
+    const { tableName, dynamoEndpoint, baseUrl, edgeUrl } = state;
+    if (!tableName || !baseUrl || !edgeUrl)
+      throw new Error(`${stackFile} is not the local stack's state: restart the stack with \`npm start\``);
+    process.env.TABLE_NAME = tableName;
+    process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
     return {
-      baseUrl: state.baseUrl!,
-      clickOrigin: state.edgeUrl!,
+      baseUrl,
+      clickOrigin: edgeUrl,
       clickHeaders: { 'cloudfront-viewer-country': 'NL' },
     };
   }
@@ -80,8 +89,9 @@ try {
   const target = options.local ? await localTarget() : await deployedTarget();
   results = await runSmoke(target, print);
 } catch (error) {
-  results.push({ step: 'set up', pass: false, detail: (error as Error).message });
-  print(results.at(-1)!);
+  const setUp = { step: 'set up', pass: false, detail: error instanceof Error ? error.message : String(error) };
+  results.push(setUp);
+  print(setUp);
 } finally {
   await started?.stop();
 }

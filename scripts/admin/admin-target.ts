@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { AdminError } from '@shared/admin/admin-error';
 import { useLocalShortLinks } from '@shared/config/config';
 import { localDir } from '@shared/local/paths';
 
@@ -14,8 +15,6 @@ export interface AdminTarget {
   /** The local stack's state, when the CLI targets `npm start` rather than a deployed table. */
   local?: Record<string, string>;
 }
-
-export class AdminUsageError extends Error {}
 
 let target: AdminTarget | undefined;
 
@@ -27,7 +26,14 @@ export const adminTarget = (): AdminTarget => {
   let edgeUrl = process.env.EDGE_URL ?? '';
   let local: Record<string, string> | undefined;
   if (!process.env.TABLE_NAME && existsSync(stackFile)) {
-    local = JSON.parse(readFileSync(stackFile, 'utf8')) as Record<string, string>;
+    try {
+      local = JSON.parse(readFileSync(stackFile, 'utf8')) as Record<string, string>;
+    } catch (error) {
+      throw new AdminError(
+        'not_configured',
+        `${stackFile} is not the local stack's state (${(error as Error).message}): restart the stack with \`npm start\``,
+      );
+    }
     process.env.TABLE_NAME = local.tableName;
     process.env.DYNAMODB_ENDPOINT = local.dynamoEndpoint;
     baseUrl ||= local.baseUrl ?? '';
@@ -36,7 +42,10 @@ export const adminTarget = (): AdminTarget => {
     if (local.edgeUrl) useLocalShortLinks(Number(new URL(local.edgeUrl).port || 80));
   }
   if (!process.env.TABLE_NAME) {
-    throw new AdminUsageError('No running local stack (start it with `npm start`) and no TABLE_NAME set.');
+    throw new AdminError(
+      'not_configured',
+      'No running local stack (start it with `npm start`) and no TABLE_NAME set (deployed: the stack output TableName).',
+    );
   }
   target = { baseUrl, edgeUrl, local };
   return target;

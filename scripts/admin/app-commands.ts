@@ -1,9 +1,11 @@
 /** admin set-app: a deep-link app's iOS / Android settings (store URLs, URL schemes, App Clip, pasteboard hand-off, certificates). */
 import type { Command } from 'commander';
+import { invalidInput, notFound } from '@shared/admin/admin-error';
 import { configureApp, type AppSettingsChange } from '@shared/admin/configure-app';
-import { AppError } from '@shared/errors/app-error';
-import { AdminUsageError, adminTarget } from './admin-target';
-import { printResult, type JsonOption } from './output';
+import { isAppError } from '@shared/errors/app-error';
+import type { DeepLinkAppRecord } from '@shared/tenancy/tenancy-types';
+import { adminTarget } from './admin-target';
+import { fieldLines, printResult, type JsonOption } from './output';
 
 interface SetAppOptions extends JsonOption {
   appStoreUrl?: string;
@@ -14,6 +16,31 @@ interface SetAppOptions extends JsonOption {
   androidUrlScheme?: string;
   androidCert?: string[];
 }
+
+/** What `set-app` prints: the app's platform settings after the change. */
+const settingsText = (app: Pick<DeepLinkAppRecord, 'id' | 'domain' | 'ios' | 'android'>): string =>
+  [
+    `Deep-link app ${app.id} (${app.domain}) updated; the edge sees it within 60 s.`,
+    fieldLines([
+      ...(app.ios
+        ? ([
+            ['iOS bundle id', app.ios.bundleId],
+            ['iOS App Store URL', app.ios.appStoreUrl],
+            ['iOS URL scheme', app.ios.urlScheme],
+            ['iOS App Clip', app.ios.appClipBundleId],
+            ['iOS pasteboard hand-off', app.ios.pasteboardHandoff ? 'on' : 'off'],
+          ] as const)
+        : ([['iOS', 'not configured']] as const)),
+      ...(app.android
+        ? ([
+            ['Android package', app.android.packageName],
+            ['Android Play Store URL', app.android.playStoreUrl],
+            ['Android URL scheme', app.android.urlScheme],
+            ['Android certificates', app.android.sha256CertFingerprints.join(', ')],
+          ] as const)
+        : ([['Android', 'not configured']] as const)),
+    ]),
+  ].join('\n');
 
 /** `none` clears an optional setting. */
 const orNull = (value: string | undefined) => (value === undefined ? undefined : value === 'none' ? null : value);
@@ -36,7 +63,7 @@ export const registerAppCommands = (program: Command): void => {
     .action(async (appDomain: string, options: SetAppOptions) => {
       adminTarget();
       if (options.pasteboardHandoff !== undefined && !['on', 'off'].includes(options.pasteboardHandoff)) {
-        throw new AdminUsageError('--pasteboard-handoff takes on or off');
+        throw invalidInput(`--pasteboard-handoff takes on or off (got ${options.pasteboardHandoff})`);
       }
       const change: AppSettingsChange = {
         appStoreUrl: orNull(options.appStoreUrl),
@@ -47,15 +74,10 @@ export const registerAppCommands = (program: Command): void => {
         androidUrlScheme: orNull(options.androidUrlScheme),
         sha256CertFingerprints: options.androidCert,
       };
-      try {
-        const app = await configureApp(appDomain, change);
-        printResult(options, { id: app.id, domain: app.domain, ios: app.ios, android: app.android });
-      } catch (error) {
-        if (error instanceof AppError) {
-          const details = (error.details as Array<{ path: string; message: string }> | undefined) ?? [];
-          throw new AdminUsageError([error.message, ...details.map((d) => `${d.path}: ${d.message}`)].join('; '));
-        }
+      const app = await configureApp(appDomain, change).catch((error: unknown) => {
+        if (isAppError(error) && error.code === 'not_found') throw notFound(`No deep-link app on ${appDomain}`);
         throw error;
-      }
+      });
+      printResult(options, { id: app.id, domain: app.domain, ios: app.ios, android: app.android }, settingsText);
     });
 };

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { replayClick, replaysInLog } from '@shared/clicks/click-replay';
-import { AdminUsageError, adminTarget } from './admin-target';
+import { AdminError } from '@shared/admin/admin-error';
+import { adminTarget } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
 
 export const registerClickCommands = (program: Command): void => {
@@ -17,23 +18,27 @@ export const registerClickCommands = (program: Command): void => {
       const replays = replaysInLog(readFileSync(file === '-' ? 0 : file, 'utf8'));
       const withEvents = replays.some((r) => r.events.length > 0);
       if (withEvents && !process.env.EVENTS_STREAM_NAME && !process.env.LOCAL_LAKE_DIR) {
-        throw new AdminUsageError(
+        throw new AdminError(
+          'not_configured',
           "Records carry events: set EVENTS_STREAM_NAME (the stack's event stream) to replay them.",
         );
       }
       const bar = progressBar(options, replays.length, 'replaying');
       let events = 0;
-      for (const replay of replays) {
-        await replayClick(replay);
-        events += replay.events.length;
-        bar.increment();
+      try {
+        for (const replay of replays) {
+          await replayClick(replay);
+          events += replay.events.length;
+          bar.increment();
+        }
+      } finally {
+        bar.stop();
       }
-      bar.stop();
       printResult(
         options,
         { records: replays.length, events },
         (v) =>
-          `replayed ${v.records} records: ${v.events} events (their clicks are counted as they pass the event stream)`,
+          `Replayed ${v.records} records: ${v.events} events (their clicks are counted as they pass the event stream).`,
       );
     });
 };

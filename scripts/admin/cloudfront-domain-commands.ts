@@ -5,15 +5,9 @@
  * Against `npm start` there is no CloudFront: add stores the domain, verify flips it.
  */
 import type { Command } from 'commander';
-import {
-  addDomain,
-  DomainFlowError,
-  frontDoorFromEnv,
-  removeDomain,
-  verifyDomain,
-  type DnsRecord,
-} from '@shared/admin/tenant-domains';
-import { AdminUsageError, adminTarget } from './admin-target';
+import { invalidInput } from '@shared/admin/admin-error';
+import { addDomain, frontDoorFromEnv, removeDomain, verifyDomain, type DnsRecord } from '@shared/admin/tenant-domains';
+import { adminTarget } from './admin-target';
 import { printResult, type JsonOption } from './output';
 
 /** Exit code of `domains verify` while something is still missing (scripts can loop on it). */
@@ -21,12 +15,6 @@ export const VERIFY_PENDING_EXIT = 3;
 
 const recordsText = (records: DnsRecord[]) =>
   records.map((r) => `  ${r.type.padEnd(5)} ${r.name}  ->  ${r.value}    (${r.why})`).join('\n');
-
-const usageError = <T>(run: () => Promise<T>): Promise<T> =>
-  run().catch((error: unknown) => {
-    if (error instanceof DomainFlowError) throw new AdminUsageError(error.message);
-    throw error;
-  });
 
 export const registerCloudFrontDomainCommands = (program: Command): void => {
   const domains = program
@@ -48,10 +36,8 @@ export const registerCloudFrontDomainCommands = (program: Command): void => {
       const { edgeUrl } = adminTarget();
       const usage = options.usage.toUpperCase();
       if (usage !== 'SHORTLINK' && usage !== 'DEEPLINK')
-        throw new AdminUsageError('--usage must be SHORTLINK or DEEPLINK');
-      const result = await usageError(() =>
-        addDomain({ domain, workspaceId: options.workspace, usage }, frontDoorFromEnv(), edgeUrl),
-      );
+        throw invalidInput(`--usage must be SHORTLINK or DEEPLINK (got ${options.usage})`);
+      const result = await addDomain({ domain, workspaceId: options.workspace, usage }, frontDoorFromEnv(), edgeUrl);
       printResult(options, result, (r) =>
         [
           `${r.domain} added to ${r.workspaceId} (${r.usage}), not verified yet.`,
@@ -70,7 +56,7 @@ export const registerCloudFrontDomainCommands = (program: Command): void => {
     .option('--json', 'print one line of JSON')
     .action(async (domain: string, options: JsonOption) => {
       const { edgeUrl } = adminTarget();
-      const result = await usageError(() => verifyDomain(domain, frontDoorFromEnv(), edgeUrl));
+      const result = await verifyDomain(domain, frontDoorFromEnv(), edgeUrl);
       printResult(options, result, (r) =>
         r.verified
           ? `${r.domain} is verified${r.tenantId ? ` (tenant ${r.tenantId})` : ''}: its links answer on https://${r.domain}/`
@@ -91,7 +77,7 @@ export const registerCloudFrontDomainCommands = (program: Command): void => {
     .option('--json', 'print one line of JSON')
     .action(async (domain: string, options: JsonOption) => {
       adminTarget();
-      const result = await usageError(() => removeDomain(domain, frontDoorFromEnv()));
+      const result = await removeDomain(domain, frontDoorFromEnv());
       printResult(options, result, (r) =>
         [`${r.domain} removed (tenant: ${r.tenant}).`, ...r.missing.map((m) => `  - ${m}`)].join('\n'),
       );

@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { createKinesisPut } from '@shared/events/kinesis-client';
 import { createStreamSink } from '@shared/events/stream-sink';
 import { replaySpool } from '@shared/events/replay-spool';
-import { AdminUsageError } from './admin-target';
+import { AdminError, invalidInput } from '@shared/admin/admin-error';
 import { printResult, progressBar, type JsonOption } from './output';
 
 export const registerEventCommands = (program: Command): void => {
@@ -28,13 +28,15 @@ export const registerEventCommands = (program: Command): void => {
           (options.deadLetter ? process.env.EVENTS_SPOOL_DLQ_URL : process.env.EVENTS_SPOOL_QUEUE_URL);
         const streamName = options.stream ?? process.env.EVENTS_STREAM_NAME;
         if (!queueUrl || !streamName) {
-          throw new AdminUsageError(
-            'Give the spool queue and the stream (--queue-url / EVENTS_SPOOL_QUEUE_URL or EVENTS_SPOOL_DLQ_URL, --stream / EVENTS_STREAM_NAME: the stack outputs). The local stack writes events straight to its lake and has nothing to replay.',
+          throw new AdminError(
+            'not_configured',
+            'Give the spool queue and the stream (--queue-url / EVENTS_SPOOL_QUEUE_URL or EVENTS_SPOOL_DLQ_URL, --stream / EVENTS_STREAM_NAME: the stack outputs); the local stack writes events straight to its lake and has nothing to replay.',
           );
         }
-        const max = options.max === undefined ? undefined : Number(options.max);
-        if (max !== undefined && !(Number.isInteger(max) && max > 0))
-          throw new AdminUsageError('--max must be a positive whole number');
+        if (!URL.canParse(queueUrl)) throw invalidInput(`The queue URL must be a URL (got ${queueUrl})`);
+        const max = options.max === undefined ? undefined : /^\d+$/.test(options.max) ? Number(options.max) : 0;
+        if (max !== undefined && !(Number.isSafeInteger(max) && max > 0))
+          throw invalidInput(`--max must be a positive whole number (got ${options.max ?? ''})`);
         const region = process.env.AWS_REGION ?? 'us-east-1';
         const sink = createStreamSink({ putRecords: createKinesisPut({ region }), streamName, maxAttempts: 3 });
         const bar = progressBar(options, max ?? 0, 'messages');
@@ -43,14 +45,17 @@ export const registerEventCommands = (program: Command): void => {
           queueUrl,
           sink,
           maxMessages: max,
-          onProgress: (t) => bar.increment(t.messages),
+          onProgress: (t) => {
+            bar.increment(t.messages);
+          },
+        }).finally(() => {
+          bar.stop();
         });
-        bar.stop();
         printResult(
           options,
           { queueUrl, streamName, ...totals },
           (t) =>
-            `${t.messagesReplayed} of ${t.messages} messages replayed (${t.eventsReplayed} events); ${t.messagesLeft} left on the queue${t.messagesLeft ? ' (the stream still failing?)' : ''}`,
+            `${t.messagesReplayed} of ${t.messages} messages replayed (${t.eventsReplayed} events); ${t.messagesLeft} left on the queue${t.messagesLeft ? ' (the stream still failing?)' : ''}.`,
         );
       },
     );

@@ -5,7 +5,10 @@ import { parse } from 'csv-parse/sync';
 import { isAppError } from '@shared/errors/app-error';
 import { hasUrlColumn, IMPORT_FORMATS, type ImportFormat } from '@shared/import/csv-formats';
 import { importLinks, type CsvRecord, type ImportReport } from '@shared/import/import-links';
-import { AdminUsageError, adminTarget } from './admin-target';
+import { workspaceRepository } from '@shared/tenancy/workspace-repository';
+import { invalidInput, notFound } from '@shared/admin/admin-error';
+import { adminTarget } from './admin-target';
+import { fromAppError } from './errors';
 import { printResult, progressBar, type JsonOption } from './output';
 
 interface ImportCommandOptions extends JsonOption {
@@ -21,19 +24,19 @@ interface ImportCommandOptions extends JsonOption {
  */
 export const readCsvRecords = (text: string): { headers: string[]; records: CsvRecord[] } => {
   let headers: string[] = [];
-  const rows = parse(text, {
+  const rows = parse<Record<string, string>>(text, {
     bom: true,
     skip_empty_lines: true,
     relax_column_count: true,
     relax_quotes: true,
     columns: (header: string[]) => (headers = header.map((h) => h.trim())),
-  }) as Array<Record<string, string>>;
+  });
   return { headers, records: rows.map((record, i) => ({ row: i + 1, record })) };
 };
 
 const summary = (r: ImportReport) =>
   [
-    `${r.dryRun ? 'dry run: would create' : 'created'} ${r.created}, skipped ${r.skipped}, failed ${r.failed} (${r.rows} rows, format ${r.format}, domain ${r.domain})`,
+    `${r.dryRun ? 'Dry run: would create' : 'Created'} ${r.created}, skipped ${r.skipped}, failed ${r.failed} (${r.rows} rows, format ${r.format}, domain ${r.domain}).`,
     ...r.skippedRows.map(
       (s) =>
         `  row ${s.row}: skipped, ${s.reason === 'already_imported' ? 'already imported' : 'slug taken by another link'} (${s.key})`,
@@ -62,20 +65,19 @@ export const registerImportCommands = (program: Command): void => {
     .action(async (file: string, options: ImportCommandOptions) => {
       adminTarget();
       if (!(IMPORT_FORMATS as readonly string[]).includes(options.format)) {
-        throw new AdminUsageError(`--format must be one of ${IMPORT_FORMATS.join(', ')}`);
+        throw invalidInput(`--format must be one of ${IMPORT_FORMATS.join(', ')} (got ${options.format})`);
       }
       const format = options.format as ImportFormat;
-      const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-        throw new AdminUsageError(`Cannot read ${file}: ${error.code ?? error.message}`);
-      });
+      if (!(await workspaceRepository.findById(options.workspace))) throw notFound(`No workspace ${options.workspace}`);
+      const text = await readFile(file, 'utf8');
       let parsed: ReturnType<typeof readCsvRecords>;
       try {
         parsed = readCsvRecords(text);
       } catch (error) {
-        throw new AdminUsageError(`${file} is not a CSV file: ${(error as Error).message}`);
+        throw invalidInput(`${file} is not a CSV file: ${(error as Error).message}`);
       }
       if (!hasUrlColumn(format, parsed.headers)) {
-        throw new AdminUsageError(
+        throw invalidInput(
           `${file} has no destination URL column for format ${format} (headers: ${parsed.headers.join(', ')})`,
         );
       }
@@ -87,11 +89,12 @@ export const registerImportCommands = (program: Command): void => {
           domain: options.domain,
           format,
           dryRun: options.dryRun,
-          onProgress: (n) => bar.increment(n),
+          onProgress: (n) => {
+            bar.increment(n);
+          },
         });
       } catch (error) {
-        if (isAppError(error))
-          throw new AdminUsageError(`${error.message} (${options.domain} in workspace ${options.workspace})`);
+        if (isAppError(error)) throw fromAppError(error, `${options.domain} in workspace ${options.workspace}`);
         throw error;
       } finally {
         bar.stop();

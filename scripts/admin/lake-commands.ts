@@ -10,12 +10,15 @@ import { eventsFromErrorObject } from '@shared/analytics/lake-error-records';
 import { getEventSink } from '@shared/events/event-sink';
 import { createLocalLakeSink } from '@shared/events/local-lake-sink';
 import { localDir } from '@shared/local/paths';
-import { AdminUsageError } from './admin-target';
+import { AdminError, invalidInput, notFound } from '@shared/admin/admin-error';
 import { printResult, progressBar, type JsonOption } from './output';
 
 /** The lake to compact: --lake-dir, else LOCAL_LAKE_DIR, else the running local stack's. */
 const lakeDirOf = (option?: string): string => {
-  if (option) return option;
+  if (option) {
+    if (!existsSync(option) || !statSync(option).isDirectory()) throw notFound(`No lake folder ${option}`);
+    return option;
+  }
   if (process.env.LOCAL_LAKE_DIR) return process.env.LOCAL_LAKE_DIR;
   const stackFile = path.join(localDir, 'stack.json');
   if (existsSync(stackFile)) {
@@ -24,8 +27,9 @@ const lakeDirOf = (option?: string): string => {
   }
   const fallback = path.join(localDir, 'lake');
   if (existsSync(fallback)) return fallback;
-  throw new AdminUsageError(
-    'No local lake: pass --lake-dir, set LOCAL_LAKE_DIR or start the stack (`npm start`). Deployed, compaction runs on its own schedule (docs/analytics.md).',
+  throw new AdminError(
+    'not_configured',
+    'No local lake: pass --lake-dir, set LOCAL_LAKE_DIR or start the stack (`npm start`); deployed, compaction runs on its own schedule (docs/analytics.md)',
   );
 };
 
@@ -41,22 +45,25 @@ export const registerLakeCommands = (program: Command): void => {
     .action(async (options: JsonOption & { lakeDir?: string; now?: string }) => {
       const lakeDir = lakeDirOf(options.lakeDir);
       const now = options.now === undefined ? new Date() : new Date(options.now);
-      if (Number.isNaN(now.getTime())) throw new AdminUsageError('--now must be an ISO 8601 instant');
+      if (Number.isNaN(now.getTime()))
+        throw invalidInput(`--now must be an ISO 8601 instant such as 2026-03-15T10:30:00Z (got ${options.now ?? ''})`);
       let bar: ReturnType<typeof progressBar> | undefined;
       const report = await compactLake(lakeDir, {
         now,
-        onDay: (done, total) => {
+        onDay: (_done, total) => {
           bar ??= progressBar(options, total, 'compacting days');
           bar.increment();
-          if (done === total) bar.stop();
         },
+      }).finally(() => {
+        bar?.stop();
       });
       printResult(
         options,
         { lakeDir, ...report },
         (r) =>
           `Compacted ${r.rawFiles} raw files into ${r.workspaceDays} workspace-days (${r.events} events); closed through ${r.watermark}` +
-          (r.skippedWorkspaces.length ? `; left raw (unsafe workspace ids): ${r.skippedWorkspaces.join(', ')}` : ''),
+          (r.skippedWorkspaces.length ? `; left raw (unsafe workspace ids): ${r.skippedWorkspaces.join(', ')}` : '') +
+          '.',
       );
     });
   program
@@ -68,7 +75,7 @@ export const registerLakeCommands = (program: Command): void => {
     .option('--lake-dir <dir>', 'local: the lake folder (default: LOCAL_LAKE_DIR or the running local stack)')
     .option('--json', 'print one line of JSON')
     .action(async (target: string, options: JsonOption & { lakeDir?: string }) => {
-      if (!existsSync(target)) throw new AdminUsageError(`No such file or folder: ${target}`);
+      if (!existsSync(target)) throw notFound(`No such file or folder: ${target}`);
       const files = statSync(target).isDirectory()
         ? (readdirSync(target, { recursive: true }) as string[])
             .map((f) => path.join(target, f))
@@ -80,19 +87,22 @@ export const registerLakeCommands = (program: Command): void => {
       const bar = progressBar(options, files.length, 'replaying');
       let events = 0;
       let unreadable = 0;
-      for (const file of files) {
-        const read = eventsFromErrorObject(readFileSync(file, 'utf8'));
-        for (let i = 0; i < read.events.length; i += 500)
-          await sink.send(read.events.slice(i, i + 500), { lakeOnly: true });
-        events += read.events.length;
-        unreadable += read.unreadable;
-        bar.increment();
+      try {
+        for (const file of files) {
+          const read = eventsFromErrorObject(readFileSync(file, 'utf8'));
+          for (let i = 0; i < read.events.length; i += 500)
+            await sink.send(read.events.slice(i, i + 500), { lakeOnly: true });
+          events += read.events.length;
+          unreadable += read.unreadable;
+          bar.increment();
+        }
+      } finally {
+        bar.stop();
       }
-      bar.stop();
       printResult(
         options,
         { files: files.length, events, unreadable },
-        (r) => `Replayed ${r.events} events from ${r.files} files (${r.unreadable} unreadable lines)`,
+        (r) => `Replayed ${r.events} events from ${r.files} files (${r.unreadable} unreadable lines).`,
       );
     });
 };

@@ -14,6 +14,6 @@ export const registerLinkCommands = (program: Command): void => {
       const indexed = await backfillClicksIndex((done) => {
         if (!options.json && process.stderr.isTTY && done % 1000 === 0) process.stderr.write(`\rindexed ${done}`);
       });
-      printResult(options, { indexed }, (v) => `indexed ${v.indexed} links`);
+      printResult(options, { indexed }, (v) => `Indexed ${v.indexed} links.`);
     });
 };

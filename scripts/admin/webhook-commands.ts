@@ -8,26 +8,18 @@ import {
   removeWebhookEndpoint,
   replayWebhookEvents,
   rotateWebhookSecret,
-  WebhookAdminError,
 } from '@shared/outbound/manage-webhooks';
 import { allowLoopbackWebhooks } from '@shared/outbound/webhook-url';
-import { AdminUsageError, adminTarget } from './admin-target';
-import { printResult, progressBar, type JsonOption } from './output';
+import { notFound } from '@shared/admin/admin-error';
+import { workspaceRepository } from '@shared/tenancy/workspace-repository';
+import { adminTarget } from './admin-target';
+import { fieldLines, printResult, progressBar, type JsonOption } from './output';
 
 /** The target; loopback http URLs only when it is the local stack. */
 const target = () => {
   const t = adminTarget();
   allowLoopbackWebhooks(t.local !== undefined);
   return t;
-};
-
-const usage = async <T>(work: () => Promise<T>): Promise<T> => {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof WebhookAdminError) throw new AdminUsageError(error.message);
-    throw error;
-  }
 };
 
 export const registerWebhookCommands = (program: Command): void => {
@@ -47,8 +39,16 @@ export const registerWebhookCommands = (program: Command): void => {
     .option('--json', 'print {"id","secret"}')
     .action(async (workspaceId: string, options: JsonOption & { url: string; events?: string }) => {
       target();
-      const added = await usage(() => addWebhookEndpoint(workspaceId, options.url, parseEventTypes(options.events)));
-      printResult(options, added, (v) => `endpoint ${v.id}\nsecret   ${v.secret}   (shown once)`);
+      const added = await addWebhookEndpoint(workspaceId, options.url, parseEventTypes(options.events));
+      printResult(options, added, (v) =>
+        [
+          'Endpoint added; keep its signing secret now, it is shown once:',
+          fieldLines([
+            ['endpoint', v.id],
+            ['secret', v.secret],
+          ]),
+        ].join('\n'),
+      );
     });
 
   webhooks
@@ -58,10 +58,11 @@ export const registerWebhookCommands = (program: Command): void => {
     .option('--json', 'print one line of JSON')
     .action(async (workspaceId: string, options: JsonOption) => {
       target();
+      if (!(await workspaceRepository.findById(workspaceId))) throw notFound(`No workspace ${workspaceId}`);
       const endpoints = await listWebhookEndpoints(workspaceId);
       printResult(options, endpoints, (list) =>
         list.length === 0
-          ? 'no endpoints'
+          ? `${workspaceId} has no webhook endpoints.`
           : list
               .map((e) => `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}  ${e.events.join(',')}`)
               .join('\n'),
@@ -75,7 +76,7 @@ export const registerWebhookCommands = (program: Command): void => {
     .option('--json', 'print one line of JSON')
     .action(async (endpointId: string, options: JsonOption) => {
       target();
-      printResult(options, await usage(() => removeWebhookEndpoint(endpointId)), (v) => `removed ${v.id}`);
+      printResult(options, await removeWebhookEndpoint(endpointId), (v) => `Endpoint ${v.id} removed.`);
     });
 
   webhooks
@@ -85,12 +86,15 @@ export const registerWebhookCommands = (program: Command): void => {
     .option('--json', 'print {"id","secret","previousSecretExpiresAt"}')
     .action(async (endpointId: string, options: JsonOption) => {
       target();
-      const rotated = await usage(() => rotateWebhookSecret(endpointId));
-      printResult(
-        options,
-        rotated,
-        (v) =>
-          `endpoint ${v.id}\nsecret   ${v.secret}   (shown once; the old one signs too until ${v.previousSecretExpiresAt})`,
+      const rotated = await rotateWebhookSecret(endpointId);
+      printResult(options, rotated, (v) =>
+        [
+          `New signing secret (shown once); the old one signs too until ${v.previousSecretExpiresAt}:`,
+          fieldLines([
+            ['endpoint', v.id],
+            ['secret', v.secret],
+          ]),
+        ].join('\n'),
       );
     });
 
@@ -106,13 +110,12 @@ export const registerWebhookCommands = (program: Command): void => {
       target();
       const bar = progressBar(options, 0, 'replay');
       let shown = 0;
-      const result = await usage(() =>
-        replayWebhookEvents(endpointId, options.since, (n) => {
-          bar.increment(n - shown);
-          shown = n;
-        }),
-      );
-      bar.stop();
-      printResult(options, result, (v) => `replaying ${v.replayed} event(s) to ${v.id} since ${v.since}`);
+      const result = await replayWebhookEvents(endpointId, options.since, (n) => {
+        bar.increment(n - shown);
+        shown = n;
+      }).finally(() => {
+        bar.stop();
+      });
+      printResult(options, result, (v) => `Replaying ${v.replayed} event(s) to ${v.id} since ${v.since}.`);
     });
 };

@@ -11,8 +11,9 @@ import {
 } from '@shared/rate-limits/rate-limit-policy';
 import { LIMITS_CACHE_SECONDS } from '@shared/rate-limits/rate-limiter';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
-import { AdminUsageError, adminTarget } from './admin-target';
-import { printResult, type JsonOption } from './output';
+import { invalidInput, notFound } from '@shared/admin/admin-error';
+import { adminTarget } from './admin-target';
+import { fieldLines, printResult, type JsonOption } from './output';
 
 const FLAGS = {
   serverPerMinute: '--server-per-minute',
@@ -24,7 +25,7 @@ const parseLimit = (flag: string, raw: string | undefined): number | undefined =
   if (raw === undefined) return undefined;
   const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!z.safeParse(perMinuteSchema, n).success) {
-    throw new AdminUsageError(
+    throw invalidInput(
       `${flag} must be a whole number from ${RATE_LIMIT_MIN} to ${RATE_LIMIT_MAX.toLocaleString('en')} (got ${raw})`,
     );
   }
@@ -42,9 +43,12 @@ const describeLimits = (stored: Partial<RateLimits> | undefined) => {
   );
 };
 
+const limitLines = (limits: ReturnType<typeof describeLimits>) =>
+  fieldLines(Object.entries(limits).map(([k, l]) => [k, `${l.perMinute} (${l.source})`]));
+
 const workspaceOrThrow = async (workspaceId: string) => {
   const workspace = await workspaceRepository.findById(workspaceId, true);
-  if (!workspace) throw new AdminUsageError(`No workspace ${workspaceId}`);
+  if (!workspace) throw notFound(`No workspace ${workspaceId}`);
   return workspace;
 };
 
@@ -73,15 +77,12 @@ export const registerWorkspaceCommands = (program: Command): void => {
           .filter(([, v]) => v !== undefined),
       ) as Partial<RateLimits>;
       if (Object.keys(changes).length === 0)
-        throw new AdminUsageError(`give at least one of ${Object.values(FLAGS).join(', ')}`);
+        throw invalidInput(`Give at least one of ${Object.values(FLAGS).join(', ')}`);
       await workspaceOrThrow(workspaceId);
       const stored = await workspaceRepository.setRateLimits(workspaceId, changes);
       const rateLimits = describeLimits(stored);
       printResult(options, { workspaceId, rateLimits }, () =>
-        [
-          `rate limits of ${workspaceId}:`,
-          ...Object.entries(rateLimits).map(([k, v]) => `  ${k}: ${v.perMinute} (${v.source})`),
-        ].join('\n'),
+        [`Rate limits of ${workspaceId} (requests per minute):`, limitLines(rateLimits)].join('\n'),
       );
     });
 
@@ -101,9 +102,13 @@ export const registerWorkspaceCommands = (program: Command): void => {
       };
       printResult(options, value, (v) =>
         [
-          `${v.id}  ${v.name}  (created ${v.createdAt})`,
-          'rate limits (requests per minute):',
-          ...Object.entries(v.rateLimits).map(([k, l]) => `  ${k}: ${l.perMinute} (${l.source})`),
+          `Workspace ${v.id}:`,
+          fieldLines([
+            ['name', v.name],
+            ['created', v.createdAt],
+          ]),
+          'Rate limits (requests per minute):',
+          limitLines(v.rateLimits),
         ].join('\n'),
       );
     });

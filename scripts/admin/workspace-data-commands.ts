@@ -1,4 +1,5 @@
 /** admin export-workspace, delete-workspace: hand a workspace its data; erase a workspace. */
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { Command } from 'commander';
@@ -6,13 +7,15 @@ import { deleteWorkspace } from '@shared/admin/delete-workspace';
 import { exportWorkspace } from '@shared/admin/export-workspace';
 import { createLocalLakeStore, createS3LakeStore, type LakeStore } from '@shared/admin/lake-store';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
-import { AdminUsageError, adminTarget } from './admin-target';
-import { printResult, progressBar, type JsonOption } from './output';
+import { AdminError, invalidInput, notFound } from '@shared/admin/admin-error';
+import { adminTarget } from './admin-target';
+import { fieldLines, printResult, progressBar, type JsonOption } from './output';
 
 const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const checkId = (workspaceId: string) => {
-  if (!WORKSPACE_ID.test(workspaceId)) throw new AdminUsageError(`Not a workspace id: ${workspaceId}`);
+  if (!WORKSPACE_ID.test(workspaceId))
+    throw invalidInput(`${workspaceId} is not a workspace id (letters, digits, _ and -, at most 64)`);
 };
 
 /**
@@ -31,7 +34,8 @@ const lakeStore = (): LakeStore => {
   if (localDir) return createLocalLakeStore(localDir);
   if (process.env.LAKE_BUCKET)
     return createS3LakeStore(new S3Client({ region: process.env.AWS_REGION ?? 'us-east-1' }), process.env.LAKE_BUCKET);
-  throw new AdminUsageError(
+  throw new AdminError(
+    'not_configured',
     'No lake: set LAKE_BUCKET (the stack output EventLakeBucketName) or LOCAL_LAKE_DIR; nothing was erased',
   );
 };
@@ -50,17 +54,20 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
       checkId(workspaceId);
       // Events come through the analytics engine: DuckDB over the local lake, or Athena (ATHENA_WORKGROUP, ATHENA_DATABASE).
       localLakeDir();
-      if (!(await workspaceRepository.findById(workspaceId, true)))
-        throw new AdminUsageError(`No workspace ${workspaceId}`);
+      const out = path.resolve(options.out);
+      if (existsSync(out) && !statSync(out).isDirectory())
+        throw invalidInput(`--out must be a folder; ${options.out} is a file`);
+      if (!(await workspaceRepository.findById(workspaceId, true))) throw notFound(`No workspace ${workspaceId}`);
       const bar = progressBar(options, 0, 'events exported');
-      const result = await exportWorkspace(workspaceId, path.resolve(options.out), {
-        onEvents: (n) => bar.increment(n),
+      const result = await exportWorkspace(workspaceId, out, {
+        onEvents: (n) => {
+          bar.increment(n);
+        },
+      }).finally(() => {
+        bar.stop();
       });
-      bar.stop();
       printResult(options, result, (r) =>
-        [`exported ${r.workspaceId} to ${r.out}:`, ...Object.entries(r.files).map(([f, n]) => `  ${f}: ${n}`)].join(
-          '\n',
-        ),
+        [`Exported ${r.workspaceId} to ${r.out} (lines per file):`, fieldLines(Object.entries(r.files))].join('\n'),
       );
     });
 
@@ -76,7 +83,7 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
       adminTarget();
       checkId(workspaceId);
       if (options.confirm !== workspaceId)
-        throw new AdminUsageError(`--confirm must repeat the workspace id (${workspaceId}); nothing was erased`);
+        throw invalidInput(`--confirm must repeat the workspace id (${workspaceId}); nothing was erased`);
       const lake = lakeStore();
       let bar = progressBar(options, 0, 'items erased');
       const result = await deleteWorkspace(workspaceId, lake, {
@@ -84,20 +91,25 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
           bar.stop();
           bar = progressBar(options, total, 'items erased');
         },
-        onDeleted: (n) => bar.increment(n),
+        onDeleted: (n) => {
+          bar.increment(n);
+        },
+      }).finally(() => {
+        bar.stop();
       });
-      bar.stop();
       printResult(options, result, (r) =>
         [
-          `erased ${r.workspaceId}: ${r.totalItemsErased} table items (${r.itemsScanned} scanned)`,
-          ...Object.entries(r.itemsErased)
-            .sort()
-            .map(([k, n]) => `  ${k}: ${n}`),
-          `lake ${r.lake.location}: ${r.lake.compactedObjectsDeleted} compacted objects deleted; ${r.lake.rawRecordsRemoved} raw records removed ` +
-            `(${r.lake.rawObjectsRead} raw objects read, ${r.lake.rawObjectsRewritten} rewritten, ${r.lake.rawObjectsDeleted} deleted)`,
+          r.totalItemsErased === 0
+            ? `Nothing of ${r.workspaceId} was left in the table (${r.itemsScanned} items scanned).`
+            : `Erased ${r.workspaceId}: ${r.totalItemsErased} table items (${r.itemsScanned} scanned):`,
+          ...(r.totalItemsErased === 0
+            ? []
+            : [fieldLines(Object.entries(r.itemsErased).sort(([a], [b]) => a.localeCompare(b)))]),
+          `Lake ${r.lake.location}: ${r.lake.compactedObjectsDeleted} compacted objects deleted; ${r.lake.rawRecordsRemoved} raw records removed ` +
+            `(${r.lake.rawObjectsRead} raw objects read, ${r.lake.rawObjectsRewritten} rewritten, ${r.lake.rawObjectsDeleted} deleted).`,
           ...(r.domains.length
             ? [
-                `domains: ${r.domains.join(', ')} (deployed: their CloudFront distribution tenants are not touched here; see docs/operations.md)`,
+                `Domains: ${r.domains.join(', ')} (deployed: their CloudFront distribution tenants are not touched here; see docs/operations.md).`,
               ]
             : []),
         ].join('\n'),

@@ -7,6 +7,7 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import type { ItemKey } from '@shared/db/keys';
+import { AdminError } from './admin-error';
 
 export const BATCH_WRITE_MAX = 25;
 
@@ -35,7 +36,8 @@ export const batchDeleteKeys = async (
     let pending = itemKeys.slice(i, i + BATCH_WRITE_MAX).map(({ pk, sk }) => ({ DeleteRequest: { Key: { pk, sk } } }));
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > maxAttempts)
-        throw new Error(
+        throw new AdminError(
+          'incomplete',
           `BatchWriteItem left ${pending.length} items unprocessed after ${maxAttempts} attempts; run the command again`,
         );
       if (attempt > 1) {

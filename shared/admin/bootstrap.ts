@@ -7,6 +7,8 @@ import type { DeepLinkAppRecord, DomainRecord } from '@shared/tenancy/tenancy-ty
 import { ensureSecrets } from '@shared/secrets/signing-secret';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { prefixedId, randomBase62 } from '@shared/util/ids';
+import { ALTERNATE_LABEL } from '@shared/links/link-domain';
+import { DomainFlowError, normalizeDomain } from './domain-name';
 
 export interface BootstrapOptions {
   baseUrl: string;
@@ -19,7 +21,7 @@ export interface BootstrapOptions {
   browserOrigin?: string;
 }
 
-/** The JSON `admin bootstrap --json` prints (issue 2). */
+/** The JSON `admin bootstrap --json` prints. */
 export interface BootstrapResult {
   baseUrl: string;
   edgeUrl: string;
@@ -81,21 +83,43 @@ const storeKey = async (
 };
 
 /**
- * Provisions a complete tenant (outside the HTTP API: tenants are provisioned by an operator): workspace, primary
- * short-link domain, deep-link app with its own domain, and one key of every kind.
+ * The two domain names, checked before anything is written: DNS names, distinct, not an
+ * `open.` host (those come with a deep-link domain) and not a link domain already.
+ */
+const freeDomainNames = async (short: string, app: string): Promise<[string, string]> => {
+  const names: [string, string] = [normalizeDomain(short), normalizeDomain(app)];
+  if (names[0] === names[1])
+    throw new DomainFlowError(`The short-link domain and the deep-link app domain must differ (both ${names[0]})`);
+  for (const name of names) {
+    if (name.startsWith(ALTERNATE_LABEL))
+      throw new DomainFlowError(`${name}: ${ALTERNATE_LABEL}<domain> hosts come with their deep-link domain`);
+    if (await domainRepository.findHost(name))
+      throw new DomainFlowError(`${name} is already a link domain (of this or another workspace)`, 'conflict');
+  }
+  return names;
+};
+
+/**
+ * Provisions a complete tenant (outside the HTTP API: tenants are provisioned by an operator): workspace, primary short-link domain,
+ * deep-link app with its own domain, and one key of every kind. Refuses a bad or taken domain
+ * name before writing anything.
  */
 export const bootstrapTenant = async (options: BootstrapOptions): Promise<BootstrapResult> => {
+  const suffix = randomBase62(8).toLowerCase();
+  const [shortName, appName] = await freeDomainNames(
+    options.domain ?? `links-${suffix}.localhost`,
+    options.appDomain ?? `app-${suffix}.localhost`,
+  );
   await ensureSecrets();
   const now = new Date().toISOString();
-  const suffix = randomBase62(8).toLowerCase();
   const workspaceId = prefixedId('ws');
   await workspaceRepository.put({ id: workspaceId, name: options.name ?? `Demo ${suffix}`, createdAt: now });
 
-  const shortDomain = newDomain(workspaceId, options.domain ?? `links-${suffix}.localhost`, 'SHORTLINK', null, now);
+  const shortDomain = newDomain(workspaceId, shortName, 'SHORTLINK', null, now);
   await domainRepository.create(shortDomain);
 
   const appId = prefixedId('app');
-  const appDomain = newDomain(workspaceId, options.appDomain ?? `app-${suffix}.localhost`, 'DEEPLINK', appId, now);
+  const appDomain = newDomain(workspaceId, appName, 'DEEPLINK', appId, now);
   await domainRepository.create(appDomain);
   const sha256Cert = Array.from({ length: 32 }, (_, i) =>
     ((i * 37 + suffix.charCodeAt(i % suffix.length)) % 256).toString(16).padStart(2, '0').toUpperCase(),

@@ -12,6 +12,7 @@ import {
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import { AdminError } from './admin-error';
 
 export interface LakeStore {
   /** Where it is, for reports: the folder or `s3://bucket`. */
@@ -94,9 +95,11 @@ export const createS3LakeStore = (client: S3Client, bucket: string): LakeStore =
           Delete: { Objects: keys.slice(i, i + DELETE_MAX).map((Key) => ({ Key })), Quiet: true },
         }),
       );
-      if (out.Errors?.length)
-        throw new Error(
-          `S3 refused to delete ${out.Errors.length} objects (first: ${out.Errors[0]!.Key}: ${out.Errors[0]!.Code}); run the command again`,
+      const [first] = out.Errors ?? [];
+      if (first)
+        throw new AdminError(
+          'incomplete',
+          `S3 refused to delete ${out.Errors?.length ?? 1} objects (first: ${first.Key ?? '?'}: ${first.Code ?? '?'}); run the command again`,
         );
     }
   },

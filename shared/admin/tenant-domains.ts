@@ -23,8 +23,9 @@ import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { DomainRecord } from '@shared/tenancy/tenancy-types';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { prefixedId } from '@shared/util/ids';
+import { DomainFlowError, normalizeDomain } from './domain-name';
 
-export class DomainFlowError extends Error {}
+export { DomainFlowError, normalizeDomain };
 
 /** The deployed front door the admin CLI talks to (stack outputs), or none for the local stack. */
 export interface FrontDoorTarget {
@@ -43,6 +44,7 @@ export const frontDoorFromEnv = (env = process.env): FrontDoorTarget | null => {
   if (!distributionId || !connectionGroupId)
     throw new DomainFlowError(
       'Set both EDGE_DISTRIBUTION_ID and EDGE_CONNECTION_GROUP_ID (the stack outputs DistributionId and ConnectionGroupId).',
+      'not_configured',
     );
   // CloudFront is a global service signed in us-east-1.
   const client = new CloudFrontClient({
@@ -50,14 +52,6 @@ export const frontDoorFromEnv = (env = process.env): FrontDoorTarget | null => {
     ...(env.CLOUDFRONT_ENDPOINT ? { endpoint: env.CLOUDFRONT_ENDPOINT } : {}),
   });
   return { client, distributionId, connectionGroupId, linkCertificateArn: env.LINK_CERTIFICATE_ARN || undefined };
-};
-
-const HOSTNAME = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-
-export const normalizeDomain = (raw: string): string => {
-  const domain = raw.trim().toLowerCase().replace(/\.$/, '');
-  if (!HOSTNAME.test(domain)) throw new DomainFlowError(`${raw} is not a domain name (e.g. go.example.com)`);
-  return domain;
 };
 
 /** The hostnames one tenant serves for a domain. */
@@ -105,6 +99,7 @@ const routingEndpointOf = async (target: FrontDoorTarget | null, localEdgeUrl: s
   if (!endpoint)
     throw new DomainFlowError(
       `Connection group ${target.connectionGroupId} has no routing endpoint yet (still deploying?)`,
+      'not_configured',
     );
   return endpoint;
 };
@@ -114,7 +109,10 @@ const findDomainOrThrow = async (raw: string): Promise<DomainRecord> => {
   const host = await domainRepository.findHost(hostname);
   const domain = host ? await domainRepository.findById(host.workspaceId, host.domainId) : undefined;
   if (!domain)
-    throw new DomainFlowError(`No domain ${hostname} (add it first: domains add ${hostname} --workspace <id>)`);
+    throw new DomainFlowError(
+      `No domain ${hostname} (add it first: domains add ${hostname} --workspace <id>)`,
+      'not_found',
+    );
   return domain;
 };
 
@@ -194,7 +192,7 @@ export const addDomain = async (
   if (hostname.startsWith(ALTERNATE_LABEL))
     throw new DomainFlowError(`${hostname}: ${ALTERNATE_LABEL}<domain> hosts come with their DEEPLINK domain`);
   if (!(await workspaceRepository.findById(input.workspaceId)))
-    throw new DomainFlowError(`No workspace ${input.workspaceId}`);
+    throw new DomainFlowError(`No workspace ${input.workspaceId}`, 'not_found');
   const routingEndpoint = await routingEndpointOf(target, localEdgeUrl);
   const now = new Date().toISOString();
   const record: DomainRecord = {
@@ -216,7 +214,7 @@ export const addDomain = async (
     await domainRepository.create(record);
   } catch (error) {
     if (errorName(error) === 'TransactionCanceledException')
-      throw new DomainFlowError(`${hostname} is already a link domain (of this or another workspace)`);
+      throw new DomainFlowError(`${hostname} is already a link domain (of this or another workspace)`, 'conflict');
     throw error;
   }
   return {
@@ -254,7 +252,7 @@ export const verifyDomain = async (
   localEdgeUrl = '',
 ): Promise<VerifyDomainResult> => {
   const domain = await findDomainOrThrow(raw);
-  if (domain.archived) throw new DomainFlowError(`${domain.domain} was removed`);
+  if (domain.archived) throw new DomainFlowError(`${domain.domain} was removed`, 'conflict');
   const routingEndpoint = await routingEndpointOf(target, localEdgeUrl);
   const hostnames = tenantHostnames(domain);
   const result = (

@@ -348,7 +348,7 @@ describe('admin webhooks commands', () => {
       'http://10.0.0.1/x',
       '--json',
     ).catch((e: { code: number; stderr: string }) => e);
-    expect((refused as { code: number }).code).toBe(2);
+    expect((refused as { code: number }).code).toBe(1);
     expect((refused as { stderr: string }).stderr).toMatch(/https|127\.0\.0\.1/);
     const removed = JSON.parse((await admin(stateDir, 'webhooks', 'remove', added.id, '--json')).stdout);
     expect(removed).toEqual({ id: added.id, removed: true });

@@ -453,7 +453,7 @@ describe('the admin CLI (npm run -s admin -- domains ...) against the loopback C
     }
   };
 
-  it('adds (JSON), reports pending verification with exit code 3, then verifies, and refuses bad input with exit code 2', async () => {
+  it('adds (JSON), reports pending verification with exit code 3, then verifies, and refuses bad input with exit code 1', async () => {
     const domain = newDomain();
     const added = await admin([
       'domains',
@@ -486,7 +486,7 @@ describe('the admin CLI (npm run -s admin -- domains ...) against the loopback C
     expect(JSON.parse(verified.out)).toMatchObject({ domain, verified: true, state: 'verified' });
 
     const bad = await admin(['domains', 'add', 'not a domain', '--workspace', tenant.workspaceId]);
-    expect(bad.code).toBe(2);
+    expect(bad.code).toBe(1);
     expect(bad.out).toContain('is not a domain name');
   }, 120_000);
 });

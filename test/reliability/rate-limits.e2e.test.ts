@@ -84,10 +84,10 @@ describe('per-workspace rate limits', () => {
     });
     for (const bad of ['0', '1000001']) {
       const failed = await runAdminFailing(['set-rate-limits', c.workspaceId, '--server-per-minute', bad]);
-      expect(failed.code).toBe(2);
+      expect(failed.code).toBe(1);
       expect(failed.stderr).toMatch(/--server-per-minute must be a whole number from 1 to 1,000,000/);
     }
-    expect((await runAdminFailing(['set-rate-limits', c.workspaceId])).stderr).toMatch(/give at least one of/);
+    expect((await runAdminFailing(['set-rate-limits', c.workspaceId])).stderr).toMatch(/Give at least one of/);
     expect((await runAdminFailing(['set-rate-limits', 'ws_missing', '--server-per-minute', '5'])).stderr).toMatch(
       /No workspace ws_missing/,
     );

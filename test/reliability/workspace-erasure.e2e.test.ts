@@ -248,7 +248,7 @@ describe('admin export-workspace and delete-workspace', () => {
     // Without the confirmation, nothing happens.
     const untouched = await allItems();
     const refused = await runAdminFailing(['delete-workspace', A, '--confirm', B]);
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('--confirm');
     expect(byKey(await allItems())).toEqual(byKey(untouched));
 

@@ -27,13 +27,31 @@ export const runAdminJson = async <T = any>(args: string[], env: Record<string, 
   return JSON.parse(stdout.trim().split('\n').pop()!) as T;
 };
 
-/** The same, expecting a failure: its exit code and stderr. */
-export const runAdminFailing = async (args: string[]): Promise<{ code: number; stderr: string }> => {
+/** Runs the admin CLI as given (no --json added) and returns its exit code and both streams, success or not. */
+export const runAdmin = async (
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
-    await run(tsx, ['scripts/admin.ts', ...args], { cwd: projectRoot, env: operatorEnv() });
+    const { stdout, stderr } = await run(tsx, ['scripts/admin.ts', ...args], {
+      cwd: projectRoot,
+      env: operatorEnv(env),
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
   } catch (error) {
-    const e = error as { code: number; stderr: string };
-    return { code: e.code, stderr: e.stderr };
+    const e = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof e.code !== 'number') throw error;
+    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }
-  throw new Error(`admin ${args.join(' ')} succeeded`);
+};
+
+/** The same, expecting a failure: its exit code and stderr. */
+export const runAdminFailing = async (
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> => {
+  const result = await runAdmin(args, env);
+  if (result.code === 0) throw new Error(`admin ${args.join(' ')} succeeded`);
+  return result;
 };
