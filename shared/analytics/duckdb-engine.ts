@@ -86,10 +86,10 @@ const emptyRelation = (partitions: readonly string[]) =>
 const hiveTypes = (partitions: readonly string[]) => `{${partitions.map((p) => `'${p}': 'VARCHAR'`).join(', ')}}`;
 
 /** read_json over raw files: newline-delimited, every field text, partitions from the path. */
-export const rawRelationSql = (files: string[]): string =>
+export const rawRelationSql = (files: string[], options: { filename?: boolean } = {}): string =>
   files.length === 0
-    ? emptyRelation(rawPartitionKeys)
-    : `SELECT * FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', hive_partitioning = true, hive_types = ${hiveTypes(rawPartitionKeys)}, columns = ${jsonColumns()}, ignore_errors = true)`;
+    ? emptyRelation(options.filename ? [...rawPartitionKeys, 'filename'] : rawPartitionKeys)
+    : `SELECT * FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', hive_partitioning = true, hive_types = ${hiveTypes(rawPartitionKeys)}, columns = ${jsonColumns()}, ignore_errors = true${options.filename ? ', filename = true' : ''})`;
 
 /** read_parquet over compacted files, partitions from the path. */
 export const compactedRelationSql = (files: string[]): string =>

@@ -55,7 +55,11 @@ export const duckDbAthena = (
       const compacted = files.filter(
         (f) => f.startsWith(path.join(lakeDir, COMPACTED_PREFIX)) && f.endsWith('.parquet'),
       );
-      await connection.run(`CREATE OR REPLACE TEMP VIEW ${ANALYTICS_TABLE} AS ${rawRelationSql(raw)}`);
+      // Athena's "$path" pseudo-column: the object's s3://bucket/key.
+      const root = path.join(lakeDir, path.sep);
+      await connection.run(
+        `CREATE OR REPLACE TEMP VIEW ${ANALYTICS_TABLE} AS SELECT * EXCLUDE (filename), ${sqlString(`s3://${bucket}/`)} || replace(filename[${root.length + 1}:], ${sqlString(path.sep)}, '/') AS "$path" FROM (${rawRelationSql(raw, { filename: true })})`,
+      );
       await connection.run(`CREATE OR REPLACE TEMP VIEW ${COMPACTED_TABLE} AS ${compactedRelationSql(compacted)}`);
       const unload = UNLOAD.exec(sql);
       if (unload) {
