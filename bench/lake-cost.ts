@@ -40,6 +40,9 @@ export const S3_LIST_USD = 0.005 / 1000;
 export const ATHENA_USD_PER_BYTE = 5 / 1e12;
 export const ATHENA_MIN_BYTES = 10 * 1000 * 1000;
 
+/** The i-th value, cycling. */
+const cycle = <T>(values: readonly T[], i: number): T => values[i % values.length] as T;
+
 const hex = (seed: string) => createHash('sha256').update(seed).digest('hex');
 
 /** An event line as the edge writes it (uuid eventId, hashed visitor id), for the compression measurement. */
@@ -56,15 +59,15 @@ export const productionEvent = (i: number, at: number, workspaceId = 'ws_viral')
   linkKey: `promo-${i % 50}`,
   linkType: 'SHORTLINK',
   visitorId: hex(`visitor${(i * 7919) % 20_000}`),
-  country: ['US', 'DE', 'FR', 'GB', 'IN', 'BR'][i % 6]!,
-  deviceType: ['mobile', 'desktop', 'tablet'][i % 3]!,
-  platform: ['ios', 'android', 'desktop'][i % 3]!,
-  browser: ['Chrome', 'Mobile Safari', 'Firefox', 'Samsung Internet'][i % 4]!,
-  os: ['iOS', 'Android', 'Windows', 'Mac OS'][i % 4]!,
-  referrerHost: ['t.co', 'www.google.com', 'www.instagram.com', null][i % 4]!,
+  country: cycle(['US', 'DE', 'FR', 'GB', 'IN', 'BR'], i),
+  deviceType: cycle(['mobile', 'desktop', 'tablet'], i),
+  platform: cycle(['ios', 'android', 'desktop'], i),
+  browser: cycle(['Chrome', 'Mobile Safari', 'Firefox', 'Samsung Internet'], i),
+  os: cycle(['iOS', 'Android', 'Windows', 'Mac OS'], i),
+  referrerHost: cycle(['t.co', 'www.google.com', 'www.instagram.com', null], i),
   resolvedDestinationUrl: `https://shop.example.com/products/${i % 50}?utm_source=social&utm_campaign=launch`,
   responseKind: 'redirect',
-  utmSource: ['newsletter', 'twitter', null][i % 3]!,
+  utmSource: cycle(['newsletter', 'twitter', null], i),
 });
 
 export interface CompressionMeasure {

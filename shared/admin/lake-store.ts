@@ -112,7 +112,7 @@ export const createS3LakeStore = (client: S3Client, bucket: string): LakeStore =
       );
       if (out.Errors?.length)
         throw new Error(
-          `S3 refused to delete ${out.Errors.length} objects (first: ${out.Errors[0]!.Key}: ${out.Errors[0]!.Code}); run the command again`,
+          `S3 refused to delete ${out.Errors.length} objects (first: ${out.Errors[0]?.Key ?? '?'}: ${out.Errors[0]?.Code ?? '?'}); run the command again`,
         );
     }
   },

@@ -58,8 +58,8 @@ export const scopeOfUnit = (lakeBucket: string, unit: CompactionUnit): Compactio
   ...(unit.partial
     ? {
         paths: {
-          first: `s3://${lakeBucket}/${unit.objects[0]!.key}`,
-          last: `s3://${lakeBucket}/${unit.objects[unit.objects.length - 1]!.key}`,
+          first: `s3://${lakeBucket}/${unit.objects[0]?.key ?? ''}`,
+          last: `s3://${lakeBucket}/${unit.objects.at(-1)?.key ?? ''}`,
         },
       }
     : {}),
@@ -141,12 +141,14 @@ export interface AthenaCompactionOptions extends AthenaStatementOptions {
   lakeBucket: string;
   /** Epoch ms by which the run stops (below the function's timeout); what is not done waits for the next run. */
   deadline: number;
-  /** No unit is started with less than this left before the deadline (default 2 minutes). */
+  /** No unit is started with less than this left before the deadline (default 0). */
   unitReserveMs?: number;
   at?: Date;
   graceMs?: number;
   /** The estimated-scan bound of a unit (default half the workgroup's cutoff). */
   maxScanBytes?: number;
+  /** At most this many units in one run (default: as many as the deadline allows). */
+  maxUnits?: number;
 }
 
 /** The local job's report, with Athena statements counted instead of events (UNLOAD returns no row count). */
@@ -185,7 +187,7 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
     largestUnitScanBytes: Math.max(0, ...plan.units.map((u) => u.estimatedScanBytes)),
     backlogSeconds: Math.round((at.getTime() - watermarkAfter(plan, 0)) / 1000),
   };
-  const reserve = options.unitReserveMs ?? 120_000;
+  const reserve = options.unitReserveMs ?? 0;
   const now = options.now ?? Date.now;
   const writeWatermark = async (done: number) => {
     const watermark = watermarkAfter(plan, done);
@@ -198,7 +200,7 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
   };
   try {
     for (const [index, unit] of plan.units.entries()) {
-      if (now() > options.deadline - reserve) break;
+      if (now() > options.deadline - reserve || index >= (options.maxUnits ?? Infinity)) break;
       const scope = scopeOfUnit(options.lakeBucket, unit);
       const rows = await runAthenaStatement(options, compactionWorkspacesQuery(scope), options.deadline);
       report.statements += 1;

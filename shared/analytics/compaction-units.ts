@@ -75,6 +75,13 @@ export const estimateScanBytes = (
 ): number => unitBytes + Math.ceil(partitionBytes * keyRatio);
 
 const hourKey = (o: RawObjectRef) => `${o.day}T${o.hour}`;
+
+/** The first element of a list the planner built non-empty. */
+const firstOf = <T>(list: readonly T[]): T => {
+  const [first] = list;
+  if (first === undefined) throw new Error('empty compaction group');
+  return first;
+};
 const sumBytes = (objects: SizedRawObject[]) => objects.reduce((sum, o) => sum + o.size, 0);
 const byKey = (a: SizedRawObject, b: SizedRawObject) => a.key.localeCompare(b.key);
 
@@ -119,7 +126,7 @@ export const planCompactionUnits = (
     const sorted = [...objects].sort(byKey);
     const bytes = sumBytes(sorted);
     units.push({
-      day: sorted[0]!.day,
+      day: firstOf(sorted).day,
       hours: [...new Set(sorted.map((o) => o.hour))].sort(),
       shards: [...new Set(sorted.map((o) => o.shard))].sort(),
       objects: sorted,
@@ -132,7 +139,7 @@ export const planCompactionUnits = (
   const pack = (groups: SizedRawObject[][], together: (a: SizedRawObject, b: SizedRawObject) => boolean) => {
     let open: SizedRawObject[] = [];
     for (const group of groups) {
-      if (open.length > 0 && (!together(open[0]!, group[0]!) || !fits([...open, ...group]))) {
+      if (open.length > 0 && (!together(firstOf(open), firstOf(group)) || !fits([...open, ...group]))) {
         push(open, sumBytes(open), false);
         open = [];
       }
@@ -170,7 +177,7 @@ export const planCompactionUnits = (
 
 /** The start of a unit's oldest hour (epoch ms). */
 export const unitStart = (unit: Pick<CompactionUnit, 'day' | 'hours'>): number =>
-  Date.parse(`${unit.day}T${unit.hours[0]!}:00:00.000Z`);
+  Date.parse(`${unit.day}T${firstOf(unit.hours)}:00:00.000Z`);
 
 /**
  * The watermark after a run that completed the first `done` units of its plan: the closed
@@ -184,9 +191,9 @@ export const watermarkAfter = (plan: UnitPlan, done: number): number => {
 
 /** Time bounds of the unit's hours as timestamp text (ISO), `[from, to)`: where its events' timestamps lie. */
 export const unitTimeBounds = (unit: Pick<CompactionUnit, 'day' | 'hours'>): { from: string; to: string } => {
-  const last = unit.hours[unit.hours.length - 1]!;
+  const last = firstOf([...unit.hours].reverse());
   return {
-    from: `${unit.day}T${unit.hours[0]!}`,
+    from: `${unit.day}T${firstOf(unit.hours)}`,
     to: new Date(Date.parse(`${unit.day}T${last}:00:00.000Z`) + HOUR).toISOString().slice(0, 13),
   };
 };
