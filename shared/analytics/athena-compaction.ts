@@ -149,6 +149,8 @@ export interface AthenaCompactionOptions extends AthenaStatementOptions {
   maxScanBytes?: number;
   /** At most this many units in one run (default: as many as the deadline allows). */
   maxUnits?: number;
+  /** Called with the report once planned and after every unit (the function publishes the backlog even when a unit fails). */
+  onProgress?: (report: AthenaCompactionReport) => void;
 }
 
 /** The local job's report, with Athena statements counted instead of events (UNLOAD returns no row count). */
@@ -187,6 +189,7 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
     largestUnitScanBytes: Math.max(0, ...plan.units.map((u) => u.estimatedScanBytes)),
     backlogSeconds: Math.round((at.getTime() - watermarkAfter(plan, 0)) / 1000),
   };
+  options.onProgress?.(report);
   const reserve = options.unitReserveMs ?? 0;
   const now = options.now ?? Date.now;
   const writeWatermark = async (done: number) => {
@@ -231,6 +234,7 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
       report.unitsLeft = plan.units.length - report.units;
       // Progress survives a later failure or the deadline: the next run starts where this one stopped.
       await writeWatermark(report.units);
+      options.onProgress?.(report);
     }
     if (plan.units.length === 0) await writeWatermark(0);
   } finally {
