@@ -205,3 +205,97 @@ export const planViralBacklog = (
 };
 
 export const CUTOFF_BYTES = ATHENA_BYTES_SCANNED_CUTOFF;
+
+/**
+ * Parquet reads per object: Athena reads a file's footer, then the column chunks it needs (at
+ * least two GETs, ranged); a JSON object is read whole (one GET).
+ */
+export const GETS_PER_PARQUET_OBJECT = 2;
+
+export interface ViewLayout {
+  name: string;
+  /** Partition prefixes a query lists: compacted and raw (Athena lists each projected partition). */
+  compactedPartitions: number;
+  rawPartitions: number;
+  /** Objects a query opens. */
+  compactedObjects: number;
+  rawObjects: number;
+}
+
+export interface ViewCost extends ViewLayout {
+  lists: number;
+  gets: number;
+  scannedBytes: number;
+  usd: number;
+}
+
+/**
+ * One dashboard view: `queries` queries (a link view runs 2: the aggregate and the recent
+ * events), each listing its partitions and opening its objects, billed on its scanned bytes
+ * (at least 10 MB).
+ */
+export const viewCost = (layout: ViewLayout, scannedBytesPerQuery: number, queries = 2): ViewCost => {
+  const lists = queries * (layout.compactedPartitions + layout.rawPartitions);
+  const gets = queries * (layout.compactedObjects * GETS_PER_PARQUET_OBJECT + layout.rawObjects);
+  const athena = queries * Math.max(scannedBytesPerQuery, ATHENA_MIN_BYTES) * ATHENA_USD_PER_BYTE;
+  return {
+    ...layout,
+    lists,
+    gets,
+    scannedBytes: queries * scannedBytesPerQuery,
+    usd: lists * S3_LIST_USD + gets * S3_GET_USD + athena,
+  };
+};
+
+/** Hours past the watermark at worst: the hour compaction has not closed yet, and the current one. */
+export const RAW_TAIL_HOURS = 2;
+/** Objects in one shard-hour of the raw tail: Firehose writes one a minute for any shard with traffic. */
+export const RAW_OBJECTS_PER_SHARD_HOUR = 60;
+
+/**
+ * The 90-day link view's layouts, from the deployed one to the target: what each lists and
+ * opens. `hourlyFilesToday`: compacted files of today's closed hours (one per hourly run).
+ */
+export const ninetyDayLayouts = (days = 90): ViewLayout[] => {
+  const hourly = days * 24;
+  const rawTail = RAW_TAIL_HOURS * RAW_OBJECTS_PER_SHARD_HOUR;
+  const todayHourly = 23;
+  return [
+    {
+      name: 'raw projected over the range, hourly compacted files',
+      compactedPartitions: days,
+      rawPartitions: hourly,
+      compactedObjects: hourly,
+      rawObjects: rawTail,
+    },
+    {
+      name: 'raw past the watermark only, hourly compacted files',
+      compactedPartitions: days,
+      rawPartitions: RAW_TAIL_HOURS,
+      compactedObjects: hourly,
+      rawObjects: rawTail,
+    },
+    {
+      name: 'raw past the watermark only, daily files (hourly today)',
+      compactedPartitions: days,
+      rawPartitions: RAW_TAIL_HOURS,
+      compactedObjects: days - 1 + todayHourly,
+      rawObjects: rawTail,
+    },
+    {
+      name: 'raw past the watermark only, monthly partitions for closed months (daily this month)',
+      compactedPartitions: Math.ceil(days / 30) + 30,
+      rawPartitions: RAW_TAIL_HOURS,
+      compactedObjects: Math.ceil(days / 30) + 30 - 1 + todayHourly,
+      rawObjects: rawTail,
+    },
+  ];
+};
+
+/** The daily merge of one workspace-day: one query reading the day's hourly files (24, Parquet) and writing one. */
+export const dailyMergeUsd = (dayParquetBytes: number): number =>
+  24 * GETS_PER_PARQUET_OBJECT * S3_GET_USD +
+  S3_LIST_USD * 2 +
+  Math.max(dayParquetBytes, ATHENA_MIN_BYTES) * ATHENA_USD_PER_BYTE +
+  // The UNLOAD's PUT (a LIST-priced request) and the 24 deletes (free).
+  S3_LIST_USD;
