@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COMPACTION_LOCK_KEY, COMPACTION_LOCK_TTL_MS } from '@shared/analytics/compaction-lock';
 import { COMPACTION_GRACE_MS } from '@shared/analytics/compaction-plan';
 import { COMPACTED_PREFIX, ERRORS_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
+import { ATHENA_BYTES_SCANNED_CUTOFF, COMPACTION_UNIT_MAX_SCAN_BYTES } from '@shared/analytics/compaction-units';
 import { metricNames, metricsNamespace } from '@shared/util/telemetry-names';
 import {
   COMPACTION_BACKLOG_ALARM_AFTER,
@@ -193,6 +194,13 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
     expect(backlog.AlarmActions).toEqual([{ Ref: idOf(stack.alarms.topic) }]);
     // A run at :15 that compacted every closed hour leaves the oldest uncompacted hour 15 minutes old.
     expect(COMPACTION_MINUTE * 60).toBeLessThan(backlog.Threshold);
+  });
+
+  it("plans every compaction statement at no more than half the deployed workgroup's bytes-scanned cutoff", () => {
+    const [, workgroup] = ofType('AWS::Athena::WorkGroup')[0]!;
+    const cutoff = workgroup.Properties.WorkGroupConfiguration.BytesScannedCutoffPerQuery;
+    expect(cutoff).toBe(ATHENA_BYTES_SCANNED_CUTOFF);
+    expect(COMPACTION_UNIT_MAX_SCAN_BYTES * 2).toBeLessThanOrEqual(cutoff);
   });
 
   it('keeps the template well under the CloudFormation limits', () => {
