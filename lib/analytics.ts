@@ -5,6 +5,7 @@ import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ANALYTICS_TABLE, COMPACTED_TABLE } from '@shared/analytics/analytics-sql';
+import { ATHENA_BYTES_SCANNED_CUTOFF } from '@shared/analytics/compaction-units';
 import {
   COMPACTED_PREFIX,
   compactedPartitionKeys,
@@ -149,7 +150,7 @@ export class Analytics extends Construct {
       recursiveDeleteOption: true,
       workGroupConfiguration: {
         enforceWorkGroupConfiguration: true,
-        bytesScannedCutoffPerQuery: props.bytesScannedCutoffPerQuery ?? 10 * 1024 ** 3,
+        bytesScannedCutoffPerQuery: props.bytesScannedCutoffPerQuery ?? ATHENA_BYTES_SCANNED_CUTOFF,
         publishCloudWatchMetricsEnabled: true,
         engineVersion: { selectedEngineVersion: 'Athena engine version 3' },
         resultConfiguration: {

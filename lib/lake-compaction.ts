@@ -1,5 +1,5 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -7,6 +7,7 @@ import { Schedule, ScheduleExpression, TimeWindow } from 'aws-cdk-lib/aws-schedu
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
+import { metricNames, metricsNamespace, serviceName } from '@shared/util/telemetry-names';
 import { lakeCompactionEnvNames } from '@shared/analytics/compaction-config';
 import { COMPACTION_LOCK_KEY } from '@shared/analytics/compaction-lock';
 import { COMPACTED_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
@@ -33,6 +34,8 @@ export const COMPACTION_INTERVAL = Duration.hours(1);
 export const COMPACTION_TIMEOUT = Duration.minutes(15);
 /** The "not running" alarm fires after this long without a successful run (three missed hours). */
 export const COMPACTION_STALE_AFTER = Duration.hours(3);
+/** The backlog alarm fires while a run finds the oldest uncompacted hour older than this. */
+export const COMPACTION_BACKLOG_ALARM_AFTER = Duration.hours(2);
 
 export interface LakeCompactionProps {
   lakeBucket: IBucket;
@@ -51,6 +54,7 @@ export class LakeCompaction extends Construct {
   readonly fn: ServiceFunction;
   readonly schedule: Schedule;
   readonly staleAlarm: Alarm;
+  readonly backlogAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: LakeCompactionProps) {
     super(scope, id);
@@ -88,12 +92,14 @@ export class LakeCompaction extends Construct {
     this.fn.addEnvironment(envNames.athenaWorkgroup, analytics.workgroupName);
     this.fn.addEnvironment(envNames.athenaDatabase, analytics.databaseName);
     const bucketId = Stack.of(this).getLogicalId(lakeBucket.node.defaultChild as never);
-    Validations.of(this.fn.role!).acknowledge({
+    const role = this.fn.role;
+    if (!role) throw new Error('The compaction function has no role');
+    Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${COMPACTED_PREFIX}*]`,
       reason:
         'Athena UNLOAD writes Parquet under generated names into compacted/workspace_id=/dt=/ (one folder per workspace and day); compacted prefix only, no delete.',
     });
-    Validations.of(this.fn.role!).acknowledge({
+    Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${RAW_PREFIX}*]`,
       reason:
         'Compaction deletes the raw objects it compacted (named by Firehose at run time); events prefix only, no write.',
@@ -131,5 +137,26 @@ export class LakeCompaction extends Construct {
     });
     this.staleAlarm.addAlarmAction(new SnsAction(props.alarms.topic));
     props.alarms.alarms.push(this.staleAlarm);
+
+    // Runs happen but fall behind (a backlog bigger than a run works off, units failing): each run
+    // publishes how old the oldest uncompacted hour is (after its units); above 2 hours, page.
+    // No datum (no run) is the NotRunning alarm's case.
+    this.backlogAlarm = new Alarm(this, 'Backlog', {
+      metric: new Metric({
+        namespace: metricsNamespace,
+        metricName: metricNames.compactionBacklog,
+        dimensionsMap: { service: serviceName },
+        statistic: 'Maximum',
+        period: COMPACTION_INTERVAL,
+      }),
+      threshold: COMPACTION_BACKLOG_ALARM_AFTER.toSeconds(),
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription:
+        'Lake compaction is behind: the oldest uncompacted hour is more than 2 hours old (docs/analytics.md)',
+    });
+    this.backlogAlarm.addAlarmAction(new SnsAction(props.alarms.topic));
+    props.alarms.alarms.push(this.backlogAlarm);
   }
 }

@@ -2,7 +2,7 @@
  * The event lake as objects (the few operations erasure needs), over the local lake folder or
  * the deployed lake bucket (the official S3 client), so one erasure routine serves both.
  */
-import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import {
@@ -19,6 +19,8 @@ export interface LakeStore {
   readonly location: string;
   /** Keys under a prefix (`/`-separated, like S3 keys), in no particular order. */
   list(prefix: string): AsyncIterable<string>;
+  /** The same keys with their sizes in bytes (S3's listing carries them: compaction sizes its work from them). */
+  listSized(prefix: string): AsyncIterable<{ key: string; size: number }>;
   getText(key: string): Promise<string>;
   /** Replaces an object whole: readers see the old object or the new one, never a mix. */
   putText(key: string, body: string): Promise<void>;
@@ -45,6 +47,15 @@ export const createLocalLakeStore = (lakeDir: string): LakeStore => {
   return {
     location: lakeDir,
     list: (prefix) => walk(fileOf(prefix.replace(/\/$/, ''))),
+    async *listSized(prefix) {
+      for await (const key of walk(fileOf(prefix.replace(/\/$/, '')))) {
+        const size = await stat(fileOf(key)).then(
+          (s) => s.size,
+          () => undefined, // removed since it was listed
+        );
+        if (size !== undefined) yield { key, size };
+      }
+    },
     getText: (key) => readFile(fileOf(key), 'utf8'),
     async putText(key, body) {
       const file = fileOf(key);
@@ -78,6 +89,11 @@ export const createS3LakeStore = (client: S3Client, bucket: string): LakeStore =
   async *list(prefix) {
     for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix })) {
       for (const object of page.Contents ?? []) if (object.Key) yield object.Key;
+    }
+  },
+  async *listSized(prefix) {
+    for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix: prefix })) {
+      for (const object of page.Contents ?? []) if (object.Key) yield { key: object.Key, size: object.Size ?? 0 };
     }
   },
   async getText(key) {

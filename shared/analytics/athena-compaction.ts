@@ -5,19 +5,24 @@ import { SAFE_ID } from './analytics-engine';
 import { ANALYTICS_TABLE, COMPACTED_TABLE, type SqlQuery } from './analytics-sql';
 import { runAthenaStatement, type AthenaStatementOptions } from './athena-engine';
 import type { CompactionReport } from './compact-lake';
-import { planCompaction, WATERMARK_KEY, watermarkBody, type CompactionDay } from './compaction-plan';
+import { WATERMARK_KEY, watermarkBody, type CompactionDay } from './compaction-plan';
+import { planCompactionUnits, unitTimeBounds, watermarkAfter, type CompactionUnit } from './compaction-units';
 import { COMPACTED_PREFIX, RAW_PREFIX, shardOf } from './lake-layout';
 
 /*
- * The deployed compaction job's engine: the same plan as the local job (compaction-plan.ts),
- * executed by Athena. Per day of the plan:
- *   1. SELECT DISTINCT the workspaces in the day's closed raw partitions (shards x hours);
+ * The deployed compaction job's engine: the same plan as the local job (compaction-plan.ts, cut
+ * into byte-bounded units by compaction-units.ts), executed by Athena. Per unit, oldest first:
+ *   1. SELECT DISTINCT the workspaces in the unit's closed raw partitions (shards x hours; for a
+ *      unit that is a range of one hour's objects, only those objects: `"$path" BETWEEN ? AND ?`);
  *   2. per batch of at most 100 of them (UNLOAD's partition limit), one UNLOAD of their raw rows,
  *      one per eventId, minus the events already compacted (NOT EXISTS on events_compacted),
  *      sorted by eventId, as ZSTD Parquet into compacted/workspace_id=W/dt=D/ (the prefix the
  *      query side reads for closed periods, partitioned_by: new files beside the existing ones);
- *   3. delete the raw objects the plan listed for that day.
- * Then it records the watermark. Because each UNLOAD writes only events not compacted yet, the
+ *      the NOT EXISTS reads only compacted rows whose timestamp lies in the unit's hours;
+ *   3. delete the raw objects the plan listed for that unit, and record the watermark (the start
+ *      of the oldest hour with work left).
+ * A run stops starting units when its deadline is near; the next run continues oldest first.
+ * Because each UNLOAD writes only events not compacted yet, the
  * compacted rows stay unique by eventId whatever happens: a statement that fails (or a run that
  * dies) leaves the raw objects and the watermark as they were, and the next run writes only what
  * is still missing; raw objects that land after the listing stay for the next run, which finds
@@ -32,17 +37,45 @@ const lakeColumns = eventRecordFields.map((name) => (name === 'timestamp' ? '"ti
 
 const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
 
-/** Step 1: the workspaces with events in the day's closed raw partitions. */
-export const compactionWorkspacesQuery = (day: Pick<CompactionDay, 'day' | 'shards' | 'hours'>): SqlQuery => ({
+/**
+ * What one statement reads: a day's closed partitions (shards x hours) and, for a unit that is a
+ * range of one hour's objects, the first and last object of the range (`"$path"`, the object's
+ * `s3://bucket/key`; Athena's Hive connector lists only the files whose path the predicate admits).
+ */
+export type CompactionScope = Pick<CompactionDay, 'day' | 'shards' | 'hours'> & {
+  paths?: { first: string; last: string };
+};
+
+const pathFilter = (scope: CompactionScope, indent: string) =>
+  scope.paths ? `\n${indent}AND "$path" BETWEEN ? AND ?` : '';
+const pathParams = (scope: CompactionScope) => (scope.paths ? [scope.paths.first, scope.paths.last] : []);
+
+/** The statements' scope of a unit: its partitions, and its object range when it is part of an hour. */
+export const scopeOfUnit = (lakeBucket: string, unit: CompactionUnit): CompactionScope => ({
+  day: unit.day,
+  shards: unit.shards,
+  hours: unit.hours,
+  ...(unit.partial
+    ? {
+        paths: {
+          first: `s3://${lakeBucket}/${unit.objects[0]?.key ?? ''}`,
+          last: `s3://${lakeBucket}/${unit.objects.at(-1)?.key ?? ''}`,
+        },
+      }
+    : {}),
+});
+
+/** Step 1: the workspaces with events in the scope's closed raw partitions (objects). */
+export const compactionWorkspacesQuery = (scope: CompactionScope): SqlQuery => ({
   sql: `SELECT DISTINCT workspaceId AS workspace_id
 FROM ${ANALYTICS_TABLE}
-WHERE shard IN (${placeholders(day.shards.length)})
+WHERE shard IN (${placeholders(scope.shards.length)})
   AND dt = ?
-  AND hour IN (${placeholders(day.hours.length)})
+  AND hour IN (${placeholders(scope.hours.length)})${pathFilter(scope, '  ')}
   AND workspaceId IS NOT NULL
   AND eventId IS NOT NULL
 ORDER BY workspace_id`,
-  params: [...day.shards, day.day, ...day.hours],
+  params: [...scope.shards, scope.day, ...scope.hours, ...pathParams(scope)],
 });
 
 /**
@@ -53,13 +86,14 @@ ORDER BY workspace_id`,
  */
 export const compactionUnloadStatement = (
   lakeBucket: string,
-  day: Pick<CompactionDay, 'day' | 'hours'>,
+  day: Omit<CompactionScope, 'shards'>,
   workspaceIds: string[],
 ): SqlQuery => {
   if (workspaceIds.length === 0 || workspaceIds.length > UNLOAD_MAX_WORKSPACES)
     throw new Error(`An UNLOAD takes 1-${UNLOAD_MAX_WORKSPACES} workspaces`);
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(lakeBucket)) throw new Error(`Not a bucket name: ${lakeBucket}`);
   const shards = [...new Set(workspaceIds.map((ws) => shardOf(ws)))].sort();
+  const { from, to } = unitTimeBounds(day);
   const sql = `UNLOAD (
   SELECT ${lakeColumns}, workspace_id, dt
   FROM (
@@ -67,7 +101,7 @@ export const compactionUnloadStatement = (
     FROM ${ANALYTICS_TABLE}
     WHERE shard IN (${placeholders(shards.length)})
       AND dt = ?
-      AND hour IN (${placeholders(day.hours.length)})
+      AND hour IN (${placeholders(day.hours.length)})${pathFilter({ ...day, shards }, '      ')}
       AND workspaceId IN (${placeholders(workspaceIds.length)})
       AND eventId IS NOT NULL
   ) raw
@@ -77,13 +111,28 @@ export const compactionUnloadStatement = (
       FROM ${COMPACTED_TABLE} done
       WHERE done.workspace_id IN (${placeholders(workspaceIds.length)})
         AND done.dt = ?
+        AND done."timestamp" >= ?
+        AND done."timestamp" < ?
         AND done.workspace_id = raw.workspace_id
         AND done.eventId = raw.eventId
     )
   ORDER BY eventId
 ) TO 's3://${lakeBucket}/${COMPACTED_PREFIX}'
 WITH (format = 'PARQUET', compression = 'ZSTD', partitioned_by = ARRAY['workspace_id', 'dt'])`;
-  return { sql, params: [...shards, day.day, ...day.hours, ...workspaceIds, ...workspaceIds, day.day] };
+  return {
+    sql,
+    params: [
+      ...shards,
+      day.day,
+      ...day.hours,
+      ...pathParams({ ...day, shards }),
+      ...workspaceIds,
+      ...workspaceIds,
+      day.day,
+      from,
+      to,
+    ],
+  };
 };
 
 export interface AthenaCompactionOptions extends AthenaStatementOptions {
@@ -92,54 +141,105 @@ export interface AthenaCompactionOptions extends AthenaStatementOptions {
   lakeBucket: string;
   /** Epoch ms by which the run stops (below the function's timeout); what is not done waits for the next run. */
   deadline: number;
+  /** No unit is started with less than this left before the deadline (default 0). */
+  unitReserveMs?: number;
   at?: Date;
   graceMs?: number;
+  /** The estimated-scan bound of a unit (default half the workgroup's cutoff). */
+  maxScanBytes?: number;
+  /** At most this many units in one run (default: as many as the deadline allows). */
+  maxUnits?: number;
+  /** Called with the report once planned and after every unit (the function publishes the backlog even when a unit fails). */
+  onProgress?: (report: AthenaCompactionReport) => void;
 }
 
 /** The local job's report, with Athena statements counted instead of events (UNLOAD returns no row count). */
-export type AthenaCompactionReport = Omit<CompactionReport, 'events'> & { statements: number };
+export type AthenaCompactionReport = Omit<CompactionReport, 'events'> & {
+  statements: number;
+  /** Units done, units left for the next run, and the largest unit's estimated scan (bytes). */
+  units: number;
+  unitsLeft: number;
+  largestUnitScanBytes: number;
+  /** Seconds between the run and the start of the oldest hour still uncompacted (the backlog alarm's metric). */
+  backlogSeconds: number;
+};
 
 /**
  * One run of the deployed compaction (see the top of this file). Throws when a statement fails:
- * the day in progress keeps its raw objects, the watermark is not written, the next scheduled
- * run does that work again (only what is still missing is written).
+ * the unit in progress keeps its raw objects, the watermark stays where the units done so far
+ * put it, the next scheduled run does the rest (only what is still missing is written).
  */
 export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Promise<AthenaCompactionReport> => {
   const at = options.at ?? new Date();
-  const keys: string[] = [];
-  for await (const key of options.lake.list(RAW_PREFIX)) keys.push(key);
-  const plan = planCompaction(keys, { now: at.getTime(), graceMs: options.graceMs });
+  const listing: Array<{ key: string; size: number }> = [];
+  for await (const object of options.lake.listSized(RAW_PREFIX)) listing.push(object);
+  const plan = planCompactionUnits(listing, {
+    now: at.getTime(),
+    graceMs: options.graceMs,
+    maxScanBytes: options.maxScanBytes,
+  });
   const report: AthenaCompactionReport = {
-    watermark: plan.watermark,
+    watermark: new Date(watermarkAfter(plan, 0)).toISOString(),
     rawFiles: 0,
     workspaceDays: 0,
     statements: 0,
     skippedWorkspaces: [],
+    units: 0,
+    unitsLeft: plan.units.length,
+    largestUnitScanBytes: Math.max(0, ...plan.units.map((u) => u.estimatedScanBytes)),
+    backlogSeconds: Math.round((at.getTime() - watermarkAfter(plan, 0)) / 1000),
   };
-  for (const day of plan.days) {
-    const rows = await runAthenaStatement(options, compactionWorkspacesQuery(day), options.deadline);
-    report.statements += 1;
-    const workspaces = rows.map((row) => row.workspace_id).filter((ws): ws is string => typeof ws === 'string');
-    const safe = workspaces.filter((ws) => SAFE_ID.test(ws));
-    const unsafe = workspaces.filter((ws) => !SAFE_ID.test(ws));
-    for (let i = 0; i < safe.length; i += UNLOAD_MAX_WORKSPACES) {
-      const batch = safe.slice(i, i + UNLOAD_MAX_WORKSPACES);
-      await runAthenaStatement(options, compactionUnloadStatement(options.lakeBucket, day, batch), options.deadline, {
-        results: false,
-      });
+  options.onProgress?.(report);
+  const reserve = options.unitReserveMs ?? 0;
+  const now = options.now ?? Date.now;
+  const writeWatermark = async (done: number) => {
+    const watermark = watermarkAfter(plan, done);
+    await options.lake.putText(
+      WATERMARK_KEY,
+      watermarkBody({ closedBefore: watermark, watermark: new Date(watermark).toISOString(), days: [] }, at, 'athena'),
+    );
+    report.watermark = new Date(watermark).toISOString();
+    report.backlogSeconds = Math.round((at.getTime() - watermark) / 1000);
+  };
+  try {
+    for (const [index, unit] of plan.units.entries()) {
+      if (now() > options.deadline - reserve || index >= (options.maxUnits ?? Infinity)) break;
+      const scope = scopeOfUnit(options.lakeBucket, unit);
+      const rows = await runAthenaStatement(options, compactionWorkspacesQuery(scope), options.deadline);
       report.statements += 1;
-      report.workspaceDays += batch.length;
+      const workspaces = rows.map((row) => row.workspace_id).filter((ws): ws is string => typeof ws === 'string');
+      const safe = workspaces.filter((ws) => SAFE_ID.test(ws));
+      const unsafe = workspaces.filter((ws) => !SAFE_ID.test(ws));
+      for (let i = 0; i < safe.length; i += UNLOAD_MAX_WORKSPACES) {
+        const batch = safe.slice(i, i + UNLOAD_MAX_WORKSPACES);
+        await runAthenaStatement(
+          options,
+          compactionUnloadStatement(options.lakeBucket, scope, batch),
+          options.deadline,
+          {
+            results: false,
+          },
+        );
+        report.statements += 1;
+        report.workspaceDays += batch.length;
+      }
+      // Lines of a workspace id that cannot name a folder stay raw (logged) rather than vanish.
+      if (unsafe.length === 0) {
+        await options.lake.delete(unit.objects.map((o) => o.key));
+        report.rawFiles += unit.objects.length;
+      } else {
+        report.skippedWorkspaces.push(...unsafe);
+      }
+      report.units = index + 1;
+      report.unitsLeft = plan.units.length - report.units;
+      // Progress survives a later failure or the deadline: the next run starts where this one stopped.
+      await writeWatermark(report.units);
+      options.onProgress?.(report);
     }
-    // Lines of a workspace id that cannot name a folder stay raw (logged) rather than vanish.
-    if (unsafe.length === 0) {
-      await options.lake.delete(day.objects.map((o) => o.key));
-      report.rawFiles += day.objects.length;
-    } else {
-      report.skippedWorkspaces.push(...unsafe);
-    }
+    if (plan.units.length === 0) await writeWatermark(0);
+  } finally {
+    if (report.skippedWorkspaces.length > 0)
+      log('warn', 'lake compaction skipped unsafe workspace ids', { workspaceIds: report.skippedWorkspaces });
   }
-  await options.lake.putText(WATERMARK_KEY, watermarkBody(plan, at, 'athena'));
-  if (report.skippedWorkspaces.length > 0)
-    log('warn', 'lake compaction skipped unsafe workspace ids', { workspaceIds: report.skippedWorkspaces });
   return report;
 };

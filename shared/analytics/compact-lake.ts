@@ -6,7 +6,8 @@ import { log } from '@shared/util/logger';
 import { SAFE_ID } from './analytics-engine';
 import { compactedRelationSql, getDuckDbInstance, rawRelationSql, sqlString } from './duckdb-engine';
 import { createLocalLakeStore } from '@shared/admin/lake-store';
-import { planCompaction, WATERMARK_KEY, watermarkBody } from './compaction-plan';
+import { WATERMARK_KEY, watermarkBody } from './compaction-plan';
+import { planCompactionUnits, watermarkAfter } from './compaction-units';
 import { COMPACTED_PREFIX, compactedDayPath, RAW_PREFIX } from './lake-layout';
 
 /** Shared with the deployed job (compaction-plan.ts): what is closed, and where the watermark is. */
@@ -31,19 +32,28 @@ export interface CompactionReport {
 export interface CompactionOptions {
   now?: Date;
   graceMs?: number;
-  /** Called after each day is compacted (admin progress bar). */
+  /** Called after each unit is compacted (admin progress bar). */
   onDay?: (done: number, total: number) => void;
+  /** The bound of a unit's raw bytes (default: the deployed job's, half Athena's per-query cutoff). */
+  maxScanBytes?: number;
 }
 
 const listDir = async (dir: string) => (await readdir(dir).catch(() => [] as string[])).sort();
 
-/** Raw files of closed hours, by day: the work of one run (the plan both engines share). */
-const closedRawFiles = async (lakeDir: string, now: number, graceMs?: number) => {
-  const keys: string[] = [];
-  for await (const key of createLocalLakeStore(lakeDir).list(RAW_PREFIX)) keys.push(key);
-  const plan = planCompaction(keys, { now, graceMs });
-  const byDay = new Map(plan.days.map((d) => [d.day, d.objects.map((o) => path.join(lakeDir, ...o.key.split('/')))]));
-  return { plan, byDay };
+/**
+ * Raw files of closed hours in byte-bounded units, oldest first: the work of one run (the plan
+ * both engines share; compaction-units.ts). A unit is one day's hours (or part of one hour), so
+ * DuckDB never parses more than a unit's raw bytes at once.
+ */
+const closedRawFiles = async (lakeDir: string, now: number, graceMs?: number, maxScanBytes?: number) => {
+  const listing: Array<{ key: string; size: number }> = [];
+  for await (const object of createLocalLakeStore(lakeDir).listSized(RAW_PREFIX)) listing.push(object);
+  const plan = planCompactionUnits(listing, { now, graceMs, maxScanBytes });
+  const units = plan.units.map((unit) => ({
+    day: unit.day,
+    files: unit.objects.map((o) => path.join(lakeDir, ...o.key.split('/'))),
+  }));
+  return { plan, units };
 };
 
 const columns = eventRecordFields.map((name) => `"${name}"`).join(', ');
@@ -59,9 +69,9 @@ const columns = eventRecordFields.map((name) => `"${name}"`).join(', ');
  */
 export const compactLake = async (lakeDir: string, options: CompactionOptions = {}): Promise<CompactionReport> => {
   const now = (options.now ?? new Date()).getTime();
-  const { plan, byDay } = await closedRawFiles(lakeDir, now, options.graceMs);
+  const { plan, units } = await closedRawFiles(lakeDir, now, options.graceMs, options.maxScanBytes);
   const report: CompactionReport = {
-    watermark: plan.watermark,
+    watermark: new Date(watermarkAfter(plan, units.length)).toISOString(),
     rawFiles: 0,
     workspaceDays: 0,
     events: 0,
@@ -70,7 +80,7 @@ export const compactLake = async (lakeDir: string, options: CompactionOptions = 
   const connection = await (await getDuckDbInstance()).connect();
   try {
     let done = 0;
-    for (const [day, files] of [...byDay].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const { day, files } of units) {
       // Parsed once per day (a table, not a view): each workspace's COPY reads it, not the JSON again.
       await connection.run(`CREATE OR REPLACE TEMP TABLE compaction_raw AS ${rawRelationSql(files)}`);
       const workspaces = (
@@ -103,7 +113,7 @@ ORDER BY "eventId"`;
         await connection.run(`COPY (${merged}) TO ${sqlString(temp)} (FORMAT parquet, COMPRESSION zstd)`);
         const count = (
           await connection.runAndReadAll(`SELECT count(*) FROM read_parquet(${sqlString(temp)})`)
-        ).getRows()[0]![0];
+        ).getRows()[0]?.[0];
         await rename(temp, path.join(dir, COMPACTED_FILE));
         report.workspaceDays += 1;
         report.events += Number(count);
@@ -114,11 +124,15 @@ ORDER BY "eventId"`;
         report.rawFiles += files.length;
       }
       done += 1;
-      options.onDay?.(done, byDay.size);
+      options.onDay?.(done, units.length);
     }
     await connection.run('DROP TABLE IF EXISTS compaction_raw');
     await mkdir(path.join(lakeDir, COMPACTED_PREFIX), { recursive: true });
-    await writeFile(path.join(lakeDir, WATERMARK_FILE), watermarkBody(plan, new Date(now), 'duckdb'));
+    const watermark = watermarkAfter(plan, units.length);
+    await writeFile(
+      path.join(lakeDir, WATERMARK_FILE),
+      watermarkBody({ closedBefore: watermark, watermark: report.watermark, days: [] }, new Date(now), 'duckdb'),
+    );
   } finally {
     connection.closeSync();
   }

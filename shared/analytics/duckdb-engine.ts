@@ -36,7 +36,7 @@ const HOUR_DIR = /^hour=\d{2}$/;
 const RAW_FILE = /^[A-Za-z0-9_.-]+\.json$/;
 const COMPACTED_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.parquet$/;
 
-const isMissing = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
 
 const listDir = async (dir: string) => {
   try {
@@ -86,10 +86,10 @@ const emptyRelation = (partitions: readonly string[]) =>
 const hiveTypes = (partitions: readonly string[]) => `{${partitions.map((p) => `'${p}': 'VARCHAR'`).join(', ')}}`;
 
 /** read_json over raw files: newline-delimited, every field text, partitions from the path. */
-export const rawRelationSql = (files: string[]): string =>
+export const rawRelationSql = (files: string[], options: { filename?: boolean } = {}): string =>
   files.length === 0
-    ? emptyRelation(rawPartitionKeys)
-    : `SELECT * FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', hive_partitioning = true, hive_types = ${hiveTypes(rawPartitionKeys)}, columns = ${jsonColumns()}, ignore_errors = true)`;
+    ? emptyRelation(options.filename ? [...rawPartitionKeys, 'filename'] : rawPartitionKeys)
+    : `SELECT * FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', hive_partitioning = true, hive_types = ${hiveTypes(rawPartitionKeys)}, columns = ${jsonColumns()}, ignore_errors = true${options.filename ? ', filename = true' : ''})`;
 
 /** read_parquet over compacted files, partitions from the path. */
 export const compactedRelationSql = (files: string[]): string =>
@@ -134,7 +134,13 @@ export const getDuckDbInstance = (): Promise<DuckDBInstance> => {
   return instance;
 };
 
-const toText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+// DuckDB values (numbers, bigints, its timestamp and decimal objects) all print themselves with toString.
+const toText = (value: unknown): string | null => {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  return (value as { toString(): string }).toString();
+};
 
 class LakeChangedError extends Error {}
 
@@ -142,7 +148,10 @@ const runOnce = async (lakeDir: string, query: SqlQuery, scope: QueryScope): Pro
   let files: LakeFiles;
   let connection: DuckDBConnection | undefined;
   try {
-    const lake = await stat(lakeDir).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+    const lake = await stat(lakeDir).catch((error: unknown) => {
+      if (isMissing(error)) return undefined;
+      throw error;
+    });
     if (lake && !lake.isDirectory()) throw new Error(`LOCAL_LAKE_DIR is not a directory: ${lakeDir}`);
     files = lake ? await lakeFilesFor(lakeDir, scope) : { raw: [], compacted: [] };
     connection = await (await getDuckDbInstance()).connect();
@@ -154,7 +163,9 @@ const runOnce = async (lakeDir: string, query: SqlQuery, scope: QueryScope): Pro
   }
   try {
     const prepared = await connection.prepare(query.sql);
-    query.params.forEach((value, i) => prepared.bindVarchar(i + 1, value));
+    query.params.forEach((value, i) => {
+      prepared.bindVarchar(i + 1, value);
+    });
     const reader = await prepared.runAndReadAll();
     const names = reader.columnNames().map((n) => n.toLowerCase());
     return reader.getRows().map((row) => Object.fromEntries(names.map((n, i) => [n, toText(row[i])])));

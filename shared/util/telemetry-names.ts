@@ -23,6 +23,8 @@ export const metricNames = {
   undeliveredEvents: 'UndeliveredEvents',
   /** Edge clicks whose recording failed (logged with everything needed to replay them). */
   clicksNotRecorded: 'ClicksNotRecorded',
+  /** Lake compaction: seconds from a run to the start of the oldest hour still uncompacted (the backlog alarm). */
+  compactionBacklog: 'LakeCompactionBacklogSeconds',
 } as const;
 
 /** The edge outcomes the `Redirects` metric is split by (shared/edge/edge-outcome.ts). */

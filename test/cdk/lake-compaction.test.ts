@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { COMPACTION_LOCK_KEY, COMPACTION_LOCK_TTL_MS } from '@shared/analytics/compaction-lock';
 import { COMPACTION_GRACE_MS } from '@shared/analytics/compaction-plan';
 import { COMPACTED_PREFIX, ERRORS_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
+import { ATHENA_BYTES_SCANNED_CUTOFF, COMPACTION_UNIT_MAX_SCAN_BYTES } from '@shared/analytics/compaction-units';
+import { metricNames, metricsNamespace } from '@shared/util/telemetry-names';
 import {
+  COMPACTION_BACKLOG_ALARM_AFTER,
   COMPACTION_INTERVAL,
   COMPACTION_MINUTE,
   COMPACTION_STALE_AFTER,
@@ -171,6 +174,33 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
     });
     const topicId = idOf(stack.alarms.topic);
     for (const alarm of [errors, stale]) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+  });
+
+  it('alarms while a run finds the oldest uncompacted hour more than 2 hours old (the backlog the runs publish)', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+    const backlog = alarms.find((a) => a.MetricName === metricNames.compactionBacklog)!;
+    expect(backlog).toMatchObject({
+      Namespace: metricsNamespace,
+      Statistic: 'Maximum',
+      Period: COMPACTION_INTERVAL.toSeconds(),
+      Threshold: 2 * 3600,
+      ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 1,
+      // No run, no datum: that is the NotRunning alarm's case.
+      TreatMissingData: 'notBreaching',
+    });
+    expect(COMPACTION_BACKLOG_ALARM_AFTER.toHours()).toBe(2);
+    expect(backlog.Dimensions).toEqual([{ Name: 'service', Value: 'link-service' }]);
+    expect(backlog.AlarmActions).toEqual([{ Ref: idOf(stack.alarms.topic) }]);
+    // A run at :15 that compacted every closed hour leaves the oldest uncompacted hour 15 minutes old.
+    expect(COMPACTION_MINUTE * 60).toBeLessThan(backlog.Threshold);
+  });
+
+  it("plans every compaction statement at no more than half the deployed workgroup's bytes-scanned cutoff", () => {
+    const [, workgroup] = ofType('AWS::Athena::WorkGroup')[0]!;
+    const cutoff = workgroup.Properties.WorkGroupConfiguration.BytesScannedCutoffPerQuery;
+    expect(cutoff).toBe(ATHENA_BYTES_SCANNED_CUTOFF);
+    expect(COMPACTION_UNIT_MAX_SCAN_BYTES * 2).toBeLessThanOrEqual(cutoff);
   });
 
   it('keeps the template well under the CloudFormation limits', () => {

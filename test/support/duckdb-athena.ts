@@ -55,7 +55,11 @@ export const duckDbAthena = (
       const compacted = files.filter(
         (f) => f.startsWith(path.join(lakeDir, COMPACTED_PREFIX)) && f.endsWith('.parquet'),
       );
-      await connection.run(`CREATE OR REPLACE TEMP VIEW ${ANALYTICS_TABLE} AS ${rawRelationSql(raw)}`);
+      // Athena's "$path" pseudo-column: the object's s3://bucket/key.
+      const root = path.join(lakeDir, path.sep);
+      await connection.run(
+        `CREATE OR REPLACE TEMP VIEW ${ANALYTICS_TABLE} AS SELECT * EXCLUDE (filename), ${sqlString(`s3://${bucket}/`)} || replace(filename[${root.length + 1}:], ${sqlString(path.sep)}, '/') AS "$path" FROM (${rawRelationSql(raw, { filename: true })})`,
+      );
       await connection.run(`CREATE OR REPLACE TEMP VIEW ${COMPACTED_TABLE} AS ${compactedRelationSql(compacted)}`);
       const unload = UNLOAD.exec(sql);
       if (unload) {
@@ -64,12 +68,16 @@ export const duckDbAthena = (
         const prepared = await connection.prepare(
           `COPY (${select}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (workspace_id, dt), APPEND)`,
         );
-        params.forEach((value, i) => prepared.bindVarchar(i + 1, value));
+        params.forEach((value, i) => {
+          prepared.bindVarchar(i + 1, value);
+        });
         await prepared.run();
         return { columns: [], rows: [] };
       }
       const prepared = await connection.prepare(sql);
-      params.forEach((value, i) => prepared.bindVarchar(i + 1, value));
+      params.forEach((value, i) => {
+        prepared.bindVarchar(i + 1, value);
+      });
       const reader = await prepared.runAndReadAll();
       return {
         columns: reader.columnNames(),
@@ -110,7 +118,7 @@ export const duckDbAthena = (
         };
       }
       if (command instanceof StopQueryExecutionCommand) return {};
-      throw new Error(`unexpected command ${String((command as object).constructor.name)}`);
+      throw new Error(`unexpected command ${(command as object).constructor.name}`);
     }) as AthenaSender['send'],
   };
   return { athena, statements };

@@ -126,6 +126,9 @@ ORDER BY workspace_id`);
       "'ws_alpha'",
       "'ws_alpha'",
       "'2026-11-19'",
+      // The NOT EXISTS reads only compacted rows of the unit's hours.
+      "'2026-11-19T23'",
+      "'2026-11-20T00'",
     ]);
     // 3. and 4. 2026-11-20: both shards' hour 09, then one UNLOAD for both workspaces.
     const shardsAB = [...new Set([shardOf(A), shardOf(B)])].sort().map(literal);
@@ -143,6 +146,8 @@ ORDER BY workspace_id`);
       "'ws_alpha'",
       "'ws_beta'",
       "'2026-11-20'",
+      "'2026-11-20T09'",
+      "'2026-11-20T10'",
     ]);
     const unload = sent[3]!.QueryString as string;
     expect(unload).toBe(compactionUnloadStatement(BUCKET, { day: '2026-11-20', hours: ['09'] }, [A, B]).sql);
@@ -153,7 +158,7 @@ ORDER BY workspace_id`);
     // De-duplicated by eventId, minus what is already compacted, sorted by eventId.
     expect(unload).toContain('row_number() OVER (PARTITION BY eventId ORDER BY eventId) AS copy_number');
     expect(unload).toMatch(
-      /WHERE copy_number = 1\s+AND NOT EXISTS \(\s+SELECT 1\s+FROM events_compacted done\s+WHERE done\.workspace_id IN \(\?, \?\)\s+AND done\.dt = \?\s+AND done\.workspace_id = raw\.workspace_id\s+AND done\.eventId = raw\.eventId/,
+      /WHERE copy_number = 1\s+AND NOT EXISTS \(\s+SELECT 1\s+FROM events_compacted done\s+WHERE done\.workspace_id IN \(\?, \?\)\s+AND done\.dt = \?\s+AND done\."timestamp" >= \?\s+AND done\."timestamp" < \?\s+AND done\.workspace_id = raw\.workspace_id\s+AND done\.eventId = raw\.eventId/,
     );
     expect(unload).toMatch(/\)\n {2}ORDER BY eventId\n\) TO/);
     for (const input of sent) {
@@ -177,6 +182,11 @@ ORDER BY workspace_id`);
       workspaceDays: 3,
       statements: 4,
       skippedWorkspaces: [],
+      // One unit per day (a day never shares a unit), both done; sized from the listing's bytes.
+      units: 2,
+      unitsLeft: 0,
+      largestUnitScanBytes: expect.any(Number),
+      backlogSeconds: 30 * 60,
     });
     expect([...s3.objects.keys()].sort()).toEqual([WATERMARK_KEY, open].sort());
     expect(JSON.parse(s3.objects.get(WATERMARK_KEY)!)).toEqual({
@@ -234,6 +244,8 @@ ORDER BY workspace_id`);
       "'ws_beta'",
       "'ws_beta'",
       "'2026-11-20'",
+      "'2026-11-20T09'",
+      "'2026-11-20T10'",
     ]);
     expect(s3.objects.has(replayed)).toBe(false);
   });
@@ -266,11 +278,14 @@ ORDER BY workspace_id`);
     expect(s3.objects.has(key)).toBe(true);
   });
 
-  it('starts nothing and changes nothing once its deadline has passed', async () => {
+  it('starts nothing and changes nothing once its deadline has passed (the work waits for the next run)', async () => {
     const key = rawKey(A, '2026-11-20T06:00:00.000Z', 'fh-9');
     s3.objects.set(key, line(A, 'e9', '2026-11-20T06:00:00.000Z'));
     const { athena, calls } = athenaFor({ '2026-11-20': [A] });
-    await expect(run(athena, { deadline: Date.now() - 1 })).rejects.toBeInstanceOf(AnalyticsUnavailableError);
+    const report = await run(athena, { deadline: Date.now() - 1 });
+    expect(report).toMatchObject({ units: 0, unitsLeft: 1, watermark: '2026-11-20T06:00:00.000Z' });
+    // The backlog's age: from the oldest uncompacted hour (06:00) to the run (12:30).
+    expect(report.backlogSeconds).toBe(6.5 * 3600);
     expect(calls).toEqual([]);
     expect([...s3.objects.keys()]).toEqual([key]);
   });

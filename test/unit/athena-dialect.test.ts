@@ -11,6 +11,7 @@ import {
   compactionUnloadStatement,
   compactionWorkspacesQuery,
   UNLOAD_MAX_WORKSPACES,
+  type CompactionScope,
 } from '@shared/analytics/athena-compaction';
 import { athenaDialectProblems } from '@test/support/athena-dialect';
 
@@ -43,9 +44,19 @@ const everyQuery = () => {
   const hours = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
   const shards = Array.from({ length: 16 }, (_, s) => String(s).padStart(2, '0'));
   const workspaces = Array.from({ length: UNLOAD_MAX_WORKSPACES }, (_, i) => `ws_${i}`);
-  const shapes: Array<{ name: string; day: { day: string; shards: string[]; hours: string[] }; batch: string[] }> = [
+  const shapes: Array<{ name: string; day: CompactionScope; batch: string[] }> = [
     { name: 'one hour, one workspace', day: { day: '2026-03-14', shards: ['03'], hours: ['09'] }, batch: ['ws_A'] },
     { name: 'a whole day, a full batch', day: { day: '2026-03-14', shards, hours }, batch: workspaces },
+    {
+      name: 'a range of one shard-hour',
+      day: {
+        day: '2026-03-14',
+        shards: ['00'],
+        hours: ['09'],
+        paths: { first: 's3://lake/events/shard=00/dt=2026-03-14/hour=09/a.json', last: 's3://lake/b.json' },
+      },
+      batch: ['ws_A'],
+    },
   ];
   for (const { name, day, batch } of shapes) {
     out.push({ name: `compaction workspaces (${name})`, ...compactionWorkspacesQuery(day) });

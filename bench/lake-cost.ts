@@ -1,0 +1,339 @@
+import { randomUUID, createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import {
+  ATHENA_BYTES_SCANNED_CUTOFF,
+  KEY_COLUMNS_PER_RAW_BYTE,
+  planCompactionUnits,
+  type CompactionUnit,
+  type RawObjectListing,
+} from '@shared/analytics/compaction-units';
+import { COMPACTION_GRACE_MS } from '@shared/analytics/compaction-plan';
+import { LAKE_SHARDS, RAW_PREFIX } from '@shared/analytics/lake-layout';
+import { blankEvent, type EventRecord } from '@shared/events/event-record';
+
+/*
+ * The event lake at production volume, modelled where the bench cannot write the volume: the
+ * compression ratio of our event lines (measured), the S3 listing a week of missed compaction
+ * runs leaves at the viral plan (synthetic, sized from Firehose's buffering), the compaction
+ * planner over it, and what a 90-day view costs with S3 requests counted.
+ */
+
+/** Firehose's buffer (lib/event-pipeline.ts): an object is written every 64 MB of (uncompressed) records or 60 s. */
+export const FIREHOSE_BUFFER_BYTES = 64 * 1024 * 1024;
+export const FIREHOSE_BUFFER_SECONDS = 60;
+
+/** The viral plan: ~26 GB of raw JSON an hour for one workspace (so one shard). */
+export const VIRAL_JSON_BYTES_PER_HOUR = 26e9;
+/** The default plan's busy workspace: 2,000 clicks a second (its own shard). */
+export const BUSY_EVENTS_PER_SECOND = 2_000;
+/** Every other shard: small workspaces, 20 events a second together. */
+export const QUIET_EVENTS_PER_SECOND = 20;
+
+/**
+ * S3 Standard request prices, us-east-1 (https://aws.amazon.com/s3/pricing/): GET $0.0004 per
+ * 1,000, LIST (with PUT, COPY, POST) $0.005 per 1,000. Athena: $5 per TB scanned, 10 MB minimum
+ * per query (https://aws.amazon.com/athena/pricing/); Athena reads the objects with GET and
+ * lists partitions with LIST on the account's bill.
+ */
+export const S3_GET_USD = 0.0004 / 1000;
+export const S3_LIST_USD = 0.005 / 1000;
+export const ATHENA_USD_PER_BYTE = 5 / 1e12;
+export const ATHENA_MIN_BYTES = 10 * 1000 * 1000;
+
+/** The i-th value, cycling. */
+const cycle = <T>(values: readonly T[], i: number): T => values[i % values.length] as T;
+
+const hex = (seed: string) => createHash('sha256').update(seed).digest('hex');
+
+/** An event line as the edge writes it (uuid eventId, hashed visitor id), for the compression measurement. */
+export const productionEvent = (i: number, at: number, workspaceId = 'ws_viral'): EventRecord => ({
+  ...blankEvent({
+    eventId: randomUUID(),
+    timestamp: new Date(at + i * 7).toISOString(),
+    eventType: i % 9 === 0 ? 'launch_view_impression' : 'click',
+    workspaceId,
+    trafficType: i % 10 === 0 ? 'bot' : 'human',
+  }),
+  linkId: `lnk_${hex(`link${i % 50}`).slice(0, 20)}`,
+  domain: 'go.example.com',
+  linkKey: `promo-${i % 50}`,
+  linkType: 'SHORTLINK',
+  visitorId: hex(`visitor${(i * 7919) % 20_000}`),
+  country: cycle(['US', 'DE', 'FR', 'GB', 'IN', 'BR'], i),
+  deviceType: cycle(['mobile', 'desktop', 'tablet'], i),
+  platform: cycle(['ios', 'android', 'desktop'], i),
+  browser: cycle(['Chrome', 'Mobile Safari', 'Firefox', 'Samsung Internet'], i),
+  os: cycle(['iOS', 'Android', 'Windows', 'Mac OS'], i),
+  referrerHost: cycle(['t.co', 'www.google.com', 'www.instagram.com', null], i),
+  resolvedDestinationUrl: `https://shop.example.com/products/${i % 50}?utm_source=social&utm_campaign=launch`,
+  responseKind: 'redirect',
+  utmSource: cycle(['newsletter', 'twitter', null], i),
+});
+
+export interface CompressionMeasure {
+  events: number;
+  jsonBytes: number;
+  gzipBytes: number;
+  /** jsonBytes / gzipBytes. */
+  ratio: number;
+  /** Bytes of eventId + timestamp text per gzip byte (what the de-duplication side of a compaction statement reads). */
+  keyBytesPerGzipByte: number;
+}
+
+/** Gzip (level 6, Firehose's GZIP) over one Firehose-like object of our event lines. */
+export const measureCompression = (events = 20_000): CompressionMeasure => {
+  const at = Date.parse('2026-11-20T10:00:00.000Z');
+  const lines: string[] = [];
+  let keyBytes = 0;
+  for (let i = 0; i < events; i++) {
+    const event = productionEvent(i, at);
+    keyBytes += event.eventId.length + event.timestamp.length;
+    lines.push(JSON.stringify(event));
+  }
+  const json = Buffer.from(lines.join('\n') + '\n');
+  const gzip = gzipSync(json);
+  return {
+    events,
+    jsonBytes: json.length,
+    gzipBytes: gzip.length,
+    ratio: json.length / gzip.length,
+    keyBytesPerGzipByte: keyBytes / gzip.length,
+  };
+};
+
+const HOUR = 3_600_000;
+
+/** The de-duplication side's bound over gzip-compressed raw bytes (measured ~0.68 on our lines). */
+export const GZIP_KEY_COLUMNS_PER_RAW_BYTE = 0.75;
+
+/**
+ * The raw listing (keys and sizes, as ListObjectsV2 gives them) of `hours` hours ending at
+ * `end`: the viral workspace's shard writes a 64 MB buffer every few seconds, every other shard
+ * holds a busy default-plan workspace (one object a minute); objects as stored, uncompressed
+ * JSON lines (`ratio` 1) or compressed by `ratio`.
+ */
+export const syntheticListing = (options: {
+  end: number;
+  hours: number;
+  ratio: number;
+  lineBytes: number;
+}): RawObjectListing[] => {
+  const out: RawObjectListing[] = [];
+  /** Objects of one shard-hour at `perSecond` events: one per full buffer, or one per interval. */
+  const objectsOf = (bytesPerHour: number): [number, number] => {
+    const bytes = Math.min(FIREHOSE_BUFFER_BYTES, (bytesPerHour / 3600) * FIREHOSE_BUFFER_SECONDS);
+    return [Math.ceil(bytesPerHour / bytes), bytes];
+  };
+  const shardLoad = (s: number) =>
+    s === 0
+      ? VIRAL_JSON_BYTES_PER_HOUR
+      : (s === 1 ? BUSY_EVENTS_PER_SECOND : QUIET_EVENTS_PER_SECOND) * 3600 * options.lineBytes;
+  for (let h = options.hours; h >= 1; h--) {
+    const start = new Date(options.end - h * HOUR).toISOString();
+    const [day, hour] = [start.slice(0, 10), start.slice(11, 13)];
+    for (let s = 0; s < LAKE_SHARDS; s++) {
+      const shard = String(s).padStart(2, '0');
+      const [count, bytes] = objectsOf(shardLoad(s));
+      for (let o = 0; o < count; o++)
+        out.push({
+          key: `${RAW_PREFIX}shard=${shard}/dt=${day}/hour=${hour}/firehose-${hour}-${String(o).padStart(4, '0')}.json`,
+          size: Math.ceil(bytes / options.ratio),
+        });
+    }
+  }
+  return out;
+};
+
+export interface BacklogPlan {
+  hours: number;
+  objects: number;
+  bytes: number;
+  units: CompactionUnit[];
+  largestUnitScanBytes: number;
+  /** Units one closed hour adds. */
+  unitsPerHour: number;
+  /** Runs to clear the backlog at UNITS_PER_RUN, while every hour adds its own units (Infinity: never). */
+  runsToClear: number;
+}
+
+/**
+ * Units one run completes (an assumption, not a measurement: AWS is unreachable from here): a
+ * unit runs one SELECT and one UNLOAD over at most ~2.5 GiB of raw objects; at ~100 MB/s per
+ * statement a unit takes about a minute, and a run has 12 minutes (the 15-minute timeout less
+ * the deadline margin and the 2-minute reserve).
+ */
+export const UNITS_PER_RUN = 12;
+
+/** The compaction plan of a week of missed runs at the viral plan, and how many runs clear it. */
+export const planViralBacklog = (
+  compression: CompressionMeasure,
+  options: { hours?: number; gzip?: boolean } = {},
+): BacklogPlan => {
+  const hours = options.hours ?? 7 * 24;
+  const ratio = options.gzip ? compression.ratio : 1;
+  const keyColumnsPerRawByte = options.gzip ? GZIP_KEY_COLUMNS_PER_RAW_BYTE : KEY_COLUMNS_PER_RAW_BYTE;
+  const now = Date.parse('2026-11-27T00:15:00.000Z');
+  const end = now - COMPACTION_GRACE_MS - ((now - COMPACTION_GRACE_MS) % HOUR);
+  const listing = syntheticListing({
+    end,
+    hours,
+    ratio,
+    lineBytes: compression.jsonBytes / compression.events,
+  });
+  const plan = planCompactionUnits(listing, { now, keyColumnsPerRawByte });
+  const lastHour = new Date(end - HOUR).toISOString();
+  const perHour = planCompactionUnits(
+    listing.filter((o) => o.key.includes(`/dt=${lastHour.slice(0, 10)}/hour=${lastHour.slice(11, 13)}/`)),
+    { now, keyColumnsPerRawByte },
+  ).units.length;
+  let left = plan.units.length;
+  let runs = 0;
+  // Each hourly run does UNITS_PER_RUN units, oldest first; while it is behind, the hour that closed adds its own.
+  while (left > 0 && runs < 10_000) {
+    runs += 1;
+    left = left > UNITS_PER_RUN ? left - UNITS_PER_RUN + perHour : 0;
+  }
+  return {
+    hours,
+    objects: listing.length,
+    bytes: listing.reduce((sum, o) => sum + o.size, 0),
+    units: plan.units,
+    largestUnitScanBytes: Math.max(...plan.units.map((u) => u.estimatedScanBytes)),
+    unitsPerHour: perHour,
+    runsToClear: left > 0 ? Infinity : runs,
+  };
+};
+
+export const CUTOFF_BYTES = ATHENA_BYTES_SCANNED_CUTOFF;
+
+/**
+ * Parquet reads per object: Athena reads a file's footer, then the column chunks it needs (at
+ * least two GETs, ranged); a JSON object is read whole (one GET).
+ */
+export const GETS_PER_PARQUET_OBJECT = 2;
+
+export interface ViewLayout {
+  name: string;
+  /** Partition prefixes a query lists: compacted and raw (Athena lists each projected partition). */
+  compactedPartitions: number;
+  rawPartitions: number;
+  /** Objects a query opens. */
+  compactedObjects: number;
+  rawObjects: number;
+}
+
+export interface ViewCost extends ViewLayout {
+  lists: number;
+  gets: number;
+  scannedBytes: number;
+  usd: number;
+}
+
+/**
+ * One dashboard view: `queries` queries (a link view runs 2: the aggregate and the recent
+ * events), each listing its partitions and opening its objects, billed on its scanned bytes
+ * (at least 10 MB).
+ */
+export const viewCost = (layout: ViewLayout, scannedBytesPerQuery: number, queries = 2): ViewCost => {
+  const lists = queries * (layout.compactedPartitions + layout.rawPartitions);
+  const gets = queries * (layout.compactedObjects * GETS_PER_PARQUET_OBJECT + layout.rawObjects);
+  const athena = queries * Math.max(scannedBytesPerQuery, ATHENA_MIN_BYTES) * ATHENA_USD_PER_BYTE;
+  return {
+    ...layout,
+    lists,
+    gets,
+    scannedBytes: queries * scannedBytesPerQuery,
+    usd: lists * S3_LIST_USD + gets * S3_GET_USD + athena,
+  };
+};
+
+/** Hours past the watermark at worst: the hour compaction has not closed yet, and the current one. */
+export const RAW_TAIL_HOURS = 2;
+/** Objects in one shard-hour of the raw tail: Firehose writes one a minute for any shard with traffic. */
+export const RAW_OBJECTS_PER_SHARD_HOUR = 60;
+
+/**
+ * The 90-day link view's layouts, from the deployed one to the target: what each lists and
+ * opens. `hourlyFilesToday`: compacted files of today's closed hours (one per hourly run).
+ */
+export const ninetyDayLayouts = (days = 90): ViewLayout[] => {
+  const hourly = days * 24;
+  const rawTail = RAW_TAIL_HOURS * RAW_OBJECTS_PER_SHARD_HOUR;
+  const todayHourly = 23;
+  return [
+    {
+      name: 'raw projected over the range, hourly compacted files',
+      compactedPartitions: days,
+      rawPartitions: hourly,
+      compactedObjects: hourly,
+      rawObjects: rawTail,
+    },
+    {
+      name: 'raw past the watermark only, hourly compacted files',
+      compactedPartitions: days,
+      rawPartitions: RAW_TAIL_HOURS,
+      compactedObjects: hourly,
+      rawObjects: rawTail,
+    },
+    {
+      name: 'raw past the watermark only, daily files (hourly today)',
+      compactedPartitions: days,
+      rawPartitions: RAW_TAIL_HOURS,
+      compactedObjects: days - 1 + todayHourly,
+      rawObjects: rawTail,
+    },
+    {
+      name: 'raw past the watermark only, monthly partitions for closed months (daily this month)',
+      compactedPartitions: Math.ceil(days / 30) + 30,
+      rawPartitions: RAW_TAIL_HOURS,
+      compactedObjects: Math.ceil(days / 30) + 30 - 1 + todayHourly,
+      rawObjects: rawTail,
+    },
+  ];
+};
+
+/** The daily merge of one workspace-day: one query reading the day's hourly files (24, Parquet) and writing one. */
+export const dailyMergeUsd = (dayParquetBytes: number): number =>
+  24 * GETS_PER_PARQUET_OBJECT * S3_GET_USD +
+  S3_LIST_USD * 2 +
+  Math.max(dayParquetBytes, ATHENA_MIN_BYTES) * ATHENA_USD_PER_BYTE +
+  // The UNLOAD's PUT (a LIST-priced request) and the 24 deletes (free).
+  S3_LIST_USD;
+
+/**
+ * The event lake at production volume, modelled (AWS is unreachable from here): gzip ratio of
+ * our event lines (measured), the compaction plan of a week of missed runs at the viral plan,
+ * and a 90-day link view priced with S3 LIST and GET requests and Athena's scanned bytes, per
+ * layout. Failures: a compaction unit over half the cutoff, or a gzip backlog that never clears.
+ */
+export const lakeModelReport = (): { markdown: string; failures: string[] } => {
+  const GiB = 1024 ** 3;
+  const failures: string[] = [];
+  const lines: string[] = ['## Event lake at production volume (model: bench/lake-cost.ts)', ''];
+  const compression = measureCompression();
+  lines.push(
+    `- Gzip on our event lines: ${(compression.jsonBytes / compression.events).toFixed(0)} B a line, ratio ${compression.ratio.toFixed(2)} (${compression.events} lines, ${compression.jsonBytes} -> ${compression.gzipBytes} bytes)`,
+  );
+  for (const gzip of [false, true]) {
+    const backlog = planViralBacklog(compression, { gzip });
+    lines.push(
+      `- Compaction after a week of missed runs at the viral plan (${gzip ? 'gzip' : 'uncompressed'} raw objects): ${backlog.objects.toLocaleString('en-US')} objects, ${(backlog.bytes / 1e9).toFixed(0)} GB, ${backlog.units.length} units (${backlog.unitsPerHour} an hour), largest unit ${(backlog.largestUnitScanBytes / GiB).toFixed(2)} GiB estimated scan (bound ${(CUTOFF_BYTES / 2 / GiB).toFixed(0)} GiB), runs to clear at ${UNITS_PER_RUN} units a run: ${Number.isFinite(backlog.runsToClear) ? backlog.runsToClear : 'never (more units an hour than a run does)'}`,
+    );
+    if (backlog.largestUnitScanBytes > CUTOFF_BYTES / 2)
+      failures.push(`compaction unit over half the cutoff (${gzip ? 'gzip' : 'uncompressed'})`);
+    if (gzip && !Number.isFinite(backlog.runsToClear)) failures.push('gzip backlog never clears');
+  }
+  lines.push('', '| 90-day link view layout | LIST | GET | scanned | USD per view |', '|---|---|---|---|---|');
+  for (const layout of ninetyDayLayouts()) {
+    const cost = viewCost(layout, ATHENA_MIN_BYTES / 2);
+    lines.push(
+      `| ${layout.name} | ${cost.lists} | ${cost.gets} | ${(cost.scannedBytes / 1e6).toFixed(0)} MB | $${cost.usd.toFixed(5)} |`,
+    );
+  }
+  lines.push(
+    '',
+    `- The view of a workspace with 1M events in 90 days scans under 10 MB a query (billed 10 MB); the raw tail is 2 hours of its shard at one Firehose object a minute. A shard shared with a busy workspace (2,000 clicks/s) adds its raw bytes: ~${((2000 * 7200 * compression.jsonBytes) / compression.events / 1e9).toFixed(1)} GB uncompressed, ~${((2000 * 7200 * compression.gzipBytes) / compression.events / 1e9).toFixed(1)} GB gzip a query.`,
+    `- Daily merge of one workspace-day (24 hourly files into one): $${dailyMergeUsd(ATHENA_MIN_BYTES).toFixed(6)} (10 MB minimum scan).`,
+  );
+  return { markdown: `${lines.join('\n')}\n`, failures };
+};
