@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
 import { createDeepLink } from '@shared/links/create-deep-link';
@@ -23,12 +23,15 @@ const appKey = (key = t.tenantA.deepLinkApp.appKey) => ({ 'api-key': key });
 
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   const created = await http(t.baseUrl, 'POST', '/v1/links', {
     headers: server(),
     json: { url: 'https://example.com/e2e', domain: t.tenantA.domain, tracking: { utmCampaign: 'launch' } },
   });
   shortLinkId = created.body.data.id;
-  const deep = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id } as never);
+  const deep = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id });
   deepLinkId = deep.id;
   const links: FixtureLink[] = [
     {
@@ -58,7 +61,6 @@ beforeAll(async () => {
   });
   await getEventSink().send(events);
 });
-afterAll(async () => t?.stop());
 
 const of = (f: (e: EventRecord) => boolean, traffic: 'human' | 'all' | 'bots' = 'human') =>
   events.filter((e) => f(e) && (traffic === 'all' || e.trafficType === (traffic === 'human' ? 'human' : 'bot')));

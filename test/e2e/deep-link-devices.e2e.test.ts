@@ -3,7 +3,7 @@
  * a tap on the edge (with the user agents browsers really send), then the app's first open or
  * deferred-deep-link call (with the user agents apps really send).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { configureApp } from '@shared/admin/configure-app';
 import { createDeepLink } from '@shared/links/create-deep-link';
@@ -40,8 +40,8 @@ const UA = {
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
 });
-afterAll(async () => t?.stop());
 
 /**
  * Every test gets its own workspace: fingerprints are per workspace, and every request here
@@ -54,7 +54,7 @@ const deepLink = (tenant: BootstrapResult, body: Partial<CreateDeepLinkBody> = {
     deepLinkAppId: tenant.deepLinkApp.id,
     url: 'https://www.example.com/spring-sale',
     ...body,
-  } as CreateDeepLinkBody);
+  });
 
 /** A tap in a phone's browser on the app domain. */
 /** A tap in a phone's browser on the app domain, returned once the edge has recorded it (click and attribution follow the response). */
@@ -150,7 +150,7 @@ describe('tap on the edge, then the app opens for the first time', () => {
     const tenant = await newTenant();
     const link = await deepLink(tenant, {
       tracking: { utmSource: 'newsletter', utmCampaign: 'spring' },
-    } as Partial<CreateDeepLinkBody>);
+    });
     const page = await tap(tenant, `/${link.key}`, UA.chromeAndroid);
     expect(page.status).toBe(200);
     const clickId = clickIdOf(page.text);
@@ -363,7 +363,7 @@ describe('the app resolves what it was opened with', () => {
     const link = await deepLink(tenant, {
       url: 'https://www.example.com/members-only',
       password: 'open sesame',
-    } as Partial<CreateDeepLinkBody>);
+    });
     const shortLink = `https://${tenant.deepLinkApp.domain}/${link.key}`;
     const expected = { linkId: link.id, url: shortLink, shortLink, passwordProtected: true };
     const resolved = await app(tenant, 'ios').resolve({ shortLink });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { generateApiKey, hashApiKey } from '@shared/auth/api-keys';
 import { bootstrapTenant } from '@shared/admin/bootstrap';
@@ -17,6 +17,9 @@ let otherApp: { id: string; domain: string; appKey: string };
 
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   const now = new Date().toISOString();
   const id = prefixedId('app');
   const domain = `second-${id.slice(-8).toLowerCase()}.localhost`;
@@ -60,7 +63,6 @@ beforeAll(async () => {
   });
   otherApp = { id, domain, appKey };
 });
-afterAll(async () => t?.stop());
 
 const PATH = '/api/mobile/deeplink';
 const app = (key = t.tenantA.deepLinkApp.appKey) => ({ 'api-key': key });

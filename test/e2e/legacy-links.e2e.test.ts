@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
@@ -15,8 +15,8 @@ import { startTestStack, type TestStack } from '@test/support/test-stack';
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
 });
-afterAll(async () => t?.stop());
 
 const CREATE = '/api/mobile/link/create';
 const mobile = (key = t.tenantA.mobileKey) => ({ 'api-key': key });

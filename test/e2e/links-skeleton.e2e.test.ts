@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
 import { linkRepository } from '@shared/links/link-repository';
@@ -8,8 +8,8 @@ import { startTestStack, type TestStack } from '@test/support/test-stack';
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
 });
-afterAll(async () => t?.stop());
 
 const server = (key = t.tenantA.serverKey, extra: Record<string, string> = {}) => ({ 'api-key': key, ...extra });
 

@@ -13,16 +13,13 @@ const stateDir = mkdtempSync(path.join(tmpdir(), 'linkservice-start-'));
 const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
 
 /** The environment of a new user's shell: none of the test's own table settings. */
-const userEnv = (extra: Record<string, string>) => {
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    LOCAL_STATE_DIR: stateDir,
-    LOG_LEVEL: 'silent',
-    ...extra,
-  };
-  for (const k of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'LOCAL_LAKE_DIR', 'BASE_URL', 'EDGE_URL']) delete env[k];
-  return env;
-};
+const TEST_SETTINGS = new Set(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'LOCAL_LAKE_DIR', 'BASE_URL', 'EDGE_URL']);
+const userEnv = (extra: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries({ ...process.env, LOCAL_STATE_DIR: stateDir, LOG_LEVEL: 'silent', ...extra }).filter(
+      ([k]) => !TEST_SETTINGS.has(k),
+    ),
+  );
 
 /** Starts `npm start` on OS-chosen ports (PORT=0: nothing to race for) and reads where it listens. */
 const startService = async () => {
@@ -33,7 +30,9 @@ const startService = async () => {
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not come up: ${output}`)), 90_000);
+    const timer = setTimeout(() => {
+      reject(new Error(`npm start did not come up: ${output}`));
+    }, 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Ctrl-C stops everything')) {
@@ -41,9 +40,11 @@ const startService = async () => {
         resolve();
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      reject(new Error(`exited ${code}: ${output}`));
+    });
   });
   const state = JSON.parse(readFileSync(path.join(stateDir, 'stack.json'), 'utf8')) as {
     baseUrl: string;
@@ -54,7 +55,9 @@ const startService = async () => {
 
 const stop = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => resolve(code));
+    child.once('exit', (code) => {
+      resolve(code);
+    });
     child.kill('SIGINT');
   });
 
@@ -145,12 +148,12 @@ describe('npm start, admin bootstrap, restart', () => {
       ios: { urlScheme: 'myapp', pasteboardHandoff: true },
       android: { sha256CertFingerprints: [Array(32).fill('AB').join(':')] },
     });
-    const refused = await run(
-      tsx,
-      ['scripts/admin.ts', 'set-app', second.deepLinkApp.domain, '--android-cert', 'AB:CD'],
-      { cwd: projectRoot, env: userEnv({}) },
-    ).catch((error: { code: number; stderr: string }) => error);
-    expect(refused).toMatchObject({
+    await expect(
+      run(tsx, ['scripts/admin.ts', 'set-app', second.deepLinkApp.domain, '--android-cert', 'AB:CD'], {
+        cwd: projectRoot,
+        env: userEnv({}),
+      }),
+    ).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringContaining('sha256CertFingerprints.0: must be 32 bytes of hex'),
     });
@@ -185,9 +188,13 @@ describe('npm start that fails', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';
-      child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-      child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-      const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const code = await new Promise<number | null>((resolve) =>
+        child.once('exit', (c) => {
+          resolve(c);
+        }),
+      );
       expect(code).not.toBe(0);
       expect(output).toContain('EADDRINUSE');
       expect(existsSync(path.join(failDir, 'stack.json'))).toBe(false);

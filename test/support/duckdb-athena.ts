@@ -64,12 +64,16 @@ export const duckDbAthena = (
         const prepared = await connection.prepare(
           `COPY (${select}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (workspace_id, dt), APPEND)`,
         );
-        params.forEach((value, i) => prepared.bindVarchar(i + 1, value));
+        params.forEach((value, i) => {
+          prepared.bindVarchar(i + 1, value);
+        });
         await prepared.run();
         return { columns: [], rows: [] };
       }
       const prepared = await connection.prepare(sql);
-      params.forEach((value, i) => prepared.bindVarchar(i + 1, value));
+      params.forEach((value, i) => {
+        prepared.bindVarchar(i + 1, value);
+      });
       const reader = await prepared.runAndReadAll();
       return {
         columns: reader.columnNames(),
@@ -110,7 +114,7 @@ export const duckDbAthena = (
         };
       }
       if (command instanceof StopQueryExecutionCommand) return {};
-      throw new Error(`unexpected command ${String((command as object).constructor.name)}`);
+      throw new Error(`unexpected command ${(command as object).constructor.name}`);
     }) as AthenaSender['send'],
   };
   return { athena, statements };
