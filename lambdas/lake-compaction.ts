@@ -54,6 +54,4 @@ const run = async (context: Context): Promise<AthenaCompactionReport> => {
   return report;
 };
 
-export const handler = middy<unknown, RunResult, Error, Context>(compact).use(
-  observabilityMiddlewares<unknown, RunResult, Context>(),
-);
+export const handler = middy<unknown, RunResult>(compact).use(observabilityMiddlewares<unknown, RunResult, Context>());
