@@ -94,9 +94,11 @@ export const createS3LakeStore = (client: S3Client, bucket: string): LakeStore =
           Delete: { Objects: keys.slice(i, i + DELETE_MAX).map((Key) => ({ Key })), Quiet: true },
         }),
       );
-      if (out.Errors?.length)
+      const errors = out.Errors ?? [];
+      const [first] = errors;
+      if (first)
         throw new Error(
-          `S3 refused to delete ${out.Errors.length} objects (first: ${out.Errors[0]!.Key}: ${out.Errors[0]!.Code}); run the command again`,
+          `S3 refused to delete ${errors.length} objects (first: ${first.Key}: ${first.Code}); run the command again`,
         );
     }
   },

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { eventRecordFields } from '@shared/events/event-record';
 import { ANALYTICS_TABLE, COMPACTED_TABLE, type SqlQuery } from './analytics-sql';
 import { compactedPartitionKeys, compactedWorkspacePath, RAW_PREFIX, rawPartitionKeys, shardOf } from './lake-layout';
@@ -36,7 +36,7 @@ const HOUR_DIR = /^hour=\d{2}$/;
 const RAW_FILE = /^[A-Za-z0-9_.-]+\.json$/;
 const COMPACTED_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.parquet$/;
 
-const isMissing = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | null | undefined)?.code === 'ENOENT';
 
 const listDir = async (dir: string) => {
   try {
@@ -134,7 +134,8 @@ export const getDuckDbInstance = (): Promise<DuckDBInstance> => {
   return instance;
 };
 
-const toText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+const toText = (value: DuckDBValue | undefined): string | null =>
+  value === null || value === undefined ? null : String(value);
 
 class LakeChangedError extends Error {}
 
@@ -142,7 +143,10 @@ const runOnce = async (lakeDir: string, query: SqlQuery, scope: QueryScope): Pro
   let files: LakeFiles;
   let connection: DuckDBConnection | undefined;
   try {
-    const lake = await stat(lakeDir).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+    const lake = await stat(lakeDir).catch((error: unknown) => {
+      if (isMissing(error)) return undefined;
+      throw error;
+    });
     if (lake && !lake.isDirectory()) throw new Error(`LOCAL_LAKE_DIR is not a directory: ${lakeDir}`);
     files = lake ? await lakeFilesFor(lakeDir, scope) : { raw: [], compacted: [] };
     connection = await (await getDuckDbInstance()).connect();
@@ -154,7 +158,9 @@ const runOnce = async (lakeDir: string, query: SqlQuery, scope: QueryScope): Pro
   }
   try {
     const prepared = await connection.prepare(query.sql);
-    query.params.forEach((value, i) => prepared.bindVarchar(i + 1, value));
+    query.params.forEach((value, i) => {
+      prepared.bindVarchar(i + 1, value);
+    });
     const reader = await prepared.runAndReadAll();
     const names = reader.columnNames().map((n) => n.toLowerCase());
     return reader.getRows().map((row) => Object.fromEntries(names.map((n, i) => [n, toText(row[i])])));
