@@ -3,6 +3,14 @@ import { defineConfig } from 'vitest/config';
 
 const dir = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
+/** Every file's own environment: a table name, a temporary event lake, quiet logs. No DynamoDB. */
+const env = 'test/support/test-env.ts';
+/** One DynamoDB Local for the run (global setup), and a table of each file's own in it. */
+const dynamo = {
+  globalSetup: ['test/support/global-setup.ts'],
+  setupFiles: [env, 'test/support/dynamo-table.ts'],
+};
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -14,12 +22,17 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
-    setupFiles: ['test/support/test-env.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: true,
+    // Each project inherits the options above (`extends` is true by default) and adds only the
+    // setup its tests need: `vitest run --project unit` starts no DynamoDB Local and no browser.
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: [env] } },
+      { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...dynamo } },
+      { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts'], ...dynamo } },
+      { test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'], setupFiles: [env] } },
+    ],
   },
 });

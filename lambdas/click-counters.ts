@@ -4,6 +4,7 @@ import { countClickBatch } from '@shared/clicks/count-click-batch';
 import { LAKE_ONLY_PARTITION_PREFIX } from '@shared/events/stream-sink';
 import { observabilityMiddlewares } from '@shared/http/middleware/observability';
 import { log } from '@shared/util/logger';
+import { required } from '@shared/util/required';
 
 /**
  * The event stream -> the links' click counters (link-counters.ts): one update per link per
@@ -13,7 +14,7 @@ import { log } from '@shared/util/logger';
  */
 const countClicks = async (event: KinesisStreamEvent): Promise<void> => {
   const records = event.Records.map((r) => ({
-    shardId: r.eventID.split(':')[0]!,
+    shardId: required(r.eventID.split(':')[0], "the shard id in a Kinesis record's eventID"),
     sequenceNumber: r.kinesis.sequenceNumber,
     data: Buffer.from(r.kinesis.data, 'base64').toString('utf8'),
     lakeOnly: r.kinesis.partitionKey.startsWith(LAKE_ONLY_PARTITION_PREFIX),
@@ -22,6 +23,9 @@ const countClicks = async (event: KinesisStreamEvent): Promise<void> => {
   log('info', 'click counters applied', { records: records.length, ...result });
 };
 
-export const handler = middy<KinesisStreamEvent, void, Error, Context>(countClicks).use(
-  observabilityMiddlewares<KinesisStreamEvent, void, Context>(),
+/** What the handler resolves to (nothing): named so the middleware chain states it once. */
+type CountResult = Awaited<ReturnType<typeof countClicks>>;
+
+export const handler = middy<KinesisStreamEvent, CountResult>(countClicks).use(
+  observabilityMiddlewares<KinesisStreamEvent, CountResult, Context>(),
 );

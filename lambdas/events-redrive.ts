@@ -32,6 +32,6 @@ const redrive = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   return { batchItemFailures: result.failed.map((itemIdentifier) => ({ itemIdentifier })) };
 };
 
-export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>(redrive).use(
+export const handler = middy<SQSEvent, SQSBatchResponse>(redrive).use(
   observabilityMiddlewares<SQSEvent, SQSBatchResponse, Context>(),
 );

@@ -1,8 +1,10 @@
 import { legacyHandler } from '@shared/http/legacy-handler';
 import { decodeLegacyDeepLinkForm } from '@shared/legacy/legacy-form';
 import { createLegacyDeepLink } from '@shared/legacy/legacy-links';
+import { required } from '@shared/util/required';
 
 export const handler = legacyHandler(
   { route: 'legacy-deeplink-create', form: decodeLegacyDeepLinkForm },
-  ({ auth, form }) => createLegacyDeepLink(auth.workspaceId, auth.appId!, form),
+  ({ auth, form }) =>
+    createLegacyDeepLink(auth.workspaceId, required(auth.appId, 'the app id of the legacy app key'), form),
 );

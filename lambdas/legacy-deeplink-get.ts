@@ -1,6 +1,7 @@
 import { legacyHandler } from '@shared/http/legacy-handler';
 import { getLegacyDeepLinkOrThrow } from '@shared/legacy/legacy-links';
+import { required } from '@shared/util/required';
 
 export const handler = legacyHandler({ route: 'legacy-deeplink-get' }, ({ auth, query }) =>
-  getLegacyDeepLinkOrThrow(auth.workspaceId, auth.appId!, query.shortLink),
+  getLegacyDeepLinkOrThrow(auth.workspaceId, required(auth.appId, 'the app id of the legacy app key'), query.shortLink),
 );

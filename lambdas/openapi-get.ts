@@ -11,13 +11,13 @@ let body: string | undefined;
  * GET /v1/openapi.json: the document itself (not wrapped in the envelope, so tools read it
  * as is), built once per container; no key needed. Errors still answer in the v1 envelope.
  */
-export const handler = middy<ApiEvent, ApiResult, Error, ApiContext>(async () => {
+export const handler = middy<ApiEvent, ApiResult, Error, ApiContext>(() => {
   body ??= JSON.stringify(buildOpenApiDocument());
-  return {
+  return Promise.resolve({
     statusCode: 200,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
     body,
-  };
+  });
 })
   .use(observabilityMiddlewares())
   .use(requestIdMiddleware())

@@ -4,6 +4,6 @@ import { observabilityMiddlewares } from '@shared/http/middleware/observability'
 import { publishStreamBatch } from '@shared/outbound/publish-stream-batch';
 
 /** The table's stream -> the event bus and the webhook queue. */
-export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse, Error, Context>((event: DynamoDBStreamEvent) =>
+export const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>((event: DynamoDBStreamEvent) =>
   publishStreamBatch(event),
 ).use(observabilityMiddlewares<DynamoDBStreamEvent, DynamoDBBatchResponse, Context>());

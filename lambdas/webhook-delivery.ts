@@ -4,6 +4,6 @@ import { observabilityMiddlewares } from '@shared/http/middleware/observability'
 import { deliverBatch } from '@shared/outbound/delivery-batch';
 
 /** SQS -> webhook endpoints (Standard Webhooks); partial batch failures retry only what failed. */
-export const handler = middy<SQSEvent, SQSBatchResponse, Error, Context>((event: SQSEvent) => deliverBatch(event)).use(
+export const handler = middy<SQSEvent, SQSBatchResponse>((event: SQSEvent) => deliverBatch(event)).use(
   observabilityMiddlewares<SQSEvent, SQSBatchResponse, Context>(),
 );

@@ -65,7 +65,9 @@ export const eventStreamCapacity = (
   if (value === 'on-demand') return { mode: 'on-demand' };
   const shards = Number(value);
   if (!Number.isInteger(shards) || shards < 1 || shards > 500)
-    throw new Error(`eventStreamShards must be a shard count (1-500) or "on-demand", got ${String(value)}`);
+    throw new Error(
+      `eventStreamShards must be a shard count (1-500) or "on-demand", got ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+    );
   return { mode: 'provisioned', shards };
 };
 

@@ -92,14 +92,12 @@ export class LakeCompaction extends Construct {
     this.fn.addEnvironment(envNames.athenaWorkgroup, analytics.workgroupName);
     this.fn.addEnvironment(envNames.athenaDatabase, analytics.databaseName);
     const bucketId = Stack.of(this).getLogicalId(lakeBucket.node.defaultChild as never);
-    const role = this.fn.role;
-    if (!role) throw new Error('The compaction function has no role');
-    Validations.of(role).acknowledge({
+    Validations.of(this.fn.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${COMPACTED_PREFIX}*]`,
       reason:
         'Athena UNLOAD writes Parquet under generated names into compacted/workspace_id=/dt=/ (one folder per workspace and day); compacted prefix only, no delete.',
     });
-    Validations.of(role).acknowledge({
+    Validations.of(this.fn.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${RAW_PREFIX}*]`,
       reason:
         'Compaction deletes the raw objects it compacted (named by Firehose at run time); events prefix only, no write.',

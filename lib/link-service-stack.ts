@@ -6,6 +6,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Construct } from 'constructs';
 import { handlerGrants, routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
+import { required } from '@shared/util/required';
 import { Analytics } from './analytics';
 import {
   capacityFromContext,
@@ -150,7 +151,7 @@ export class LinkServiceStack extends Stack {
         const rows = routeTable.filter((r) => r.api === 'edge' && r.handler === handler);
         const patterns = [...new Set(rows.map((r) => (r.path === '$default' || r.path.includes('{') ? '*' : r.path)))];
         return {
-          fn: functionFor(rows[0]!),
+          fn: functionFor(required(rows[0], `a route row for edge handler ${handler}`)),
           pathPatterns: patterns,
           cacheable: patterns.every((p) => p.startsWith('/.well-known/')),
         };
@@ -159,7 +160,7 @@ export class LinkServiceStack extends Stack {
 
     // The click path is traced at 1 in 1,000 requests, not per request (X-Ray bills per trace recorded).
     new TraceSampling(this, 'TraceSampling', {
-      clickPath: clickPathHandlers.map((handler) => this.functions.get(handler)!),
+      clickPath: clickPathHandlers.map((handler) => required(this.functions.get(handler), `the ${handler} function`)),
     });
     this.dashboard = new ServiceDashboard(this, 'Operations', {
       functions: this.functions,
@@ -172,7 +173,7 @@ export class LinkServiceStack extends Stack {
     });
     const reservedTotal = [...this.functions.values()].reduce((sum, fn) => sum + (fn.reservedConcurrency ?? 0), 0);
     checkReservations(this.capacity, reservedTotal);
-    const edgeLinks = this.functions.get('edge-links')!;
+    const edgeLinks = required(this.functions.get('edge-links'), 'the edge-links function');
     const stream = eventStreamCapacity(this.node.tryGetContext('eventStreamShards'));
     for (const warning of edgeCapacityWarnings(this.capacity, edgeLinks.reservedConcurrency, reservedTotal, stream)) {
       Annotations.of(edgeLinks).addWarningV2('@linkservice/edge-capacity', warning);

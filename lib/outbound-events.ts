@@ -10,6 +10,7 @@ import { envNames } from '@shared/config/config';
 import { streamedItemSortKeys } from '@shared/db/keys';
 import { outboundEnvNames } from '@shared/outbound/outbound-config';
 import { MAX_DELIVERY_ATTEMPTS } from '@shared/outbound/retry-schedule';
+import { required } from '@shared/util/required';
 import type { RouteDef } from '@shared/routes/route-types';
 import { ServiceFunction } from './service-function';
 import type { ServiceAlarms } from './service-alarms';
@@ -113,7 +114,7 @@ export class OutboundEvents extends Construct {
     this.publisher.addEnvironment(outboundEnvNames.queueUrl, this.queue.queueUrl);
     new EventSourceMapping(this, 'StreamMapping', {
       target: this.publisher,
-      eventSourceArn: table.tableStreamArn!,
+      eventSourceArn: required(table.tableStreamArn, "the table's stream ARN (the table is created with a stream)"),
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: 100,
       maxBatchingWindow: Duration.seconds(1),

@@ -7,7 +7,6 @@ import {
   Metric,
   TextWidget,
   type Alarm,
-  type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -64,8 +63,8 @@ export class ServiceDashboard extends Construct {
         label,
       });
     const functions = [...props.functions.entries()].sort(([a], [b]) => a.localeCompare(b));
-    const perFunction = (metric: (fn: IFunction) => IMetric) =>
-      functions.map(([name, fn]) => (metric(fn) as Metric).with({ label: name, period: minute }));
+    const perFunction = (metric: (fn: IFunction) => Metric) =>
+      functions.map(([name, fn]) => metric(fn).with({ label: name, period: minute }));
 
     this.dashboard = new Dashboard(this, 'Dashboard', {
       dashboardName: `${Stack.of(this).stackName}-operations`,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import {
   ApplicationLogLevel,
@@ -48,6 +48,11 @@ export interface ServiceFunctionProps {
 export class ServiceFunction extends NodejsFunction {
   /** Its reserved concurrency, if any (the stack checks the account keeps 100 unreserved). */
   readonly reservedConcurrency?: number;
+  /**
+   * Its execution role: always there, since the constructor passes its own (Function's `role?` is
+   * optional only for imported functions, which have none here). `declare`: only the type narrows.
+   */
+  declare readonly role: IRole;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
@@ -131,7 +136,7 @@ export class ServiceFunction extends NodejsFunction {
     }
     if (grants.indexes) {
       const tableLogicalId = Stack.of(this).getLogicalId(table.node.defaultChild as never);
-      Validations.of(this.role!).acknowledge({
+      Validations.of(this.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
         reason: "Lists Query the table's own global secondary indexes; the wildcard covers only this table's indexes.",
       });

@@ -15,7 +15,9 @@ export const DEFAULT_RATE_LIMIT_PER_5_MIN = 2000;
 export const frontDoorContext = (scope: Construct): FrontDoorContext => {
   const raw = (name: string): string | undefined => {
     const value: unknown = scope.node.tryGetContext(name);
-    return value === undefined || value === null || value === '' ? undefined : String(value);
+    if (value === undefined || value === null || value === '') return undefined;
+    // CLI values are strings; cdk.json may hold a boolean or number, read as it prints.
+    return typeof value === 'string' ? value : JSON.stringify(value);
   };
   const waf = raw('edgeWaf');
   if (waf !== undefined && waf !== 'true' && waf !== 'false')

@@ -1,5 +1,6 @@
 import type { EventType } from '@shared/events/event-record';
 import { shortLinkOf } from '@shared/links/link-record';
+import { required } from '@shared/util/required';
 import type { AnalyticsRow } from './analytics-engine';
 import type {
   AnalyticsSummary,
@@ -60,7 +61,10 @@ const clicksOf = (row: AnalyticsRow) => int(row.human_clicks) + int(row.bot_clic
 
 /** Breakdowns count click events; `customerEvent` counts customer_event events by name. */
 export const breakdownFrom = (rows: AnalyticsRow[], name: BreakdownName): BreakdownRow[] => {
-  const dimension = breakdownDimensions.find((d) => d.name === name)!;
+  const dimension = required(
+    breakdownDimensions.find((d) => d.name === name),
+    `the breakdown dimension ${name}`,
+  );
   const id = groupingIdOf(dimension.column);
   const counts = new Map<string, { label: string; count: number }>();
   for (const row of rows) {
@@ -111,7 +115,7 @@ export const timeseriesFrom = (rows: AnalyticsRow[], window: AnalyticsWindow): T
   const id = groupingIdOf('bucket');
   const byBucket = new Map<string, AnalyticsRow>();
   for (const row of rows)
-    if (int(row.grouping_id) === id && row.bucket_start) byBucket.set(iso(row.bucket_start)!, row);
+    if (int(row.grouping_id) === id && row.bucket_start) byBucket.set(new Date(row.bucket_start).toISOString(), row);
   return window.buckets.map((bucketStart) => {
     const row = byBucket.get(bucketStart) ?? {};
     const humanClicks = int(row.human_clicks);
@@ -133,21 +137,21 @@ const withoutNulls = <T extends object>(value: T): T =>
 
 export const recentEventFrom = (row: AnalyticsRow): RecentAnalyticsEvent =>
   withoutNulls({
-    eventId: row.event_id!,
+    eventId: required(row.event_id, "an event row's event_id"),
     eventType: row.event_type as EventType,
     responseKind: row.response_kind ?? null,
     country: row.country ?? null,
     deviceType: row.device_type ?? null,
     platform: row.platform ?? null,
     sdkEventName: row.sdk_event_name ?? null,
-    occurredAt: iso(row.occurred_at)!,
+    occurredAt: required(iso(row.occurred_at), "an event row's occurred_at"),
     isBot: row.traffic_type === 'bot',
   } as RecentAnalyticsEvent);
 
 export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent =>
   withoutNulls({
-    eventId: row.event_id!,
-    timestamp: row.occurred_at!,
+    eventId: required(row.event_id, "an event row's event_id"),
+    timestamp: required(row.occurred_at, "an event row's occurred_at"),
     eventType: row.event_type as EventType,
     trafficType: row.traffic_type === 'bot' ? 'bot' : 'human',
     country: row.country ?? null,
@@ -165,7 +169,7 @@ export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent =>
   } as RawAnalyticsEvent);
 
 export const topLinkFrom = (row: AnalyticsRow): TopDeepLink => ({
-  linkId: row.link_id!,
+  linkId: required(row.link_id, "a top-link row's link_id"),
   domain: row.domain ?? '',
   linkKey: row.link_key ?? '',
   shortLink: shortLinkOf(row.domain ?? '', row.link_key ?? ''),

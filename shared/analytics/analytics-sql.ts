@@ -137,7 +137,6 @@ export const aggregateQuery = (filter: ScopeFilter & { unit: 'hour' | 'day' }): 
   const cte = scopedCte(filter);
   // The unit is a fixed literal, not a `?`: Athena takes parameters only in WHERE.
   const unit = bucketUnits[filter.unit];
-  if (!unit) throw new Error(`Invalid bucket unit ${String(filter.unit)}`);
   const dims = breakdownDimensions.map((d) => `${d.column} AS ${d.alias}`).join(',\n  ');
   const sets = ['()', '(bucket)', ...breakdownDimensions.map((d) => `(${d.column})`)].join(', ');
   const sql = `WITH ${cte.sql},

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { eventRecordFields } from '@shared/events/event-record';
 import { log } from '@shared/util/logger';
+import { required } from '@shared/util/required';
 import { SAFE_ID } from './analytics-engine';
 import { compactedRelationSql, getDuckDbInstance, rawRelationSql, sqlString } from './duckdb-engine';
 import { createLocalLakeStore } from '@shared/admin/lake-store';
@@ -111,9 +112,10 @@ export const compactLake = async (lakeDir: string, options: CompactionOptions = 
 ) WHERE copy_number = 1
 ORDER BY "eventId"`;
         await connection.run(`COPY (${merged}) TO ${sqlString(temp)} (FORMAT parquet, COMPRESSION zstd)`);
-        const count = (
+        const [countRow] = (
           await connection.runAndReadAll(`SELECT count(*) FROM read_parquet(${sqlString(temp)})`)
-        ).getRows()[0]?.[0];
+        ).getRows();
+        const count = required(countRow, 'the row of a count(*)')[0];
         await rename(temp, path.join(dir, COMPACTED_FILE));
         report.workspaceDays += 1;
         report.events += Number(count);

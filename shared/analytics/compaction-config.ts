@@ -12,15 +12,14 @@ export interface LakeCompactionConfig {
 
 /** Reads and checks the compaction function's environment; throws naming every missing variable (at init). */
 export const parseLakeCompactionConfig = (env: Record<string, string | undefined>): LakeCompactionConfig => {
-  const missing = [lakeCompactionEnvNames.lakeBucket, 'ATHENA_WORKGROUP', 'ATHENA_DATABASE'].filter(
-    (name) => !env[name],
-  );
-  if (missing.length > 0)
+  const lakeBucket = env[lakeCompactionEnvNames.lakeBucket];
+  const workgroup = env.ATHENA_WORKGROUP;
+  const database = env.ATHENA_DATABASE;
+  if (!lakeBucket || !workgroup || !database) {
+    const missing = [lakeCompactionEnvNames.lakeBucket, 'ATHENA_WORKGROUP', 'ATHENA_DATABASE'].filter(
+      (name) => !env[name],
+    );
     throw new Error(`Invalid configuration: ${missing.map((name) => `${name}: is required`).join('; ')}`);
-  return {
-    region: env.AWS_REGION || 'us-east-1',
-    lakeBucket: env[lakeCompactionEnvNames.lakeBucket]!,
-    workgroup: env.ATHENA_WORKGROUP!,
-    database: env.ATHENA_DATABASE!,
-  };
+  }
+  return { region: env.AWS_REGION || 'us-east-1', lakeBucket, workgroup, database };
 };

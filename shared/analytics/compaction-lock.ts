@@ -55,7 +55,9 @@ export const acquireCompactionLock = async (
       }),
     );
   const lock: CompactionLock = {
-    release: async () => void (await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: COMPACTION_LOCK_KEY }))),
+    release: async () => {
+      await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: COMPACTION_LOCK_KEY }));
+    },
   };
   try {
     await put({ IfNoneMatch: '*' });

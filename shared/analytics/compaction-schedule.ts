@@ -22,7 +22,9 @@ export const scheduleLakeCompaction = (
       .then((report) => {
         if (report.rawFiles > 0) log('info', 'lake compacted', { ...report });
       })
-      .catch((error: unknown) => log('error', 'lake compaction failed', { error: String(error) }))
+      .catch((error: unknown) => {
+        log('error', 'lake compaction failed', { error: String(error) });
+      })
       .finally(() => (running = undefined));
   };
   const first = setTimeout(run, Math.min(FIRST_COMPACTION_DELAY_MS, intervalMs));

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { eventRecordFields } from '@shared/events/event-record';
 import { ANALYTICS_TABLE, COMPACTED_TABLE, type SqlQuery } from './analytics-sql';
 import { compactedPartitionKeys, compactedWorkspacePath, RAW_PREFIX, rawPartitionKeys, shardOf } from './lake-layout';
@@ -36,7 +36,7 @@ const HOUR_DIR = /^hour=\d{2}$/;
 const RAW_FILE = /^[A-Za-z0-9_.-]+\.json$/;
 const COMPACTED_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.parquet$/;
 
-const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | null | undefined)?.code === 'ENOENT';
 
 const listDir = async (dir: string) => {
   try {
@@ -134,13 +134,8 @@ export const getDuckDbInstance = (): Promise<DuckDBInstance> => {
   return instance;
 };
 
-// DuckDB values (numbers, bigints, its timestamp and decimal objects) all print themselves with toString.
-const toText = (value: unknown): string | null => {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  return (value as { toString(): string }).toString();
-};
+const toText = (value: DuckDBValue | undefined): string | null =>
+  value === null || value === undefined ? null : String(value);
 
 class LakeChangedError extends Error {}
 

@@ -1,4 +1,5 @@
 import type { EventRecord } from '@shared/events/event-record';
+import { required } from '@shared/util/required';
 
 /*
  * The layout of the event lake, one definition for Firehose (lib/event-pipeline.ts), the Glue
@@ -36,7 +37,7 @@ const HASH_MODULUS = 1_000_003;
  */
 export const shardOf = (workspaceId: string, shards = LAKE_SHARDS): string => {
   let hash = 0;
-  for (const char of workspaceId) hash = (hash * 31 + char.codePointAt(0)!) % HASH_MODULUS;
+  for (const char of workspaceId) hash = (hash * 31 + required(char.codePointAt(0), 'a code point')) % HASH_MODULUS;
   return String(hash % shards).padStart(2, '0');
 };
 

@@ -84,14 +84,14 @@ export const attributionRepository = {
     const out = await getDocumentClient().send(
       new GetCommand({ TableName: tableName(), Key: keys.attribution(attributionId) }),
     );
-    return live(out.Item ? strip<AttributionRecord>(out.Item) : undefined, at);
+    return live(out.Item ? (strip(out.Item) as AttributionRecord) : undefined, at);
   },
 
   async findByClickId(clickId: string, at: Date): Promise<AttributionRecord | undefined> {
     const out = await getDocumentClient().send(
       new GetCommand({ TableName: tableName(), Key: keys.attributionByClick(clickId) }),
     );
-    return live(out.Item ? strip<AttributionRecord>(out.Item) : undefined, at);
+    return live(out.Item ? (strip(out.Item) as AttributionRecord) : undefined, at);
   },
 
   /**
@@ -118,6 +118,6 @@ export const attributionRepository = {
         Limit: limit,
       }),
     );
-    return (out.Items ?? []).map((item) => strip<AttributionRecord>(item));
+    return (out.Items ?? []).map((item) => strip(item) as AttributionRecord);
   },
 };

@@ -76,9 +76,10 @@ export const resolveClientLinkOrThrow = async (workspaceId: string, ref: ClientL
   ];
   if (conflicts.length) throw new AppError('invalid_request', 'The link reference is invalid', conflicts);
   let link: LinkRecord | undefined;
+  const shortLink = ref.shortLink ?? ref.url;
   if (ref.linkId !== undefined) link = await linkRepository.findById(ref.linkId);
-  else if (ref.shortLink !== undefined || ref.url !== undefined) {
-    const { domain, key } = parseShortLinkOrThrow((ref.shortLink ?? ref.url)!);
+  else if (shortLink !== undefined) {
+    const { domain, key } = parseShortLinkOrThrow(shortLink);
     link = await linkRepository.findBySlug(await canonicalLinkDomain(domain), key);
   } else if (ref.domain !== undefined || ref.key !== undefined || ref.slug !== undefined) {
     const key = ref.key ?? ref.slug;

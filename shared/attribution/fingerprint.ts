@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { getSecret } from '@shared/secrets/signing-secret';
 import { sha256Hex } from '@shared/util/hash';
+import { required } from '@shared/util/required';
 
 export interface FingerprintInput {
   /** The viewer IP as the edge / API reads it. */
@@ -33,7 +34,8 @@ export const networkOf = (ip: string): string | null => {
   const groups =
     tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff') {
-    const [hi, lo] = [parseInt(groups[6]!, 16), parseInt(groups[7]!, 16)];
+    const hi = parseInt(required(groups[6], 'group 7 of an IPv6 address'), 16);
+    const lo = parseInt(required(groups[7], 'group 8 of an IPv6 address'), 16);
     return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   }
   return `${groups.slice(0, 4).join(':')}::/64`;

@@ -21,7 +21,10 @@ export interface FirstOpenRecord {
 }
 
 export const firstOpenRepository = {
-  /** Puts the record unless the install already has one; returns the stored one in that case. */
+  /**
+   * Puts the record unless the install already has one; returns the stored one in that case
+   * (undefined if it was erased between the refused put and the read).
+   */
   async putIfNew(record: FirstOpenRecord): Promise<FirstOpenRecord | undefined> {
     try {
       await getDocumentClient().send(
@@ -34,7 +37,7 @@ export const firstOpenRepository = {
       return undefined;
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      return (await this.find(record.workspaceId, record.installId))!;
+      return await this.find(record.workspaceId, record.installId);
     }
   },
 
@@ -42,7 +45,7 @@ export const firstOpenRepository = {
     const out = await getDocumentClient().send(
       new GetCommand({ TableName: tableName(), Key: keys.firstOpen(workspaceId, installId), ConsistentRead: true }),
     );
-    return out.Item ? strip<FirstOpenRecord>(out.Item) : undefined;
+    return out.Item ? (strip(out.Item) as FirstOpenRecord) : undefined;
   },
 
   async markEventSent(workspaceId: string, installId: string): Promise<void> {

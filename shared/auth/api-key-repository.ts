@@ -26,7 +26,7 @@ export const apiKeyRepository = {
   },
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(keyHash) }));
-    return out.Item ? strip<ApiKeyRecord>(out.Item) : undefined;
+    return out.Item ? (strip(out.Item) as ApiKeyRecord) : undefined;
   },
   /**
    * Marks the key revoked and removes every index it had (a browser key's origin-index items,

@@ -14,8 +14,9 @@ export interface ClickReplay {
 
 export const CLICK_REPLAY_MESSAGE = 'click to replay';
 
-export const logClickReplay = (replay: ClickReplay, fields: { requestId: string; reason: string }): void =>
+export const logClickReplay = (replay: ClickReplay, fields: { requestId: string; reason: string }): void => {
   log('error', CLICK_REPLAY_MESSAGE, { ...fields, replay });
+};
 
 /** Applies a logged replay record: its events, same event ids (their clicks are counted as they pass the stream). */
 export const replayClick = async (replay: ClickReplay): Promise<void> => {

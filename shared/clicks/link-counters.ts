@@ -3,6 +3,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { clicksBucket, clicksBucketStart, clicksSortKey } from '@shared/links/link-index';
+import { required } from '@shared/util/required';
 
 /**
  * One record of the event stream as the counter consumer sees it: the shard it came from, its
@@ -62,7 +63,7 @@ const parseClick = (data: string): { linkId: string; isBot: boolean; at: string 
 const tallyOf = (linkId: string, shardId: string, records: LinkTally['records']): LinkTally => {
   const humans = records.filter((r) => !r.isBot);
   const bots = records.filter((r) => r.isBot);
-  const latest = (rs: typeof records) => (rs.length ? rs.reduce((a, r) => (r.at > a ? r.at : a), rs[0]!.at) : null);
+  const latest = (rs: typeof records) => rs.reduce<string | null>((a, r) => (a === null || r.at > a ? r.at : a), null);
   const sequences = records.map((r) => r.sequence).sort();
   return {
     linkId,
@@ -71,8 +72,8 @@ const tallyOf = (linkId: string, shardId: string, records: LinkTally['records'])
     bots: bots.length,
     lastHumanAt: latest(humans),
     lastBotAt: latest(bots),
-    minSequence: sequences[0]!,
-    maxSequence: sequences[sequences.length - 1]!,
+    minSequence: required(sequences[0], 'the first sequence of a tally (a tally has records)'),
+    maxSequence: required(sequences.at(-1), 'the last sequence of a tally (a tally has records)'),
     records,
   };
 };
@@ -173,9 +174,20 @@ export const applyLinkTally = async (tally: LinkTally): Promise<ApplyOutcome> =>
         continue;
       }
       // A later click is already recorded: keep its time.
-      if (moveLastHuman && typeof item.lastClicked === 'string' && item.lastClicked > current.lastHumanAt!)
+      const { lastHumanAt, lastBotAt } = current;
+      if (
+        moveLastHuman &&
+        lastHumanAt !== null &&
+        typeof item.lastClicked === 'string' &&
+        item.lastClicked > lastHumanAt
+      )
         moveLastHuman = false;
-      if (moveLastBot && typeof item.lastBotClickedAt === 'string' && item.lastBotClickedAt > current.lastBotAt!)
+      if (
+        moveLastBot &&
+        lastBotAt !== null &&
+        typeof item.lastBotClickedAt === 'string' &&
+        item.lastBotClickedAt > lastBotAt
+      )
         moveLastBot = false;
     }
   }
@@ -230,11 +242,11 @@ export const applyClickCounters = async (
 ): Promise<CounterBatchResult> => {
   const tallies = tallyClicks(records);
   const result: CounterBatchResult = { links: tallies.length, clicks: 0, applied: 0, alreadyApplied: 0, linksGone: 0 };
-  let next = 0;
+  // One iterator shared by the workers: each takes the next tally not yet taken.
+  const queue = tallies.values();
   const failures: unknown[] = [];
   const worker = async () => {
-    while (next < tallies.length) {
-      const tally = tallies[next++]!;
+    for (const tally of queue) {
       try {
         const applied = await applyLinkTally(tally);
         if (applied.outcome === 'applied') {

@@ -11,14 +11,14 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
  */
 export const conflictReasonIndexes = (error: unknown): number[] =>
   error instanceof TransactionCanceledException
-    ? (error.CancellationReasons ?? []).flatMap((r, i) => (r?.Code === 'TransactionConflict' ? [i] : []))
+    ? (error.CancellationReasons ?? []).flatMap((r, i) => (r.Code === 'TransactionConflict' ? [i] : []))
     : [];
 
 /** A conflict only: no reason other than `TransactionConflict` / `None` (a failed condition is an answer, not a conflict). */
 export const isTransactionConflict = (error: unknown): boolean => {
   if ((error as { name?: string } | null)?.name === 'TransactionConflictException') return true;
   if (!(error instanceof TransactionCanceledException)) return false;
-  const codes = (error.CancellationReasons ?? []).map((r) => r?.Code ?? 'None');
+  const codes = (error.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
   return codes.includes('TransactionConflict') && codes.every((c) => c === 'TransactionConflict' || c === 'None');
 };
 

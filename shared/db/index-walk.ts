@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from './dynamo-client';
 import { tableDefinition, type IndexName } from './table-definition';
+import { required } from '@shared/util/required';
 
 export interface IndexRow {
   /** The base table's partition key of the row (indexes are KEYS_ONLY). */
@@ -25,7 +26,10 @@ export interface IndexWalk {
  * consistent): about 40 rows of ~100 bytes for 0.5 RCU.
  */
 export async function* walkIndex(walk: IndexWalk): AsyncGenerator<IndexRow[]> {
-  const def = tableDefinition.globalSecondaryIndexes.find((i) => i.indexName === walk.index)!;
+  const def = required(
+    tableDefinition.globalSecondaryIndexes.find((i) => i.indexName === walk.index),
+    `the definition of index ${walk.index}`,
+  );
   const { after } = walk;
   let startKey: Record<string, unknown> | undefined;
   for (;;) {

@@ -9,6 +9,7 @@ import type { ApiResult } from '@shared/http/api-types';
 import { headerUrl } from '@shared/http/header-url';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import { uuid } from '@shared/util/ids';
+import { required } from '@shared/util/required';
 import { withinBudget } from '@shared/util/within-budget';
 import { log } from '@shared/util/logger';
 import { countClickNotRecorded } from '@shared/util/metrics';
@@ -109,7 +110,8 @@ const recordTapWithin = async (
   const { record, host, key, request } = input;
   const recorded = await withinBudget(
     recordEdgeAttribution({
-      record: record!,
+      // A tap is only attributed on a deep link, so there is a record.
+      record: required(record, 'the record of an attributed tap'),
       domain: host.hostname,
       key,
       ids: tap.ids,
@@ -198,35 +200,45 @@ export const answerClick = async (input: ClickInput): Promise<ApiResult> => {
         return outcome.location ? redirectTo(outcome.location) : statusPage(410);
       case 'password':
         return passwordPage({ status: 200, key });
-      case 'preview':
+      case 'preview': {
+        const link = required(record, 'the record of a preview');
         return previewPage({
-          title: record!.title,
-          socialPreview: record!.socialPreview,
+          title: link.title,
+          socialPreview: link.socialPreview,
           shortLink: `${request.origin}/${key}`,
           destination: outcome.destination,
         });
+      }
       case 'launch_view': {
+        // A launch view is only kept above with a record, its app and a phone platform the app
+        // has, and it always gets a click id.
+        const link = required(record, 'the record of a launch view');
+        const launchApp = required(app, 'the app of a launch view');
+        const os = required(platform, 'the platform of a launch view');
+        const launchClickId = required(clickId, 'the click id of a launch view');
         const inAppBrowser = inAppBrowserOf(request.userAgent, client.browser);
         return launchViewPage({
-          heading: headingOf(record!.title, app!.name),
-          appName: app!.name,
+          heading: headingOf(link.title, launchApp.name),
+          appName: launchApp.name,
           key,
-          clickId: clickId!,
-          platform: platform!,
+          clickId: launchClickId,
+          platform: os,
           openUrl: openInAppUrl({
-            platform: platform!,
+            platform: os,
             origin: request.origin,
             key,
-            clickId: clickId!,
-            app: app!,
+            clickId: launchClickId,
+            app: launchApp,
             destination: outcome.destination,
-            tracking: record!.tracking,
+            tracking: link.tracking,
             inAppBrowser: inAppBrowser !== null,
           }),
           destination: outcome.destination,
           inAppBrowser,
           handoff:
-            platform === 'ios' && app!.ios?.pasteboardHandoff ? pasteboardHandoff(request.origin, key, clickId!) : null,
+            os === 'ios' && launchApp.ios?.pasteboardHandoff
+              ? pasteboardHandoff(request.origin, key, launchClickId)
+              : null,
         });
       }
       case 'redirect':

@@ -16,7 +16,10 @@ export const getAppCached = async (
   const hit = appCache.get(id);
   if (hit && hit.expires > now) return hit.app;
   const app = await appRepository.findById(workspaceId, appId);
-  if (appCache.size >= 1_000) appCache.delete(appCache.keys().next().value!);
+  if (appCache.size >= 1_000) {
+    const oldest = appCache.keys().next();
+    if (!oldest.done) appCache.delete(oldest.value);
+  }
   appCache.set(id, { app, expires: now + HOST_CACHE_TTL_MS });
   return app;
 };

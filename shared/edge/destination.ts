@@ -3,7 +3,7 @@ import type { Tracking } from '@shared/links/link-record';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 
 /** Tracking fields appended to the destination, and the query parameter each becomes. */
-const TRACKING_PARAMS: ReadonlyArray<[keyof NonNullable<Tracking> & string, string]> = [
+const TRACKING_PARAMS: ReadonlyArray<[keyof NonNullable<Tracking>, string]> = [
   ['utmSource', 'utm_source'],
   ['utmMedium', 'utm_medium'],
   ['utmCampaign', 'utm_campaign'],

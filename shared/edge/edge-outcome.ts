@@ -24,7 +24,8 @@ export interface OutcomeInput {
   country?: string | null;
 }
 
-export const isExpired = (record: Pick<RedirectRecord, 'expiresAt'>, now: Date) =>
+/** `expiresAt` may be absent, not only null: the record is a stored item read as is. */
+export const isExpired = (record: { expiresAt?: string | null }, now: Date) =>
   record.expiresAt !== null && record.expiresAt !== undefined && Date.parse(record.expiresAt) <= now.getTime();
 
 /**

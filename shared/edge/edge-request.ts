@@ -22,11 +22,11 @@ export const parseEdgeRequest = (event: ApiEvent): EdgeRequest => {
   // Function URLs (and API Gateway) set x-forwarded-proto; the local server speaks plain HTTP.
   const scheme = header(event, 'x-forwarded-proto') === 'https' ? 'https' : 'http';
   return {
-    method: event.requestContext?.http?.method?.toUpperCase() ?? 'GET',
+    method: event.requestContext.http.method.toUpperCase(),
     hostname,
     origin: `${scheme}://${host}`,
     key: event.pathParameters?.key,
-    query: new URLSearchParams(event.rawQueryString ?? ''),
+    query: new URLSearchParams(event.rawQueryString),
     userAgent: header(event, 'user-agent') ?? null,
     ip: viewerIp(event),
     country: viewerCountry(event),

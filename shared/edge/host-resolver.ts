@@ -19,7 +19,10 @@ export interface ResolvedHost extends HostRecord {
 const cache = new Map<string, { value: ResolvedHost | null; expires: number }>();
 
 const remember = (hostname: string, value: ResolvedHost | null, now: number) => {
-  if (cache.size >= HOST_CACHE_MAX) cache.delete(cache.keys().next().value!);
+  if (cache.size >= HOST_CACHE_MAX) {
+    const oldest = cache.keys().next();
+    if (!oldest.done) cache.delete(oldest.value);
+  }
   cache.set(hostname, { value, expires: now + HOST_CACHE_TTL_MS });
 };
 
@@ -46,4 +49,6 @@ export const resolveHost = async (
 };
 
 /** For tests: forget every cached host. */
-export const clearHostCache = () => cache.clear();
+export const clearHostCache = () => {
+  cache.clear();
+};

@@ -1,4 +1,5 @@
 import type { ApiEvent, ApiResult } from '@shared/http/api-types';
+import { required } from '@shared/util/required';
 import { handleLinkRequest, handleOtherPath } from './handle-click';
 import { handlePasswordSubmit } from './password-unlock';
 
@@ -20,11 +21,11 @@ const decoded = (segment: string) => {
  * `POST /{key}` (the password form) and anything else (the domain's not-found answer).
  */
 export const answerLinkPath = (event: ApiEvent, requestId: string): Promise<ApiResult> => {
-  const method = event.requestContext?.http?.method?.toUpperCase() ?? 'GET';
-  const match = KEY_PATH.exec(event.rawPath ?? '');
+  const method = event.requestContext.http.method.toUpperCase();
+  const match = KEY_PATH.exec(event.rawPath);
   if (match) {
     // Set on the event itself: the front-door mark (trusted-viewer.ts) belongs to this object.
-    event.pathParameters = { ...event.pathParameters, key: decoded(match[1]!) };
+    event.pathParameters = { ...event.pathParameters, key: decoded(required(match[1], 'the key group of KEY_PATH')) };
     if (method === 'GET' || method === 'HEAD') return handleLinkRequest(event, requestId);
     if (method === 'POST') return handlePasswordSubmit(event, requestId);
   }

@@ -33,9 +33,9 @@ export const handlePasswordSubmit = async (event: ApiEvent, requestId: string): 
   const { request, host } = known;
   const key = request.key ?? '';
   const record = LINK_KEY.test(key) && !host.alternate ? await findRecordOnHost(host, key) : undefined;
-  const gated = record && !record.archived && !isExpired(record, new Date()) && record.passwordHash;
+  const passwordHash = record && !record.archived && !isExpired(record, new Date()) && record.passwordHash;
   // Not a password-protected live link: the same answer a GET gets.
-  if (!gated) return answerClick({ request, host, key, record, unlocked: false, requestId });
+  if (!passwordHash) return answerClick({ request, host, key, record, unlocked: false, requestId });
 
   const password = passwordFromForm(event);
   if (password === null) return passwordPage({ status: 400, key, message: 'Enter the password.' });
@@ -48,7 +48,7 @@ export const handlePasswordSubmit = async (event: ApiEvent, requestId: string): 
       retryAfterSeconds: verdict.retryAfterSeconds,
     });
   }
-  if (!(await verifyPassword(password, record.passwordHash!))) {
+  if (!(await verifyPassword(password, passwordHash))) {
     return passwordPage({ status: 401, key, message: 'Wrong password. Try again.' });
   }
   const [response] = await Promise.all([

@@ -51,11 +51,16 @@ const lru = <V>(max: number) => {
     },
     set(id: string, value: V) {
       map.delete(id);
-      if (map.size >= max) map.delete(map.keys().next().value!);
+      if (map.size >= max) {
+        const oldest = map.keys().next();
+        if (!oldest.done) map.delete(oldest.value);
+      }
       map.set(id, value);
     },
     delete: (id: string) => map.delete(id),
-    clear: () => map.clear(),
+    clear: () => {
+      map.clear();
+    },
     get size() {
       return map.size;
     },

@@ -27,7 +27,9 @@ export const findRedirectRecord = (
   });
 
 /** For tests: forget every cached record and hotness count. */
-export const clearRedirectCache = () => hotRecords.clear();
+export const clearRedirectCache = () => {
+  hotRecords.clear();
+};
 
 /**
  * The record of a key on a resolved host. A removed domain (`domains remove`) keeps a retired

@@ -45,5 +45,4 @@ export const eventRecordSchema = z.object({
 
 /** Compile-time check: the schema and the plain `EventRecord` type describe the same line. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const schemaMatchesRecord: Same<z.infer<typeof eventRecordSchema>, EventRecord> = true;
-void schemaMatchesRecord;
+const _schemaMatchesRecord: Same<z.infer<typeof eventRecordSchema>, EventRecord> = true;

@@ -45,7 +45,7 @@ export const spoolMessages = (events: EventRecord[], reason: string, now = new D
 };
 
 export const parseSpoolMessage = (body: string): SpoolMessage => {
-  const parsed = JSON.parse(body) as SpoolMessage;
+  const parsed = JSON.parse(body) as SpoolMessage | null;
   if (!parsed || !Array.isArray(parsed.events)) throw new Error('not a spooled-events message');
   return parsed;
 };

@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { StreamSink } from './stream-sink';
 import { redriveSpooledMessages } from './redrive-events';
+import { required } from '@shared/util/required';
 
 export interface ReplayTotals {
   messages: number;
@@ -42,13 +43,16 @@ export const replaySpool = async (options: {
     if (messages.length === 0) break;
     totals.messages += messages.length;
     const result = await redriveSpooledMessages(
-      messages.map((m) => ({ id: m.MessageId!, body: m.Body ?? '' })),
+      messages.map((m) => ({ id: required(m.MessageId, 'the MessageId of a received message'), body: m.Body ?? '' })),
       options.sink,
     );
     const handle = (ids: string[]) =>
       messages
-        .filter((m) => ids.includes(m.MessageId!))
-        .map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! }));
+        .filter((m) => m.MessageId !== undefined && ids.includes(m.MessageId))
+        .map((m, i) => ({
+          Id: String(i),
+          ReceiptHandle: required(m.ReceiptHandle, 'the ReceiptHandle of a received message'),
+        }));
     if (result.delivered.length)
       await options.sqs.send(
         new DeleteMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: handle(result.delivered) }),

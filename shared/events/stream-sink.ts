@@ -162,7 +162,7 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
         return !response || response.ErrorCode ? [{ ...record, error: response?.ErrorCode ?? 'MissingResponse' }] : [];
       });
     } catch (error) {
-      const name = (error as Error).name ?? 'Error';
+      const name = (error as Partial<Error>).name ?? 'Error';
       if (PERMANENT_ERRORS.has(name)) {
         report(failures, name, batch);
         return [];

@@ -31,7 +31,7 @@ export interface ApiReply {
 }
 
 export const header = (event: ApiEvent, name: string): string | undefined => {
-  const headers = event.headers ?? {};
+  const { headers } = event;
   const direct = headers[name.toLowerCase()];
   if (direct !== undefined) return direct;
   for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name.toLowerCase()) return v;

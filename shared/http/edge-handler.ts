@@ -31,12 +31,17 @@ interface AwsLambdaGlobal {
 const awsLambdaGlobal = () => (globalThis as { awslambda?: AwsLambdaGlobal }).awslambda;
 
 /**
- * Whether this process is Lambda's Node.js runtime (or a stand-in for it): the runtime provides the
- * `awslambda` global with `streamifyResponse`; the local stack and the bench install the same
- * global (shared/local/lambda-streaming.ts). The SDK's invoke store also creates an `awslambda`
- * object, so the check is for `streamifyResponse` itself.
+ * The runtime's `streamifyResponse`, bound to its global, when this process is Lambda's Node.js
+ * runtime (or a stand-in for it): the runtime provides the `awslambda` global with
+ * `streamifyResponse`; the local stack and the bench install the same global
+ * (shared/local/lambda-streaming.ts). The SDK's invoke store also creates an `awslambda` object,
+ * so the check is for `streamifyResponse` itself. Undefined elsewhere.
  */
-const streamingRuntime = () => typeof awsLambdaGlobal()?.streamifyResponse === 'function';
+const runtimeStreamify = (): (<F>(fn: F) => F) | undefined => {
+  const runtime = awsLambdaGlobal();
+  const streamify = runtime?.streamifyResponse;
+  return typeof streamify === 'function' ? streamify.bind(runtime) : undefined;
+};
 
 type StreamedHandler = (event: ApiEvent, stream: Writable, context: ApiContext) => Promise<void>;
 type BufferedHandler = (event: ApiEvent, context: ApiContext) => Promise<ApiResult>;
@@ -59,9 +64,9 @@ type BufferedHandler = (event: ApiEvent, context: ApiContext) => Promise<ApiResu
  * work before returning the response.
  */
 export const edgeHandler = (fn: (event: ApiEvent, context: ApiContext) => Promise<ApiResult>) => {
-  const streamed = streamingRuntime();
+  const streamify = runtimeStreamify();
   const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(fn, {
-    executionMode: streamed ? executionModeStreamifyResponse : executionModeStandard,
+    executionMode: streamify ? executionModeStreamifyResponse : executionModeStandard,
   })
     .use(
       injectLambdaContext(logger, { resetKeys: true }) as unknown as MiddlewareObj<
@@ -86,7 +91,7 @@ export const edgeHandler = (fn: (event: ApiEvent, context: ApiContext) => Promis
     }
   };
 
-  if (streamed) {
+  if (streamify) {
     const streaming: StreamedHandler = (event, stream, context) => {
       // The Node.js runtime waits for the event loop to drain before ending a streamed invocation
       // (its streaming context defaults this to true): a stalled write left on the loop would
@@ -94,7 +99,7 @@ export const edgeHandler = (fn: (event: ApiEvent, context: ApiContext) => Promis
       context.callbackWaitsForEmptyEventLoop = false;
       return invocation(() => (chain as unknown as StreamedHandler)(event, stream, context));
     };
-    return awsLambdaGlobal()!.streamifyResponse!(streaming) as unknown as BufferedHandler;
+    return streamify(streaming) as unknown as BufferedHandler;
   }
   const buffered: BufferedHandler = (event, context) => invocation(() => chain(event, context));
   return buffered;

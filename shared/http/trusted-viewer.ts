@@ -58,7 +58,7 @@ export const viewerIp = (event: ApiEvent): string | null => {
     const fromCdn = parseViewerAddress(header(event, 'cloudfront-viewer-address'));
     if (fromCdn) return fromCdn;
   }
-  return event.requestContext?.http?.sourceIp || null;
+  return event.requestContext.http.sourceIp || null;
 };
 
 /**
@@ -67,5 +67,5 @@ export const viewerIp = (event: ApiEvent): string | null => {
  */
 export const viewerHost = (event: ApiEvent): string => {
   const forwarded = isThroughFrontDoor(event) ? header(event, 'x-forwarded-host') : undefined;
-  return (forwarded ?? header(event, 'host') ?? event.requestContext?.domainName ?? '').trim().toLowerCase();
+  return (forwarded ?? header(event, 'host') ?? event.requestContext.domainName).trim().toLowerCase();
 };

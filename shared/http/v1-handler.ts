@@ -67,7 +67,8 @@ export const v1Handler = <
             run,
           )
         : await run();
-    return reply as unknown as ApiResult;
+    // The reply travels as the chain's result: the envelope middleware turns it into the HTTP response.
+    return reply;
   };
 
   const credential = ownRoute(spec.route).credential as V1Credential;

@@ -8,6 +8,7 @@ import { AppError } from '@shared/errors/app-error';
 import type { ApiReply } from '@shared/http/api-types';
 import { canonicalJson } from '@shared/util/canonical-json';
 import { sha256Hex } from '@shared/util/hash';
+import { required } from '@shared/util/required';
 
 /** Idempotency-Key on POST creates: same key and body within 24 h replays; another body is 409. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
@@ -180,7 +181,7 @@ const storedData = async (key: { pk: string; sk: string }, record: StoredRecord)
         const out = await getDocumentClient().send(
           new GetCommand({ TableName: tableName(), Key: partKey(key, n), ConsistentRead: true }),
         );
-        return Buffer.from(out.Item!.part as Uint8Array);
+        return Buffer.from(required(out.Item, `part ${n} of a stored response`).part as Uint8Array);
       }),
     );
     return JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8'));

@@ -8,6 +8,7 @@ import { BULK_MAX_ITEMS } from '@shared/schemas/bulk-schemas';
 import { createLinkBodySchema } from '@shared/schemas/link-schemas';
 import * as z from '@shared/schemas/zod-mini';
 import { canonicalJson } from '@shared/util/canonical-json';
+import { required } from '@shared/util/required';
 import { mapRow, type ImportFormat, type ImportRow } from './csv-formats';
 
 /** One CSV record with its 1-based data row number (the header row is not counted). */
@@ -55,7 +56,7 @@ export const contentKeyOf = (row: ImportRow): string => {
   );
   let key = '';
   for (let i = 0; i < CONTENT_KEY_LENGTH; i++) {
-    key += BASE62[Number(n % 62n)];
+    key += BASE62.charAt(Number(n % 62n));
     n /= 62n;
   }
   return key;
@@ -167,7 +168,7 @@ export const importLinks = async (records: CsvRecord[], options: ImportOptions):
         { createdAt: valid.map((p) => p.createdAt) },
       );
       for (const [j, result] of results.entries()) {
-        const p = valid[j]!;
+        const p = required(valid[j], 'the import row of a bulk result');
         if (result.success) report.created++;
         else if (result.error.code === 'slug_taken' && (await skipIfUsed(p))) continue;
         else fail({ row: p.row, ...result.error });

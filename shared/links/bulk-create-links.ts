@@ -10,6 +10,7 @@ import { GENERATED_KEY_ATTEMPTS, GENERATED_KEY_LENGTH, getShortLinkDomainOrThrow
 import { destinationOf, keyOf } from './link-input';
 import { shortLinkOf, type LinkRecord, type TagRef } from './link-record';
 import { LinkChangedError, linkRepository, SlugTakenError } from './link-repository';
+import { required } from '@shared/util/required';
 
 /** One bulk result's link: enough to use it (the full Link is one GET away), small enough that 100 always fit. */
 export interface CompactLink {
@@ -40,7 +41,7 @@ export const failureOf = (error: AppError): BulkItemResult => {
   const details = Array.isArray(error.details)
     ? (error.details as ValidationIssue[])
         .slice(0, MAX_DETAILS)
-        .map((d) => ({ path: clip(String(d.path)), message: clip(String(d.message)) }))
+        .map((d) => ({ path: clip(d.path), message: clip(d.message) }))
     : undefined;
   return { success: false, error: { code: error.code, message: clip(error.message), ...(details ? { details } : {}) } };
 };
@@ -69,10 +70,11 @@ interface Pending {
 
 /** Runs `work` over `items`, at most `limit` at a time. */
 const inParallel = async <T>(items: T[], limit: number, work: (item: T) => Promise<void>) => {
-  let next = 0;
+  // One iterator shared by the workers: each takes the next item not yet taken.
+  const queue = items.values();
   await Promise.all(
     Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
+      for (const item of queue) await work(item);
     }),
   );
 };
@@ -115,7 +117,7 @@ export const bulkCreateLinks = async (
     /** Per item: the original creation time of an imported link. */ createdAt?: Array<string | undefined>;
   } = {},
 ): Promise<BulkItemResult[]> => {
-  const results: Array<BulkItemResult | undefined> = new Array(items.length).fill(undefined);
+  const results = new Array<BulkItemResult | undefined>(items.length).fill(undefined);
   const fail = (index: number, error: AppError) => (results[index] = failureOf(error));
 
   const parsed: Array<{ index: number; body: CreateLinkBody }> = [];
@@ -145,7 +147,7 @@ export const bulkCreateLinks = async (
   const claimed = new Set<string>();
   const accepted: Array<{ index: number; body: CreateLinkBody; domain: DomainRecord }> = [];
   for (const p of parsed) {
-    const resolved = domains.get(p.body.domain)!;
+    const resolved = required(domains.get(p.body.domain), `the lookup of domain ${p.body.domain}`);
     if ('error' in resolved) {
       fail(p.index, resolved.error);
       continue;
@@ -165,8 +167,11 @@ export const bulkCreateLinks = async (
   // Tags once for the whole batch (unique ignoring case); passwords hashed in parallel.
   const tagNames = uniqueTagNames(accepted.flatMap((a) => a.body.tags ?? []));
   const tags = new Map((await tagRepository.ensureTags(workspaceId, tagNames)).map((t) => [t.name.toLowerCase(), t]));
-  const tagsOf = (names: string[] = []): TagRef[] => uniqueTagNames(names).map((n) => tags.get(n.toLowerCase())!);
-  const hashes = await Promise.all(accepted.map((a) => (a.body.password ? hashPassword(a.body.password) : null)));
+  const tagsOf = (names: string[] = []): TagRef[] =>
+    uniqueTagNames(names).map((n) => required(tags.get(n.toLowerCase()), `the ensured tag ${n}`));
+  const hashed = await Promise.all(
+    accepted.map(async (a) => ({ ...a, passwordHash: a.body.password ? await hashPassword(a.body.password) : null })),
+  );
 
   const now = new Date().toISOString();
   /** A generated key no other item of the batch holds on this domain (claimed at once). */
@@ -178,7 +183,7 @@ export const bulkCreateLinks = async (
       return key;
     }
   };
-  const pending: Pending[] = accepted.map((a, i) => {
+  const pending: Pending[] = hashed.map((a) => {
     const customKey = keyOf(a.body);
     const key = customKey ?? freshKey(a.domain.domain);
     const placement = {
@@ -186,7 +191,7 @@ export const bulkCreateLinks = async (
       linkType: 'SHORTLINK' as const,
       domain: a.domain,
       deepLinkAppId: null,
-      url: destinationOf(a.body)!,
+      url: required(destinationOf(a.body), 'the url of a link to create (the schema requires it)'),
     };
     return {
       index: a.index,
@@ -197,7 +202,7 @@ export const bulkCreateLinks = async (
       link: newLinkRecord(
         placement,
         a.body,
-        { tags: tagsOf(a.body.tags), passwordHash: hashes[i]! },
+        { tags: tagsOf(a.body.tags), passwordHash: a.passwordHash },
         key,
         now,
         options.createdAt?.[a.index] ?? now,
@@ -243,5 +248,5 @@ export const bulkCreateLinks = async (
     }
   });
 
-  return results.map((r) => r!);
+  return results.map((r, i) => required(r, `the result of item ${i}`));
 };

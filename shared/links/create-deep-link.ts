@@ -7,6 +7,7 @@ import { GENERATED_KEY_LENGTH, insertLink } from './create-link';
 import { destinationOf, type EditableLinkInput } from './link-input';
 import type { LinkRecord } from './link-record';
 import { toLinkResource, type LinkResource } from './link-view';
+import { required } from '@shared/util/required';
 
 /** The workspace's app (404 otherwise) and its verified domain. */
 export const getAppWithDomainOrThrow = async (
@@ -40,4 +41,10 @@ export const insertDeepLink = async (
 
 /** POST /v1/deep-links. */
 export const createDeepLink = async (workspaceId: string, body: CreateDeepLinkBody): Promise<LinkResource> =>
-  toLinkResource(await insertDeepLink(workspaceId, (body.deepLinkAppId ?? body.appId)!, body));
+  toLinkResource(
+    await insertDeepLink(
+      workspaceId,
+      required(body.deepLinkAppId ?? body.appId, 'deepLinkAppId or appId (the schema requires one)'),
+      body,
+    ),
+  );

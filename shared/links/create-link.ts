@@ -10,6 +10,7 @@ import type { LinkRecord, LinkType, TagRef } from './link-record';
 import { shortLinkOf } from './link-record';
 import { linkRepository, SlugTakenError } from './link-repository';
 import { toLinkResource, type LinkResource } from './link-view';
+import { required } from '@shared/util/required';
 
 export const GENERATED_KEY_LENGTH = 7;
 export const GENERATED_KEY_ATTEMPTS = 5;
@@ -125,7 +126,13 @@ export const insertLink = async (
 export const createShortLink = async (workspaceId: string, body: CreateLinkBody): Promise<LinkResource> => {
   const domain = await getShortLinkDomainOrThrow(workspaceId, body.domain);
   const link = await insertLink(
-    { workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: destinationOf(body)! },
+    {
+      workspaceId,
+      linkType: 'SHORTLINK',
+      domain,
+      deepLinkAppId: null,
+      url: required(destinationOf(body), 'the url of a link to create (the schema requires it)'),
+    },
     body,
   );
   return toLinkResource(link);

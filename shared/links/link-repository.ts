@@ -57,6 +57,8 @@ const EDITABLE_ATTRIBUTES = [
 ] as const;
 
 const BATCH_GET_MAX = 100;
+/** A BatchGetItem request's keys per table (also the shape of its UnprocessedKeys). */
+type BatchGetKeys = Record<string, { Keys: Record<string, unknown>[] }>;
 
 export const linkItem = (link: LinkRecord) => ({
   ...keys.link(link.id),
@@ -196,17 +198,17 @@ export const linkRepository = {
     const found = new Map<string, LinkRecord>();
     const unique = [...new Set(linkIds)];
     for (let i = 0; i < unique.length; i += BATCH_GET_MAX) {
-      let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
+      let request: BatchGetKeys | undefined = {
         [tableName()]: { Keys: unique.slice(i, i + BATCH_GET_MAX).map((id) => ({ ...keys.link(id) })) },
       };
       for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
         if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
         const out = await getDocumentClient().send(new BatchGetCommand({ RequestItems: request }));
         for (const raw of out.Responses?.[tableName()] ?? []) {
-          const link = strip<LinkRecord>(raw);
+          const link = strip(raw) as LinkRecord;
           found.set(link.id, link);
         }
-        request = out.UnprocessedKeys as typeof request;
+        request = out.UnprocessedKeys as BatchGetKeys | undefined;
       }
     }
     return found;
@@ -216,7 +218,7 @@ export const linkRepository = {
     const out = await getDocumentClient().send(
       new GetCommand({ TableName: tableName(), Key: keys.link(linkId), ConsistentRead: consistent }),
     );
-    return out.Item ? strip<LinkRecord>(out.Item) : undefined;
+    return out.Item ? (strip(out.Item) as LinkRecord) : undefined;
   },
 
   /** The link holding this domain+key (archived links keep their slug), via the slug item. */

@@ -6,6 +6,7 @@ import { errorEnvelopeSchema, paginationSchema, tagResourceSchema } from '@share
 import * as z from '@shared/schemas/zod-mini';
 import { routeSchemas, type RouteSchemas } from './route-schemas';
 import { eventComponents, webhooksSection } from './webhook-components';
+import { required } from '@shared/util/required';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -57,15 +58,13 @@ const toComponents = (entries: Array<[string, $ZodType]>, io: 'input' | 'output'
     ([id, s]) => [`${prefix}_${id}`, s] as const,
   );
   return Object.fromEntries(
-    [...Object.entries(named), ...shared].map(([id, { $schema: _s, $id: _i, ...schema }]) => [
-      id,
-      schema as JsonSchema,
-    ]),
+    [...Object.entries(named), ...shared].map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]),
   );
 };
 
 const openApiPath = (path: string) => path.replace(/\{(\w+)\+\}/g, '{$1}');
-const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\+?\}/g)].map((m) => m[1]!);
+const pathParams = (path: string) =>
+  [...path.matchAll(/\{(\w+)\+?\}/g)].map((m) => required(m[1], 'the name group of a path parameter'));
 const methodsOf = (route: RouteDef) =>
   route.method === 'ANY' ? ['get', 'post', 'put', 'patch', 'delete'] : [route.method.toLowerCase()];
 
@@ -143,7 +142,12 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
   const pathShape = schemas?.path
     ? (z.toJSONSchema(schemas.path, { io: 'input', unrepresentable: 'any' }).properties as Record<string, JsonSchema>)
     : {};
-  const queryShape = schemas?.query ? ((inputs[schemas.query.id]!.properties ?? {}) as Record<string, JsonSchema>) : {};
+  const queryShape = schemas?.query
+    ? ((required(inputs[schemas.query.id], `the input schema ${schemas.query.id}`).properties ?? {}) as Record<
+        string,
+        JsonSchema
+      >)
+    : {};
   const parameters = [
     ...pathParams(route.path).map((name) => ({
       name,

@@ -102,7 +102,7 @@ export const outboundEventSchemas = {
 export const eventComponentName = (type: OutboundEventType) =>
   `${type
     .split(/[._]/)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('')}Event`;
 
 /** The envelope every outbound event shares (bus `detail`, webhook body). */

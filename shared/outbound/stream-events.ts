@@ -30,7 +30,7 @@ const linkChange = (name: string | undefined, before: Image | undefined, after: 
   const counted = Object.keys({ ...before, ...after }).some((k) => COUNTERS.has(k) && before[k] !== after[k]);
   if (counted) {
     const at = before.clicks !== after.clicks ? after.lastClicked : after.lastBotClickedAt;
-    return { type: 'link.clicked' as const, occurredAt: String(at ?? new Date().toISOString()) };
+    return { type: 'link.clicked' as const, occurredAt: typeof at === 'string' ? at : new Date().toISOString() };
   }
   return undefined;
 };
@@ -43,11 +43,12 @@ const linkChange = (name: string | undefined, before: Image | undefined, after: 
 export const streamWorkOf = (record: DynamoDBRecord): StreamWork | undefined => {
   const after = imageOf(record.dynamodb?.NewImage);
   const before = imageOf(record.dynamodb?.OldImage);
-  const sk = String((after ?? before)?.sk ?? '');
+  const sk = (after ?? before)?.sk;
   if (sk === 'LINK') {
     const change = linkChange(record.eventName, before, after);
-    if (!change) return undefined;
-    const { pk: _pk, sk: _sk, type: _t, gsi1pk: _1, gsi1sk: _2, ...link } = after!;
+    // A change is only found with the new image there.
+    if (!change || !after) return undefined;
+    const { pk: _pk, sk: _sk, type: _t, gsi1pk: _1, gsi1sk: _2, ...link } = after;
     return {
       kind: 'publish',
       event: linkEvent(

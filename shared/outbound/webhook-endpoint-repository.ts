@@ -49,7 +49,7 @@ export const webhookEndpointRepository = {
         ConsistentRead: true,
       }),
     );
-    return out.Item ? strip<WebhookEndpoint>(out.Item) : undefined;
+    return out.Item ? (strip(out.Item) as WebhookEndpoint) : undefined;
   },
 
   /** By endpoint id alone (admin CLI): gsi1 gives the key, then a consistent read. */
@@ -82,7 +82,7 @@ export const webhookEndpointRepository = {
           ExclusiveStartKey: start,
         }),
       );
-      endpoints.push(...(out.Items ?? []).map((item) => strip<WebhookEndpoint>(item)));
+      endpoints.push(...(out.Items ?? []).map((item) => strip(item) as WebhookEndpoint));
       start = out.LastEvaluatedKey;
     } while (start);
     return endpoints;

@@ -28,7 +28,7 @@ export const postWebhook = (
           'content-length': String(Buffer.byteLength(body)),
           'user-agent': 'linkservice-webhooks/1',
         },
-        lookup: publicOnlyLookup as never,
+        lookup: publicOnlyLookup,
         timeout: timeoutMs,
       },
       (res) => {
@@ -37,8 +37,12 @@ export const postWebhook = (
           read += chunk.length;
           if (read > MAX_RESPONSE_BYTES) res.destroy();
         });
-        res.on('close', () => resolve(res.statusCode ?? 0));
-        res.on('error', () => resolve(res.statusCode ?? 0));
+        res.on('close', () => {
+          resolve(res.statusCode ?? 0);
+        });
+        res.on('error', () => {
+          resolve(res.statusCode ?? 0);
+        });
       },
     );
     req.on('timeout', () => req.destroy(new Error(`No answer within ${timeoutMs} ms`)));

@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { required } from '@shared/util/required';
 
 /**
  * SSRF policy of webhook URLs. Deployed: `https` only, and the host must resolve to public
@@ -59,8 +60,8 @@ const embeddedIpv4 = (ip: string): string | undefined => {
   if (dotted) return dotted[1];
   const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
   if (!hex) return undefined;
-  const hi = parseInt(hex[1]!, 16);
-  const lo = parseInt(hex[2]!, 16);
+  const hi = parseInt(required(hex[1], 'the high group of an embedded IPv4'), 16);
+  const lo = parseInt(required(hex[2], 'the low group of an embedded IPv4'), 16);
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 };
 
@@ -115,23 +116,33 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  */
 export const publicOnlyLookup = (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, '');
+    if (error) {
+      callback(error, '');
+      return;
+    }
     const bad = addresses.find(
       (a) =>
         isNonPublicAddress(a.address) &&
         !(loopbackAllowed && LOOPBACK_HOSTS.has(hostname) && isLoopbackAddress(a.address)),
     );
     if (bad) {
-      return callback(
+      callback(
         Object.assign(new WebhookUrlError(`${hostname} resolves to a non-public address (${bad.address})`), {
           code: 'EADDRNOTPUBLIC',
         }),
         '',
       );
+      return;
     }
-    if (options.all) return callback(null, addresses);
+    if (options.all) {
+      callback(null, addresses);
+      return;
+    }
     const first = addresses[0];
-    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+    if (!first) {
+      callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+      return;
+    }
     callback(null, first.address, first.family);
   });
 };
@@ -143,9 +154,11 @@ export const publicOnlyLookup = (hostname: string, options: LookupOptions, callb
 export const checkWebhookHost = async (url: URL): Promise<void> => {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) || (loopbackAllowed && LOOPBACK_HOSTS.has(host))) return;
-  const error = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
-    publicOnlyLookup(host, { all: true }, (err) => resolve(err)),
-  );
+  const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+    publicOnlyLookup(host, { all: true }, (err) => {
+      resolve(err);
+    });
+  });
   if (!error) return;
   if (error instanceof WebhookUrlError)
     throw new WebhookUrlError(`The webhook URL must not point at a private or reserved address: ${error.message}`);

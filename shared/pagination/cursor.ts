@@ -29,7 +29,8 @@ export const decodeCursor = async <T>(cursor: string, query: Record<string, unkn
   if (!safeEqual(hmacBase64Url(await getSecret('cursor-signing'), payload), mac)) throw invalidCursor();
   let parsed: { p: T; q: string; t: number };
   try {
-    parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    // Signed by encodeCursor (the MAC was checked above), so it has the shape encodeCursor wrote.
+    parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof parsed;
   } catch {
     throw invalidCursor();
   }

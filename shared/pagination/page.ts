@@ -20,10 +20,10 @@ export const positionFromCursor = async <P>(cursor: string | undefined, query: C
  * (response-budget.ts): `sizeOf` measures an item as it will be rendered, and when the next one
  * would not fit, the page ends there with `hasMore` and a cursor, whatever `limit` says.
  */
-export const toPage = async <T, P>(
+export const toPage = async <T>(
   matches: readonly T[],
   limit: number,
-  positionOf: (item: T) => P,
+  positionOf: (item: T) => unknown,
   query: CursorQuery,
   sizeOf: (item: T) => number = escapedJsonBytes,
 ): Promise<{ items: T[]; pagination: Pagination }> => {

@@ -17,7 +17,9 @@ export const PAGE_BUDGET_BYTES = 4 * 1024 * 1024;
  * as a six-byte `\uXXXX` escape (whatever the runtime's serializer does with it).
  */
 export const escapedJsonBytes = (value: unknown): number => {
-  const twice = JSON.stringify(JSON.stringify(value) ?? 'null');
+  // undefined for a value JSON cannot hold (undefined, a function), though typed string.
+  const once = JSON.stringify(value) as string | undefined;
+  const twice = JSON.stringify(once ?? 'null');
   let bytes = 0;
   for (let i = 0; i < twice.length; i++) bytes += twice.charCodeAt(i) < 0x80 ? 1 : 6;
   return bytes;
@@ -33,8 +35,8 @@ export const countWithinBudget = <T>(
   budget = PAGE_BUDGET_BYTES,
 ): number => {
   let used = 0;
-  for (let i = 0; i < items.length; i++) {
-    used += sizeOf(items[i]!);
+  for (const [i, item] of items.entries()) {
+    used += sizeOf(item);
     if (used > budget && i > 0) return i;
   }
   return items.length;

@@ -37,7 +37,9 @@ export const setRateLimitClock = (now: (() => number) | undefined): void => {
 const limitsCache = new Map<string, { limits: RateLimits; until: number }>();
 
 /** Forgets cached limits (a test or the local stack after `admin set-rate-limits`). */
-export const clearRateLimitCache = (): void => limitsCache.clear();
+export const clearRateLimitCache = (): void => {
+  limitsCache.clear();
+};
 
 const limitsOf = async (workspaceId: string, nowMs: number): Promise<RateLimits> => {
   const hit = limitsCache.get(workspaceId);

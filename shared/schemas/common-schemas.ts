@@ -20,11 +20,12 @@ const hasUserinfo = (value: string): boolean => {
   const url = parseHttpUrl(value);
   if (url === undefined) return false;
   if (url.username !== '' || url.password !== '') return true;
-  const afterScheme = value.replace(/^[a-z][a-z0-9+.-]*:[\/\\]*/i, '');
+  const afterScheme = value.replace(/^[a-z][a-z0-9+.-]*:[/\\]*/i, '');
   return /^[^/\\?#]*@/.test(afterScheme);
 };
 
-const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
+/** C0 and C1 controls (U+0000-001F, U+007F-009F: exactly \p{Cc}), the space, and the line / paragraph separators. */
+const CONTROL_OR_SPACE = /[\p{Cc} \u2028\u2029]/u;
 
 /**
  * Absolute http(s) URL, at most 2,048 characters; other schemes (javascript:, data:, file:)

@@ -7,7 +7,6 @@ import * as z from './zod-mini';
  */
 import {
   dateTimeSchema,
-  hostnameSchema,
   httpUrlSchema,
   limits,
   linkKeySchema,
@@ -70,7 +69,7 @@ export const platformOverridesSchema = z.object({
 
 export const objectsSchema = z.nullable(z.record(z.string(), z.json())).check(
   z.refine((v) => v === null || Buffer.byteLength(JSON.stringify(v)) <= limits.objectsMaxBytes, {
-    message: `must be at most ${limits.objectsMaxBytes} bytes serialized`,
+    error: `must be at most ${limits.objectsMaxBytes} bytes serialized`,
   }),
 );
 

@@ -37,15 +37,15 @@ const overridesAgree = (platform: 'desktop' | 'android' | 'ios') =>
       );
       return given.every((v) => v === given[0]);
     },
-    { path: ['platformOverrides', platform], message: `gives ${platform} a different override than another field` },
+    { path: ['platformOverrides', platform], error: `gives ${platform} a different override than another field` },
   );
 const overrideChecks = [overridesAgree('desktop'), overridesAgree('android'), overridesAgree('ios')] as const;
 
 /** POST /v1/links (LinkCreateRequest). */
 export const createLinkBodySchema = z.object({ ...editableLinkFields, domain: hostnameSchema }).check(
-  z.refine((b) => b.url !== undefined || b.destinationUrl !== undefined, { path: ['url'], message: 'is required' }),
-  z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
-  z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' }),
+  z.refine((b) => b.url !== undefined || b.destinationUrl !== undefined, { path: ['url'], error: 'is required' }),
+  z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], error: 'differs from url' }),
+  z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], error: 'differs from key' }),
   ...overrideChecks,
 );
 
@@ -61,11 +61,11 @@ export const createDeepLinkBodySchema = z
   .check(
     z.refine((b) => b.deepLinkAppId !== undefined || b.appId !== undefined, {
       path: ['deepLinkAppId'],
-      message: 'deepLinkAppId or appId is required',
+      error: 'deepLinkAppId or appId is required',
     }),
-    z.refine((b) => aliasesAgree(b.deepLinkAppId, b.appId), { path: ['appId'], message: 'differs from deepLinkAppId' }),
-    z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
-    z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' }),
+    z.refine((b) => aliasesAgree(b.deepLinkAppId, b.appId), { path: ['appId'], error: 'differs from deepLinkAppId' }),
+    z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], error: 'differs from url' }),
+    z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], error: 'differs from key' }),
     ...overrideChecks,
   );
 
@@ -86,8 +86,8 @@ export const patchLinkBodySchema = z
     archived: z.optional(z.boolean()),
   })
   .check(
-    z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], message: 'differs from url' }),
-    z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], message: 'differs from key' }),
+    z.refine((b) => aliasesAgree(b.url, b.destinationUrl), { path: ['destinationUrl'], error: 'differs from url' }),
+    z.refine((b) => aliasesAgree(b.key, b.slug), { path: ['slug'], error: 'differs from key' }),
     ...overrideChecks,
   );
 

@@ -49,7 +49,7 @@ const cursorQuerySchema = described(
 /** Strictly "true" or "false" (default false): anything else is 400, never silently false. */
 const archivedQuerySchema = described(
   z.pipe(
-    z.optional(z.enum(['true', 'false'], { message: 'must be true or false' })),
+    z.optional(z.enum(['true', 'false'], { error: 'must be true or false' })),
     z.transform((v: 'true' | 'false' | undefined) => v === 'true'),
   ),
   'List archived records instead of active ones (default false)',

@@ -6,6 +6,7 @@ import { keys } from '@shared/db/keys';
 import type { TagRef } from '@shared/links/link-record';
 import { prefixedId } from '@shared/util/ids';
 import { sha256Hex } from '@shared/util/hash';
+import { required } from '@shared/util/required';
 
 /** The allowed tag colours, chosen from the name when a tag is first used. */
 export const TAG_COLORS = [
@@ -22,7 +23,7 @@ export const TAG_COLORS = [
 ] as const;
 
 export const colorForTagName = (name: string): string =>
-  TAG_COLORS[parseInt(sha256Hex(name.toLowerCase()).slice(0, 8), 16) % TAG_COLORS.length]!;
+  required(TAG_COLORS[parseInt(sha256Hex(name.toLowerCase()).slice(0, 8), 16) % TAG_COLORS.length], 'a tag color');
 
 /** Case-insensitive de-duplication, first spelling wins, order kept. */
 export const uniqueTagNames = (names: string[]): string[] => {

@@ -29,7 +29,7 @@ export const appRepository = {
     const out = await getDocumentClient().send(
       new GetCommand({ TableName: tableName(), Key: keys.app(workspaceId, appId) }),
     );
-    return out.Item ? strip<DeepLinkAppRecord>(out.Item) : undefined;
+    return out.Item ? (strip(out.Item) as DeepLinkAppRecord) : undefined;
   },
   async getByIdOrThrow(workspaceId: string, appId: string): Promise<DeepLinkAppRecord> {
     const app = await this.findById(workspaceId, appId);

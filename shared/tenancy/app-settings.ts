@@ -9,19 +9,20 @@ import { AppError } from '@shared/errors/app-error';
 export const normalizeSha256Fingerprint = (value: string): string | null => {
   const hex = value.trim().replace(/[:\s-]/g, '');
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) return null;
-  return hex.toUpperCase().match(/../g)!.join(':');
+  return hex.toUpperCase().replace(/..(?!$)/g, '$&:');
 };
 
 /** The normalised fingerprints, or 400 `invalid_request` naming each bad one. */
 export const normalizeSha256FingerprintsOrThrow = (values: string[]): string[] => {
-  const details = values.flatMap((value, i) =>
-    normalizeSha256Fingerprint(value) === null
+  const normalized = values.map((value) => normalizeSha256Fingerprint(value));
+  const details = normalized.flatMap((fingerprint, i) =>
+    fingerprint === null
       ? [{ path: `sha256CertFingerprints.${i}`, message: 'must be 32 bytes of hex (AB:CD:...)' }]
       : [],
   );
   if (values.length === 0) details.push({ path: 'sha256CertFingerprints', message: 'at least one fingerprint' });
   if (details.length) throw new AppError('invalid_request', 'Invalid Android certificate fingerprint', details);
-  return [...new Set(values.map((v) => normalizeSha256Fingerprint(v)!))];
+  return [...new Set(normalized.filter((fingerprint) => fingerprint !== null))];
 };
 
 /** Schemes the edge already uses or that no app may own. */

@@ -117,7 +117,7 @@ export const domainRepository = {
     const out = await getDocumentClient().send(
       new GetCommand({ TableName: tableName(), Key: keys.domain(workspaceId, domainId) }),
     );
-    return out.Item ? strip<DomainRecord>(out.Item) : undefined;
+    return out.Item ? (strip(out.Item) as DomainRecord) : undefined;
   },
 
   async getByIdOrThrow(workspaceId: string, domainId: string): Promise<DomainRecord> {
@@ -140,7 +140,7 @@ export const domainRepository = {
           ExclusiveStartKey: startKey,
         }),
       );
-      for (const item of out.Items ?? []) items.push(strip<DomainRecord>(item));
+      for (const item of out.Items ?? []) items.push(strip(item) as DomainRecord);
       startKey = out.LastEvaluatedKey;
     } while (startKey);
     return items;
@@ -158,6 +158,6 @@ export const domainRepository = {
     const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.host(hostname) }), {
       abortSignal,
     });
-    return out.Item ? strip<HostRecord>(out.Item) : undefined;
+    return out.Item ? (strip(out.Item) as HostRecord) : undefined;
   },
 };

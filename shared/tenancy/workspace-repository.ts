@@ -17,7 +17,7 @@ export const workspaceRepository = {
     const out = await getDocumentClient().send(
       new GetCommand({ TableName: tableName(), Key: keys.workspace(workspaceId), ConsistentRead: consistent }),
     );
-    return out.Item ? strip<WorkspaceRecord>(out.Item) : undefined;
+    return out.Item ? (strip(out.Item) as WorkspaceRecord) : undefined;
   },
   /**
    * Sets the given per-minute limits, leaving the others as they are (field-level SETs: two
@@ -39,7 +39,9 @@ export const workspaceRepository = {
         ExpressionAttributeValues: { ':empty': {} },
       }),
     );
-    const fields = Object.entries(changes).filter(([, v]) => v !== undefined);
+    // A caller may pass a limit as undefined (not given): only the given ones are set.
+    const given: Array<[string, number | undefined]> = Object.entries(changes);
+    const fields = given.filter(([, v]) => v !== undefined);
     if (fields.length === 0) return (await this.findById(workspaceId, true))?.rateLimits;
     const out = await client.send(
       new UpdateCommand({
@@ -56,8 +58,11 @@ export const workspaceRepository = {
   },
 };
 
-/** Removes the table's own attributes (keys, type tag) from a stored item. */
-export const strip = <T>(item: Record<string, unknown>): T => {
+/**
+ * Removes the table's own attributes (keys, type tag) from a stored item; the caller names the
+ * record it reads (`strip(item) as LinkRecord`).
+ */
+export const strip = (item: Record<string, unknown>): object => {
   const {
     pk: _pk,
     sk: _sk,
@@ -71,5 +76,5 @@ export const strip = <T>(item: Record<string, unknown>): T => {
     gsi3sk: _f,
     ...rest
   } = item;
-  return rest as T;
+  return rest;
 };

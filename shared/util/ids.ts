@@ -8,12 +8,12 @@ export const timeOrderedId = (now = Date.now()): string => {
   let time = '';
   let t = now;
   for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[t % 32] + time;
+    time = CROCKFORD.charAt(t % 32) + time;
     t = Math.floor(t / 32);
   }
   const bytes = randomBytes(16);
   let rand = '';
-  for (const b of bytes) rand += CROCKFORD[b % 32];
+  for (const b of bytes) rand += CROCKFORD.charAt(b % 32);
   return time + rand;
 };
 
@@ -24,7 +24,7 @@ export const randomBase62 = (length: number): string => {
   let out = '';
   while (out.length < length) {
     for (const b of randomBytes(length * 2)) {
-      if (b < 248 && out.length < length) out += BASE62[b % 62];
+      if (b < 248 && out.length < length) out += BASE62.charAt(b % 62);
     }
   }
   return out;

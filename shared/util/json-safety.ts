@@ -49,8 +49,8 @@ const numberProblem = (n: number): string | undefined => {
  */
 export const findJsonSafetyProblem = (value: unknown, rootPath = ''): JsonSafetyProblem | undefined => {
   const stack: Array<[unknown, string]> = [[value, rootPath]];
-  while (stack.length > 0) {
-    const [current, at] = stack.pop()!;
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [current, at] = entry;
     if (typeof current === 'string') {
       if (!isWellFormedUnicode(current)) return { path: at, message: 'is not well-formed Unicode (lone surrogate)' };
       continue;
@@ -65,9 +65,8 @@ export const findJsonSafetyProblem = (value: unknown, rootPath = ''): JsonSafety
       for (let i = current.length - 1; i >= 0; i--) stack.push([current[i], joinPath(at, i)]);
       continue;
     }
-    const keys = Object.keys(current);
-    for (let i = keys.length - 1; i >= 0; i--) {
-      const key = keys[i]!;
+    // Last key first, as the array's elements: the stack then yields them in order.
+    for (const key of Object.keys(current).reverse()) {
       const keyPath = joinPath(at, printableKey(key));
       if (key === '')
         return { path: keyPath, message: 'key must not be empty (DynamoDB refuses empty attribute names)' };

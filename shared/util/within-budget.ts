@@ -15,7 +15,9 @@ export const withinBudget = async (
         (error: unknown) => ({ done: false as const, reason: String(error) }),
       ),
       new Promise<{ done: false; reason: string }>((resolve) => {
-        timer = setTimeout(() => resolve({ done: false, reason: `not recorded within ${budgetMs} ms` }), budgetMs);
+        timer = setTimeout(() => {
+          resolve({ done: false, reason: `not recorded within ${budgetMs} ms` });
+        }, budgetMs);
       }),
     ]);
   } finally {

@@ -61,7 +61,7 @@ describe('capacity settings', () => {
     const edgeWarnings = (stack: LinkServiceStack) =>
       Annotations.fromStack(stack)
         .findWarning('*', Match.stringLikeRegexp('edge-links'))
-        .map((w) => String(w.entry.data));
+        .map((w) => (typeof w.entry.data === 'string' ? w.entry.data : JSON.stringify(w.entry.data)));
 
     it('by default plans 2,000 clicks/s at 20 ms (40 concurrent executions), which the default pool and the default 2 shards take: no warning', () => {
       const { stack } = synthStack();

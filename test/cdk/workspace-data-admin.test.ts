@@ -19,7 +19,7 @@ describe('the operator role for export-workspace and delete-workspace', () => {
   });
 
   it('may scan and batch-delete the table, query through Athena, and rewrite or delete lake objects under events/ and compacted/ only', () => {
-    const tableId = logicalId(stack.table as never);
+    const tableId = logicalId(stack.table);
     const dynamo = statements.find((s) => JSON.stringify(s.Action).includes('dynamodb:BatchWriteItem'))!;
     expect(dynamo.Action).toEqual(
       expect.arrayContaining(['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem']),

@@ -10,11 +10,11 @@ let lakeDir: string;
 beforeAll(async () => {
   t = await startTestStack();
   lakeDir = process.env.LOCAL_LAKE_DIR!;
+  return () => t.stop();
 });
-afterAll(async () => {
+afterAll(() => {
   process.env.LOCAL_LAKE_DIR = lakeDir;
   resetConfig();
-  await t?.stop();
 });
 
 const server = { 'api-key': '' };

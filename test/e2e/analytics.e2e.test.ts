@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
 import { createDeepLink } from '@shared/links/create-deep-link';
@@ -25,6 +25,9 @@ const appKey = (key = t.tenantA.deepLinkApp.appKey) => ({ 'api-key': key });
 
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   const created = await http(t.baseUrl, 'POST', '/v1/links', {
     headers: server(),
     json: { url: 'https://example.com/e2e', domain: t.tenantA.domain, tracking: { utmCampaign: 'launch' } },
@@ -60,10 +63,6 @@ beforeAll(async () => {
     return at >= now - 6 * DAY && at <= now - 60_000;
   });
   await getEventSink().send(events);
-});
-// t is unset when beforeAll failed to start the stack.
-afterAll(async () => {
-  await (t as TestStack | undefined)?.stop();
 });
 
 const of = (f: (e: EventRecord) => boolean, traffic: 'human' | 'all' | 'bots' = 'human') =>

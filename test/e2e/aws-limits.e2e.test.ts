@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
@@ -9,9 +9,7 @@ const IPHONE_UA =
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
-});
-afterAll(async () => {
-  await t?.stop();
+  return () => t.stop();
 });
 
 const create = (json: Record<string, unknown>) =>

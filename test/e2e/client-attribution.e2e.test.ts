@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
@@ -17,13 +17,15 @@ let t: TestStack;
 let link: { id: string; domain: string; key: string; url: string; shortLink: string };
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   const created = await http(t.baseUrl, 'POST', '/v1/links', {
     headers: { 'api-key': t.tenantA.serverKey },
     json: { url: 'https://example.com/offer', domain: t.tenantA.domain },
   });
   link = created.body.data;
 });
-afterAll(async () => t?.stop());
 
 /** Headers of a well-behaved client of each key of tenant A. */
 const browser = (extra: Record<string, string> = {}) => ({

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from '@shared/schemas/zod-mini';
 import { http } from '@test/support/http-client';
 import { IPHONE_UA } from '@test/reliability/route-cases';
@@ -8,6 +8,9 @@ let t: TestStack;
 let link: { id: string; key: string; shortLink: string };
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   link = (
     await http(t.baseUrl, 'POST', '/v1/links', {
       headers: { 'api-key': t.tenantA.serverKey },
@@ -15,7 +18,6 @@ beforeAll(async () => {
     })
   ).body.data;
 });
-afterAll(async () => t?.stop());
 
 const ios = () => ({ 'x-ios-bundle-id': t.tenantA.publishableKeys.ios.bundleId, 'user-agent': IPHONE_UA });
 const resolve = (

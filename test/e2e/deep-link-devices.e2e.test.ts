@@ -3,7 +3,7 @@
  * a tap on the edge (with the user agents browsers really send), then the app's first open or
  * deferred-deep-link call (with the user agents apps really send).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { configureApp } from '@shared/admin/configure-app';
 import { createDeepLink } from '@shared/links/create-deep-link';
@@ -41,10 +41,7 @@ const UA = {
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
-});
-// t is unset when beforeAll failed to start the stack.
-afterAll(async () => {
-  await (t as TestStack | undefined)?.stop();
+  return () => t.stop();
 });
 
 /**

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
 });
-afterAll(async () => t?.stop());
 
 const server = (key = t.tenantA.serverKey) => ({ 'api-key': key });
 

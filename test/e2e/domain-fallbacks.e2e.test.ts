@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant } from '@shared/admin/bootstrap';
 import { createShortLink } from '@shared/links/create-link';
 import { domainRepository } from '@shared/tenancy/domain-repository';
@@ -10,8 +10,8 @@ import { startTestStack, type TestStack } from '@test/support/test-stack';
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
 });
-afterAll(async () => t?.stop());
 
 describe('domain fallback URLs (set by provisioning)', () => {
   it('are stored on the domain and its host record, shown by GET /v1/domains/{id}, and used by the edge', async () => {

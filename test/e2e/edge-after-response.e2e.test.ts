@@ -11,10 +11,10 @@ let lake: EventSink;
 beforeAll(async () => {
   t = await startTestStack();
   lake = getEventSink();
+  return () => t.stop();
 });
-afterAll(async () => {
+afterAll(() => {
   setEventSink(lake);
-  await t?.stop();
 });
 
 /** An event sink that holds every send until `open()`: the click's recording cannot finish before. */

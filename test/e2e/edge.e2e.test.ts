@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
@@ -26,6 +26,9 @@ let t: TestStack;
 let fallbackDomain: string;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   const now = new Date().toISOString();
   fallbackDomain = `fb-${randomBase62(8).toLowerCase()}.localhost`;
   await domainRepository.create({
@@ -44,16 +47,15 @@ beforeAll(async () => {
     updatedAt: now,
   });
 });
-afterAll(async () => t?.stop());
 
 const shortLink = (body: Partial<CreateLinkBody> & { url: string }) =>
-  createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, ...body } as CreateLinkBody);
+  createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, ...body });
 const deepLink = (body: Partial<CreateDeepLinkBody> = {}) =>
   createDeepLink(t.tenantA.workspaceId, {
     deepLinkAppId: t.tenantA.deepLinkApp.id,
     url: 'https://www.example.com/product/1',
     ...body,
-  } as CreateDeepLinkBody);
+  });
 /** One edge request, returned once the edge has finished it (a click is recorded after the response). */
 const get = async (host: string, path: string, headers: Record<string, string> = {}, method = 'GET') => {
   const res = await edgeRequest(t.edgeUrl, { host, path, method, headers: { 'user-agent': UA.desktop, ...headers } });

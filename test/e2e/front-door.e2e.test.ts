@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PASSWORD_ATTEMPTS } from '@shared/edge/password-attempts';
 import { createShortLink } from '@shared/links/create-link';
 import type { CreateLinkBody } from '@shared/schemas/link-schemas';
@@ -16,11 +16,11 @@ const DESKTOP =
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
 });
-afterAll(async () => t?.stop());
 
 const shortLink = (body: Partial<CreateLinkBody> & { url: string }) =>
-  createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, ...body } as CreateLinkBody);
+  createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, ...body });
 /** One click, returned once the edge has recorded it (the recording follows the response). */
 const click = async (
   key: string,

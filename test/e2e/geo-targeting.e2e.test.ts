@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
@@ -11,8 +11,8 @@ const IPHONE =
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
 });
-afterAll(async () => t?.stop());
 
 const server = () => ({ 'api-key': t.tenantA.serverKey });
 const createLink = async (json: Record<string, unknown>) => {

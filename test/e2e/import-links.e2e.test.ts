@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '@shared/local/paths';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
@@ -13,6 +13,9 @@ const fixture = (name: string) => path.join(projectRoot, 'test', 'fixtures', 'im
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   // Slugs the fixtures ask for that another link already holds.
   for (const key of ['taken-bitly', 'taken-rebrandly', 'taken-shortio', 'taken-generic']) {
     const res = await http(t.baseUrl, 'POST', '/v1/links', {
@@ -22,7 +25,6 @@ beforeAll(async () => {
     expect(res.status).toBe(201);
   }
 });
-afterAll(async () => t?.stop());
 
 /** The admin CLI as a user runs it, against this test file's table. */
 const importLinks = async (file: string, format: string, extra: string[] = []) => {
@@ -45,7 +47,7 @@ const importLinks = async (file: string, format: string, extra: string[] = []) =
     return { code: 0, report: JSON.parse(stdout) };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
-    if (!failed.stdout) throw new Error(failed.stderr);
+    if (!failed.stdout) throw new Error(failed.stderr, { cause: error });
     return { code: failed.code, report: JSON.parse(failed.stdout) };
   }
 };

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { hashApiKey } from '@shared/auth/api-keys';
 import { getDocumentClient } from '@shared/db/dynamo-client';
@@ -16,9 +16,11 @@ let t: TestStack;
 let tenant: BootstrapResult;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl, name: 'Revoked', browserOrigin: ORIGIN });
 });
-afterAll(async () => t?.stop());
 
 const preflight = () =>
   http(t.baseUrl, 'OPTIONS', '/v1/client/resolve', {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { generateApiKey, hashApiKey } from '@shared/auth/api-keys';
 import { bootstrapTenant } from '@shared/admin/bootstrap';
@@ -18,6 +18,9 @@ let otherApp: { id: string; domain: string; appKey: string };
 
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   const now = new Date().toISOString();
   const id = prefixedId('app');
   const domain = `second-${id.slice(-8).toLowerCase()}.localhost`;
@@ -60,10 +63,6 @@ beforeAll(async () => {
     publishable: null,
   });
   otherApp = { id, domain, appKey };
-});
-// t is unset when beforeAll failed to start the stack.
-afterAll(async () => {
-  await (t as TestStack | undefined)?.stop();
 });
 
 const PATH = '/api/mobile/deeplink';

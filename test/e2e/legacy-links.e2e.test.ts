@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
@@ -16,10 +16,7 @@ import { localShortLink } from '@test/support/local-short-link';
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
-});
-// t is unset when beforeAll failed to start the stack.
-afterAll(async () => {
-  await (t as TestStack | undefined)?.stop();
+  return () => t.stop();
 });
 
 const CREATE = '/api/mobile/link/create';

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { postForm } from '@test/support/legacy-client';
@@ -8,8 +8,8 @@ import { startTestStack, type TestStack } from '@test/support/test-stack';
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
 });
-afterAll(async () => t?.stop());
 
 describe('legacy and v1 serve the same links', () => {
   it('a legacy link is edited through v1 PATCH, read back through legacy, redirects on the edge and counts its clicks', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { countClicks } from '@test/support/count-clicks';
 import { http } from '@test/support/http-client';
@@ -9,9 +9,11 @@ let t: TestStack;
 let w: BootstrapResult;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   w = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl, name: 'Lists' });
 });
-afterAll(async () => t?.stop());
 
 const headers = () => ({ 'api-key': w.serverKey });
 const create = async (json: Record<string, unknown>) => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '@shared/db/keys';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
@@ -10,10 +10,7 @@ import { localShortLink } from '@test/support/local-short-link';
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
-});
-// t is unset when beforeAll failed to start the stack.
-afterAll(async () => {
-  await (t as TestStack | undefined)?.stop();
+  return () => t.stop();
 });
 
 const server = (key = t.tenantA.serverKey) => ({ 'api-key': key });

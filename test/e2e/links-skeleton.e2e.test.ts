@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
 import { linkRepository } from '@shared/links/link-repository';
@@ -9,10 +9,7 @@ import { localShortLink } from '@test/support/local-short-link';
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
-});
-// t is unset when beforeAll failed to start the stack.
-afterAll(async () => {
-  await (t as TestStack | undefined)?.stop();
+  return () => t.stop();
 });
 
 const server = (key = t.tenantA.serverKey, extra: Record<string, string> = {}) => ({ 'api-key': key, ...extra });

@@ -13,13 +13,13 @@ const stateDir = mkdtempSync(path.join(tmpdir(), 'linkservice-start-'));
 const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
 
 /** The environment of a new user's shell: none of the test's own table settings. */
-const userEnv = (extra: Record<string, string>): Record<string, string> => {
-  const testOnly = new Set(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'LOCAL_LAKE_DIR', 'BASE_URL', 'EDGE_URL']);
-  const inherited = Object.entries(process.env).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined && !testOnly.has(entry[0]),
+const TEST_SETTINGS = new Set(['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'LOCAL_LAKE_DIR', 'BASE_URL', 'EDGE_URL']);
+const userEnv = (extra: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries({ ...process.env, LOCAL_STATE_DIR: stateDir, LOG_LEVEL: 'silent', ...extra }).filter(
+      ([k]) => !TEST_SETTINGS.has(k),
+    ),
   );
-  return { ...Object.fromEntries(inherited), LOCAL_STATE_DIR: stateDir, LOG_LEVEL: 'silent', ...extra };
-};
 
 /** Starts `npm start` on OS-chosen ports (PORT=0: nothing to race for) and reads where it listens. */
 const startService = async () => {
@@ -148,13 +148,13 @@ describe('npm start, admin bootstrap, restart', () => {
       ios: { urlScheme: 'myapp', pasteboardHandoff: true },
       android: { sha256CertFingerprints: [Array(32).fill('AB').join(':')] },
     });
-    const refused = await run(
-      tsx,
-      ['scripts/admin.ts', 'set-app', second.deepLinkApp.domain, '--android-cert', 'AB:CD'],
-      { cwd: projectRoot, env: userEnv({}) },
-    ).catch((error: unknown) => error);
-    expect(refused).toMatchObject({
-      code: 1,
+    await expect(
+      run(tsx, ['scripts/admin.ts', 'set-app', second.deepLinkApp.domain, '--android-cert', 'AB:CD'], {
+        cwd: projectRoot,
+        env: userEnv({}),
+      }),
+    ).rejects.toMatchObject({
+      code: 2,
       stderr: expect.stringContaining('sha256CertFingerprints.0: must be 32 bytes of hex'),
     });
 

@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { buildOpenApiDocument } from '@shared/openapi/openapi-document';
@@ -9,8 +9,8 @@ import { startTestStack, type TestStack } from '@test/support/test-stack';
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
 });
-afterAll(async () => t?.stop());
 
 const opFor = (doc: any, route: Pick<RouteDef, 'method' | 'path'>) =>
   doc.paths[route.path.replace(/\{(\w+)\+\}/g, '{$1}')]?.[route.method.toLowerCase()];
@@ -102,7 +102,7 @@ describe('GET /v1/openapi.json', () => {
 });
 
 describe('OpenAPI error statuses', () => {
-  it('documents 503 analytics_unavailable on the analytics routes only', async () => {
+  it('documents 503 analytics_unavailable on the analytics routes only', () => {
     const doc = buildOpenApiDocument() as {
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
     };

@@ -1,6 +1,6 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
@@ -9,6 +9,9 @@ let shortLink: { id: string; shortLink: string };
 let deepLink: { id: string; shortLink: string };
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   const headers = { 'api-key': t.tenantA.serverKey };
   shortLink = (
     await http(t.baseUrl, 'POST', '/v1/links', {
@@ -20,7 +23,6 @@ beforeAll(async () => {
     await http(t.baseUrl, 'POST', '/v1/deep-links', { headers, json: { deepLinkAppId: t.tenantA.deepLinkApp.id } })
   ).body.data;
 });
-afterAll(async () => t?.stop());
 
 const qr = async (path: string, key = t.tenantA.serverKey) => {
   const res = await fetch(`${t.baseUrl}${path}`, { headers: { 'api-key': key, 'x-request-id': 'qr-req-1' } });

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createShortLink } from '@shared/links/create-link';
-import type { CreateLinkBody } from '@shared/schemas/link-schemas';
 import type { ApiContext, ApiEvent } from '@shared/http/api-types';
 import { edgeHandler } from '@shared/http/edge-handler';
 import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
@@ -19,11 +18,13 @@ const IPHONE =
 let t: TestStack;
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   // The table-stream consumer (the outbound publisher: another function and log group when
   // deployed) runs in this process locally; these tests read the HTTP functions' lines only.
   await t.stack.outbound.stop();
 });
-afterAll(async () => t?.stop());
 
 const withLogLevel = async <T>(level: string, fn: () => Promise<T>): Promise<T> => {
   const before = process.env.LOG_LEVEL;
@@ -69,7 +70,7 @@ describe("one request's log lines", () => {
     const link = await createShortLink(t.tenantA.workspaceId, {
       domain: t.tenantA.domain,
       url: 'https://example.com/logs',
-    } as CreateLinkBody);
+    });
     const output = captureOutput();
     const res = await withLogLevel('info', async () => {
       const answer = await edgeRequest(t.edgeUrl, {
@@ -79,7 +80,9 @@ describe("one request's log lines", () => {
       });
       await t.idle();
       return answer;
-    }).finally(() => output.stop());
+    }).finally(() => {
+      output.stop();
+    });
     expect(res.status).toBe(302);
     expect(res.headers['x-request-id']).toBe('click-log-check-1');
 
@@ -101,7 +104,7 @@ describe("one request's log lines", () => {
     const link = await createShortLink(t.tenantA.workspaceId, {
       domain: t.tenantA.domain,
       url: 'https://example.com/concurrent',
-    } as CreateLinkBody);
+    });
     const ids = Array.from({ length: 12 }, (_, i) => `concurrent-click-${i}`);
     const output = captureOutput();
     const answers = await withLogLevel('info', async () => {
@@ -116,7 +119,9 @@ describe("one request's log lines", () => {
       );
       await t.idle();
       return all;
-    }).finally(() => output.stop());
+    }).finally(() => {
+      output.stop();
+    });
     // Humans are redirected; the bots (curl) get the social preview.
     expect(answers.map((a) => a.status)).toEqual(ids.map((_, i) => (i < 9 ? 302 : 200)));
     const lines = output.json();
@@ -126,10 +131,10 @@ describe("one request's log lines", () => {
 
   it('every line a failing request writes is Powertools JSON with the request id, the route and the Lambda context', async () => {
     const handler = buffered(() =>
-      edgeHandler(async () => {
+      edgeHandler(() => {
         log('debug', 'looking the link up', { key: 'abc' });
         log('warn', 'something looks off', { password: 'hunter2' });
-        throw new Error('boom');
+        return Promise.reject(new Error('boom'));
       }),
     );
     const event = {
@@ -154,7 +159,9 @@ describe("one request's log lines", () => {
     } as unknown as ApiContext;
 
     const output = captureOutput();
-    const res = await withLogLevel('debug', () => handler(event, context)).finally(() => output.stop());
+    const res = await withLogLevel('debug', () => handler(event, context)).finally(() => {
+      output.stop();
+    });
     expect(res.statusCode).toBe(500);
 
     const lines = output.lines();
@@ -182,15 +189,20 @@ describe("one request's log lines", () => {
     const next = captureOutput();
     await withLogLevel('debug', () =>
       buffered(() =>
-        edgeHandler(async () => {
+        edgeHandler(() => {
           log('info', 'second request');
-          return { statusCode: 204 };
+          return Promise.resolve({ statusCode: 204 });
         }),
-      )({ ...event, headers: { ...event.headers, 'x-request-id': 'second-request' } } as ApiEvent, {
-        ...context,
-        awsRequestId: 'lambda-request-2',
-      }),
-    ).finally(() => next.stop());
+      )(
+        { ...event, headers: { ...event.headers, 'x-request-id': 'second-request' } },
+        {
+          ...context,
+          awsRequestId: 'lambda-request-2',
+        },
+      ),
+    ).finally(() => {
+      next.stop();
+    });
     expect(next.json()).toEqual([
       expect.objectContaining({
         message: 'second request',

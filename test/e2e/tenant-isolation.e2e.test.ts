@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
@@ -7,6 +7,9 @@ let link: { id: string; key: string };
 let deep: { id: string };
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   const a = { 'api-key': t.tenantA.serverKey };
   link = (
     await http(t.baseUrl, 'POST', '/v1/links', {
@@ -18,7 +21,6 @@ beforeAll(async () => {
     await http(t.baseUrl, 'POST', '/v1/deep-links', { headers: a, json: { deepLinkAppId: t.tenantA.deepLinkApp.id } })
   ).body.data;
 });
-afterAll(async () => t?.stop());
 
 const asB = (method: string, path: string, json?: unknown) =>
   http(t.baseUrl, method, path, { headers: { 'api-key': t.tenantB.serverKey }, json });

@@ -13,7 +13,8 @@ import { projectRoot } from '@shared/local/paths';
 import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
-import { startWebhookReceiver, waitUntil, type WebhookReceiver } from '@test/support/webhook-receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '@test/support/webhook-receiver';
+import { waitUntil } from '@test/support/wait-until';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
@@ -28,10 +29,10 @@ const receiver = async (respond?: (n: number) => number) => {
 
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
-  await t?.stop();
 });
 
 const api = (tenant: BootstrapResult) => ({
@@ -339,17 +340,9 @@ describe('admin webhooks commands', () => {
     expect(listed).not.toContain('whsec_');
     await drain(tenant, hook);
     expect(() => verifyAll(hook, added.secret)).not.toThrow();
-    const refused = await admin(
-      stateDir,
-      'webhooks',
-      'add',
-      tenant.workspaceId,
-      '--url',
-      'http://10.0.0.1/x',
-      '--json',
-    ).catch((e: { code: number; stderr: string }) => e);
-    expect((refused as { code: number }).code).toBe(1);
-    expect((refused as { stderr: string }).stderr).toMatch(/https|127\.0\.0\.1/);
+    await expect(
+      admin(stateDir, 'webhooks', 'add', tenant.workspaceId, '--url', 'http://10.0.0.1/x', '--json'),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/https|127\.0\.0\.1/) });
     const removed = JSON.parse((await admin(stateDir, 'webhooks', 'remove', added.id, '--json')).stdout);
     expect(removed).toEqual({ id: added.id, removed: true });
   });

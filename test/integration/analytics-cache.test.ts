@@ -51,10 +51,11 @@ const fakeAthena = () =>
 
 beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: 'x', edgeUrl: 'y' });
-  linkId = (await createShortLink(tenant.workspaceId, { url: 'https://example.com/c', domain: tenant.domain } as never))
-    .id;
+  linkId = (await createShortLink(tenant.workspaceId, { url: 'https://example.com/c', domain: tenant.domain })).id;
 });
-afterAll(() => setAnalyticsEngine(undefined));
+afterAll(() => {
+  setAnalyticsEngine(undefined);
+});
 
 describe('analytics answers computed by Athena are cached in the table', () => {
   it('maps Athena rows into AnalyticsData, then serves a refresh from the table without querying', async () => {

@@ -54,14 +54,14 @@ beforeAll(async () => {
     url: 'https://example.com/a1',
     domain: a.domain,
     tracking: { utmCampaign: 'spring' },
-  } as never);
-  const a2 = await createShortLink(a.workspaceId, { url: 'https://example.com/a2', domain: a.domain } as never);
+  });
+  const a2 = await createShortLink(a.workspaceId, { url: 'https://example.com/a2', domain: a.domain });
   const d1 = await createDeepLink(a.workspaceId, {
     deepLinkAppId: a.deepLinkApp.id,
     tracking: { utmCampaign: 'app-launch' },
-  } as never);
-  const d2 = await createDeepLink(a.workspaceId, { deepLinkAppId: a.deepLinkApp.id } as never);
-  const b1 = await createShortLink(b.workspaceId, { url: 'https://example.com/b1', domain: b.domain } as never);
+  });
+  const d2 = await createDeepLink(a.workspaceId, { deepLinkAppId: a.deepLinkApp.id });
+  const b1 = await createShortLink(b.workspaceId, { url: 'https://example.com/b1', domain: b.domain });
   links = [
     fixtureLink(a.workspaceId, a1, 'spring'),
     fixtureLink(a.workspaceId, a2, null),
@@ -155,7 +155,7 @@ describe.each([
       const fresh = await createShortLink(a.workspaceId, {
         url: 'https://example.com/fresh',
         domain: a.domain,
-      } as never);
+      });
       const data = await getLinkAnalyticsOrThrow(a.workspaceId, fresh.id, { range: '30d', traffic: 'all' }, NOW);
       expectAnalyticsMatches(data, [], '30d', NOW);
       expect(data.timeseries).toHaveLength(30);

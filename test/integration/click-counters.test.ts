@@ -1,5 +1,4 @@
 import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { KinesisStreamEvent } from 'aws-lambda';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -190,7 +189,7 @@ describe('click counters from the event stream (the consumer, against DynamoDB L
           `${LAKE_ONLY_PARTITION_PREFIX}ff`,
         ),
       ],
-    } as KinesisStreamEvent;
+    };
     const context = {
       awsRequestId: 'req',
       functionName: 'click-counters',

@@ -17,7 +17,7 @@ const COUNTS = [
 ];
 
 let tenant: BootstrapResult;
-let links: LinkRecord[] = [];
+const links: LinkRecord[] = [];
 beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
   const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;

@@ -43,7 +43,9 @@ beforeAll(async () => {
     connectionGroupId: cf.connectionGroupId,
   };
 });
-beforeEach(() => cf.reset());
+beforeEach(() => {
+  cf.reset();
+});
 
 const domainRecord = async (hostname: string) => {
   const host = await domainRepository.findHost(hostname);

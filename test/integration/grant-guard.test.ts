@@ -115,7 +115,12 @@ describe('local grant guards (IAM on one machine)', () => {
 
   it('refuses event sends on routes without grants.events', async () => {
     const sent: unknown[] = [];
-    const sink = guardEventSink({ send: async (events) => void sent.push(...events) });
+    const sink = guardEventSink({
+      send: (events) => {
+        sent.push(...events);
+        return Promise.resolve();
+      },
+    });
     const event = blankEvent({
       eventId: 'e',
       timestamp: new Date().toISOString(),

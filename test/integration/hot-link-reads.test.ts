@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { REDIRECT_HOT_LOOKUPS } from '@shared/edge/redirect-cache';
@@ -20,10 +20,10 @@ beforeAll(async () => {
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(new Date('2026-11-23T08:00:00Z'));
-});
-afterAll(async () => {
-  vi.useRealTimers();
-  await proxy?.stop();
+  return async () => {
+    vi.useRealTimers();
+    await proxy.stop();
+  };
 });
 
 const HOST = 'hot.example.com';

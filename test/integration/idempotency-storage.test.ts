@@ -21,9 +21,9 @@ const stored = async (key: string) =>
 /** A reply replayed through a second call with the same key and body, and how it was stored. */
 const roundTrip = async (key: string, data: unknown) => {
   let runs = 0;
-  const run = async () => {
+  const run = () => {
     runs++;
-    return { status: 200, data };
+    return Promise.resolve({ status: 200, data });
   };
   const first = await withIdempotency(request(key), run);
   const replay = await withIdempotency(request(key), run);

@@ -10,7 +10,7 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
 
 /**
@@ -37,10 +37,10 @@ const clientOf = (endpoint: string) =>
 beforeAll(async () => {
   proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, { perKeyLimits: LIMITS, now: () => clock });
   client = clientOf(proxy.endpoint);
-});
-afterAll(async () => {
-  client?.destroy();
-  await proxy?.stop();
+  return async () => {
+    client.destroy();
+    await proxy.stop();
+  };
 });
 beforeEach(() => {
   proxy.set({ perKeyLimits: LIMITS }); // full buckets for every test

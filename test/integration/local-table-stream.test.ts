@@ -7,7 +7,9 @@ const client = new DynamoDBClient({
   region: 'us-east-1',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });
-afterAll(() => client.destroy());
+afterAll(() => {
+  client.destroy();
+});
 
 describe('the local table stream', () => {
   it('the test table is created with a NEW_AND_OLD_IMAGES stream, as deployed', async () => {

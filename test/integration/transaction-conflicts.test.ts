@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { countClicks } from '@test/support/count-clicks';
 import { insertLink } from '@shared/links/create-link';
@@ -6,6 +6,7 @@ import { linkRepository, SlugTakenError } from '@shared/links/link-repository';
 import { patchLink } from '@shared/links/patch-link';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
+import { waitUntil } from '@test/support/wait-until';
 
 /**
  * The conflicts deployed DynamoDB reports and DynamoDB Local never does, produced on the wire
@@ -17,15 +18,13 @@ let tenant: BootstrapResult;
 beforeAll(async () => {
   proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!);
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
+  return () => proxy.stop();
+});
+beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
 });
-afterAll(async () => {
-  await proxy?.stop();
-});
 
-const until = async (check: () => boolean) => {
-  while (!check()) await new Promise((r) => setTimeout(r, 5));
-};
+const until = (check: () => boolean) => waitUntil(check, 'the fault proxy', { interval: 5 });
 
 const newLink = async (key?: string) => {
   const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;

@@ -24,7 +24,10 @@ beforeAll(async () => {
   setRetryDelays(deployedRetryDelaysMs);
   setDeliveryQueue({
     send: async () => {},
-    retryLater: async (receiptHandle, delayMs) => void delays.push({ receiptHandle, delayMs }),
+    retryLater: (receiptHandle, delayMs) => {
+      delays.push({ receiptHandle, delayMs });
+      return Promise.resolve();
+    },
   });
 });
 afterAll(async () => {
@@ -150,9 +153,11 @@ describe('webhook delivery (the delivery function)', () => {
   });
 
   it('the connection lookup refuses names that resolve to non-public addresses', async () => {
-    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
-      publicOnlyLookup('localhost', {}, (err) => resolve(err)),
-    );
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+      publicOnlyLookup('localhost', {}, (err) => {
+        resolve(err);
+      });
+    });
     expect(error?.code).toBe('EADDRNOTPUBLIC');
     // And `webhooks add` (deployed) refuses such a host, or one that does not resolve.
     await expect(checkWebhookHost(new URL('https://localhost./x'))).rejects.toThrow(WebhookUrlError);

@@ -9,6 +9,7 @@ import { startDynamoDbLocal, type DynamoDbLocal } from '@shared/local/dynamodb-l
 import { startLocalStack, type LocalStack } from '@shared/local/local-stack';
 import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
 import { http } from '@test/support/http-client';
+import { waitUntil } from '@test/support/wait-until';
 
 let dynamo: DynamoDbLocal | undefined;
 let stack: LocalStack | undefined;
@@ -55,9 +56,11 @@ describe('DynamoDB outage', () => {
       });
     expect((await create(0)).status).toBe(201);
 
-    // Creates in flight while the database goes away.
+    // Creates in flight while the database goes away: killed once the first of them reached it.
+    const { counts } = proxy;
+    const callsBefore = counts.calls;
     const inFlight = Array.from({ length: 30 }, (_, i) => create(i + 1));
-    await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(() => counts.calls > callsBefore, 'a create reaching DynamoDB', { interval: 1 });
     dynamo.process.kill('SIGKILL');
     await dynamo.stop();
     const during = await Promise.all([...inFlight, create(100), create(101)]);

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { replayClick, replaysInLog } from '@shared/clicks/click-replay';
 import { getEventSink, setEventSink } from '@shared/events/event-sink';
 import { captureOutput } from '@test/support/log-capture';
@@ -22,11 +22,11 @@ let proxy: DynamoFaultProxy;
 beforeAll(async () => {
   proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!);
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
-  t = await startTestStack();
+  return () => proxy.stop();
 });
-afterAll(async () => {
-  await t?.stop();
-  await proxy?.stop();
+beforeAll(async () => {
+  t = await startTestStack();
+  return () => t.stop();
 });
 afterEach(() => {
   proxy.clear();

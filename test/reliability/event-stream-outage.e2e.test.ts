@@ -1,6 +1,6 @@
 import { writeTestArtifact } from '@test/support/test-artifacts';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,45 +53,46 @@ const startLoopbackKinesis = async (lakeDir: string) => {
     drained: () => readers.drained(),
     close: async () => {},
   };
-  const server = createServer((req, res) => {
+  const reply = (res: ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' }).end(JSON.stringify(body));
+  const putRecords = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      state.puts++;
-      if (state.failing) {
-        state.refused++;
-        res
-          .writeHead(400, { 'content-type': 'application/x-amz-json-1.1' })
-          .end(
-            JSON.stringify({
-              __type: 'ProvisionedThroughputExceededException',
-              message: 'Rate exceeded for shard shardId-000000000000',
-            }),
-          );
-        return;
-      }
-      const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        Records: Array<{ Data: string; PartitionKey: string }>;
-      };
-      const events = input.Records.map(
-        (r) => JSON.parse(Buffer.from(r.Data, 'base64').toString('utf8')) as EventRecord,
-      );
-      await readers.send(events, {
-        lakeOnly: input.Records.every((r) => r.PartitionKey.startsWith(LAKE_ONLY_PARTITION_PREFIX)),
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    state.puts++;
+    if (state.failing) {
+      state.refused++;
+      reply(res, 400, {
+        __type: 'ProvisionedThroughputExceededException',
+        message: 'Rate exceeded for shard shardId-000000000000',
       });
-      res
-        .writeHead(200, { 'content-type': 'application/x-amz-json-1.1' })
-        .end(
-          JSON.stringify({
-            FailedRecordCount: 0,
-            Records: events.map(() => ({ SequenceNumber: String(++sequence), ShardId: `shardId-${randomUUID()}` })),
-          }),
-        );
+      return;
+    }
+    const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      Records: Array<{ Data: string; PartitionKey: string }>;
+    };
+    const events = input.Records.map((r) => JSON.parse(Buffer.from(r.Data, 'base64').toString('utf8')) as EventRecord);
+    await readers.send(events, {
+      lakeOnly: input.Records.every((r) => r.PartitionKey.startsWith(LAKE_ONLY_PARTITION_PREFIX)),
+    });
+    reply(res, 200, {
+      FailedRecordCount: 0,
+      Records: events.map(() => ({ SequenceNumber: String(++sequence), ShardId: `shardId-${randomUUID()}` })),
+    });
+  };
+  // A failure behind the loopback answers 500, which the client sees, rather than leaving the request hanging.
+  const server = createServer((req, res) => {
+    putRecords(req, res).catch((error: unknown) => {
+      reply(res, 500, { __type: 'InternalFailure', message: String(error) });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  state.close = () =>
+    new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   return state;
 };
 
@@ -110,14 +111,18 @@ const sinkOf = (spool: boolean) =>
 
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   sqs = await startLocalSqs();
+  return () => sqs.stop();
+});
+beforeAll(async () => {
   stream = await startLoopbackKinesis(process.env.LOCAL_LAKE_DIR!);
   setEventSink(sinkOf(true));
+  return () => stream.close();
 });
-afterAll(async () => {
-  await t?.stop();
-  await sqs?.stop();
-  await stream?.close();
+afterAll(() => {
   writeTestArtifact('event-spool-report.json', figures);
 });
 

@@ -20,11 +20,13 @@ const figures: Record<string, unknown> = {};
 beforeAll(async () => {
   proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, { transactionHoldMs: 25 });
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
-  t = await startTestStack();
+  return () => proxy.stop();
 });
-afterAll(async () => {
-  await t?.stop();
-  await proxy?.stop();
+beforeAll(async () => {
+  t = await startTestStack();
+  return () => t.stop();
+});
+afterAll(() => {
   writeTestArtifact('races-report.json', figures);
 });
 

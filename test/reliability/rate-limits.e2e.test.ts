@@ -22,6 +22,9 @@ const tally = {
 beforeAll(async () => {
   setRateLimitClock(() => PINNED);
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   c = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl, name: 'Limited' });
   const created = await http(t.baseUrl, 'POST', '/v1/links', {
     headers: { 'api-key': t.tenantA.serverKey },
@@ -29,9 +32,8 @@ beforeAll(async () => {
   });
   link = created.body.data;
 });
-afterAll(async () => {
+afterAll(() => {
   setRateLimitClock(undefined);
-  await t?.stop();
   writeTestArtifact('rate-limits-report.json', tally);
 });
 

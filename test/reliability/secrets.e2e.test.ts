@@ -16,17 +16,17 @@ beforeAll(async () => {
   }
   // Powertools Logger and Metrics write to the streams through their own Console.
   for (const stream of [process.stdout, process.stderr]) {
-    vi.spyOn(stream, 'write').mockImplementation(((chunk: string | Uint8Array) => {
+    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
       lines.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
       return true;
-    }) as never);
+    });
   }
   t = await startTestStack();
+  return () => t.stop();
 });
-afterAll(async () => {
+afterAll(() => {
   vi.restoreAllMocks();
   process.env.LOG_LEVEL = 'silent';
-  await t?.stop();
 });
 
 describe('secrets', () => {

@@ -2,7 +2,7 @@ import { writeTestArtifact } from '@test/support/test-artifacts';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import autocannon from 'autocannon';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMIT_MAX } from '@shared/rate-limits/rate-limit-policy';
 import { clearRateLimitCache } from '@shared/rate-limits/rate-limiter';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
@@ -34,7 +34,13 @@ let proxy: DynamoFaultProxy;
 beforeAll(async () => {
   proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, { transactionHoldMs: 10, latencyMs: 2 });
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
+  return () => proxy.stop();
+});
+beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   // A load test raises its own workspace's limits (the default 3,000 server-key requests a minute would answer 429s).
   await workspaceRepository.setRateLimits(t.tenantA.workspaceId, {
     serverPerMinute: RATE_LIMIT_MAX,
@@ -42,15 +48,9 @@ beforeAll(async () => {
   });
   clearRateLimitCache();
 });
-afterAll(async () => {
-  await t?.stop();
-  await proxy?.stop();
-});
 
-const run = (opts: autocannon.Options) =>
-  new Promise<autocannon.Result>((resolve, reject) =>
-    autocannon(opts, (err, res) => (err ? reject(err) : resolve(res))),
-  );
+/** autocannon's promise form: resolves with the result, rejects with its error. */
+const run = (opts: autocannon.Options) => autocannon(opts);
 
 describe('soak', () => {
   it('serves a mixed workload for a fixed time with zero 5xx and bounded memory growth', async () => {

@@ -22,9 +22,11 @@ let b: TenantFixture;
 
 beforeAll(async () => {
   t = await startTestStack();
+  return () => t.stop();
+});
+beforeAll(async () => {
   [a, b] = await Promise.all([makeTenantFixture(t.tenantA), makeTenantFixture(t.tenantB)]);
 });
-afterAll(async () => t?.stop());
 
 const send = async (
   route: (typeof routeTable)[number],
@@ -113,7 +115,9 @@ describe('rate limits are per workspace', () => {
     });
     clearRateLimitCache();
   });
-  afterAll(() => setRateLimitClock(undefined));
+  afterAll(() => {
+    setRateLimitClock(undefined);
+  });
 
   it('covers every route with a credential', () => {
     expect(limited.map((r) => r.handler).sort()).toEqual(

@@ -26,11 +26,13 @@ const figures: Record<string, unknown> = { perKeyLimits: PER_KEY_LIMITS };
 beforeAll(async () => {
   proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!, { perKeyLimits: PER_KEY_LIMITS });
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
-  t = await startTestStack();
+  return () => proxy.stop();
 });
-afterAll(async () => {
-  await t?.stop();
-  await proxy?.stop();
+beforeAll(async () => {
+  t = await startTestStack();
+  return () => t.stop();
+});
+afterAll(() => {
   writeTestArtifact('viral-link-report.json', figures);
 });
 

@@ -1,5 +1,5 @@
 import { writeTestArtifact } from '@test/support/test-artifacts';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,8 @@ import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { readLake } from '@test/support/lake-reader';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
-import { startWebhookReceiver, waitUntil, type WebhookReceiver } from '@test/support/webhook-receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '@test/support/webhook-receiver';
+import { waitUntil } from '@test/support/wait-until';
 import { IPHONE_UA } from './route-cases';
 
 /**
@@ -31,11 +32,13 @@ const ANDROID_UA = 'Dalvik/2.1.0 (Linux; U; Android 14; Pixel 8 Build/UD1A.23080
 
 beforeAll(async () => {
   t = await startTestStack();
-  hooks = await startWebhookReceiver();
+  return () => t.stop();
 });
-afterAll(async () => {
-  await hooks?.close();
-  await t?.stop();
+beforeAll(async () => {
+  hooks = await startWebhookReceiver();
+  return () => hooks.close();
+});
+afterAll(() => {
   writeTestArtifact('workspace-erasure-report.json', figures);
 });
 

@@ -43,10 +43,12 @@ export const expectAnalyticsMatches = (
       name,
     ).toEqual(rows.map((r) => [r.key, r.count]));
     // Rounded to 2 decimals: within half a hundredth of the exact share.
-    got.forEach((r, i) =>
-      expect(Math.abs(r.percentage - rows[i]!.percentage), `${name} ${r.key}`).toBeLessThanOrEqual(0.005 + 1e-9),
-    );
-    got.forEach((r) => expect(Number(r.percentage.toFixed(2))).toBe(r.percentage));
+    got.forEach((r, i) => {
+      expect(Math.abs(r.percentage - rows[i]!.percentage), `${name} ${r.key}`).toBeLessThanOrEqual(0.005 + 1e-9);
+    });
+    got.forEach((r) => {
+      expect(Number(r.percentage.toFixed(2))).toBe(r.percentage);
+    });
   }
   expect(actual.recentEvents).toEqual(expectedRecent(selected, recentLimit));
 };

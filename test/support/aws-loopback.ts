@@ -38,7 +38,14 @@ export const awsLoopback = () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     state.endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      ),
+  );
   return state;
 };
 

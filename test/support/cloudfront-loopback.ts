@@ -78,12 +78,13 @@ export const cloudFrontLoopback = () => {
     res.writeHead(status, { 'content-type': 'text/xml', 'x-amz-request-id': `req-${++counter}`, ...headers });
     res.end(xml ? `<?xml version="1.0" encoding="UTF-8"?>${xml}` : '');
   };
-  const error = (res: ServerResponse, status: number, code: string, message: string) =>
+  const error = (res: ServerResponse, status: number, code: string, message: string) => {
     send(
       res,
       status,
       `<ErrorResponse ${NS}><Error><Type>Sender</Type>${tag('Code', code)}${tag('Message', message)}</Error><RequestId>req-${counter}</RequestId></ErrorResponse>`,
     );
+  };
   const byDomain = (domain: string) => [...state.tenants.values()].find((t) => t.domains.includes(domain));
 
   const tenantArn = (id: string) => `arn:aws:cloudfront::${ACCOUNT}:distribution-tenant/${id}`;
@@ -122,7 +123,7 @@ export const cloudFrontLoopback = () => {
   const route = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const url = new URL(req.url!, 'http://x');
     const path = url.pathname;
-    const ifMatch = req.headers['if-match'] as string | undefined;
+    const ifMatch = req.headers['if-match'];
     state.seen.push({
       ...iamRequestOf(req.method!, path, url, body),
       method: req.method!,
@@ -133,26 +134,30 @@ export const cloudFrontLoopback = () => {
     });
     let m: RegExpExecArray | null;
     if (req.method === 'GET' && (m = /^\/2020-05-31\/connection-group\/([^/]+)$/.exec(path))) {
-      if (decodeURIComponent(m[1]!) !== state.connectionGroupId)
-        return error(res, 404, 'EntityNotFound', 'No such connection group');
-      return send(
+      if (decodeURIComponent(m[1]!) !== state.connectionGroupId) {
+        error(res, 404, 'EntityNotFound', 'No such connection group');
+        return;
+      }
+      send(
         res,
         200,
         `<ConnectionGroup ${NS}>${tag('Id', state.connectionGroupId)}${tag('Name', 'links')}${tag('RoutingEndpoint', state.routingEndpoint)}${tag('Enabled', true)}</ConnectionGroup>`,
         { etag: 'CG1' },
       );
+      return;
     }
     if (req.method === 'GET' && path === '/2020-05-31/distribution-tenant') {
       const t = byDomain(url.searchParams.get('domain') ?? '');
-      return t
-        ? send(res, 200, tenantXml(t), { etag: t.etag })
-        : error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
+      if (t) send(res, 200, tenantXml(t), { etag: t.etag });
+      else error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
+      return;
     }
     if (req.method === 'POST' && path === '/2020-05-31/distribution-tenant') {
       if (state.createError) {
         const e = state.createError;
         state.createError = undefined;
-        return error(res, e.status, e.code, e.message);
+        error(res, e.status, e.code, e.message);
+        return;
       }
       const domains = pickAll(body, 'Domain');
       const t: FakeTenant = {
@@ -165,21 +170,30 @@ export const cloudFrontLoopback = () => {
         managedCertificate: body.includes('<ManagedCertificateRequest>'),
       };
       state.tenants.set(t.id, t);
-      return send(res, 201, tenantXml(t), {
+      send(res, 201, tenantXml(t), {
         etag: t.etag,
         location: `https://cloudfront.amazonaws.com/2020-05-31/distribution-tenant/${t.id}`,
       });
+      return;
     }
     if ((m = /^\/2020-05-31\/distribution-tenant\/([^/]+)$/.exec(path))) {
       const t = state.tenants.get(decodeURIComponent(m[1]!));
-      if (!t) return error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
-      if (req.method === 'GET') return send(res, 200, tenantXml(t), { etag: t.etag });
+      if (!t) {
+        error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
+        return;
+      }
+      if (req.method === 'GET') {
+        send(res, 200, tenantXml(t), { etag: t.etag });
+        return;
+      }
       if (req.method === 'PUT' && state.concurrentChanges > 0) {
         state.concurrentChanges--;
         t.etag = `E${++counter}`;
       }
-      if (ifMatch !== t.etag)
-        return error(res, 412, 'PreconditionFailed', 'The If-Match version is missing or not valid.');
+      if (ifMatch !== t.etag) {
+        error(res, 412, 'PreconditionFailed', 'The If-Match version is missing or not valid.');
+        return;
+      }
       if (req.method === 'PUT') {
         // A full update, as CloudFront's: at least one domain, and what is left out is reset.
         const domains = pickAll(body, 'Domain');
@@ -195,13 +209,18 @@ export const cloudFrontLoopback = () => {
         t.certificateArn = pick(body, 'Arn');
         if (body.includes('<ManagedCertificateRequest>')) state.certificateStatus = 'pending-validation';
         t.etag = `E${++counter}`;
-        return send(res, 200, tenantXml(t), { etag: t.etag });
+        send(res, 200, tenantXml(t), { etag: t.etag });
+        return;
       }
       if (req.method === 'DELETE') {
-        if (state.deleteError)
-          return error(res, state.deleteError.status, state.deleteError.code, state.deleteError.message);
-        if (t.enabled)
-          return error(res, 409, 'ResourceNotDisabled', "The specified CloudFront resource hasn't been disabled yet.");
+        if (state.deleteError) {
+          error(res, state.deleteError.status, state.deleteError.code, state.deleteError.message);
+          return;
+        }
+        if (t.enabled) {
+          error(res, 409, 'ResourceNotDisabled', "The specified CloudFront resource hasn't been disabled yet.");
+          return;
+        }
         state.tenants.delete(t.id);
         res.writeHead(204).end();
         return undefined;
@@ -209,40 +228,57 @@ export const cloudFrontLoopback = () => {
     }
     if (req.method === 'POST' && path === '/2020-05-31/verify-dns-configuration') {
       const t = state.tenants.get(pick(body, 'Identifier') ?? '');
-      if (!t) return error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
+      if (!t) {
+        error(res, 404, 'EntityNotFound', 'The specified distribution tenant does not exist.');
+        return;
+      }
       const items = t.domains
         .map(
           (d) =>
             `<DnsConfiguration>${tag('Domain', d)}${tag('Status', state.dnsReady.has(d) ? 'valid-configuration' : 'invalid-configuration')}${state.dnsReady.has(d) ? '' : tag('Reason', `${d} does not resolve to ${state.routingEndpoint}`)}</DnsConfiguration>`,
         )
         .join('');
-      return send(
+      send(
         res,
         200,
         `<VerifyDnsConfigurationResult ${NS}><DnsConfigurationList>${items}</DnsConfigurationList></VerifyDnsConfigurationResult>`,
       );
+      return;
     }
     if (req.method === 'GET' && (m = /^\/2020-05-31\/managed-certificate\/([^/]+)$/.exec(path))) {
       const t = state.tenants.get(decodeURIComponent(m[1]!));
-      if (!t?.managedCertificate) return error(res, 404, 'EntityNotFound', 'No managed certificate');
-      return send(
+      if (!t?.managedCertificate) {
+        error(res, 404, 'EntityNotFound', 'No managed certificate');
+        return;
+      }
+      send(
         res,
         200,
         `<ManagedCertificateDetails ${NS}>${tag('CertificateArn', `arn:aws:acm:us-east-1:111111111111:certificate/${t.id}`)}${tag('CertificateStatus', state.certificateStatus)}${tag('ValidationTokenHost', 'cloudfront')}</ManagedCertificateDetails>`,
       );
+      return;
     }
-    return error(res, 400, 'InvalidRequest', `loopback: no route for ${req.method} ${path}`);
+    error(res, 400, 'InvalidRequest', `loopback: no route for ${req.method} ${path}`);
   };
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => route(req, res, Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      route(req, res, Buffer.concat(chunks).toString('utf8'));
+    });
   });
   beforeAll(async () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     state.endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      ),
+  );
   return state;
 };

@@ -130,7 +130,7 @@ const PROVISIONED_THROTTLE_MESSAGE =
 
 /** The region a SigV4 request was signed for (`Credential=AKID/date/region/dynamodb/aws4_request`). */
 const signedRegion = (req: IncomingMessage) =>
-  /Credential=[^/]+\/\d+\/([^/]+)\//.exec(String(req.headers.authorization ?? ''))?.[1] ?? 'us-east-1';
+  /Credential=[^/]+\/\d+\/([^/]+)\//.exec(req.headers.authorization ?? '')?.[1] ?? 'us-east-1';
 
 const SINGLE_WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem']);
 
@@ -250,13 +250,16 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
   const held = new Set<ServerResponse>();
   /** While set, transactions stay ongoing (their items taken) until it resolves. */
   let transactionGate: Promise<void> | null = null;
-  const add = (map: Map<string, number>, ids: string[]) => ids.forEach((id) => map.set(id, (map.get(id) ?? 0) + 1));
-  const remove = (map: Map<string, number>, ids: string[]) =>
+  const add = (map: Map<string, number>, ids: string[]) => {
+    ids.forEach((id) => map.set(id, (map.get(id) ?? 0) + 1));
+  };
+  const remove = (map: Map<string, number>, ids: string[]) => {
     ids.forEach((id) => {
       const n = (map.get(id) ?? 1) - 1;
       if (n <= 0) map.delete(id);
       else map.set(id, n);
     });
+  };
 
   const forward = (req: IncomingMessage, body: Buffer) =>
     new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
@@ -267,9 +270,9 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
           (up) => {
             const out: Buffer[] = [];
             up.on('data', (c: Buffer) => out.push(c));
-            up.on('end', () =>
-              resolve({ status: up.statusCode ?? 500, headers: up.headers, body: Buffer.concat(out) }),
-            );
+            up.on('end', () => {
+              resolve({ status: up.statusCode ?? 500, headers: up.headers, body: Buffer.concat(out) });
+            });
             up.on('error', reject);
           },
         );
@@ -289,12 +292,13 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
         accesses.map((a) => throttlingReason(a, region, accountId)).map((r) => [`${r.reason}|${r.resource}`, r]),
       ).values(),
     ];
-    return capacityMode === 'onDemand'
-      ? errorReply(res, 'ThrottlingException', { message: ON_DEMAND_THROTTLE_MESSAGE, throttlingReasons: reasons })
-      : errorReply(res, 'ProvisionedThroughputExceededException', {
-          message: PROVISIONED_THROTTLE_MESSAGE,
-          ThrottlingReasons: reasons,
-        });
+    if (capacityMode === 'onDemand')
+      errorReply(res, 'ThrottlingException', { message: ON_DEMAND_THROTTLE_MESSAGE, throttlingReasons: reasons });
+    else
+      errorReply(res, 'ProvisionedThroughputExceededException', {
+        message: PROVISIONED_THROTTLE_MESSAGE,
+        ThrottlingReasons: reasons,
+      });
   };
 
   /** Admits what fits the keys' buckets: a batch entry by entry, any other call as a whole. */
@@ -345,7 +349,10 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
     const { admitted, unprocessed, throttled } = input
       ? admit(operation, input)
       : { admitted: [], unprocessed: [], throttled: null };
-    if (throttled) return throttle(req, res, throttled);
+    if (throttled) {
+      throttle(req, res, throttled);
+      return;
+    }
     // What is sent on: a batch without its unprocessed entries; ConsumedCapacity asked for when measured.
     const sent = input && unprocessed.length ? withoutEntries(operation, input, unprocessed) : input;
     const asked = input?.ReturnConsumedCapacity !== undefined && input.ReturnConsumedCapacity !== 'NONE';
@@ -364,17 +371,19 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
         const reasons = conflicting.map((c) =>
           c ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' },
         );
-        return errorReply(res, 'TransactionCanceledException', {
+        errorReply(res, 'TransactionCanceledException', {
           Message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
           CancellationReasons: reasons,
         });
+        return;
       }
       owned = { map: inTransaction, ids };
     } else if (SINGLE_WRITES.has(operation)) {
       const id = singleItem(input as Parameters<typeof singleItem>[0]);
       if (inTransaction.has(id)) {
         counts.conflictExceptions += 1;
-        return errorReply(res, 'TransactionConflictException', { message: 'Transaction is ongoing for the item' });
+        errorReply(res, 'TransactionConflictException', { message: 'Transaction is ongoing for the item' });
+        return;
       }
       owned = { map: beingWritten, ids: [id] };
     }
@@ -391,9 +400,9 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
         const output = JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
         // Each admitted key is charged what the call really consumed (the estimate was taken at admission).
         if (buckets)
-          actualUnits(operation, sent, output, admitted).forEach((units, i) =>
-            buckets!.take(admitted[i]!, units - admitted[i]!.estimate),
-          );
+          actualUnits(operation, sent, output, admitted).forEach((units, i) => {
+            buckets!.take(admitted[i]!, units - admitted[i]!.estimate);
+          });
         if (recordCapacity) {
           const consumed = ([] as ConsumedCapacity[]).concat(
             (output.ConsumedCapacity as ConsumedCapacity | ConsumedCapacity[] | undefined) ?? [],
@@ -472,7 +481,9 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
       new Promise<void>((resolve) => {
         for (const res of held) res.destroy();
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 };

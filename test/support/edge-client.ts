@@ -31,9 +31,9 @@ export const edgeRequest = (
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
-        );
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+        });
       },
     );
     req.on('timeout', () => req.destroy(new Error('edge request timed out')));

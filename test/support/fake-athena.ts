@@ -15,7 +15,9 @@ const bodyText = (body: unknown): string =>
     ? '{}'
     : body instanceof Uint8Array
       ? new TextDecoder().decode(Uint8Array.prototype.slice.call(body))
-      : String(body);
+      : typeof body === 'string'
+        ? body
+        : JSON.stringify(body);
 
 /**
  * The official Athena client with its HTTP handler replaced: requests go through the client's
@@ -30,20 +32,20 @@ export const fakeAthenaApi = (respond: AthenaResponder) => {
     credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' },
     maxAttempts: 1,
     requestHandler: {
-      handle: async (request: HttpRequest) => {
-        const target = String(request.headers['x-amz-target'] ?? '');
+      handle: (request: HttpRequest) => {
+        const target = request.headers['x-amz-target'] ?? '';
         const call = { operation: target.replace(/^AmazonAthena\./, ''), input: JSON.parse(bodyText(request.body)) };
         calls.push(call);
         const reply = respond(call, calls);
         const status = reply.status ?? 200;
-        return {
+        return Promise.resolve({
           // The shape of @smithy's HttpResponse.
           response: {
             statusCode: status,
             headers: { 'content-type': 'application/x-amz-json-1.1' },
             body: Readable.from([Buffer.from(JSON.stringify(reply.body))]),
           },
-        };
+        });
       },
     },
   });

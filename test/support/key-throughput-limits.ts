@@ -69,7 +69,8 @@ const queryPartitionValue = (input: Wire): string | undefined => {
   const name = pkName(input.IndexName as string | undefined);
   const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
   const values = (input.ExpressionAttributeValues ?? {}) as Record<string, Wire>;
-  for (const match of String(input.KeyConditionExpression ?? '').matchAll(/([#\w]+)\s*=\s*(:\w+)/g)) {
+  const condition = typeof input.KeyConditionExpression === 'string' ? input.KeyConditionExpression : '';
+  for (const match of condition.matchAll(/([#\w]+)\s*=\s*(:\w+)/g)) {
     const attribute = match[1]!.startsWith('#') ? names[match[1]!] : match[1];
     if (attribute === name) return valueOf(values[match[2]!]);
   }
@@ -156,7 +157,8 @@ const SINGLE_KEY = new Set(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Q
 
 /** Total capacity units DynamoDB Local reported for a call (undefined: none reported). */
 export const reportedUnits = (output: Wire): number | undefined => {
-  const consumed = ([] as Array<{ CapacityUnits?: number }>).concat((output.ConsumedCapacity as never) ?? []);
+  // One entry for a single-table call, a list for a batch or transaction.
+  const consumed = [output.ConsumedCapacity ?? []].flat() as Array<{ CapacityUnits?: number }>;
   const units = consumed.map((c) => c.CapacityUnits).filter((u): u is number => typeof u === 'number');
   return units.length ? units.reduce((a, b) => a + b, 0) : undefined;
 };

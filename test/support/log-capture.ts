@@ -8,10 +8,10 @@ import { vi } from 'vitest';
 export const captureOutput = () => {
   const raw: { stream: 'stdout' | 'stderr'; text: string }[] = [];
   const spy = (stream: 'stdout' | 'stderr') =>
-    vi.spyOn(process[stream], 'write').mockImplementation(((chunk: string | Uint8Array) => {
+    vi.spyOn(process[stream], 'write').mockImplementation((chunk: string | Uint8Array) => {
       raw.push({ stream, text: typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8') });
       return true;
-    }) as never);
+    });
   const spies = [spy('stdout'), spy('stderr')];
   const lines = () =>
     raw
@@ -32,6 +32,10 @@ export const captureOutput = () => {
     lines,
     /** Lines that parse as JSON. */
     json: () => lines().flatMap((l) => (l.json ? [l.json] : [])),
-    stop: () => spies.forEach((s) => s.mockRestore()),
+    stop: () => {
+      spies.forEach((s) => {
+        s.mockRestore();
+      });
+    },
   };
 };

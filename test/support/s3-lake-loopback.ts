@@ -98,6 +98,13 @@ export const s3LakeLoopback = (bucket: string, pageSize = 2) => {
       credentials: loopbackCredentials,
     });
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      ),
+  );
   return state;
 };

@@ -26,11 +26,8 @@ const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex
 
 export const startLocalSqs = async (): Promise<LocalSqs> => {
   const queues = new Map<string, Message[]>();
-  const queueOf = (url: unknown) => {
-    const name =
-      String(url ?? '')
-        .split('/')
-        .pop() ?? '';
+  const queueOf = (url: string | undefined) => {
+    const name = (url ?? '').split('/').pop() ?? '';
     if (!queues.has(name)) queues.set(name, []);
     return queues.get(name)!;
   };
@@ -103,6 +100,11 @@ export const startLocalSqs = async (): Promise<LocalSqs> => {
     endpoint,
     queueUrl: (name) => `${endpoint}/000000000000/${name}`,
     depth: (name) => queues.get(name)?.length ?? 0,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      ),
   };
 };

@@ -36,22 +36,11 @@ export const startWebhookReceiver = async (respond: (n: number) => number = () =
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 };
 
 export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
-
-/** Polls `check` until it returns true (deliveries are asynchronous); fails after `limitMs`. */
-export const waitUntil = async (
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  limitMs = 30_000,
-): Promise<void> => {
-  const deadline = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};

@@ -25,7 +25,9 @@ const BUCKET = 'linkservice-lake';
 const A = 'ws_alpha';
 const B = 'ws_beta';
 const lakeDir = mkdtempSync(path.join(os.tmpdir(), 'athena-compaction-lake-'));
-afterAll(() => rmSync(lakeDir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(lakeDir, { recursive: true, force: true });
+});
 /** A fresh local sink per send (as each Firehose flush is an object): a sink caches the folders it made, and deleting a partition's last object removes its folder locally. */
 const sink = { send: (events: EventRecord[]) => createLocalLakeSink(lakeDir).send(events) };
 

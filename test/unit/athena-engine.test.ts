@@ -134,7 +134,13 @@ describe('Athena engine over the official client (requests as serialized by @aws
           : call.operation === 'StopQueryExecution'
             ? { body: {} }
             : { body: { QueryExecution: { Status: { State: 'RUNNING' } } } },
-      { now: () => clock, sleep: async (ms) => void (clock += ms) },
+      {
+        now: () => clock,
+        sleep: (ms) => {
+          clock += ms;
+          return Promise.resolve();
+        },
+      },
     );
     await expect(
       engine.query(aggregateQuery({ ...filter, unit: 'day' }), { ...scope, deadline: 5_000 }),
@@ -153,7 +159,14 @@ describe('Athena engine over the official client (requests as serialized by @aws
           : call.operation === 'StopQueryExecution'
             ? { body: {} }
             : { body: { QueryExecution: { Status: { State: 'RUNNING' } } } },
-      { now: () => clock, sleep: async (ms) => void (sleeps.push(ms), (clock += ms)) },
+      {
+        now: () => clock,
+        sleep: (ms) => {
+          sleeps.push(ms);
+          clock += ms;
+          return Promise.resolve();
+        },
+      },
     );
     await expect(
       engine.query(aggregateQuery({ ...filter, unit: 'day' }), { ...scope, deadline: 4_000 }),

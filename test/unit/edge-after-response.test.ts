@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { InvokeStore } from '@aws/lambda-invoke-store';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiContext, ApiEvent } from '@shared/http/api-types';
 import { afterResponse } from '@shared/http/after-response';
 import { edgeHandler } from '@shared/http/edge-handler';
@@ -14,18 +15,23 @@ const event = {
   isBase64Encoded: false,
 } as unknown as ApiEvent;
 
+// Importing the local server marks the process as one serving concurrent invocations, so Powertools
+// keeps each invocation's metrics in the invoke store, which Lambda's runtime creates before the
+// first invocation: so does this file, which calls the handler directly.
+beforeAll(() => InvokeStore.getInstanceAsync());
+
 /** A function that answers at once and hands the handler work that finishes only when released. */
 const answering = () => {
   const steps: string[] = [];
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  const fn = async () => {
+  const fn = () => {
     afterResponse(async () => {
       steps.push('recording started');
       await released;
       steps.push('recorded');
     });
-    return { statusCode: 302, headers: { Location: 'https://example.com/' } };
+    return Promise.resolve({ statusCode: 302, headers: { Location: 'https://example.com/' } });
   };
   return { fn, steps, release };
 };
@@ -76,6 +82,6 @@ describe('edge handler: work after the response', () => {
   });
 
   it('outside an edge invocation nothing takes the work: the caller runs it itself', () => {
-    expect(afterResponse(async () => undefined)).toBe(false);
+    expect(afterResponse(() => Promise.resolve())).toBe(false);
   });
 });

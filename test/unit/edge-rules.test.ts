@@ -15,7 +15,6 @@ import { escapeHtml } from '@shared/edge/html/escape';
 import { edgeHandler } from '@shared/http/edge-handler';
 import { markThroughFrontDoor } from '@shared/http/trusted-viewer';
 import type { ApiContext, ApiEvent } from '@shared/http/api-types';
-import type { Tracking } from '@shared/links/link-record';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import type { DeepLinkAppRecord } from '@shared/tenancy/tenancy-types';
 
@@ -183,7 +182,7 @@ describe('app links', () => {
 
   it('falls back to the Play Store with the install referrer holding the click id (and the utm fields)', () => {
     const store = 'https://play.google.com/store/apps/details?id=com.example.app';
-    const url = playStoreUrlWithReferrer(store, 'c-1', { utmSource: 'news', utmCampaign: 'spring' } as Tracking);
+    const url = playStoreUrlWithReferrer(store, 'c-1', { utmSource: 'news', utmCampaign: 'spring' });
     expect(url).toBe(`${store}&referrer=click_id%3Dc-1%26utm_source%3Dnews%26utm_campaign%3Dspring`);
     expect(new URLSearchParams(new URL(url!).searchParams.get('referrer')!).get('click_id')).toBe('c-1');
     const withStore = { ...app, android: { ...app.android!, playStoreUrl: store } };
@@ -266,9 +265,7 @@ describe('edge request parsing and the handler factory', () => {
   });
 
   it('turns any failure into a plain 500 page with the request id and no internals', async () => {
-    const handler = edgeHandler(async () => {
-      throw new Error('secret internals at /var/task/x.js');
-    });
+    const handler = edgeHandler(() => Promise.reject(new Error('secret internals at /var/task/x.js')));
     const res = await handler(event({ host: 'a.localhost', 'x-request-id': 'rid-1' }), {} as ApiContext);
     expect(res.statusCode).toBe(500);
     expect(res.headers?.['Content-Type']).toMatch(/^text\/html/);

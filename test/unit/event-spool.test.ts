@@ -15,19 +15,24 @@ const event = (i: number, extra: Partial<EventRecord> = {}): EventRecord => ({
   ...extra,
 });
 
-const failingPut = (state: { down: boolean }) => async (input: { Records: unknown[] }) => {
-  if (state.down) throw Object.assign(new Error('down'), { name: 'ProvisionedThroughputExceededException' });
-  return {
-    FailedRecordCount: 0,
-    Records: input.Records.map((_, i) => ({ SequenceNumber: String(i), ShardId: 'shardId-000000000000' })),
-  };
-};
+const failingPut = (state: { down: boolean }) => (input: { Records: unknown[] }) =>
+  state.down
+    ? Promise.reject(Object.assign(new Error('down'), { name: 'ProvisionedThroughputExceededException' }))
+    : Promise.resolve({
+        FailedRecordCount: 0,
+        Records: input.Records.map((_, i) => ({ SequenceNumber: String(i), ShardId: 'shardId-000000000000' })),
+      });
 
 describe('the sink with a spool', () => {
   it('spools what still fails after the retries instead of only logging it; reports only when the spool fails too', async () => {
     const spooled: Array<{ events: EventRecord[]; reason: string }> = [];
     const reported: UndeliveredEvents[] = [];
-    const spool: EventSpool = { spool: async (events, reason) => void spooled.push({ events, reason }) };
+    const spool: EventSpool = {
+      spool: (events, reason) => {
+        spooled.push({ events, reason });
+        return Promise.resolve();
+      },
+    };
     const state = { down: true };
     const sink = createStreamSink({
       putRecords: failingPut(state),
@@ -49,9 +54,7 @@ describe('the sink with a spool', () => {
       maxAttempts: 1,
       sleep: async () => {},
       spool: {
-        spool: async () => {
-          throw Object.assign(new Error('no'), { name: 'QueueDoesNotExist' });
-        },
+        spool: () => Promise.reject(Object.assign(new Error('no'), { name: 'QueueDoesNotExist' })),
       },
       onUndelivered: (u) => void reported.push(u),
     });
@@ -71,7 +74,12 @@ describe('the sink with a spool', () => {
     const sink = createStreamSink({
       putRecords: failingPut({ down: false }),
       streamName: 's',
-      spool: { spool: async (e) => void spooled.push(...e) },
+      spool: {
+        spool: (e) => {
+          spooled.push(...e);
+          return Promise.resolve();
+        },
+      },
       onUndelivered: (u) => void reported.push(u),
     });
     await sink.send([event(1, { linkKey: 'x'.repeat(1024 * 1024) })]);

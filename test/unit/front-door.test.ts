@@ -1,4 +1,4 @@
-import { describe, expect, it, beforeEach, afterEach } from 'vitest';
+import { describe, expect, it, beforeEach, afterEach, vi } from 'vitest';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { runViewerRequest, viewerRequestCode } from '@lib/front-door/viewer-request-code';
 import type { ApiContext, ApiEvent } from '@shared/http/api-types';
@@ -72,23 +72,24 @@ describe('CloudFront-Viewer-Address', () => {
 });
 
 describe('trusted viewer accessors and the origin-verify middleware', () => {
-  const saved = { ...process.env };
   beforeEach(() => {
-    process.env[ORIGIN_VERIFY_VALUES_ENV] = 'current-secret,previous-secret';
+    vi.stubEnv(ORIGIN_VERIFY_VALUES_ENV, 'current-secret,previous-secret');
   });
   afterEach(() => {
-    process.env = { ...saved };
+    vi.unstubAllEnvs();
   });
 
-  const handler = edgeHandler(async (e) => ({
-    statusCode: 200,
-    body: JSON.stringify({
-      host: viewerHost(e),
-      ip: viewerIp(e),
-      country: viewerCountry(e),
-      trusted: isThroughFrontDoor(e),
+  const handler = edgeHandler((e) =>
+    Promise.resolve({
+      statusCode: 200,
+      body: JSON.stringify({
+        host: viewerHost(e),
+        ip: viewerIp(e),
+        country: viewerCountry(e),
+        trusted: isThroughFrontDoor(e),
+      }),
     }),
-  }));
+  );
   const cdnHeaders = {
     host: 'x.lambda-url.eu-west-1.on.aws',
     'x-forwarded-host': 'go.acme.com',
@@ -113,7 +114,7 @@ describe('trusted viewer accessors and the origin-verify middleware', () => {
   });
 
   it('without a front door configured, refuses nothing and trusts no CDN header', async () => {
-    delete process.env[ORIGIN_VERIFY_VALUES_ENV];
+    vi.stubEnv(ORIGIN_VERIFY_VALUES_ENV, undefined);
     const res = await handler(event(cdnHeaders), {} as ApiContext);
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body!)).toEqual({

@@ -82,7 +82,11 @@ describe('Kinesis client timeouts', () => {
   afterAll(async () => {
     for (const res of stalled) res.destroy();
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   });
 
   it('has explicit connection and request timeouts by default', () => {

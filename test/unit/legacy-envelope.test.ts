@@ -14,7 +14,7 @@ const run = async (fn: () => Promise<unknown>) => {
   const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(async () => (await fn()) as ApiResult)
     .use(requestIdMiddleware())
     .use(legacyEnvelopeMiddleware());
-  const out = (await chain(event, {} as ApiContext)) as ApiResult;
+  const out = await chain(event, {} as ApiContext);
   return { status: out.statusCode, headers: out.headers ?? {}, body: JSON.parse(out.body ?? 'null') };
 };
 
@@ -25,7 +25,7 @@ afterEach(() => {
 
 describe('legacy envelope', () => {
   it('wraps data as 200 {success:true,data} with X-Request-Id and no requestId in the body', async () => {
-    const out = await run(async () => ({ id: 'lnk_1' }));
+    const out = await run(() => Promise.resolve({ id: 'lnk_1' }));
     expect(out).toEqual({
       status: 200,
       headers: expect.objectContaining({ 'X-Request-Id': 'req-legacy-1' }),

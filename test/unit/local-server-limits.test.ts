@@ -8,22 +8,24 @@ const route = (handler: string, path: string, analytics = false): RouteDef => ({
   handler,
   method: 'GET',
   path,
-  credential: 'none' as RouteDef['credential'],
+  credential: 'none',
   api: 'service',
   grants: { table: 'none', analytics },
   summary: handler,
 });
 
 const handlers: Record<string, LambdaHandler> = {
-  remaining: async (_event, context) => ({
-    statusCode: 200,
-    body: JSON.stringify({ remaining: context.getRemainingTimeInMillis() }),
-  }),
-  huge: async () => ({ statusCode: 200, body: JSON.stringify({ data: '"'.repeat(3_200_000) }) }),
-  path: async (event) => ({
-    statusCode: 200,
-    body: JSON.stringify({ rawPath: event.rawPath, params: event.pathParameters ?? null }),
-  }),
+  remaining: (_event, context) =>
+    Promise.resolve({
+      statusCode: 200,
+      body: JSON.stringify({ remaining: context.getRemainingTimeInMillis() }),
+    }),
+  huge: () => Promise.resolve({ statusCode: 200, body: JSON.stringify({ data: '"'.repeat(3_200_000) }) }),
+  path: (event) =>
+    Promise.resolve({
+      statusCode: 200,
+      body: JSON.stringify({ rawPath: event.rawPath, params: event.pathParameters ?? null }),
+    }),
   /** Blocks until the test releases it; answers the remaining time it saw when it started. */
   held: async (_event, context) => {
     const remaining = context.getRemainingTimeInMillis();
@@ -45,7 +47,7 @@ const invocations = new LocalInvocations(3);
 const server = createLocalApiServer({
   api: 'service',
   routes,
-  loadHandler: async (r) => handlers[r.handler]!,
+  loadHandler: (r) => Promise.resolve(handlers[r.handler]!),
   invocations,
 });
 let base = '';
@@ -53,7 +55,14 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(
+  () =>
+    new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    ),
+);
 
 describe('local server: Lambda and HTTP API limits', () => {
   it("gives each invocation its route's timeout as the context's remaining time", async () => {

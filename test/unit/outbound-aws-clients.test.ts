@@ -32,7 +32,14 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(
+  () =>
+    new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    ),
+);
 beforeEach(() => {
   seen.length = 0;
 });

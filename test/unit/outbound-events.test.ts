@@ -13,7 +13,9 @@ import { newWebhookSecret } from '@shared/outbound/webhook-secret';
 import { signedHeaders } from '@shared/outbound/webhook-signer';
 import { allowLoopbackWebhooks, checkWebhookUrl, isNonPublicAddress } from '@shared/outbound/webhook-url';
 
-afterEach(() => allowLoopbackWebhooks(false));
+afterEach(() => {
+  allowLoopbackWebhooks(false);
+});
 
 describe('webhook URL policy (SSRF)', () => {
   it('deployed: https only, never loopback, private, link-local or reserved addresses', () => {

@@ -8,9 +8,9 @@ const setup = (options: Parameters<typeof createRedirectCache>[0] = {}) => {
   const store = new Map<string, { url: string }>();
   let reads = 0;
   const lookup = (hostname: string, key: string) =>
-    cache.lookup(hostname, key, async () => {
+    cache.lookup(hostname, key, () => {
       reads += 1;
-      return store.get(`${hostname.toLowerCase()}/${key}`);
+      return Promise.resolve(store.get(`${hostname.toLowerCase()}/${key}`));
     });
   return {
     cache,
@@ -89,10 +89,9 @@ describe('redirect cache (hot links only, bounded staleness)', () => {
     const cache = createRedirectCache<{ url: string }>({ now: () => t });
     let fail = false;
     let reads = 0;
-    const load = async () => {
+    const load = () => {
       reads += 1;
-      if (fail) throw new Error('throttled');
-      return { url: 'https://ok.example' };
+      return fail ? Promise.reject(new Error('throttled')) : Promise.resolve({ url: 'https://ok.example' });
     };
     for (let i = 0; i < REDIRECT_HOT_LOOKUPS - 1; i++) await cache.lookup('a.test', 'k', load);
     fail = true;
@@ -131,9 +130,9 @@ describe('redirect cache (hot links only, bounded staleness)', () => {
         fail = reject;
       });
     };
-    const fast = async () => {
+    const fast = () => {
       reads += 1;
-      return { url: 'https://own.example' };
+      return Promise.resolve({ url: 'https://own.example' });
     };
     for (let i = 0; i < REDIRECT_HOT_LOOKUPS - 1; i++) await cache.lookup('a.test', 'k', fast);
     const first = cache.lookup('a.test', 'k', slow);

@@ -39,7 +39,7 @@ const stubbedClient = (reply: (call: CapturedCall, index: number) => Reply) => {
     credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
     maxAttempts: 1,
     requestHandler: {
-      handle: async (request: { headers: Record<string, string>; body: string | Uint8Array }) => {
+      handle: (request: { headers: Record<string, string>; body: string | Uint8Array }) => {
         const text = typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body);
         const parsed = JSON.parse(text) as {
           StreamName: string;
@@ -59,9 +59,9 @@ const stubbedClient = (reply: (call: CapturedCall, index: number) => Reply) => {
         const r = reply(call, calls.length - 1);
         const headers: Record<string, string> = { 'content-type': 'application/x-amz-json-1.1' };
         if (r.errorType) headers['x-amzn-errortype'] = r.errorType;
-        return {
+        return Promise.resolve({
           response: { statusCode: r.status, headers, body: Readable.from([Buffer.from(JSON.stringify(r.json))]) },
-        };
+        });
       },
     } as never,
   });
@@ -96,7 +96,10 @@ const collect = () => {
     sleeps,
     options: {
       onUndelivered: (u: UndeliveredEvents) => undelivered.push(u),
-      sleep: async (ms: number) => void sleeps.push(ms),
+      sleep: (ms: number) => {
+        sleeps.push(ms);
+        return Promise.resolve();
+      },
       random: () => 0.5,
     },
   };
@@ -285,7 +288,12 @@ describe('event stream sink (real Kinesis SDK request shapes, no network)', () =
       putRecords: client,
       streamName: 's',
       ...collect().options,
-      spool: { spool: async (events) => void spooled.push(events) },
+      spool: {
+        spool: (events) => {
+          spooled.push(events);
+          return Promise.resolve();
+        },
+      },
     });
     await sink.send([event(1)], { lakeOnly: true });
     await sink.send([event(2)]);
@@ -302,7 +310,12 @@ describe('event stream sink (real Kinesis SDK request shapes, no network)', () =
       putRecords: failing.client,
       streamName: 's',
       ...f.options,
-      spool: { spool: async (events) => void spooled.push(events) },
+      spool: {
+        spool: (events) => {
+          spooled.push(events);
+          return Promise.resolve();
+        },
+      },
     });
     await failingSink.send([event(3)], { lakeOnly: true });
     expect(spooled).toEqual([]);

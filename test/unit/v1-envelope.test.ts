@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { captureOutput } from '@test/support/log-capture';
 import * as z from 'zod';
 import { AppError } from '@shared/errors/app-error';
@@ -23,7 +23,7 @@ const context = {} as ApiContext;
 const parse = (result: any) => ({ status: result.statusCode, headers: result.headers, body: JSON.parse(result.body) });
 
 // The not-found route needs no key, so it exercises the chain without DynamoDB.
-const throwing = (error: unknown) => v1Handler({ route: 'not-found' }, async () => Promise.reject(error));
+const throwing = (error: Error) => v1Handler({ route: 'not-found' }, () => Promise.reject(error));
 
 describe('v1 envelope and error mapping', () => {
   it('maps every error code to its status in the v1 envelope with the request id', async () => {
@@ -60,11 +60,13 @@ describe('v1 envelope and error mapping', () => {
   });
 
   it('wraps a reply in the success envelope', async () => {
-    const ok = v1Handler({ route: 'not-found', query: z.object({ a: z.string() }) }, async ({ query, requestId }) => ({
-      status: 200,
-      data: { echo: query.a, requestId },
-      pagination: { limit: 1, nextCursor: null, hasMore: false },
-    }));
+    const ok = v1Handler({ route: 'not-found', query: z.object({ a: z.string() }) }, ({ query, requestId }) =>
+      Promise.resolve({
+        status: 200,
+        data: { echo: query.a, requestId },
+        pagination: { limit: 1, nextCursor: null, hasMore: false },
+      }),
+    );
     const out = parse(await ok(event({ queryStringParameters: { a: 'b' } }), context));
     expect(out.status).toBe(200);
     expect(out.body).toEqual({
@@ -76,9 +78,8 @@ describe('v1 envelope and error mapping', () => {
   });
 
   it('answers 400 invalid_request with a detail per bad field', async () => {
-    const h = v1Handler(
-      { route: 'not-found', query: z.object({ a: z.string(), b: z.coerce.number().int() }) },
-      async () => ({ status: 200 }),
+    const h = v1Handler({ route: 'not-found', query: z.object({ a: z.string(), b: z.coerce.number().int() }) }, () =>
+      Promise.resolve({ status: 200 }),
     );
     const out = parse(await h(event({ queryStringParameters: { b: 'x' } }), context));
     expect(out.status).toBe(400);

@@ -91,9 +91,10 @@ describe('batched deletes', () => {
     const { retries } = await batchDeleteKeys(itemKeys, {
       client: client(),
       table: 't',
-      sleep: async (ms) => {
+      sleep: (ms) => {
         sleeps.push(ms);
         dynamo.reply = { status: 200, json: { UnprocessedItems: {} } };
+        return Promise.resolve();
       },
       onDeleted: (n) => (deleted += n),
     });

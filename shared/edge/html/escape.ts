@@ -9,4 +9,4 @@ const ENTITIES: Record<string, string> = {
 
 /** Escapes text for HTML element content and double- or single-quoted attribute values. */
 export const escapeHtml = (value: string | null | undefined): string =>
-  (value ?? '').replace(/[&<>"'`]/g, (c) => ENTITIES[c]!);
+  (value ?? '').replace(/[&<>"'`]/g, (c) => ENTITIES[c] ?? c);

@@ -1,7 +1,7 @@
 import type { ApiResult } from '@shared/http/api-types';
 import { htmlPage } from './page';
 
-const TEXT: Record<number, [string, string]> = {
+const TEXT: Record<404 | 410 | 500 | 503, [string, string]> = {
   404: ['Link not found', 'This link does not exist or is no longer active.'],
   410: ['Link expired', 'This link has expired.'],
   500: ['Something went wrong', 'We could not open this link. Please try again.'],
@@ -10,7 +10,7 @@ const TEXT: Record<number, [string, string]> = {
 
 /** The 404 / 410 / 500 / 503 pages of the edge (constant text: nothing from the request is echoed). */
 export const statusPage = (status: 404 | 410 | 500 | 503): ApiResult => {
-  const [title, message] = TEXT[status]!;
+  const [title, message] = TEXT[status];
   return htmlPage({ status, title, body: `<h1>${title}</h1><p>${message}</p>` });
 };
 

@@ -38,14 +38,15 @@ export const legacyEnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, E
     );
   },
   onError: (request) => {
-    const requestId = request.context.requestId ?? 'unknown';
+    // Unset when the chain failed before the request-id middleware ran.
+    const requestId = (request.context as Partial<ApiContext>).requestId ?? 'unknown';
     let legacy = asLegacyError(request.error);
     if (!legacy) {
       const { error } = request;
       countIfThrottled(error, 'DynamoDB');
       log('error', 'Unhandled error', {
         requestId,
-        route: request.event?.routeKey,
+        route: request.event.routeKey,
         error:
           error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
       });

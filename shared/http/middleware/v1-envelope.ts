@@ -26,7 +26,8 @@ export const v1EnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error
   },
   onError: (request) => {
     const { error } = request;
-    const requestId = request.context.requestId ?? 'unknown';
+    // Unset when the chain failed before the request-id middleware ran.
+    const requestId = (request.context as Partial<ApiContext>).requestId ?? 'unknown';
     if (isAppError(error)) {
       if (error.status >= 500) log('error', error.message, { requestId, code: error.code });
       request.response = withRateLimitHeaders(errorResult(error, requestId), request.context);
@@ -35,7 +36,7 @@ export const v1EnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error
     countIfThrottled(error, 'DynamoDB');
     log('error', 'Unhandled error', {
       requestId,
-      route: request.event?.routeKey,
+      route: request.event.routeKey,
       error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
     });
     request.response = withRateLimitHeaders(errorResult(internalError(), requestId), request.context);
