@@ -13,7 +13,7 @@ const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
 
 const statementsOf = (handler: string) => {
   const fn = stack.functions.get(handler)!;
-  const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
+  const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
   return ofType('AWS::IAM::Policy')
     .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
     .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as any[]);

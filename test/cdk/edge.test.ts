@@ -6,7 +6,7 @@ const { template, stack } = synthStack();
 const resources = template.toJSON().Resources as Record<string, any>;
 
 const actionsOf = (handler: string): string[] => {
-  const roleId = stack.getLogicalId(stack.functions.get(handler)!.role!.node.defaultChild as never);
+  const roleId = stack.getLogicalId(stack.functions.get(handler)!.role.node.defaultChild as never);
   return Object.values(resources)
     .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === roleId))
     .flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat()));

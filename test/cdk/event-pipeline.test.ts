@@ -75,7 +75,7 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
       MaximumRecordAgeInSeconds: 86400,
       DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
     });
-    const roleId = stack.getLogicalId(stack.eventPipeline.counters.role!.node.defaultChild as never);
+    const roleId = stack.getLogicalId(stack.eventPipeline.counters.role.node.defaultChild as never);
     const table = roleActions(roleId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
     // Link items only: the consumer cannot touch any other item of the table.
     expect(table).toEqual([
@@ -206,7 +206,7 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
     for (const route of routeTable) {
       const fn = stack.functions.get(route.handler)!;
       const fnProps = resources[stack.getLogicalId(fn.node.defaultChild as never)].Properties;
-      const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
+      const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
       const streams = roleActions(roleId).filter((s) =>
         [s.Action].flat().some((a: string) => a.startsWith('firehose:') || a.startsWith('kinesis:')),
       );

@@ -44,7 +44,7 @@ describe('event spool after cdk deploy', () => {
       const fn = stack.functions.get(route.handler)!;
       const env = (template.findResources('AWS::Lambda::Function')[ref(fn)]!.Properties.Environment?.Variables ??
         {}) as Record<string, unknown>;
-      const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
+      const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
       const statements = (Object.values(template.findResources('AWS::IAM::Policy')) as any[])
         .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
         .flatMap((p) => p.Properties.PolicyDocument.Statement);

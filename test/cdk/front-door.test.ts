@@ -8,8 +8,7 @@ import { synthStack } from '@test/support/synth-stack';
 
 const { template, stack } = synthStack();
 const json = template.toJSON() as { Resources: Record<string, any>; Outputs: Record<string, any> };
-const ofType = (type: string) =>
-  Object.entries(json.Resources).filter(([, r]) => r.Type === type) as Array<[string, any]>;
+const ofType = (type: string) => Object.entries(json.Resources).filter(([, r]) => r.Type === type);
 const one = (type: string) => {
   const found = ofType(type);
   expect(found, type).toHaveLength(1);
@@ -105,7 +104,7 @@ describe('CDK: the CloudFront SaaS Manager front door', () => {
       expect(json.Resources[fnId].Properties.Environment.Variables[ORIGIN_VERIFY_SECRET_ARN_ENV]).toEqual({
         Ref: secretId,
       });
-      const roleId = stack.getLogicalId(stack.functions.get(handler)!.role!.node.defaultChild as never);
+      const roleId = stack.getLogicalId(stack.functions.get(handler)!.role.node.defaultChild as never);
       const statements = ofType('AWS::IAM::Policy')
         .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
         .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);

@@ -22,7 +22,7 @@ const idOf = (construct: { node: { defaultChild?: unknown } }) =>
 
 const fn = stack.lakeCompaction.fn;
 const fnId = idOf(fn);
-const roleId = idOf(fn.role as never);
+const roleId = idOf(fn.role);
 const lakeId = idOf(stack.eventLake.bucket);
 const resultsId = idOf(stack.analytics.resultsBucket);
 const statementsOfRole = (id: string) =>

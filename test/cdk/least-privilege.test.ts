@@ -13,7 +13,7 @@ const tableId = Object.keys(resources).find(
 /** The statements of a route's role that name the table (or its indexes). */
 const tableStatementsOf = (handler: string) => {
   const fn = stack.functions.get(handler)!;
-  const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
+  const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
   return Object.values(resources)
     .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === roleId))
     .flatMap((p) => p.Properties.PolicyDocument.Statement as any[])
@@ -22,7 +22,9 @@ const tableStatementsOf = (handler: string) => {
 const actionsOf = (statement: any) => [statement.Action].flat() as string[];
 
 describe('least privilege on the table, per route', () => {
-  it('has a table under test', () => expect(tableId).toBeDefined());
+  it('has a table under test', () => {
+    expect(tableId).toBeDefined();
+  });
 
   for (const route of routeTable) {
     it(`${route.method} ${route.path} (${route.handler}): ${route.grants.table}${route.grants.writes ? ` writes ${route.grants.writes.join(' ')}` : ''}`, () => {

@@ -9,7 +9,7 @@ const { template, stack } = synthStack();
 /** Every policy statement attached to a function's role, by route handler. */
 const statementsOf = (handler: string) => {
   const fn = stack.functions.get(handler)!;
-  const roleId = Stack.of(fn).getLogicalId(fn.role!.node.defaultChild as never);
+  const roleId = Stack.of(fn).getLogicalId(fn.role.node.defaultChild as never);
   const policies = Object.values(template.findResources('AWS::IAM::Policy')) as any[];
   return policies
     .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))

@@ -50,7 +50,7 @@ describe('CDK stack', () => {
         .reduce((a, r) => (rank[r.grants.table] > rank[a] ? r.grants.table : a), row.grants.table);
       const route = { ...row, grants: { ...row.grants, table } };
       const fn = stack.functions.get(route.handler)!;
-      const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
+      const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
       const policies = resourcesOf('AWS::IAM::Policy').filter(([, p]) =>
         p.Properties.Roles.some((r: any) => r.Ref === roleId),
       );
@@ -128,7 +128,7 @@ describe('CDK stack', () => {
 
   it('lists read link ids from the GSIs: list roles may Query the indexes and BatchGet items', () => {
     const fn = stack.functions.get('links-list')!;
-    const roleId = stack.getLogicalId(fn.role!.node.defaultChild as never);
+    const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
     const statements = resourcesOf('AWS::IAM::Policy')
       .filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
