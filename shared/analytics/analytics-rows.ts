@@ -169,7 +169,8 @@ export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent =>
   } as RawAnalyticsEvent);
 
 export const topLinkFrom = (row: AnalyticsRow): TopDeepLink => ({
-  linkId: required(row.link_id, "a top-link row's link_id"),
+  // The top-links query groups by link_id, so a real row always has one.
+  linkId: row.link_id ?? '',
   domain: row.domain ?? '',
   linkKey: row.link_key ?? '',
   shortLink: shortLinkOf(row.domain ?? '', row.link_key ?? ''),
