@@ -176,7 +176,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     originPort = await listen(origin, 0, host);
   } catch (error) {
     // A start that fails stops everything it started (no orphaned DynamoDB Local).
-    await Promise.all([service, edge, origin].map((server) => (server.listening ? close(server) : undefined)));
+    await Promise.all([service, edge, origin].filter((server) => server.listening).map(close));
     await outbound.stop();
     await dynamo?.stop();
     throw error;
