@@ -287,6 +287,14 @@ export class EdgeFrontDoor extends Construct {
       value: this.connectionGroup.attrRoutingEndpoint,
       description: 'CNAME target for customer link domains',
     });
+    new CfnOutput(stack, 'EdgeFunctionUrls', {
+      value: Fn.join(
+        ',',
+        this.functionUrls.map((u) => u.url),
+      ),
+      description:
+        'The edge function URLs (comma-separated): a request straight to one, bypassing CloudFront, is refused (403)',
+    });
     new CfnOutput(stack, 'OriginVerifySecretArn', { value: this.originSecret.secretArn });
     new CfnOutput(stack, 'AdminDomainsPolicyArn', { value: this.adminPolicy.managedPolicyArn });
   }

@@ -2,16 +2,22 @@
  * The post-deploy smoke test's steps, the same against a deployed stack and the local stack: a
  * throwaway workspace, links and a deep link, a click through the front door with the link
  * domain's Host, the counters, a client click, a legacy create, analytics (or its 503 before
- * Athena has data), the raw export, then everything it made archived.
+ * Athena has data), the raw export, that a request straight to an edge function URL (bypassing
+ * CloudFront, so without the origin secret) is refused, then, whatever failed, everything it made
+ * erased: the throwaway workspace with the workspace erasure (`admin delete-workspace`: its links,
+ * keys, domains, apps and lake data), the link it wrote on the click domain archived.
  */
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
+import { deleteWorkspace } from '@shared/admin/delete-workspace';
+import type { LakeStore } from '@shared/admin/lake-store';
 import { createShortLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { archiveLink } from '@shared/links/patch-link';
 import * as z from '@shared/schemas/zod-mini';
 import { domainRepository } from '@shared/tenancy/domain-repository';
+import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 
 /** How long a click may take to reach Link.clicks deployed (docs/event-stream.md): the consumer's alarm threshold. */
 const COUNTER_BOUND_MS = 60_000;
@@ -24,7 +30,26 @@ export interface SmokeTarget {
   clickDomain?: string;
   /** Extra headers the click sends (locally: the viewer country the CDN would add). */
   clickHeaders?: Record<string, string>;
+  /**
+   * The edge origins reached without the front door: deployed, the edge function URLs (stack
+   * output EdgeFunctionUrls); locally, the local stack's origin. Each must answer 403.
+   */
+  directOrigins: string[];
+  /** Where the workspace erasure removes the throwaway workspace's events. */
+  lake: LakeStore;
 }
+
+export interface SmokeOptions {
+  /** Called with each step's result as it is known. */
+  log?: (r: StepResult) => void;
+  /** For tests of the smoke test itself: this step fails without running (cleanup still runs). */
+  failStep?: string;
+}
+
+/** The cleanup step's name: it always runs last, whatever failed before it. */
+export const CLEANUP_STEP = 'clean up: erase the throwaway workspace, archive the click-domain link';
+/** The direct-access step's name. */
+export const DIRECT_ACCESS_STEP = 'a request straight to the edge origin (bypassing CloudFront) is refused: 403';
 
 export interface StepResult {
   step: string;
@@ -89,12 +114,17 @@ const clickRequest = (origin: string, host: string, path: string, headers: Recor
     req.end();
   });
 
-/** Runs every step; later steps that need an earlier one's output are skipped (failed) when it failed. */
-export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void = () => {}): Promise<StepResult[]> => {
+/**
+ * Runs every step; later steps that need an earlier one's output fail when it failed. The cleanup
+ * step runs last in a `finally`, so a failing step (or an exception) never leaves the throwaway
+ * workspace, its keys or its links behind.
+ */
+export const runSmoke = async (target: SmokeTarget, options: SmokeOptions = {}): Promise<StepResult[]> => {
+  const log = options.log ?? (() => {});
   const results: StepResult[] = [];
-  const cleanup: Array<() => Promise<void>> = [];
   const step = async <T>(name: string, run: () => Promise<{ value: T; detail: string }>): Promise<T | undefined> => {
     try {
+      if (options.failStep === name) throw new Error('failed on purpose (a test of the smoke test)');
       const { value, detail } = await run();
       const r = { step: name, pass: true, detail };
       results.push(r);
@@ -107,11 +137,6 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
       return undefined;
     }
   };
-  const expectStatus = (what: string, got: number, ok: number[], body?: unknown) => {
-    if (!ok.includes(got))
-      throw new Error(`${what}: HTTP ${got}, expected ${ok.join('/')}: ${JSON.stringify(body).slice(0, 300)}`);
-  };
-
   const tenant = await step<BootstrapResult>('provision a throwaway workspace', async () => {
     const t = await bootstrapTenant({
       baseUrl: target.baseUrl,
@@ -121,6 +146,42 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
     return { value: t, detail: t.workspaceId };
   });
   if (!tenant) return results;
+  let archiveOnDomain: (() => Promise<void>) | undefined;
+  try {
+    await smokeSteps(target, tenant, step, (undo) => {
+      archiveOnDomain = undo;
+    });
+  } finally {
+    await step(CLEANUP_STEP, async () => {
+      // The throwaway workspace and everything in it (keys, links, domains, apps, lake data).
+      const erased = await deleteWorkspace(tenant.workspaceId, target.lake);
+      await archiveOnDomain?.();
+      if (await workspaceRepository.findById(tenant.workspaceId, true))
+        throw new Error(`workspace ${tenant.workspaceId} is still in the table`);
+      if (await domainRepository.findHost(tenant.domain))
+        throw new Error(`domain ${tenant.domain} is still in the table`);
+      return {
+        value: true,
+        detail: `${tenant.workspaceId}: ${erased.totalItemsErased} items erased${archiveOnDomain ? ', click-domain link archived' : ''}`,
+      };
+    });
+  }
+  return results;
+};
+
+type Step = <T>(name: string, run: () => Promise<{ value: T; detail: string }>) => Promise<T | undefined>;
+
+/** The steps between provisioning and cleanup; `onDomainLink` gets the undo of the link written on the click domain. */
+const smokeSteps = async (
+  target: SmokeTarget,
+  tenant: BootstrapResult,
+  step: Step,
+  onDomainLink: (undo: () => Promise<void>) => void,
+) => {
+  const expectStatus = (what: string, got: number, ok: number[], body?: unknown) => {
+    if (!ok.includes(got))
+      throw new Error(`${what}: HTTP ${got}, expected ${ok.join('/')}: ${JSON.stringify(body).slice(0, 300)}`);
+  };
   const server = { 'api-key': tenant.serverKey };
 
   const link = await step('create a short link (POST /v1/links)', async () => {
@@ -130,9 +191,6 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
     });
     expectStatus('create', res.status, [201], res.body);
     const data = created('create', res.body);
-    cleanup.push(async () => {
-      await api(target.baseUrl, 'DELETE', `/v1/links/${data.id}`, server);
-    });
     if (!data.key) throw new Error(`create: no key in ${JSON.stringify(data)}`);
     return { value: { id: data.id, key: data.key }, detail: data.shortUrl ?? data.id };
   });
@@ -141,9 +199,6 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
     const res = await api(target.baseUrl, 'POST', '/v1/deep-links', server, { deepLinkAppId: tenant.deepLinkApp.id });
     expectStatus('create', res.status, [201], res.body);
     const data = created('create', res.body);
-    cleanup.push(async () => {
-      await api(target.baseUrl, 'DELETE', `/v1/deep-links/${data.id}`, server);
-    });
     return { value: data.id, detail: data.id };
   });
 
@@ -160,7 +215,7 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
       url: 'https://example.com/smoke',
       domain: target.clickDomain,
     });
-    cleanup.push(async () => {
+    onDomainLink(async () => {
       await archiveLink(host.workspaceId, 'SHORTLINK', onDomain.id);
     });
     return {
@@ -239,9 +294,16 @@ export const runSmoke = async (target: SmokeTarget, log: (r: StepResult) => void
     return { value: true, detail: `HTTP ${res.status}` };
   });
 
-  await step('archive what the smoke test made', async () => {
-    for (const undo of cleanup) await undo();
-    return { value: true, detail: `${cleanup.length} items` };
+  await step(DIRECT_ACCESS_STEP, async () => {
+    if (target.directOrigins.length === 0) throw new Error('no edge origin to try (stack output EdgeFunctionUrls)');
+    const answers: string[] = [];
+    for (const origin of target.directOrigins) {
+      // A click path, the Host the origin itself answers to, no origin-verify header.
+      const url = new URL(origin);
+      const res = await clickRequest(origin, url.hostname, '/smoke-direct', { 'cloudfront-viewer-country': 'NL' });
+      if (res.status !== 403) throw new Error(`${origin}: HTTP ${res.status}, expected 403`);
+      answers.push(`${url.host} 403`);
+    }
+    return { value: true, detail: answers.join(', ') };
   });
-  return results;
 };

@@ -113,6 +113,7 @@ writeFileSync(
     {
       baseUrl: stack.baseUrl,
       edgeUrl: stack.edgeUrl,
+      originUrl: stack.originUrl,
       dynamoEndpoint: stack.dynamoEndpoint,
       tableName: stack.tableName,
       lakeDir: stack.lakeDir,

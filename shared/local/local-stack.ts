@@ -43,6 +43,11 @@ export interface LocalStackOptions {
 export interface LocalStack {
   baseUrl: string;
   edgeUrl: string;
+  /**
+   * The edge origin reached directly, without the local front door: the stand-in for a request
+   * straight to an edge function URL (no origin secret added), which the edge refuses with 403.
+   */
+  originUrl: string;
   tableName: string;
   dynamoEndpoint: string;
   lakeDir: string;
@@ -160,14 +165,18 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     invocations,
     requestLog,
   });
+  // The same edge handlers with no front door: what a request that bypasses CloudFront reaches.
+  const origin = createLocalApiServer({ api: 'edge', routes: routeTable, loadHandler, invocations, requestLog });
   let servicePort: number;
   let edgePort: number;
+  let originPort: number;
   try {
     servicePort = await listen(service, options.port ?? 0, host);
     edgePort = await listen(edge, options.edgePort ?? 0, host);
+    originPort = await listen(origin, 0, host);
   } catch (error) {
     // A start that fails stops everything it started (no orphaned DynamoDB Local).
-    await Promise.all([service.listening ? close(service) : undefined, edge.listening ? close(edge) : undefined]);
+    await Promise.all([service, edge, origin].filter((server) => server.listening).map(close));
     await outbound.stop();
     await dynamo?.stop();
     throw error;
@@ -178,6 +187,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   return {
     baseUrl: `http://${host}:${servicePort}`,
     edgeUrl: `http://${host}:${edgePort}`,
+    originUrl: `http://${host}:${originPort}`,
     tableName,
     dynamoEndpoint,
     lakeDir,
@@ -191,7 +201,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     stop: async () => {
       // No new requests; the invocations under way finish (each within its route's timeout)
       // before the table stream's consumer and DynamoDB Local go.
-      await Promise.all([close(service), close(edge)]);
+      await Promise.all([close(service), close(edge), close(origin)]);
       await invocations.idle();
       await outbound.stop();
       await dynamo?.stop();
