@@ -197,13 +197,10 @@ export const cloudFrontLoopback = () => {
       if (req.method === 'PUT') {
         // A full update, as CloudFront's: at least one domain, and what is left out is reset.
         const domains = pickAll(body, 'Domain');
-        if (domains.length === 0)
-          return error(
-            res,
-            400,
-            'InvalidArgument',
-            'You must specify at least one domain for the distribution tenant.',
-          );
+        if (domains.length === 0) {
+          error(res, 400, 'InvalidArgument', 'You must specify at least one domain for the distribution tenant.');
+          return;
+        }
         t.domains = domains;
         t.enabled = pick(body, 'Enabled') !== 'false';
         t.certificateArn = pick(body, 'Arn');
