@@ -33,13 +33,46 @@ export interface LinkTally {
 }
 
 /**
- * Sequence numbers compared as text in DynamoDB conditions: left-padded to a fixed width so
- * that text order is number order (Kinesis sequence numbers are up to 128 digits long).
+ * Kinesis sequence numbers are decimal strings of up to 129 digits: the API's pattern is
+ * `0|([1-9]\d{0,128})`
+ * (https://docs.aws.amazon.com/kinesis/latest/APIReference/API_SequenceNumberRange.html).
  */
-export const padSequence = (sequenceNumber: string): string => sequenceNumber.padStart(128, '0');
+export const SEQUENCE_DIGITS = 129;
+/** The width checkpoints were padded to before: still read (and rewritten at the next count). */
+const LEGACY_SEQUENCE_DIGITS = 128;
+
+/**
+ * Sequence numbers compared as text in DynamoDB conditions: left-padded to a fixed width so
+ * that text order is number order.
+ */
+export const padSequence = (sequenceNumber: string): string => sequenceNumber.padStart(SEQUENCE_DIGITS, '0');
 
 /** The link attribute holding the last sequence number of a shard counted on it (one per shard). */
 export const checkpointAttribute = (shardId: string): string => `counted#${shardId}`;
+
+/**
+ * How long a shard's checkpoint stays on a link after the last count from that shard. Past it,
+ * no record of that shard can be delivered again (the stream keeps records 24 hours; the
+ * consumer's kept failures are replayed only while younger than this, see
+ * shared/events/kept-failures.ts), so the next count on the link removes it: a link item holds
+ * the checkpoints of the shards that counted on it in the last 30 days, not of every shard the
+ * stream ever had.
+ */
+export const CHECKPOINT_HORIZON_MS = 30 * 24 * 3600_000;
+
+/**
+ * A checkpoint's value: the padded sequence number, `@`, and when it was written (ISO time).
+ * The suffix does not change comparisons with a padded sequence number: two values of one width
+ * differ before it, and an equal sequence number compares greater (counted).
+ */
+const checkpointValue = (sequence: string, now: Date): string => `${sequence}@${now.toISOString()}`;
+
+/** The padded sequence number of a stored checkpoint (either format), and when it was written. */
+export const readCheckpoint = (value: string): { sequence: string; writtenAt: string | null } => {
+  const at = value.indexOf('@');
+  if (at < 0) return { sequence: value.padStart(SEQUENCE_DIGITS, '0'), writtenAt: null };
+  return { sequence: value.slice(0, at), writtenAt: value.slice(at + 1) };
+};
 
 interface ClickLine {
   eventType?: unknown;
@@ -62,8 +95,11 @@ const parseClick = (data: string): { linkId: string; isBot: boolean; at: string 
 const tallyOf = (linkId: string, shardId: string, records: LinkTally['records']): LinkTally => {
   const humans = records.filter((r) => !r.isBot);
   const bots = records.filter((r) => r.isBot);
-  const latest = (rs: typeof records) => (rs.length ? rs.reduce((a, r) => (r.at > a ? r.at : a), rs[0]!.at) : null);
+  const latest = (rs: typeof records) => rs.reduce<string | null>((a, r) => (a === null || r.at > a ? r.at : a), null);
+  // A tally always holds at least one record.
   const sequences = records.map((r) => r.sequence).sort();
+  const minSequence = sequences[0] ?? '';
+  const maxSequence = sequences.at(-1) ?? '';
   return {
     linkId,
     shardId,
@@ -71,8 +107,8 @@ const tallyOf = (linkId: string, shardId: string, records: LinkTally['records'])
     bots: bots.length,
     lastHumanAt: latest(humans),
     lastBotAt: latest(bots),
-    minSequence: sequences[0]!,
-    maxSequence: sequences[sequences.length - 1]!,
+    minSequence,
+    maxSequence,
     records,
   };
 };
@@ -107,19 +143,27 @@ export type ApplyOutcome = { outcome: 'applied'; clicks: number } | { outcome: '
  * one already counted). A human click that moves the count into the next clicks bucket
  * (link-index.ts) also moves the link's clicks-order sort key.
  */
-export const applyLinkTally = async (tally: LinkTally): Promise<ApplyOutcome> => {
+export const applyLinkTally = async (tally: LinkTally, now = new Date()): Promise<ApplyOutcome> => {
   let current = tally;
   let moveLastHuman = current.lastHumanAt !== null;
   let moveLastBot = current.lastBotAt !== null;
   for (let attempt = 0; attempt < 4; attempt++) {
     const sets = ['#cp = :seq'];
-    const conditions = ['attribute_exists(pk)', '(attribute_not_exists(#cp) OR #cp < :min)'];
+    // A checkpoint written at the former width (128) is compared at that width; the next count
+    // rewrites it at the new one. Any 129-digit sequence number is above every former value.
+    const legacyMin = current.minSequence.startsWith('0') ? current.minSequence.slice(1) : null;
+    const conditions = [
+      'attribute_exists(pk)',
+      `(attribute_not_exists(#cp) OR (size(#cp) = :legacyWidth${legacyMin === null ? '' : ' AND #cp < :legacyMin'}) OR (size(#cp) > :legacyWidth AND #cp < :min))`,
+    ];
     const values: Record<string, unknown> = {
       ':h': current.humans,
       ':b': current.bots,
-      ':seq': current.maxSequence,
+      ':seq': checkpointValue(current.maxSequence, now),
       ':min': current.minSequence,
+      ':legacyWidth': LEGACY_SEQUENCE_DIGITS,
     };
+    if (legacyMin !== null) values[':legacyMin'] = legacyMin;
     if (moveLastHuman) {
       sets.push('lastClicked = :lh');
       // A new link stores `lastClicked: null` (type NULL): only a time already there can be later.
@@ -142,8 +186,9 @@ export const applyLinkTally = async (tally: LinkTally): Promise<ApplyOutcome> =>
           ConditionExpression: conditions.join(' AND '),
           ExpressionAttributeNames: { '#cp': checkpointAttribute(current.shardId) },
           ExpressionAttributeValues: values,
-          // The new count and the creation time (the clicks-order sort key).
-          ReturnValues: current.humans > 0 ? 'ALL_NEW' : 'NONE',
+          // The new count and the creation time (the clicks-order sort key), and the checkpoints
+          // of other shards (to prune). Return values cost no capacity.
+          ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
@@ -155,6 +200,8 @@ export const applyLinkTally = async (tally: LinkTally): Promise<ApplyOutcome> =>
       ) {
         await moveClicksSortKey(current.linkId, clicks, String(out.Attributes.createdAt));
       }
+      if (out.Attributes)
+        await pruneCheckpoints(current.linkId, out.Attributes, checkpointAttribute(current.shardId), now);
       return { outcome: 'applied', clicks: current.humans + current.bots };
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
@@ -162,7 +209,8 @@ export const applyLinkTally = async (tally: LinkTally): Promise<ApplyOutcome> =>
       const failed = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
       const item = failed ? unmarshall(failed) : await readLinkCounters(current.linkId);
       if (!item) return { outcome: 'link_gone' };
-      const checkpoint = item[checkpointAttribute(current.shardId)] as string | undefined;
+      const stored = item[checkpointAttribute(current.shardId)] as string | undefined;
+      const checkpoint = stored === undefined ? undefined : readCheckpoint(stored).sequence;
       if (checkpoint !== undefined && checkpoint >= current.minSequence) {
         // Counted already, whole or in part (a retried batch split differently): count the rest.
         const rest = current.records.filter((r) => r.sequence > checkpoint);
@@ -173,13 +221,52 @@ export const applyLinkTally = async (tally: LinkTally): Promise<ApplyOutcome> =>
         continue;
       }
       // A later click is already recorded: keep its time.
-      if (moveLastHuman && typeof item.lastClicked === 'string' && item.lastClicked > current.lastHumanAt!)
+      if (moveLastHuman && typeof item.lastClicked === 'string' && item.lastClicked > (current.lastHumanAt ?? ''))
         moveLastHuman = false;
-      if (moveLastBot && typeof item.lastBotClickedAt === 'string' && item.lastBotClickedAt > current.lastBotAt!)
+      if (moveLastBot && typeof item.lastBotClickedAt === 'string' && item.lastBotClickedAt > (current.lastBotAt ?? ''))
         moveLastBot = false;
     }
   }
   throw new Error(`click counters of link ${tally.linkId}: condition kept failing`);
+};
+
+/**
+ * Removes the checkpoints of shards that have not counted on the link for longer than the
+ * horizon (`CHECKPOINT_HORIZON_MS`), each only if unchanged since read. Former-format
+ * checkpoints (no time) stay until their shard counts again and rewrites them.
+ */
+const pruneCheckpoints = async (
+  linkId: string,
+  item: Record<string, unknown>,
+  written: string,
+  now: Date,
+): Promise<void> => {
+  const oldest = new Date(now.getTime() - CHECKPOINT_HORIZON_MS).toISOString();
+  const stale = Object.entries(item).filter(
+    (entry): entry is [string, string] =>
+      entry[0].startsWith(checkpointAttribute('')) &&
+      entry[0] !== written &&
+      typeof entry[1] === 'string' &&
+      (readCheckpoint(entry[1]).writtenAt ?? oldest) < oldest,
+  );
+  if (stale.length === 0) return;
+  const names = Object.fromEntries(stale.map(([name], i) => [`#s${String(i)}`, name]));
+  const values = Object.fromEntries(stale.map(([, value], i) => [`:s${String(i)}`, value]));
+  try {
+    await getDocumentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.link(linkId),
+        UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
+        ConditionExpression: stale.map((_, i) => `#s${String(i)} = :s${String(i)}`).join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+  } catch (error) {
+    // A checkpoint moved on (its shard counted again) or the link is gone: nothing to prune now.
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
 };
 
 const readLinkCounters = async (linkId: string): Promise<Record<string, unknown> | undefined> =>
@@ -227,16 +314,16 @@ export interface CounterBatchResult {
 export const applyClickCounters = async (
   records: CounterStreamRecord[],
   concurrency = 16,
+  now = new Date(),
 ): Promise<CounterBatchResult> => {
   const tallies = tallyClicks(records);
   const result: CounterBatchResult = { links: tallies.length, clicks: 0, applied: 0, alreadyApplied: 0, linksGone: 0 };
   let next = 0;
   const failures: unknown[] = [];
   const worker = async () => {
-    while (next < tallies.length) {
-      const tally = tallies[next++]!;
+    for (let tally = tallies[next++]; tally !== undefined; tally = tallies[next++]) {
       try {
-        const applied = await applyLinkTally(tally);
+        const applied = await applyLinkTally(tally, now);
         if (applied.outcome === 'applied') {
           result.applied += 1;
           result.clicks += applied.clicks;
