@@ -14,13 +14,19 @@ export const metrics = new Metrics({
   serviceName,
   // Powertools warns on every request that adds no metric; that would be one more log line per request.
   logger: {
-    debug: (...args: unknown[]) => logger.debug(String(args[0]), ...(args.slice(1) as [])),
-    info: (...args: unknown[]) => logger.info(String(args[0]), ...(args.slice(1) as [])),
+    debug: (...args: unknown[]) => {
+      logger.debug(String(args[0]), ...(args.slice(1) as []));
+    },
+    info: (...args: unknown[]) => {
+      logger.info(String(args[0]), ...(args.slice(1) as []));
+    },
     warn: (...args: unknown[]) => {
       if (!String(args[0]).startsWith('No application metrics to publish'))
         logger.warn(String(args[0]), ...(args.slice(1) as []));
     },
-    error: (...args: unknown[]) => logger.error(String(args[0]), ...(args.slice(1) as [])),
+    error: (...args: unknown[]) => {
+      logger.error(String(args[0]), ...(args.slice(1) as []));
+    },
   },
 });
 
@@ -47,14 +53,24 @@ const emitNow = (name: string, value: number, dimensions: Record<string, string>
   single.addMetric(name, MetricUnit.Count, value);
 };
 
-export const countUndeliveredEvents = (streamName: string, count: number): void =>
+export const countUndeliveredEvents = (streamName: string, count: number): void => {
   emitNow(metricNames.undeliveredEvents, count, { StreamName: streamName });
+};
 
-export const countClickNotRecorded = (): void => emitNow(metricNames.clicksNotRecorded, 1, {});
+export const countClickNotRecorded = (): void => {
+  emitNow(metricNames.clicksNotRecorded, 1, {});
+};
+
+/** A request the rate limiter let through unlimited (its counter could not be written). */
+export const countRateLimiterFailedOpen = (): void => {
+  emitNow(metricNames.rateLimiterFailedOpen, 1, {});
+};
 
 const THROTTLING = /Throttl|TooManyRequests|RequestLimitExceeded|ProvisionedThroughputExceeded|SlowDown/;
 
-export const countThrottle = (service: string): void => emitNow(metricNames.throttles, 1, { Service: service });
+export const countThrottle = (service: string): void => {
+  emitNow(metricNames.throttles, 1, { Service: service });
+};
 
 /** Counts an AWS error that is a throttle (`Throttles`, by `Service`); returns whether it was one. */
 export const countIfThrottled = (error: unknown, service: string): boolean => {

@@ -23,6 +23,8 @@ export const metricNames = {
   undeliveredEvents: 'UndeliveredEvents',
   /** Edge clicks whose recording failed (logged with everything needed to replay them). */
   clicksNotRecorded: 'ClicksNotRecorded',
+  /** Requests let through unlimited because the rate limiter's counter could not be written. */
+  rateLimiterFailedOpen: 'RateLimiterFailedOpen',
 } as const;
 
 /** The edge outcomes the `Redirects` metric is split by (shared/edge/edge-outcome.ts). */
