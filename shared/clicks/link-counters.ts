@@ -2,6 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
+import { KEPT_FAILURE_DAYS } from '@shared/events/consumer-retention';
 import { clicksBucket, clicksBucketStart, clicksSortKey } from '@shared/links/link-index';
 
 /**
@@ -53,12 +54,12 @@ export const checkpointAttribute = (shardId: string): string => `counted#${shard
 /**
  * How long a shard's checkpoint stays on a link after the last count from that shard. Past it,
  * no record of that shard can be delivered again (the stream keeps records 24 hours; the
- * consumer's kept failures are replayed only while younger than this, see
+ * consumer's kept failures expire, and are replayed only while younger than this, see
  * shared/events/kept-failures.ts), so the next count on the link removes it: a link item holds
  * the checkpoints of the shards that counted on it in the last 30 days, not of every shard the
  * stream ever had.
  */
-export const CHECKPOINT_HORIZON_MS = 30 * 24 * 3600_000;
+export const CHECKPOINT_HORIZON_MS = KEPT_FAILURE_DAYS * 24 * 3600_000;
 
 /**
  * A checkpoint's value: the padded sequence number, `@`, and when it was written (ISO time).
@@ -142,11 +143,16 @@ export type ApplyOutcome = { outcome: 'applied'; clicks: number } | { outcome: '
  * only move forward (shards are consumed concurrently, so a batch may carry older clicks than
  * one already counted). A human click that moves the count into the next clicks bucket
  * (link-index.ts) also moves the link's clicks-order sort key.
+ *
+ * A replay of a kept failure (`replayId`: the kept batch's id) comes after later batches of its
+ * shard moved the checkpoint past it, so it cannot be judged by the checkpoint: it is counted
+ * once per link by its own marker (`counted#replay:<id>`, removed with old checkpoints).
  */
-export const applyLinkTally = async (tally: LinkTally, now = new Date()): Promise<ApplyOutcome> => {
+export const applyLinkTally = async (tally: LinkTally, now = new Date(), replayId?: string): Promise<ApplyOutcome> => {
   let current = tally;
   let moveLastHuman = current.lastHumanAt !== null;
   let moveLastBot = current.lastBotAt !== null;
+  const marker = checkpointAttribute(replayId === undefined ? current.shardId : `replay:${replayId}`);
   for (let attempt = 0; attempt < 4; attempt++) {
     const sets = ['#cp = :seq'];
     // A checkpoint written at the former width (128) is compared at that width; the next count
@@ -154,16 +160,20 @@ export const applyLinkTally = async (tally: LinkTally, now = new Date()): Promis
     const legacyMin = current.minSequence.startsWith('0') ? current.minSequence.slice(1) : null;
     const conditions = [
       'attribute_exists(pk)',
-      `(attribute_not_exists(#cp) OR (size(#cp) = :legacyWidth${legacyMin === null ? '' : ' AND #cp < :legacyMin'}) OR (size(#cp) > :legacyWidth AND #cp < :min))`,
+      replayId === undefined
+        ? `(attribute_not_exists(#cp) OR (size(#cp) = :legacyWidth${legacyMin === null ? '' : ' AND #cp < :legacyMin'}) OR (size(#cp) > :legacyWidth AND #cp < :min))`
+        : 'attribute_not_exists(#cp)',
     ];
     const values: Record<string, unknown> = {
       ':h': current.humans,
       ':b': current.bots,
       ':seq': checkpointValue(current.maxSequence, now),
-      ':min': current.minSequence,
-      ':legacyWidth': LEGACY_SEQUENCE_DIGITS,
     };
-    if (legacyMin !== null) values[':legacyMin'] = legacyMin;
+    if (replayId === undefined) {
+      values[':min'] = current.minSequence;
+      values[':legacyWidth'] = LEGACY_SEQUENCE_DIGITS;
+      if (legacyMin !== null) values[':legacyMin'] = legacyMin;
+    }
     if (moveLastHuman) {
       sets.push('lastClicked = :lh');
       // A new link stores `lastClicked: null` (type NULL): only a time already there can be later.
@@ -184,7 +194,7 @@ export const applyLinkTally = async (tally: LinkTally, now = new Date()): Promis
           Key: keys.link(current.linkId),
           UpdateExpression: `ADD clicks :h, botClicks :b SET ${sets.join(', ')}`,
           ConditionExpression: conditions.join(' AND '),
-          ExpressionAttributeNames: { '#cp': checkpointAttribute(current.shardId) },
+          ExpressionAttributeNames: { '#cp': marker },
           ExpressionAttributeValues: values,
           // The new count and the creation time (the clicks-order sort key), and the checkpoints
           // of other shards (to prune). Return values cost no capacity.
@@ -200,8 +210,7 @@ export const applyLinkTally = async (tally: LinkTally, now = new Date()): Promis
       ) {
         await moveClicksSortKey(current.linkId, clicks, String(out.Attributes.createdAt));
       }
-      if (out.Attributes)
-        await pruneCheckpoints(current.linkId, out.Attributes, checkpointAttribute(current.shardId), now);
+      if (out.Attributes) await pruneCheckpoints(current.linkId, out.Attributes, marker, now);
       return { outcome: 'applied', clicks: current.humans + current.bots };
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
@@ -209,7 +218,8 @@ export const applyLinkTally = async (tally: LinkTally, now = new Date()): Promis
       const failed = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
       const item = failed ? unmarshall(failed) : await readLinkCounters(current.linkId);
       if (!item) return { outcome: 'link_gone' };
-      const stored = item[checkpointAttribute(current.shardId)] as string | undefined;
+      if (replayId !== undefined && item[marker] !== undefined) return { outcome: 'already_applied' };
+      const stored = replayId === undefined ? (item[marker] as string | undefined) : undefined;
       const checkpoint = stored === undefined ? undefined : readCheckpoint(stored).sequence;
       if (checkpoint !== undefined && checkpoint >= current.minSequence) {
         // Counted already, whole or in part (a retried batch split differently): count the rest.
@@ -306,35 +316,66 @@ export interface CounterBatchResult {
   linksGone: number;
 }
 
+/** Some updates of a batch failed: the first error, and the links (with shard) that were not counted. */
+export class CounterUpdatesFailed extends Error {
+  constructor(
+    readonly failed: Array<{ linkId: string; shardId: string }>,
+    readonly firstError: unknown,
+  ) {
+    super(
+      `click counters of ${String(failed.length)} links not applied: ${firstError instanceof Error ? firstError.message : String(firstError)}`,
+    );
+    this.name = 'CounterUpdatesFailed';
+  }
+}
+
 /**
  * The counter consumer's work for one batch of stream records: one update per link (and shard),
- * at most `concurrency` at a time. Throws if any update fails, so the whole batch is delivered
- * again (the updates that went through are then found applied and skipped).
+ * at most `concurrency` at a time. Throws `CounterUpdatesFailed` if any update fails, so the
+ * whole batch is delivered again (the updates that went through are then found applied and
+ * skipped). `replayId`: the batch is a kept failure replayed (see `applyLinkTally`).
  */
 export const applyClickCounters = async (
   records: CounterStreamRecord[],
   concurrency = 16,
   now = new Date(),
+  replayId?: string,
 ): Promise<CounterBatchResult> => {
   const tallies = tallyClicks(records);
   const result: CounterBatchResult = { links: tallies.length, clicks: 0, applied: 0, alreadyApplied: 0, linksGone: 0 };
   let next = 0;
-  const failures: unknown[] = [];
+  const failures: Array<{ linkId: string; shardId: string; error: unknown }> = [];
   const worker = async () => {
     for (let tally = tallies[next++]; tally !== undefined; tally = tallies[next++]) {
       try {
-        const applied = await applyLinkTally(tally, now);
+        const applied = await applyLinkTally(tally, now, replayId);
         if (applied.outcome === 'applied') {
           result.applied += 1;
           result.clicks += applied.clicks;
         } else if (applied.outcome === 'already_applied') result.alreadyApplied += 1;
         else result.linksGone += 1;
       } catch (error) {
-        failures.push(error);
+        failures.push({ linkId: tally.linkId, shardId: tally.shardId, error });
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, tallies.length) }, worker));
-  if (failures.length) throw failures[0];
+  if (failures.length)
+    throw new CounterUpdatesFailed(
+      failures.map(({ linkId, shardId }) => ({ linkId, shardId })),
+      failures[0]?.error,
+    );
   return result;
+};
+
+/** The records of a batch that belong to the given links' tallies (the ones to keep after a failure). */
+export const recordsOfLinks = <T extends CounterStreamRecord>(
+  records: T[],
+  links: Array<{ linkId: string; shardId: string }>,
+): T[] => {
+  const wanted = new Set(links.map((l) => `${l.shardId}\u0000${l.linkId}`));
+  return records.filter((record) => {
+    const click = parseClick(record.data);
+    return click !== null && !record.lakeOnly && wanted.has(`${record.shardId}\u0000${click.linkId}`);
+  });
 };
