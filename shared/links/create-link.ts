@@ -9,6 +9,7 @@ import { destinationOf, geoOf, keyOf, normalizeObjects, overridesOf, type Editab
 import type { LinkRecord, LinkType, TagRef } from './link-record';
 import { shortLinkOf } from './link-record';
 import { linkRepository, SlugTakenError } from './link-repository';
+import { assertLinkFits } from './link-size';
 import { toLinkResource, type LinkResource } from './link-view';
 
 export const GENERATED_KEY_LENGTH = 7;
@@ -111,6 +112,7 @@ export const insertLink = async (
       customKey ?? randomBase62(generatedKeyLength),
       now,
     );
+    assertLinkFits(link);
     try {
       await linkRepository.createWithSlug(link);
       return link;
@@ -124,9 +126,8 @@ export const insertLink = async (
 /** POST /v1/links. */
 export const createShortLink = async (workspaceId: string, body: CreateLinkBody): Promise<LinkResource> => {
   const domain = await getShortLinkDomainOrThrow(workspaceId, body.domain);
-  const link = await insertLink(
-    { workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: destinationOf(body)! },
-    body,
-  );
+  // The body's schema requires `url` or `destinationUrl`.
+  const url = destinationOf(body) ?? '';
+  const link = await insertLink({ workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url }, body);
   return toLinkResource(link);
 };
