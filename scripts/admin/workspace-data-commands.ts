@@ -6,6 +6,7 @@ import { deleteWorkspace } from '@shared/admin/delete-workspace';
 import { exportWorkspace } from '@shared/admin/export-workspace';
 import { createLocalLakeStore, createS3LakeStore, type LakeStore } from '@shared/admin/lake-store';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
+import { localStreamFailuresDir } from '@shared/events/local-event-stream';
 import { AdminUsageError, adminTarget } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
 
@@ -36,6 +37,25 @@ const lakeStore = (): LakeStore => {
   );
 };
 
+/**
+ * Where copies of events live besides the lake: locally the kept failures folder; deployed the
+ * failures buckets (STREAM_FAILURES_BUCKETS, comma-separated: the stack outputs
+ * ...CounterFailuresBucketName and ...PublishFailuresBucketName) and the Athena results bucket
+ * (ATHENA_RESULTS_BUCKET).
+ */
+const copiesStores = (): { keptFailures: LakeStore[]; queryResults?: LakeStore } => {
+  const localDir = localLakeDir();
+  if (localDir) return { keptFailures: [createLocalLakeStore(localStreamFailuresDir(localDir))] };
+  const s3 = new S3Client({ region: process.env.AWS_REGION ?? 'us-east-1' });
+  const buckets = (process.env.STREAM_FAILURES_BUCKETS ?? '').split(',').filter((b) => b.trim() !== '');
+  return {
+    keptFailures: buckets.map((bucket) => createS3LakeStore(s3, bucket.trim())),
+    queryResults: process.env.ATHENA_RESULTS_BUCKET
+      ? createS3LakeStore(s3, process.env.ATHENA_RESULTS_BUCKET)
+      : undefined,
+  };
+};
+
 export const registerWorkspaceDataCommands = (program: Command): void => {
   program
     .command('export-workspace')
@@ -54,7 +74,9 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
         throw new AdminUsageError(`No workspace ${workspaceId}`);
       const bar = progressBar(options, 0, 'events exported');
       const result = await exportWorkspace(workspaceId, path.resolve(options.out), {
-        onEvents: (n) => bar.increment(n),
+        onEvents: (n) => {
+          bar.increment(n);
+        },
       });
       bar.stop();
       printResult(options, result, (r) =>
@@ -78,13 +100,17 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
       if (options.confirm !== workspaceId)
         throw new AdminUsageError(`--confirm must repeat the workspace id (${workspaceId}); nothing was erased`);
       const lake = lakeStore();
+      const copies = copiesStores();
       let bar = progressBar(options, 0, 'items erased');
       const result = await deleteWorkspace(workspaceId, lake, {
+        ...copies,
         onFound: (total) => {
           bar.stop();
           bar = progressBar(options, total, 'items erased');
         },
-        onDeleted: (n) => bar.increment(n),
+        onDeleted: (n) => {
+          bar.increment(n);
+        },
       });
       bar.stop();
       printResult(options, result, (r) =>
@@ -95,6 +121,13 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
             .map(([k, n]) => `  ${k}: ${n}`),
           `lake ${r.lake.location}: ${r.lake.compactedObjectsDeleted} compacted objects deleted; ${r.lake.rawRecordsRemoved} raw records removed ` +
             `(${r.lake.rawObjectsRead} raw objects read, ${r.lake.rawObjectsRewritten} rewritten, ${r.lake.rawObjectsDeleted} deleted)`,
+          ...r.keptFailures.map(
+            (k) =>
+              `kept failures ${k.location}: ${k.recordsRemoved} records removed (${k.objectsRewritten} objects rewritten, ${k.objectsDeleted} deleted)`,
+          ),
+          r.queryResultsDeleted === null
+            ? 'query results: not given (set ATHENA_RESULTS_BUCKET; they expire after 7 days)'
+            : `query results: ${r.queryResultsDeleted} objects deleted`,
           ...(r.domains.length
             ? [
                 `domains: ${r.domains.join(', ')} (deployed: their CloudFront distribution tenants are not touched here; see docs/operations.md)`,
