@@ -10,7 +10,7 @@ import type { EventRecord } from './event-record';
 /**
  * A replay of old events opens one Firehose partition per (workspace shard, date, hour) it
  * touches; past the stream's active-partition limit (500 by default,
- * https://docs.aws.amazon.com/firehose/latest/dev/dynamic-partitioning.html) the records go to
+ * https://docs.aws.amazon.com/firehose/latest/dev/buffering.html) the records go to
  * errors/activePartitionExceeded/ instead of the lake. A partition stays active until its buffer
  * is delivered: 60 s (the stream's buffering interval), up to 1.5x that late. So a replay sends
  * the events of at most `budget` partitions per 90 s window, the budget being the limit less what
