@@ -4,9 +4,13 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Stream, StreamEncryption, StreamMode } from 'aws-cdk-lib/aws-kinesis';
 import { CfnDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
 import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { KinesisEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { KinesisEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { envNames } from '@shared/config/config';
+import {
+  CONSUMER_MAX_RECORD_AGE_HOURS,
+  STREAM_FAILURES_BUCKET_ENV,
+  STREAM_RETENTION_HOURS,
+} from '@shared/events/consumer-retention';
 import type { RouteDef } from '@shared/routes/route-types';
 import { ServiceFunction } from './service-function';
 import { LogGroup, LogStream, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -15,6 +19,7 @@ import { Construct } from 'constructs';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { ERRORS_PREFIX, RAW_FILE_EXTENSION, rawPartitionJq, rawPartitionPath } from '@shared/analytics/lake-layout';
 import type { ServiceAlarms } from './service-alarms';
+import { StreamFailures } from './stream-failures';
 
 /**
  * The S3 prefix Firehose writes to: the same text as `rawPartitionPath()` of the lake, with the
@@ -95,14 +100,15 @@ export class EventPipeline extends Construct {
   readonly eventStream: Stream;
   readonly deliveryStream: CfnDeliveryStream;
   readonly counters: ServiceFunction;
-  readonly counterFailures: Queue;
+  /** The counter consumer's failed batches, kept whole (S3). */
+  readonly counterFailures: StreamFailures;
 
   constructor(scope: Construct, id: string, props: EventPipelineProps) {
     super(scope, id);
     const capacity = eventStreamCapacity(this.node.tryGetContext('eventStreamShards'));
     this.eventStream = new Stream(this, 'EventStream', {
       encryption: StreamEncryption.MANAGED,
-      retentionPeriod: Duration.hours(24),
+      retentionPeriod: Duration.hours(STREAM_RETENTION_HOURS),
       ...(capacity.mode === 'on-demand'
         ? { streamMode: StreamMode.ON_DEMAND }
         : { streamMode: StreamMode.PROVISIONED, shardCount: capacity.shards }),
@@ -189,15 +195,7 @@ export class EventPipeline extends Construct {
 
     // The click counter consumer: reads the stream (one batch per shard at a time, in order, as
     // the per-shard checkpoints need) and may only update link items.
-    this.counterFailures = new Queue(this, 'CounterFailures', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.counterFailures).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself a dead-letter queue (it alarms on any message).',
-    });
+    this.counterFailures = new StreamFailures(this, 'CounterFailures', { consumer: 'click counter consumer' });
     this.counters = new ServiceFunction(this, 'ClickCounters', {
       route: clickCountersFunctionRow,
       timeout: Duration.seconds(60),
@@ -210,17 +208,22 @@ export class EventPipeline extends Construct {
       }),
     );
     this.counters.addEnvironment(envNames.tableName, props.table.tableName);
+    // The consumer keeps the links it could not count itself (at 18 h); PutObject only.
+    this.counterFailures.grantPut(this.counters);
+    this.counters.addEnvironment(STREAM_FAILURES_BUCKET_ENV, this.counterFailures.bucket.bucketName);
     this.counters.addEventSource(
       new KinesisEventSource(this.eventStream, {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: COUNTER_BATCH_SIZE,
         maxBatchingWindow: COUNTER_BATCHING_WINDOW,
         parallelizationFactor: 1,
-        // A failed batch is delivered again, whole (already applied links are skipped), until
-        // the records are a day old (the stream's retention); then its place goes to the queue.
+        // A failed batch is delivered again, whole (already applied links are skipped). At 18 h
+        // the consumer keeps the links it could not count and lets the batch go; should even
+        // that fail, the mapping gives the batch up at 20 h, well before the stream drops its
+        // records (24 h), and keeps it whole in the same bucket.
         retryAttempts: 10_000,
-        maxRecordAge: Duration.hours(24),
-        onFailure: new SqsDlq(this.counterFailures),
+        maxRecordAge: Duration.hours(CONSUMER_MAX_RECORD_AGE_HOURS),
+        onFailure: this.counterFailures.destination(),
       }),
     );
   }
@@ -240,13 +243,10 @@ export class EventPipeline extends Construct {
       'The click counter consumer is more than 60 s behind the event stream: Link.clicks lags (failing batches or too few shards)',
       60_000,
     );
-    alarms.alarmOn(
+    this.counterFailures.watch(
+      alarms,
       'ClickCounterFailures',
-      this.counterFailures.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(5),
-        statistic: 'Maximum',
-      }),
-      'Counter batches gave up after 24 h: those clicks are in the lake (analytics) but not in Link.clicks (docs/events.md)',
+      'Click counter batches kept in the failures bucket: those clicks are in the lake (analytics) but not in Link.clicks until `admin replay-stream-failures` (docs/event-stream.md)',
     );
     alarms.alarmOn(
       'EventStreamWriteThrottles',

@@ -3,17 +3,18 @@ import { Archive, EventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { EventSourceMapping, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
+import { CONSUMER_MAX_RECORD_AGE_HOURS } from '@shared/events/consumer-retention';
 import { streamedItemSortKeys } from '@shared/db/keys';
 import { outboundEnvNames } from '@shared/outbound/outbound-config';
 import { MAX_DELIVERY_ATTEMPTS } from '@shared/outbound/retry-schedule';
-import { required } from '@shared/util/required';
 import type { RouteDef } from '@shared/routes/route-types';
 import { ServiceFunction } from './service-function';
 import type { ServiceAlarms } from './service-alarms';
+import { StreamFailures } from './stream-failures';
 
 export interface OutboundEventsProps {
   table: ITableV2;
@@ -45,7 +46,8 @@ export class OutboundEvents extends Construct {
   readonly bus: EventBus;
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
-  readonly publishFailures: Queue;
+  /** The publisher's failed batches, kept whole (S3). */
+  readonly publishFailures: StreamFailures;
   readonly publisher: ServiceFunction;
   readonly delivery: ServiceFunction;
 
@@ -75,17 +77,11 @@ export class OutboundEvents extends Construct {
       enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: MAX_DELIVERY_ATTEMPTS },
     });
-    this.publishFailures = new Queue(this, 'PublishFailures', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+    this.publishFailures = new StreamFailures(this, 'PublishFailures', { consumer: 'outbound publisher' });
+    Validations.of(this.deadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself a dead-letter queue (it alarms on any message).',
     });
-    for (const dlq of [this.deadLetterQueue, this.publishFailures]) {
-      Validations.of(dlq).acknowledge({
-        id: 'AwsSolutions-SQS3',
-        reason: 'This queue is itself a dead-letter queue (it alarms on any message).',
-      });
-    }
 
     const tableArn = table.tableArn;
     const leadingKeys = (prefix: string) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${prefix}*`] } });
@@ -112,17 +108,21 @@ export class OutboundEvents extends Construct {
     this.publisher.addEnvironment(outboundEnvNames.busName, this.bus.eventBusName);
     this.publisher.addEnvironment(outboundEnvNames.eventSource, stack.stackName);
     this.publisher.addEnvironment(outboundEnvNames.queueUrl, this.queue.queueUrl);
+    const streamArn = table.tableStreamArn;
+    if (streamArn === undefined) throw new Error('the outbound publisher needs the table stream turned on');
     new EventSourceMapping(this, 'StreamMapping', {
       target: this.publisher,
-      eventSourceArn: required(table.tableStreamArn, "the table's stream ARN (the table is created with a stream)"),
+      eventSourceArn: streamArn,
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: 100,
       maxBatchingWindow: Duration.seconds(1),
       bisectBatchOnError: true,
       reportBatchItemFailures: true,
       retryAttempts: 20,
-      maxRecordAge: Duration.hours(24),
-      onFailure: new SqsDlq(this.publishFailures),
+      // Given up well before the stream drops the records (a DynamoDB stream keeps them 24 h),
+      // and kept whole: the S3 destination gets the batch's records, not only their range.
+      maxRecordAge: Duration.hours(CONSUMER_MAX_RECORD_AGE_HOURS),
+      onFailure: this.publishFailures.destination(),
       // Only writes of the items that are outbound events (links, the outbox, replay requests); not TTL removals.
       filters: [
         FilterCriteria.filter({
@@ -173,13 +173,10 @@ export class OutboundEvents extends Construct {
       }),
       'Webhook deliveries that failed every attempt (~27.6 h) are in the dead-letter queue',
     );
-    props.alarms.alarmOn(
+    this.publishFailures.watch(
+      props.alarms,
       'OutboundPublishFailures',
-      this.publishFailures.metricApproximateNumberOfMessagesVisible({
-        period: Duration.minutes(5),
-        statistic: 'Maximum',
-      }),
-      'Table stream batches the outbound publisher gave up on (events not published)',
+      'Table stream batches the outbound publisher gave up on, kept whole: events not published until `admin replay-stream-failures` (docs/event-stream.md)',
     );
     props.alarms.alarmOn(
       'OutboundStreamAge',

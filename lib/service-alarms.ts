@@ -10,7 +10,7 @@ import { metricNames, metricsNamespace, serviceName } from '@shared/util/telemet
 
 /**
  * Alarms that page someone (through `topic`, KMS-encrypted, TLS only): any Lambda error,
- * any DynamoDB throttle, and whatever other constructs add with `alarmOn` (e.g. Firehose
+ * any DynamoDB throttle, the rate limiter failing open, and whatever other constructs add with `alarmOn` (e.g. Firehose
  * delivery failures).
  */
 export class ServiceAlarms extends Construct {
@@ -23,6 +23,7 @@ export class ServiceAlarms extends Construct {
       enforceSSL: true,
       masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns'),
     });
+    this.watchRateLimiter();
   }
 
   alarmOn(id: string, metric: IMetric, description: string, threshold = 1): Alarm {
@@ -68,6 +69,25 @@ export class ServiceAlarms extends Construct {
       'TableSystemErrors',
       table.metricSystemErrorsForOperations({ operations, period: Duration.minutes(5) }),
       'DynamoDB: system errors',
+    );
+  }
+
+  /**
+   * The rate limiter failing open: requests let through unlimited because their counter could
+   * not be written (DynamoDB throttling or an outage). One is enough to page: while it lasts,
+   * no workspace is limited.
+   */
+  private watchRateLimiter(): void {
+    this.alarmOn(
+      'RateLimiterFailedOpen',
+      new Metric({
+        namespace: metricsNamespace,
+        metricName: metricNames.rateLimiterFailedOpen,
+        dimensionsMap: { service: serviceName },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      'Rate limiter failing open: requests let through unlimited (counter write failed; see the warnings in the logs)',
     );
   }
 

@@ -8,7 +8,9 @@ import type { Command } from 'commander';
 import { compactLake, COMPACTION_GRACE_MS } from '@shared/analytics/compact-lake';
 import { eventsFromErrorObject } from '@shared/analytics/lake-error-records';
 import { getEventSink } from '@shared/events/event-sink';
+import type { EventRecord } from '@shared/events/event-record';
 import { createLocalLakeSink } from '@shared/events/local-lake-sink';
+import { replayPaced } from '@shared/events/paced-replay';
 import { localDir } from '@shared/local/paths';
 import { AdminError, invalidInput, notFound } from '@shared/admin/admin-error';
 import { printResult, progressBar, type JsonOption } from './output';
@@ -84,25 +86,31 @@ export const registerLakeCommands = (program: Command): void => {
       // Deployed: the stack's event stream (EVENTS_STREAM_NAME, with TABLE_NAME as for every admin command), marked lake-only so the
       // click counters (which counted these events when they first passed) skip them; else the local lake's files.
       const sink = process.env.EVENTS_STREAM_NAME ? getEventSink() : createLocalLakeSink(lakeDirOf(options.lakeDir));
-      const bar = progressBar(options, files.length, 'replaying');
-      let events = 0;
+      // Read first, then send paced: old hours each open a Firehose partition (paced-replay.ts).
+      const all: EventRecord[] = [];
       let unreadable = 0;
-      try {
-        for (const file of files) {
-          const read = eventsFromErrorObject(readFileSync(file, 'utf8'));
-          for (let i = 0; i < read.events.length; i += 500)
-            await sink.send(read.events.slice(i, i + 500), { lakeOnly: true });
-          events += read.events.length;
-          unreadable += read.unreadable;
-          bar.increment();
-        }
-      } finally {
-        bar.stop();
+      for (const file of files) {
+        const read = eventsFromErrorObject(readFileSync(file, 'utf8'));
+        all.push(...read.events);
+        unreadable += read.unreadable;
       }
+      const bar = progressBar(options, all.length, 'events replayed');
+      let shown = 0;
+      const paced = await replayPaced(all, (batch) => sink.send(batch, { lakeOnly: true }), {
+        // The local lake has no partition limit: one window.
+        partitionLimit: process.env.EVENTS_STREAM_NAME ? undefined : Number.MAX_SAFE_INTEGER,
+        onProgress: (p) => {
+          bar.increment(p.sent - shown);
+          shown = p.sent;
+        },
+      });
+      bar.stop();
+      const events = paced.sent;
       printResult(
         options,
         { files: files.length, events, unreadable },
-        (r) => `Replayed ${r.events} events from ${r.files} files (${r.unreadable} unreadable lines).`,
+        (r) =>
+          `Replayed ${r.events} events from ${r.files} files (${r.unreadable} unreadable lines) in ${paced.windows} windows of at most the stream's free active partitions`,
       );
     });
 };

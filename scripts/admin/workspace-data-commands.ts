@@ -10,6 +10,7 @@ import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { AdminError, invalidInput, notFound } from '@shared/admin/admin-error';
 import { adminTarget } from './admin-target';
 import { fieldLines, printResult, progressBar, type JsonOption } from './output';
+import { localStreamFailuresDir } from '@shared/events/local-event-stream';
 
 const WORKSPACE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -38,6 +39,25 @@ const lakeStore = (): LakeStore => {
     'not_configured',
     'No lake: set LAKE_BUCKET (the stack output EventLakeBucketName) or LOCAL_LAKE_DIR; nothing was erased',
   );
+};
+
+/**
+ * Where copies of events live besides the lake: locally the kept failures folder; deployed the
+ * failures buckets (STREAM_FAILURES_BUCKETS, comma-separated: the stack outputs
+ * ...CounterFailuresBucketName and ...PublishFailuresBucketName) and the Athena results bucket
+ * (ATHENA_RESULTS_BUCKET).
+ */
+const copiesStores = (): { keptFailures: LakeStore[]; queryResults?: LakeStore } => {
+  const localDir = localLakeDir();
+  if (localDir) return { keptFailures: [createLocalLakeStore(localStreamFailuresDir(localDir))] };
+  const s3 = new S3Client({ region: process.env.AWS_REGION ?? 'us-east-1' });
+  const buckets = (process.env.STREAM_FAILURES_BUCKETS ?? '').split(',').filter((b) => b.trim() !== '');
+  return {
+    keptFailures: buckets.map((bucket) => createS3LakeStore(s3, bucket.trim())),
+    queryResults: process.env.ATHENA_RESULTS_BUCKET
+      ? createS3LakeStore(s3, process.env.ATHENA_RESULTS_BUCKET)
+      : undefined,
+  };
 };
 
 export const registerWorkspaceDataCommands = (program: Command): void => {
@@ -85,8 +105,10 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
       if (options.confirm !== workspaceId)
         throw invalidInput(`--confirm must repeat the workspace id (${workspaceId}); nothing was erased`);
       const lake = lakeStore();
+      const copies = copiesStores();
       let bar = progressBar(options, 0, 'items erased');
       const result = await deleteWorkspace(workspaceId, lake, {
+        ...copies,
         onFound: (total) => {
           bar.stop();
           bar = progressBar(options, total, 'items erased');
@@ -107,6 +129,13 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
             : [fieldLines(Object.entries(r.itemsErased).sort(([a], [b]) => a.localeCompare(b)))]),
           `Lake ${r.lake.location}: ${r.lake.compactedObjectsDeleted} compacted objects deleted; ${r.lake.rawRecordsRemoved} raw records removed ` +
             `(${r.lake.rawObjectsRead} raw objects read, ${r.lake.rawObjectsRewritten} rewritten, ${r.lake.rawObjectsDeleted} deleted).`,
+          ...r.keptFailures.map(
+            (k) =>
+              `Kept failures ${k.location}: ${k.recordsRemoved} records removed (${k.objectsRewritten} objects rewritten, ${k.objectsDeleted} deleted).`,
+          ),
+          r.queryResultsDeleted === null
+            ? 'Query results: not given (set ATHENA_RESULTS_BUCKET; they expire after 7 days).'
+            : `Query results: ${r.queryResultsDeleted} objects deleted.`,
           ...(r.domains.length
             ? [
                 `Domains: ${r.domains.join(', ')} (deployed: their CloudFront distribution tenants are not touched here; see docs/operations.md).`,

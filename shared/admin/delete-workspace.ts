@@ -1,9 +1,11 @@
 /**
  * `admin delete-workspace`: erases every table item of one workspace (see workspace-items.ts
- * for how they are found) in batches, then its lake data (erase-workspace-lake.ts), and
+ * for how they are found) in batches, then its lake data (erase-workspace-lake.ts) and the
+ * copies of its events elsewhere (kept failures, query results: erase-workspace-copies.ts), and
  * counts what went, per kind. Other workspaces' items are never selected.
  */
 import { batchDeleteKeys } from './batch-delete';
+import { eraseQueryResults, eraseWorkspaceKeptFailures, type KeptFailuresErasure } from './erase-workspace-copies';
 import { eraseWorkspaceLake, type LakeErasure } from './erase-workspace-lake';
 import type { LakeStore } from './lake-store';
 import { collectWorkspaceItems, kindOfItem, type WalkOptions } from './workspace-items';
@@ -18,6 +20,10 @@ export interface WorkspaceErasure {
   /** BatchWriteItem calls re-sent for unprocessed items. */
   batchRetries: number;
   lake: LakeErasure;
+  /** Its records removed from the stream consumers' kept failures (erase-workspace-copies.ts). */
+  keptFailures: KeptFailuresErasure[];
+  /** Athena query results deleted (all of them: a result does not name its workspace); null: not given. */
+  queryResultsDeleted: number | null;
   /**
    * Its domain names: deployed, their CloudFront distribution tenants and certificates live
    * outside the table (`admin domains remove <domain>` for each; docs/operations.md).
@@ -30,6 +36,10 @@ export interface DeleteOptions extends WalkOptions {
   onDeleted?: (n: number) => void;
   /** Called for each raw lake object read. */
   onLakeObject?: () => void;
+  /** The stream consumers' kept failures (failures buckets, or the local folder). */
+  keptFailures?: LakeStore[];
+  /** The Athena query results bucket. */
+  queryResults?: LakeStore;
 }
 
 export const deleteWorkspace = async (
@@ -51,6 +61,10 @@ export const deleteWorkspace = async (
     { onDeleted: options.onDeleted },
   );
   const lakeErasure = await eraseWorkspaceLake(lake, workspaceId, options.onLakeObject);
+  const keptFailures: KeptFailuresErasure[] = [];
+  for (const store of options.keptFailures ?? [])
+    keptFailures.push(await eraseWorkspaceKeptFailures(store, workspaceId));
+  const queryResultsDeleted = options.queryResults ? await eraseQueryResults(options.queryResults) : null;
   return {
     workspaceId,
     itemsErased,
@@ -58,6 +72,8 @@ export const deleteWorkspace = async (
     itemsScanned: scanned,
     batchRetries: retries,
     lake: lakeErasure,
+    keptFailures,
+    queryResultsDeleted,
     domains: items
       .filter((i) => i.type === 'DOMAIN')
       .map((i) => String(i.domain))

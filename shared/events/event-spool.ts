@@ -1,5 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { EventRecord } from './event-record';
+import { cutBatches, utf8Bytes } from '@shared/util/byte-batches';
 
 /**
  * Where events go when Firehose still rejects them after the sink's retries: a durable queue
@@ -45,9 +46,9 @@ export const spoolMessages = (events: EventRecord[], reason: string, now = new D
 };
 
 export const parseSpoolMessage = (body: string): SpoolMessage => {
-  const parsed = JSON.parse(body) as SpoolMessage | null;
+  const parsed = JSON.parse(body) as Partial<SpoolMessage> | null;
   if (!parsed || !Array.isArray(parsed.events)) throw new Error('not a spooled-events message');
-  return parsed;
+  return parsed as SpoolMessage;
 };
 
 /**
@@ -74,20 +75,11 @@ export const createSqsSpool = (options: {
       const { SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
       const sqsClient = await sqs();
       const bodies = spoolMessages(events, reason);
-      const batches: string[][] = [];
-      let current: string[] = [];
-      let bytes = 0;
-      for (const body of bodies) {
-        const size = Buffer.byteLength(body);
-        if (current.length === MAX_BATCH_MESSAGES || bytes + size > MAX_BATCH_BYTES) {
-          batches.push(current);
-          current = [];
-          bytes = 0;
-        }
-        current.push(body);
-        bytes += size;
-      }
-      if (current.length) batches.push(current);
+      const batches = cutBatches(
+        bodies,
+        { api: 'SQS SendMessageBatch (event spool)', maxEntries: MAX_BATCH_MESSAGES, maxBytes: MAX_BATCH_BYTES },
+        utf8Bytes,
+      );
       for (const batch of batches) {
         let entries = batch.map((body, i) => ({ Id: String(i), MessageBody: body }));
         for (let attempt = 1; entries.length > 0; attempt++) {

@@ -1,16 +1,33 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { KinesisStreamRecord } from 'aws-lambda';
+import { createLocalLakeStore } from '@shared/admin/lake-store';
 import { countClickBatch } from '@shared/clicks/count-click-batch';
-import type { CounterStreamRecord } from '@shared/clicks/link-counters';
+import { CounterUpdatesFailed, recordsOfLinks, type CounterStreamRecord } from '@shared/clicks/link-counters';
 import { log } from '@shared/util/logger';
+import { CONSUMER_MAX_RECORD_AGE_HOURS } from './consumer-retention';
 import type { EventRecord } from './event-record';
 import type { EventSink, SendOptions } from './event-sink';
+import { keptKinesisFailure } from './kept-failure-record';
 import { createLocalLakeSink } from './local-lake-sink';
+import { LAKE_ONLY_PARTITION_PREFIX } from './stream-sink';
 
 /** Records the local consumer takes per batch (the deployed event source mapping's batch size). */
 export const LOCAL_COUNTER_BATCH = 1_000;
 
 /** Records the local stream keeps for re-delivery (the deployed stream keeps 24 hours). */
 export const LOCAL_RETAINED_RECORDS = 20_000;
+
+/** The local stream's folder of kept failures (the deployed failures bucket): next to the lake's. */
+export const localStreamFailuresDir = (lakeDir: string): string => `${lakeDir.replace(/[\\/]+$/, '')}-stream-failures`;
+
+export interface LocalEventStreamOptions {
+  /** Where failed batches are kept (default: `localStreamFailuresDir(lakeDir)`). */
+  failuresDir?: string;
+  /** The stream's clock (ms): a record's age is measured on it (tests move it). */
+  clock?: () => number;
+  /** The consumer (default: `applyClickCounters`); tests make it fail. */
+  apply?: (records: CounterStreamRecord[]) => Promise<unknown>;
+}
 
 export interface LocalEventStream extends EventSink {
   /** Resolves once every record sent so far has been applied by the counter consumer. */
@@ -28,19 +45,53 @@ export interface LocalEventStream extends EventSink {
  * click counter consumer (the same `countClickBatch` the deployed Lambda runs). One shard per
  * process, with increasing sequence numbers; the consumer takes the records in order, in
  * batches of whatever accumulated while the previous batch was applied (so a burst on one link
- * costs a few counter updates, as deployed), and a batch that fails is retried, in order,
- * until it goes through (as the event source mapping does).
+ * costs a few counter updates, as deployed), and a batch that fails is retried, in order, until
+ * it goes through or its oldest record is older than the consumer's maximum record age (20 h, as
+ * the event source mapping does); then the batch is kept whole in the failures folder, in the
+ * document Lambda writes to the deployed S3 on-failure destination, for `admin
+ * replay-stream-failures` (kept-failures.ts).
  *
  * As deployed, `send` resolves once the records are in the stream (the lake's files written, the
  * records queued for the consumer); the counters follow a moment later (`drained()` waits for
  * them: the test stack's `idle()` does). A slow or failing consumer never slows a send.
  */
-export const createLocalEventStream = (lakeDir: string): LocalEventStream => {
+export const createLocalEventStream = (lakeDir: string, options: LocalEventStreamOptions = {}): LocalEventStream => {
   const lake = createLocalLakeSink(lakeDir);
-  const shardId = `shardId-local-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const failures = createLocalLakeStore(options.failuresDir ?? localStreamFailuresDir(lakeDir));
+  const clock = options.clock ?? (() => Date.now());
+  const apply = options.apply ?? countClickBatch;
+  const shardId = `shardId-local-${String(process.pid)}-${randomBytes(4).toString('hex')}`;
+  const streamArn = `arn:aws:kinesis:local:000000000000:stream/local-events`;
   let sequence = 0n;
   const queue: CounterStreamRecord[] = [];
+  /** When each record reached the stream (its age, as the event source mapping measures it). */
+  const arrivals = new WeakMap<CounterStreamRecord, number>();
   const retained: CounterStreamRecord[] = [];
+  /** A record as the event source mapping hands it to Lambda (and keeps it in a failure). */
+  const kinesisRecordOf = (record: CounterStreamRecord): KinesisStreamRecord => ({
+    eventSource: 'aws:kinesis',
+    eventID: `${record.shardId}:${record.sequenceNumber}`,
+    eventName: 'aws:kinesis:record',
+    eventVersion: '1.0',
+    invokeIdentityArn: 'arn:aws:iam::000000000000:role/local',
+    awsRegion: 'local',
+    eventSourceARN: streamArn,
+    kinesis: {
+      kinesisSchemaVersion: '1.0',
+      partitionKey: record.lakeOnly ? `${LAKE_ONLY_PARTITION_PREFIX}local` : 'local',
+      sequenceNumber: record.sequenceNumber,
+      data: Buffer.from(record.data).toString('base64'),
+      approximateArrivalTimestamp: (arrivals.get(record) ?? clock()) / 1000,
+    },
+  });
+  const keep = async (batch: CounterStreamRecord[]) => {
+    const now = new Date(clock());
+    const doc = keptKinesisFailure(batch.map(kinesisRecordOf), streamArn, 'RecordAgeExceeded', now);
+    await failures.putText(
+      `aws/lambda/local/${shardId}/${now.toISOString().slice(0, 10).replaceAll('-', '/')}/${now.toISOString()}-${randomUUID()}`,
+      JSON.stringify(doc),
+    );
+  };
   let pumping: Promise<void> | undefined;
   let idleWaiters: Array<() => void> = [];
 
@@ -49,10 +100,23 @@ export const createLocalEventStream = (lakeDir: string): LocalEventStream => {
     while (queue.length > 0) {
       const batch = queue.slice(0, LOCAL_COUNTER_BATCH);
       try {
-        await countClickBatch(batch);
+        await apply(batch);
         queue.splice(0, batch.length);
         retryMs = 50;
       } catch (error) {
+        const first = batch[0];
+        const oldest = (first && arrivals.get(first)) ?? clock();
+        if (clock() - oldest > CONSUMER_MAX_RECORD_AGE_HOURS * 3600_000) {
+          // Given up, as the event source mapping does: kept whole, then the next batch.
+          // The consumer keeps the links it could not count; anything else fails the batch whole.
+          await keep(error instanceof CounterUpdatesFailed ? recordsOfLinks(batch, error.failed) : batch);
+          log('warn', 'local event stream: click counters gave up on a batch; kept for replay', {
+            records: batch.length,
+            error: String(error),
+          });
+          queue.splice(0, batch.length);
+          continue;
+        }
         log('warn', 'local event stream: click counters not applied; retrying the batch', {
           records: batch.length,
           error: String(error),
@@ -82,6 +146,7 @@ export const createLocalEventStream = (lakeDir: string): LocalEventStream => {
         };
         retained.push(record);
         if (retained.length > LOCAL_RETAINED_RECORDS) retained.shift();
+        arrivals.set(record, clock());
         queue.push(record);
       }
       pumping ??= pump();

@@ -9,6 +9,7 @@ import { destinationOf, geoOf, keyOf, normalizeObjects, overridesOf, type Editab
 import type { LinkRecord, LinkType, TagRef } from './link-record';
 import { shortLinkOf } from './link-record';
 import { linkRepository, SlugTakenError } from './link-repository';
+import { assertLinkFits } from './link-size';
 import { toLinkResource, type LinkResource } from './link-view';
 import { required } from '@shared/util/required';
 
@@ -112,6 +113,7 @@ export const insertLink = async (
       customKey ?? randomBase62(generatedKeyLength),
       now,
     );
+    assertLinkFits(link);
     try {
       await linkRepository.createWithSlug(link);
       return link;

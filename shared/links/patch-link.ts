@@ -7,6 +7,7 @@ import { getShortLinkDomainOrThrow } from './create-link';
 import { destinationOf, geoOf, keyOf, normalizeObjects, overridesOf } from './link-input';
 import { shortLinkOf, type LinkRecord, type LinkType, type TagRef } from './link-record';
 import { LinkChangedError, linkRepository } from './link-repository';
+import { assertLinkFits } from './link-size';
 import { toLinkResource, type LinkResource } from './link-view';
 
 /** What a patch needs resolved outside the link itself (done once, before the write loop). */
@@ -138,6 +139,7 @@ export const patchLink = async (
   ]);
   for (let attempt = 1; ; attempt++) {
     const next = applyLinkPatch(link, body, { domain, tags, passwordHash });
+    assertLinkFits(next);
     try {
       await linkRepository.saveChange(link, next);
       return toLinkResource(next);

@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { OutboundEvent } from './event-catalogue';
+import { cutBatches, SEND_MESSAGE_BATCH_LIMITS, utf8Bytes } from '@shared/util/byte-batches';
 import { outboundEnv } from './outbound-config';
 
 /** One delivery: one event for one endpoint. Retried as a whole until the endpoint takes it. */
@@ -21,13 +22,14 @@ export interface DeliveryQueue {
  * change comes seconds after the receive, so 5 minutes of margin. (The schedule's longest is 10 h.)
  */
 export const MAX_VISIBILITY_S = 12 * 3600 - 300;
-const BATCH = 10;
 const ATTEMPTS = 4;
 
 export const createSqsDeliveryQueue = (options: { client: SQSClient; queueUrl: string }): DeliveryQueue => ({
   async send(messages) {
-    for (let i = 0; i < messages.length; i += BATCH) {
-      let entries = messages.slice(i, i + BATCH).map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) }));
+    const bodies = messages.map((m) => JSON.stringify(m));
+    // Cut by count and bytes (an entry too large alone throws before any call); failed entries are resent alone.
+    for (const batch of cutBatches(bodies, SEND_MESSAGE_BATCH_LIMITS, utf8Bytes)) {
+      let entries = batch.map((body, j) => ({ Id: String(j), MessageBody: body }));
       for (let attempt = 1; entries.length > 0; attempt++) {
         const out = await options.client.send(
           new SendMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: entries }),

@@ -1,5 +1,6 @@
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { OutboundEvent } from './event-catalogue';
+import { cutBatches, PUT_EVENTS_LIMITS, utf8Bytes } from '@shared/util/byte-batches';
 import { outboundEnv } from './outbound-config';
 
 /** Where every outbound event goes for operators: the stack's EventBridge bus (a stand-in locally). */
@@ -7,9 +8,15 @@ export interface EventBus {
   put(events: OutboundEvent[]): Promise<void>;
 }
 
-/** PutEvents takes at most 10 entries per call. */
-const BATCH = 10;
 const ATTEMPTS = 4;
+
+/** An entry's size as EventBridge counts it against the call's limit (byte-batches.ts). */
+export const busEntrySize = (entry: PutEventsRequestEntry): number =>
+  (entry.Time ? 14 : 0) +
+  utf8Bytes(entry.Source) +
+  utf8Bytes(entry.DetailType) +
+  utf8Bytes(entry.Detail) +
+  (entry.Resources ?? []).reduce((sum, r) => sum + utf8Bytes(r), 0);
 
 /** The entry of one event: `source` = the stack's name, `detail-type` = the event type, `detail` = the envelope. */
 export const busEntry = (event: OutboundEvent, busName: string, source: string): PutEventsRequestEntry => ({
@@ -20,15 +27,20 @@ export const busEntry = (event: OutboundEvent, busName: string, source: string):
   Time: new Date(event.occurredAt),
 });
 
-/** PutEvents over the official client; entries that fail (throttling, internal) are retried, then the call throws. */
+/**
+ * PutEvents over the official client, in calls cut by count and bytes (an entry too large alone
+ * throws `EntryTooLarge` before any call); entries that fail (throttling, internal) are resent
+ * alone, then the call throws.
+ */
 export const createEventBridgeBus = (options: {
   client: EventBridgeClient;
   busName: string;
   source: string;
 }): EventBus => ({
   async put(events) {
-    for (let i = 0; i < events.length; i += BATCH) {
-      let entries = events.slice(i, i + BATCH).map((e) => busEntry(e, options.busName, options.source));
+    const all = events.map((e) => busEntry(e, options.busName, options.source));
+    for (const batch of cutBatches(all, PUT_EVENTS_LIMITS, busEntrySize)) {
+      let entries = batch;
       for (let attempt = 1; entries.length > 0; attempt++) {
         const out = await options.client.send(new PutEventsCommand({ Entries: entries }));
         if (!out.FailedEntryCount) break;

@@ -8,7 +8,10 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 /**
  * POSTs one delivery and answers the status. Connects only to public addresses (the lookup
  * refuses others; loopback only where the local stack allows it), follows no redirect, reads at
- * most 64 KiB of the answer, gives up after 10 s.
+ * most 64 KiB of the answer. The whole exchange (lookup, connect, sending the body, the answer's
+ * headers and its body) ends at one deadline, `timeoutMs` after the call: a receiver that
+ * trickles bytes cannot hold a delivery past it (the socket's own timeout is an idle timeout,
+ * reset by every byte). A delivery cut at the deadline is a failure, whatever status had arrived.
  */
 export const postWebhook = (
   url: URL,
@@ -17,6 +20,14 @@ export const postWebhook = (
   timeoutMs = DELIVERY_TIMEOUT_MS,
 ): Promise<number> =>
   new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: { status: number } | { error: Error }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      if ('error' in outcome) reject(outcome.error);
+      else resolve(outcome.status);
+    };
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(
       url,
@@ -29,7 +40,6 @@ export const postWebhook = (
           'user-agent': 'linkservice-webhooks/1',
         },
         lookup: publicOnlyLookup,
-        timeout: timeoutMs,
       },
       (res) => {
         let read = 0;
@@ -38,14 +48,20 @@ export const postWebhook = (
           if (read > MAX_RESPONSE_BYTES) res.destroy();
         });
         res.on('close', () => {
-          resolve(res.statusCode ?? 0);
+          settle({ status: res.statusCode ?? 0 });
         });
         res.on('error', () => {
-          resolve(res.statusCode ?? 0);
+          settle({ status: res.statusCode ?? 0 });
         });
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`No answer within ${timeoutMs} ms`)));
-    req.on('error', reject);
+    const deadline = setTimeout(() => {
+      const error = new Error(`No complete answer within ${String(timeoutMs)} ms`);
+      settle({ error });
+      req.destroy(error);
+    }, timeoutMs);
+    req.on('error', (error) => {
+      settle({ error });
+    });
     req.end(body);
   });

@@ -51,6 +51,11 @@ export const countClickNotRecorded = (): void => {
   emitNow(metricNames.clicksNotRecorded, 1, {});
 };
 
+/** A request the rate limiter let through unlimited (its counter could not be written). */
+export const countRateLimiterFailedOpen = (): void => {
+  emitNow(metricNames.rateLimiterFailedOpen, 1, {});
+};
+
 const THROTTLING = /Throttl|TooManyRequests|RequestLimitExceeded|ProvisionedThroughputExceeded|SlowDown/;
 
 export const countThrottle = (service: string): void => {

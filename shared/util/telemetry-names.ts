@@ -25,6 +25,8 @@ export const metricNames = {
   clicksNotRecorded: 'ClicksNotRecorded',
   /** Lake compaction: seconds from a run to the start of the oldest hour still uncompacted (the backlog alarm). */
   compactionBacklog: 'LakeCompactionBacklogSeconds',
+  /** Requests let through unlimited because the rate limiter's counter could not be written. */
+  rateLimiterFailedOpen: 'RateLimiterFailedOpen',
 } as const;
 
 /** The edge outcomes the `Redirects` metric is split by (shared/edge/edge-outcome.ts). */

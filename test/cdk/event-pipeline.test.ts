@@ -19,6 +19,7 @@ const streamId = stack.getLogicalId(stack.eventPipeline.deliveryStream);
 const kinesisId = stack.getLogicalId(stack.eventPipeline.eventStream.node.defaultChild as never);
 const countersId = stack.getLogicalId(stack.eventPipeline.counters.node.defaultChild as never);
 const bucketId = stack.getLogicalId(stack.eventLake.bucket.node.defaultChild as never);
+const failuresId = stack.getLogicalId(stack.eventPipeline.counterFailures.bucket.node.defaultChild as never);
 const stream = resources[streamId].Properties;
 const destination = stream.ExtendedS3DestinationConfiguration;
 
@@ -72,9 +73,15 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
       MaximumBatchingWindowInSeconds: 2,
       ParallelizationFactor: 1,
       StartingPosition: 'TRIM_HORIZON',
-      MaximumRecordAgeInSeconds: 86400,
-      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+      // Given up well before the stream drops the records, and kept whole in S3 (not an SQS
+      // queue, which would get only the shard and sequence range).
+      MaximumRecordAgeInSeconds: 20 * 3600,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [failuresId, 'Arn'] } },
+      },
     });
+    expect(resources[failuresId].Type).toBe('AWS::S3::Bucket');
+    expect(resources[kinesisId].Properties.RetentionPeriodHours * 3600).toBeGreaterThanOrEqual(20 * 3600 + 4 * 3600);
     const roleId = stack.getLogicalId(stack.eventPipeline.counters.role.node.defaultChild as never);
     const table = roleActions(roleId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
     // Link items only: the consumer cannot touch any other item of the table.
@@ -85,6 +92,16 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
       }),
     ]);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'IteratorAge', Threshold: 60_000 });
+    // The consumer keeps the links it could not count in the same bucket, and every write there alarms.
+    expect(resources[countersId].Properties.Environment.Variables.STREAM_FAILURES_BUCKET).toEqual({ Ref: failuresId });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/S3',
+      MetricName: 'PutRequests',
+      Dimensions: Match.arrayWith([{ Name: 'BucketName', Value: { Ref: failuresId } }]),
+    });
+    expect(resources[failuresId].Properties.LifecycleConfiguration.Rules).toEqual([
+      expect.objectContaining({ ExpirationInDays: 30, Status: 'Enabled' }),
+    ]);
   });
 
   it('delivers into the event lake bucket under the same partition path the local lake uses', () => {

@@ -164,4 +164,17 @@ describe('observability in the stack', () => {
       Stack.of(stack).resolve(alarm!.Properties.Dimensions.find((d: { Name: string }) => d.Name === 'service').Value),
     ).toBe(serviceName);
   });
+
+  it('alarms when the rate limiter fails open (one request let through unlimited is enough)', () => {
+    const alarm = Object.values(template.findResources('AWS::CloudWatch::Alarm')).find(
+      (a) => a.Properties.MetricName === metricNames.rateLimiterFailedOpen,
+    );
+    expect(alarm?.Properties).toMatchObject({
+      Namespace: metricsNamespace,
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(alarm!.Properties.AlarmActions).toHaveLength(1);
+  });
 });

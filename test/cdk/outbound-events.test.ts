@@ -41,9 +41,12 @@ describe('outbound events (CDK)', () => {
     expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
     expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(mapping.BisectBatchOnFunctionError).toBe(true);
+    // Kept whole (records included) in S3, given up well before the stream's 24 h retention.
     expect(mapping.DestinationConfig.OnFailure.Destination).toEqual({
-      'Fn::GetAtt': [idOf(outbound.publishFailures), 'Arn'],
+      'Fn::GetAtt': [idOf(outbound.publishFailures.bucket), 'Arn'],
     });
+    expect(resources[idOf(outbound.publishFailures.bucket)].Type).toBe('AWS::S3::Bucket');
+    expect(mapping.MaximumRecordAgeInSeconds).toBe(20 * 3600);
     expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({
       eventName: ['INSERT', 'MODIFY'],
       dynamodb: { Keys: { sk: { S: [...streamedItemSortKeys] } } },

@@ -1,12 +1,14 @@
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import {
   applyClickCounters,
+  CHECKPOINT_HORIZON_MS,
   checkpointAttribute,
   padSequence,
+  readCheckpoint,
   tallyClicks,
   type CounterStreamRecord,
 } from '@shared/clicks/link-counters';
@@ -113,7 +115,9 @@ describe('click counters from the event stream (the consumer, against DynamoDB L
     const stored = await linkRepository.findById(link.id, true);
     expect(stored?.clicks).toBe(11);
     const raw = await linkItem(link.id);
-    expect(raw?.[checkpointAttribute('shardId-000000000002')]).toBe(padSequence(records[9]!.sequenceNumber));
+    expect(readCheckpoint(raw?.[checkpointAttribute('shardId-000000000002')]).sequence).toBe(
+      padSequence(records[9]!.sequenceNumber),
+    );
   });
 
   it('never moves lastClicked back (a shard behind another delivers older clicks later)', async () => {
@@ -198,5 +202,78 @@ describe('click counters from the event stream (the consumer, against DynamoDB L
     await handler(event, context);
     await handler(event, context);
     expect(await counters(link.id)).toMatchObject({ clicks: 2, lastClicked: '2026-11-23T08:00:01.000Z' });
+  });
+
+  it('orders sequence numbers up to the maximum length the Kinesis API allows (129 digits)', async () => {
+    const link = await newLink();
+    const at = (sequenceNumber: string, i: number): CounterStreamRecord => ({
+      shardId: 'shardId-000000000008',
+      sequenceNumber,
+      data: click(link.id, 'human', `2026-11-23T08:00:0${String(i)}.000Z`),
+    });
+    // The largest 128-digit number, then the smallest and the largest 129-digit ones.
+    const longest = '9'.repeat(129);
+    expect(longest).toMatch(/^(0|([1-9]\d{0,128}))$/);
+    await applyClickCounters([at('9'.repeat(128), 0)]);
+    expect(await applyClickCounters([at(`1${'0'.repeat(128)}`, 1)])).toMatchObject({ applied: 1, clicks: 1 });
+    expect(await applyClickCounters([at(longest, 2)])).toMatchObject({ applied: 1, clicks: 1 });
+    expect(await applyClickCounters([at(longest, 2)])).toMatchObject({ alreadyApplied: 1, clicks: 0 });
+    expect(await counters(link.id)).toMatchObject({ clicks: 3 });
+    const raw = await linkItem(link.id);
+    expect(readCheckpoint(raw?.[checkpointAttribute('shardId-000000000008')]).sequence).toBe(longest);
+  });
+
+  it('honours a checkpoint written at the former width (128 digits) and rewrites it', async () => {
+    const link = await newLink();
+    const records = onShard('shardId-000000000009', 0n, [
+      click(link.id, 'human', '2026-11-23T08:00:00.000Z'),
+      click(link.id, 'human', '2026-11-23T08:00:01.000Z'),
+    ]);
+    const attribute = checkpointAttribute('shardId-000000000009');
+    await getDocumentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.link(link.id),
+        UpdateExpression: 'SET #cp = :legacy',
+        ExpressionAttributeNames: { '#cp': attribute },
+        ExpressionAttributeValues: { ':legacy': records[0]!.sequenceNumber.padStart(128, '0') },
+      }),
+    );
+    // The first record was counted under the former format: only the second counts.
+    expect(await applyClickCounters(records)).toMatchObject({ applied: 1, clicks: 1 });
+    expect(await applyClickCounters(records)).toMatchObject({ alreadyApplied: 1 });
+    const raw = await linkItem(link.id);
+    expect(raw?.[attribute]).toMatch(new RegExp(`^${padSequence(records[1]!.sequenceNumber)}@`));
+  });
+
+  it('a link keeps the checkpoints of recent shards only: older ones are removed at the next count', async () => {
+    const link = await newLink();
+    const t0 = new Date('2026-11-01T00:00:00.000Z');
+    const later = (ms: number) => new Date(t0.getTime() + ms);
+    // Shard 10 counts, then is closed (resharded): its children 11 and 12 count later.
+    await applyClickCounters(
+      onShard('shardId-000000000010', 0n, [click(link.id, 'human', '2026-11-01T00:00:00.000Z')]),
+      16,
+      t0,
+    );
+    await applyClickCounters(
+      onShard('shardId-000000000011', 0n, [click(link.id, 'human', '2026-11-01T01:00:00.000Z')]),
+      16,
+      later(3600_000),
+    );
+    let raw = await linkItem(link.id);
+    expect(Object.keys(raw!).filter((k) => k.startsWith(checkpointAttribute('')))).toHaveLength(2);
+    await applyClickCounters(
+      onShard('shardId-000000000012', 0n, [click(link.id, 'human', '2026-12-02T00:00:00.000Z')]),
+      16,
+      later(CHECKPOINT_HORIZON_MS + 1),
+    );
+    raw = await linkItem(link.id);
+    expect(
+      Object.keys(raw!)
+        .filter((k) => k.startsWith(checkpointAttribute('')))
+        .sort(),
+    ).toEqual([checkpointAttribute('shardId-000000000011'), checkpointAttribute('shardId-000000000012')]);
+    expect(await counters(link.id)).toMatchObject({ clicks: 3 });
   });
 });

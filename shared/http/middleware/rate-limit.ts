@@ -4,6 +4,7 @@ import type { ApiContext, ApiEvent, ApiResult } from '@shared/http/api-types';
 import { WINDOW_SECONDS, type RateLimitKind } from '@shared/rate-limits/rate-limit-policy';
 import { countRequest, type RateDecision } from '@shared/rate-limits/rate-limiter';
 import { log } from '@shared/util/logger';
+import { countRateLimiterFailedOpen } from '@shared/util/metrics';
 
 const KIND_LABEL: Record<RateLimitKind, string> = {
   server: 'server-key',
@@ -28,7 +29,8 @@ export const rateLimitHeaders = (d: RateDecision): Record<string, string> => ({
  * rate-limit headers in `context.rateLimitHeaders` for the envelope to add to the answer, and
  * over the limit throws 429 `rate_limited` (each envelope answers it in its own shape). If the
  * counter cannot be written (DynamoDB throttling or an outage) the request goes through
- * unlimited and the failure is logged: the limiter never takes the API down. `RATE_LIMITS=off`
+ * unlimited (fails open: the limiter never takes the API down), the failure is logged and
+ * counted (`RateLimiterFailedOpen`, which alarms: lib/service-alarms.ts). `RATE_LIMITS=off`
  * in a function's environment switches it off (an operator's kill switch; the bench's bare side).
  */
 export const rateLimitMiddleware = (kind: RateLimitKind): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
@@ -39,6 +41,7 @@ export const rateLimitMiddleware = (kind: RateLimitKind): MiddlewareObj<ApiEvent
     try {
       decision = await countRequest(workspaceId, kind);
     } catch (error) {
+      countRateLimiterFailedOpen();
       log('warn', 'rate limiter unavailable; request not limited', {
         requestId: request.context.requestId,
         error: (error as Error).message,
