@@ -131,7 +131,9 @@ export class ServiceFunction extends NodejsFunction {
     }
     if (grants.indexes) {
       const tableLogicalId = Stack.of(this).getLogicalId(table.node.defaultChild as never);
-      Validations.of(this.role!).acknowledge({
+      // A NodejsFunction always has its execution role (none is passed in: it creates one).
+      if (!this.role) throw new Error('ServiceFunction has no execution role');
+      Validations.of(this.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
         reason: "Lists Query the table's own global secondary indexes; the wildcard covers only this table's indexes.",
       });
@@ -171,6 +173,8 @@ export class ServiceFunction extends NodejsFunction {
     analytics.grantQuery(this);
     this.addEnvironment(envNames.athenaWorkgroup, analytics.workgroupName);
     this.addEnvironment(envNames.athenaDatabase, analytics.databaseName);
+    // The compaction watermark (compacted/_watermark.json): queries read raw partitions only past it.
+    this.addEnvironment(envNames.lakeBucket, analytics.lakeBucket.bucketName);
     return this;
   }
 }
