@@ -54,14 +54,14 @@ beforeAll(async () => {
     url: 'https://example.com/a1',
     domain: a.domain,
     tracking: { utmCampaign: 'spring' },
-  } as never);
-  const a2 = await createShortLink(a.workspaceId, { url: 'https://example.com/a2', domain: a.domain } as never);
+  });
+  const a2 = await createShortLink(a.workspaceId, { url: 'https://example.com/a2', domain: a.domain });
   const d1 = await createDeepLink(a.workspaceId, {
     deepLinkAppId: a.deepLinkApp.id,
     tracking: { utmCampaign: 'app-launch' },
-  } as never);
-  const d2 = await createDeepLink(a.workspaceId, { deepLinkAppId: a.deepLinkApp.id } as never);
-  const b1 = await createShortLink(b.workspaceId, { url: 'https://example.com/b1', domain: b.domain } as never);
+  });
+  const d2 = await createDeepLink(a.workspaceId, { deepLinkAppId: a.deepLinkApp.id });
+  const b1 = await createShortLink(b.workspaceId, { url: 'https://example.com/b1', domain: b.domain });
   links = [
     fixtureLink(a.workspaceId, a1, 'spring'),
     fixtureLink(a.workspaceId, a2, null),
@@ -155,7 +155,7 @@ describe.each([
       const fresh = await createShortLink(a.workspaceId, {
         url: 'https://example.com/fresh',
         domain: a.domain,
-      } as never);
+      });
       const data = await getLinkAnalyticsOrThrow(a.workspaceId, fresh.id, { range: '30d', traffic: 'all' }, NOW);
       expectAnalyticsMatches(data, [], '30d', NOW);
       expect(data.timeseries).toHaveLength(30);
@@ -267,7 +267,7 @@ describe.each([
 });
 
 describe('late arrivals: an event replayed into a compacted hour', () => {
-  it('counts at once (raw beside the Parquet), is merged by the next run, and counts once whatever is replayed again', async () => {
+  it('counts once the next run has merged it (it lands below the watermark), and once whatever is replayed again', async () => {
     const lake = process.env.LOCAL_LAKE_DIR!;
     const link = links[4]!;
     const count = async () =>
@@ -292,10 +292,12 @@ describe('late arrivals: an event replayed into a compacted hour', () => {
       timestamp: `${lateHour}:15:00.000Z`,
       trafficType: 'human',
     };
-    // Hours after its hour was compacted, the replay lands raw in that hour (and once more, at-least-once).
+    // Days after its hour was compacted, the replay lands raw in that hour (and once more, at-least-once).
+    // Queries read raw only past the watermark (less the late-read hours, raw-read.ts): not counted
+    // until the next run lists and compacts it.
     await getEventSink().send([replayed]);
     await getEventSink().send([replayed]);
-    expect(await count()).toBe(before + 1);
+    expect(await count()).toBe(before);
     const second = await compactLake(lake, { now: NOW });
     expect(second.rawFiles).toBe(2);
     expect(second.workspaceDays).toBe(1);
