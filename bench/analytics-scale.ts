@@ -25,7 +25,7 @@ const rng = (seed: number) => () => {
   return seed / 2 ** 31;
 };
 
-const pick = <T>(random: () => number, values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+const pick = <T>(random: () => number, values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
 
 /**
  * `count` events over the last 90 days, in time order (so each batch touches few partitions):
@@ -157,6 +157,7 @@ export const measureAnalyticsScale = async (
         reads.push({ files: [...files.raw, ...files.compacted], scope });
         return duck.query(query, scope);
       },
+      watermark: () => duck.watermark(),
     };
     setAnalyticsEngine(instrumented);
     const sink = createLocalLakeSink(lakeDir);

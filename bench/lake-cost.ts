@@ -1,3 +1,6 @@
+import { plannedRawPartitions } from '@shared/analytics/analytics-sql';
+import { analyticsWindow } from '@shared/analytics/analytics-window';
+import { RAW_LATE_READ_HOURS, rawReadFrom } from '@shared/analytics/raw-read';
 import { randomUUID, createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import {
@@ -220,6 +223,8 @@ export interface ViewLayout {
   /** Objects a query opens. */
   compactedObjects: number;
   rawObjects: number;
+  /** The layout the code builds today (the budget is checked on it). */
+  built?: boolean;
 }
 
 export interface ViewCost extends ViewLayout {
@@ -247,8 +252,29 @@ export const viewCost = (layout: ViewLayout, scannedBytesPerQuery: number, queri
   };
 };
 
-/** Hours past the watermark at worst: the hour compaction has not closed yet, and the current one. */
-export const RAW_TAIL_HOURS = 2;
+/**
+ * Raw hours a query reads (shared/analytics/raw-read.ts): from the watermark's hour, or
+ * RAW_LATE_READ_HOURS before the current hour if earlier (always, when compaction keeps up),
+ * through the current one. Older hours hold no raw objects once compacted.
+ */
+export const RAW_TAIL_HOURS = RAW_LATE_READ_HOURS + 1;
+/**
+ * Raw shard-hour partitions a query's predicates admit (Athena's projection lists each, empty
+ * ones too): from the read start through the end of the window's last day, at worst (a view just
+ * after midnight) 27 (plannedRawPartitions in analytics-sql.ts).
+ */
+export const rawPartitionsPerQuery = (): number =>
+  Math.max(
+    ...Array.from({ length: 24 }, (_, h) => {
+      const now = new Date(Date.UTC(2026, 2, 15, h, 30));
+      return plannedRawPartitions({
+        window: analyticsWindow('90d', now),
+        rawFrom: rawReadFrom(new Date(Date.UTC(2026, 2, 15, h - 1)).toISOString(), now),
+      });
+    }),
+  );
+/** The budget of one 90-day link view (both queries, S3 requests and Athena bytes). */
+export const VIEW_BUDGET_USD = 0.001;
 /** Objects in one shard-hour of the raw tail: Firehose writes one a minute for any shard with traffic. */
 export const RAW_OBJECTS_PER_SHARD_HOUR = 60;
 
@@ -259,33 +285,35 @@ export const RAW_OBJECTS_PER_SHARD_HOUR = 60;
 export const ninetyDayLayouts = (days = 90): ViewLayout[] => {
   const hourly = days * 24;
   const rawTail = RAW_TAIL_HOURS * RAW_OBJECTS_PER_SHARD_HOUR;
+  const rawPartitions = rawPartitionsPerQuery();
   const todayHourly = 23;
   return [
     {
-      name: 'raw projected over the range, hourly compacted files',
+      name: 'raw projected over the range, hourly compacted files (before the watermark read)',
       compactedPartitions: days,
       rawPartitions: hourly,
       compactedObjects: hourly,
       rawObjects: rawTail,
     },
     {
-      name: 'raw past the watermark only, hourly compacted files',
+      name: 'raw past the watermark only, hourly compacted files (built)',
+      built: true,
       compactedPartitions: days,
-      rawPartitions: RAW_TAIL_HOURS,
+      rawPartitions,
       compactedObjects: hourly,
       rawObjects: rawTail,
     },
     {
       name: 'raw past the watermark only, daily files (hourly today)',
       compactedPartitions: days,
-      rawPartitions: RAW_TAIL_HOURS,
+      rawPartitions,
       compactedObjects: days - 1 + todayHourly,
       rawObjects: rawTail,
     },
     {
       name: 'raw past the watermark only, monthly partitions for closed months (daily this month)',
       compactedPartitions: Math.ceil(days / 30) + 30,
-      rawPartitions: RAW_TAIL_HOURS,
+      rawPartitions,
       compactedObjects: Math.ceil(days / 30) + 30 - 1 + todayHourly,
       rawObjects: rawTail,
     },
@@ -329,10 +357,14 @@ export const lakeModelReport = (): { markdown: string; failures: string[] } => {
     lines.push(
       `| ${layout.name} | ${cost.lists} | ${cost.gets} | ${(cost.scannedBytes / 1e6).toFixed(0)} MB | $${cost.usd.toFixed(5)} |`,
     );
+    if (layout.built && cost.usd > VIEW_BUDGET_USD)
+      failures.push(
+        `90-day view over budget on the built layout: $${cost.usd.toFixed(5)} > $${VIEW_BUDGET_USD} (not built: merging compacted files into fewer, larger objects; in this model daily files alone are not enough, monthly partitions for closed months are)`,
+      );
   }
   lines.push(
     '',
-    `- The view of a workspace with 1M events in 90 days scans under 10 MB a query (billed 10 MB); the raw tail is 2 hours of its shard at one Firehose object a minute. A shard shared with a busy workspace (2,000 clicks/s) adds its raw bytes: ~${((2000 * 7200 * compression.jsonBytes) / compression.events / 1e9).toFixed(1)} GB uncompressed, ~${((2000 * 7200 * compression.gzipBytes) / compression.events / 1e9).toFixed(1)} GB gzip a query.`,
+    `- The view of a workspace with 1M events in 90 days scans under 10 MB a query (billed 10 MB); the raw tail is ${RAW_TAIL_HOURS} hours of its shard at one Firehose object a minute (${rawPartitionsPerQuery()} raw partitions listed at worst). Budget: $${VIEW_BUDGET_USD} a view, checked on the built layout. A shard shared with a busy workspace (2,000 clicks/s) adds its raw bytes: ~${((2000 * 3600 * RAW_TAIL_HOURS * compression.jsonBytes) / compression.events / 1e9).toFixed(1)} GB uncompressed, ~${((2000 * 3600 * RAW_TAIL_HOURS * compression.gzipBytes) / compression.events / 1e9).toFixed(1)} GB gzip a query.`,
     `- Daily merge of one workspace-day (24 hourly files into one): $${dailyMergeUsd(ATHENA_MIN_BYTES).toFixed(6)} (10 MB minimum scan).`,
   );
   return { markdown: `${lines.join('\n')}\n`, failures };

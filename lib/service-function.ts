@@ -176,6 +176,8 @@ export class ServiceFunction extends NodejsFunction {
     analytics.grantQuery(this);
     this.addEnvironment(envNames.athenaWorkgroup, analytics.workgroupName);
     this.addEnvironment(envNames.athenaDatabase, analytics.databaseName);
+    // The compaction watermark (compacted/_watermark.json): queries read raw partitions only past it.
+    this.addEnvironment(envNames.lakeBucket, analytics.lakeBucket.bucketName);
     return this;
   }
 }

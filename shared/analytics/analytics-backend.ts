@@ -1,21 +1,32 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import { createS3LakeStore } from '@shared/admin/lake-store';
 import { getConfig, type Config } from '@shared/config/config';
 import { AnalyticsUnavailableError, type AnalyticsEngine } from './analytics-engine';
 import { createAthenaClient } from './athena-client';
 import { createAthenaEngine } from './athena-engine';
 import { createDuckDbEngine } from './duckdb-engine';
+import { WATERMARK_KEY } from './compaction-plan';
+import { cachedWatermarkReader } from './raw-read';
+
+/** The watermark object in the lake bucket (the official S3 client; read on compacted/ is granted), read at most once a minute. */
+const s3WatermarkReader = (region: string, bucket: string) => {
+  const lake = createS3LakeStore(new S3Client({ region }), bucket);
+  return cachedWatermarkReader(() => lake.getText(WATERMARK_KEY));
+};
 
 /**
  * The engine the configuration names: Athena when ATHENA_WORKGROUP and ATHENA_DATABASE are set
  * (deployed), else DuckDB over LOCAL_LAKE_DIR; neither is 503 analytics_unavailable.
  */
 export const engineFromConfig = (
-  config: Pick<Config, 'ATHENA_WORKGROUP' | 'ATHENA_DATABASE' | 'LOCAL_LAKE_DIR' | 'AWS_REGION'>,
+  config: Pick<Config, 'ATHENA_WORKGROUP' | 'ATHENA_DATABASE' | 'LAKE_BUCKET' | 'LOCAL_LAKE_DIR' | 'AWS_REGION'>,
 ): AnalyticsEngine => {
   if (config.ATHENA_WORKGROUP && config.ATHENA_DATABASE) {
     return createAthenaEngine({
       athena: createAthenaClient({ region: config.AWS_REGION }),
       workgroup: config.ATHENA_WORKGROUP,
       database: config.ATHENA_DATABASE,
+      readWatermark: config.LAKE_BUCKET ? s3WatermarkReader(config.AWS_REGION, config.LAKE_BUCKET) : undefined,
     });
   }
   if (config.LOCAL_LAKE_DIR) return createDuckDbEngine(config.LOCAL_LAKE_DIR);

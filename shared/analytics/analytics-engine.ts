@@ -9,6 +9,8 @@ export interface QueryScope {
   workspaceId: string;
   firstDay: string;
   lastDay: string;
+  /** Raw partitions are read only from this hour's start on (ISO; rawReadFrom in raw-read.ts); undefined: all of the window's. */
+  rawFrom?: string;
   /** Epoch ms by which the whole request must be answered (analyticsDeadline(), taken once at its start). */
   deadline?: number;
 }
@@ -36,6 +38,8 @@ export interface AnalyticsEngine {
   /** Seconds a computed answer may be served from the table cache; 0: never cache. */
   readonly cacheTtlSeconds: number;
   query(query: SqlQuery, scope: QueryScope): Promise<AnalyticsRow[]>;
+  /** The compaction watermark (ISO), or undefined when none is recorded or it cannot be read. */
+  watermark(): Promise<string | undefined>;
 }
 
 export class AnalyticsUnavailableError extends AppError {

@@ -32,6 +32,11 @@ export interface ScopeFilter {
   /** Omitted: every event (raw export). */
   traffic?: TrafficFilter;
   eventType?: EventType;
+  /**
+   * Read raw partitions only from this hour's start on (ISO): the compaction watermark, less the
+   * late-read slack (raw-read.ts). Undefined: every raw partition of the window.
+   */
+  rawFrom?: string;
 }
 
 const trafficTypes: Record<TrafficFilter, [string, string]> = {
@@ -42,6 +47,24 @@ const trafficTypes: Record<TrafficFilter, [string, string]> = {
 
 /** The event columns both relations share (the partition columns differ). */
 const lakeColumns = eventRecordFields.map((name) => (name === 'timestamp' ? '"timestamp"' : name)).join(', ');
+
+/**
+ * Where the raw part of a query starts: the later of the window's start and `rawFrom` (the
+ * compaction watermark less the late-read slack, raw-read.ts): every event of an earlier hour is
+ * in the compacted layout.
+ */
+export const rawReadStart = (filter: Pick<ScopeFilter, 'window' | 'rawFrom'>): string =>
+  filter.rawFrom !== undefined && filter.rawFrom > filter.window.start ? filter.rawFrom : filter.window.start;
+
+/**
+ * The raw shard-hour partitions a query's predicates admit (Athena's partition projection lists
+ * each; the workspace's one shard): the hours from rawReadStart through the last day's end.
+ */
+export const plannedRawPartitions = (filter: Pick<ScopeFilter, 'window' | 'rawFrom'>): number => {
+  const from = Math.floor(Date.parse(rawReadStart(filter)) / 3_600_000);
+  const through = Date.parse(`${filter.window.lastDay}T23:00:00.000Z`) / 3_600_000;
+  return Math.max(0, through - from + 1);
+};
 
 /**
  * `scoped`: the events of one workspace in the exact time span, scope and filters, each event
@@ -73,13 +96,15 @@ const scopedCte = (filter: ScopeFilter): SqlQuery => {
   }
   const compactedWhere = ['workspace_id = ?', 'dt >= ?', 'dt <= ?', ...common];
   const compactedParams = [filter.workspaceId, window.firstDay, window.lastDay, ...commonParams];
+  const rawStart = rawReadStart(filter);
+  const rawFirstDay = rawStart.slice(0, 10);
   const rawWhere = ['shard = ?', 'workspaceId = ?', 'dt >= ?', 'dt <= ?'];
-  const rawParams = [shardOf(filter.workspaceId), filter.workspaceId, window.firstDay, window.lastDay];
-  const startHour = window.start.slice(11, 13);
+  const rawParams = [shardOf(filter.workspaceId), filter.workspaceId, rawFirstDay, window.lastDay];
+  const startHour = rawStart.slice(11, 13);
   if (startHour !== '00') {
-    // A window starting mid-day (24h) reads only the hours of its first day it covers.
+    // Starting mid-day (a 24h window, or the watermark): only the hours of the first day it covers.
     rawWhere.push('(dt > ? OR hour >= ?)');
-    rawParams.push(window.firstDay, startHour);
+    rawParams.push(rawFirstDay, startHour);
   }
   rawWhere.push(...common);
   rawParams.push(...commonParams);
@@ -107,7 +132,9 @@ const scopedCte = (filter: ScopeFilter): SqlQuery => {
         AND done.eventId = raw.eventId
     )
 )`;
-  return { sql, params: [...compactedParams, ...rawParams, filter.workspaceId, window.firstDay, window.lastDay] };
+  // The compacted copy of a raw event is in its own timestamp's day, as its raw partition is: the
+  // NOT EXISTS reads only the compacted days the raw part covers.
+  return { sql, params: [...compactedParams, ...rawParams, filter.workspaceId, rawFirstDay, window.lastDay] };
 };
 
 /** The breakdown dimensions of the aggregate query, in GROUPING SETS order. */
@@ -136,6 +163,7 @@ const bucketUnits = { hour: "'hour'", day: "'day'" } as const;
 export const aggregateQuery = (filter: ScopeFilter & { unit: 'hour' | 'day' }): SqlQuery => {
   const cte = scopedCte(filter);
   // The unit is a fixed literal, not a `?`: Athena takes parameters only in WHERE.
+  if (!Object.hasOwn(bucketUnits, filter.unit)) throw new Error(`Invalid bucket unit ${JSON.stringify(filter.unit)}`);
   const unit = bucketUnits[filter.unit];
   const dims = breakdownDimensions.map((d) => `${d.column} AS ${d.alias}`).join(',\n  ');
   const sets = ['()', '(bucket)', ...breakdownDimensions.map((d) => `(${d.column})`)].join(', ');

@@ -23,6 +23,11 @@ export interface AthenaEngineOptions {
   maxPollIntervalMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /**
+   * Reads the compaction watermark (compacted/_watermark.json in the lake bucket; cachedWatermarkReader
+   * in raw-read.ts). Without it, queries read raw partitions over their whole range.
+   */
+  readWatermark?: () => Promise<string | undefined>;
 }
 
 /**
@@ -167,5 +172,6 @@ export const createAthenaEngine = (options: AthenaEngineOptions): AnalyticsEngin
     name: 'athena',
     cacheTtlSeconds: cacheMinutes * 60,
     query: (query, scope) => runAthenaStatement(options, query, deadlineOf(scope, now)),
+    watermark: () => options.readWatermark?.() ?? Promise.resolve(undefined),
   };
 };

@@ -3,6 +3,7 @@ import type { AnalyticsData, TopDeepLink } from './analytics-types';
 import { aggregateQuery, recentEventsQuery, topLinksQuery, type AnalyticsScope } from './analytics-sql';
 import type { AnalyticsQuery } from './analytics-schemas';
 import { analyticsWindow } from './analytics-window';
+import { rawReadFrom } from './raw-read';
 import {
   breakdownFrom,
   launchViewMetricsOf,
@@ -24,13 +25,22 @@ export interface AnalyticsRequest {
   deadline?: number;
 }
 
-const filterOf = (request: AnalyticsRequest) => {
+const filterOf = async (engine: AnalyticsEngine, request: AnalyticsRequest) => {
   const window = analyticsWindow(request.query.range, request.now);
-  const filter = { workspaceId: request.workspaceId, scope: request.scope, window, traffic: request.query.traffic };
+  // Raw partitions only past the compaction watermark (raw-read.ts).
+  const rawFrom = rawReadFrom(await engine.watermark(), request.now);
+  const filter = {
+    workspaceId: request.workspaceId,
+    scope: request.scope,
+    window,
+    traffic: request.query.traffic,
+    rawFrom,
+  };
   const queryScope: QueryScope = {
     workspaceId: request.workspaceId,
     firstDay: window.firstDay,
     lastDay: window.lastDay,
+    rawFrom,
     deadline: request.deadline,
   };
   return { window, filter, queryScope };
@@ -41,7 +51,7 @@ export const computeAnalyticsData = async (
   engine: AnalyticsEngine,
   request: AnalyticsRequest,
 ): Promise<AnalyticsData> => {
-  const { window, filter, queryScope } = filterOf(request);
+  const { window, filter, queryScope } = await filterOf(engine, request);
   const [aggregates, recent] = await Promise.all([
     engine.query(aggregateQuery({ ...filter, unit: window.unit }), queryScope),
     engine.query(recentEventsQuery(filter, RECENT_EVENTS_LIMIT), queryScope),
@@ -65,6 +75,6 @@ export const computeAnalyticsData = async (
 
 /** The scope's links by human clicks (DeepLinkAppAnalyticsData.topLinks). */
 export const computeTopLinks = async (engine: AnalyticsEngine, request: AnalyticsRequest): Promise<TopDeepLink[]> => {
-  const { filter, queryScope } = filterOf(request);
+  const { filter, queryScope } = await filterOf(engine, request);
   return (await engine.query(topLinksQuery(filter, TOP_LINKS_LIMIT), queryScope)).map(topLinkFrom);
 };

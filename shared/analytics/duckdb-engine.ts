@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { eventRecordFields } from '@shared/events/event-record';
 import { ANALYTICS_TABLE, COMPACTED_TABLE, type SqlQuery } from './analytics-sql';
 import { compactedPartitionKeys, compactedWorkspacePath, RAW_PREFIX, rawPartitionKeys, shardOf } from './lake-layout';
 import { log } from '@shared/util/logger';
+import { parseWatermark, WATERMARK_KEY } from './compaction-plan';
 import {
   AnalyticsUnavailableError,
   assertSafeId,
@@ -63,10 +64,17 @@ export const lakeFilesFor = async (lakeDir: string, scope: QueryScope): Promise<
     const day = DAY_DIR.exec(dayDir)?.[1];
     return day !== undefined && day >= scope.firstDay && day <= scope.lastDay;
   };
+  // Raw hours from scope.rawFrom on (the compaction watermark, raw-read.ts): earlier ones are compacted.
+  const rawFromHour = scope.rawFrom?.slice(0, 13);
+  const rawWanted = (dayDir: string, hourDir: string) =>
+    HOUR_DIR.test(hourDir) && (rawFromHour === undefined || `${dayDir.slice(3)}T${hourDir.slice(5)}` >= rawFromHour);
   const raw: string[] = [];
   const shardDir = path.join(lakeDir, `${RAW_PREFIX}shard=${shardOf(workspaceId)}`);
-  for (const dayDir of (await listDir(shardDir)).filter(inWindow)) {
-    for (const hourDir of (await listDir(path.join(shardDir, dayDir))).filter((h) => HOUR_DIR.test(h))) {
+  const rawDays = (await listDir(shardDir))
+    .filter(inWindow)
+    .filter((d) => rawFromHour === undefined || d.slice(3) >= rawFromHour.slice(0, 10));
+  for (const dayDir of rawDays) {
+    for (const hourDir of (await listDir(path.join(shardDir, dayDir))).filter((h) => rawWanted(dayDir, h))) {
       const dir = path.join(shardDir, dayDir, hourDir);
       for (const file of await listDir(dir)) if (RAW_FILE.test(file)) raw.push(path.join(dir, file));
     }
@@ -173,10 +181,21 @@ const runOnce = async (lakeDir: string, query: SqlQuery, scope: QueryScope): Pro
   }
 };
 
+/** The local lake's compaction watermark (compacted/_watermark.json), undefined when none was written or unreadable. */
+export const readLocalWatermark = async (lakeDir: string): Promise<string | undefined> =>
+  parseWatermark(await readFile(path.join(lakeDir, ...WATERMARK_KEY.split('/')), 'utf8').catch(() => undefined));
+
+export interface DuckDbEngineOptions {
+  /** Read raw partitions only past the compaction watermark (default true; false reads every raw hour of the window). */
+  rawPastWatermark?: boolean;
+}
+
 /** DuckDB over the local lake: raw JSON lines and compacted Parquet, the layout of lake-layout.ts. */
-export const createDuckDbEngine = (lakeDir: string): AnalyticsEngine => ({
+export const createDuckDbEngine = (lakeDir: string, options: DuckDbEngineOptions = {}): AnalyticsEngine => ({
   name: 'duckdb',
   cacheTtlSeconds: 0,
+  // Read on every request: a local file, and the local job rewrites it every 10 minutes.
+  watermark: () => (options.rawPastWatermark === false ? Promise.resolve(undefined) : readLocalWatermark(lakeDir)),
   async query(query, scope): Promise<AnalyticsRow[]> {
     // A compaction run may remove raw files between the listing and the read (their events are
     // in the compacted file by then): list again and run once more.

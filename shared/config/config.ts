@@ -24,6 +24,8 @@ export interface Config {
   /** Athena workgroup and Glue database of the event lake (deployed analytics). */
   ATHENA_WORKGROUP?: string;
   ATHENA_DATABASE?: string;
+  /** The lake bucket (deployed analytics read the compaction watermark from it). */
+  LAKE_BUCKET?: string;
   LOG_LEVEL: LogLevel;
   /**
    * How short links are written (shortLinkOf in shared/links/short-link.ts): unset when deployed,
@@ -76,6 +78,7 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
     LOCAL_LAKE_DIR: optional('LOCAL_LAKE_DIR'),
     ATHENA_WORKGROUP: optional('ATHENA_WORKGROUP'),
     ATHENA_DATABASE: optional('ATHENA_DATABASE'),
+    LAKE_BUCKET: optional('LAKE_BUCKET'),
     LOG_LEVEL: logLevel as LogLevel,
     SHORT_LINK_SCHEME: scheme as ShortLinkScheme,
     SHORT_LINK_PORT: port,
@@ -119,4 +122,5 @@ export const envNames = {
   eventsSpoolQueueUrl: 'EVENTS_SPOOL_QUEUE_URL',
   athenaWorkgroup: 'ATHENA_WORKGROUP',
   athenaDatabase: 'ATHENA_DATABASE',
+  lakeBucket: 'LAKE_BUCKET',
 } as const;

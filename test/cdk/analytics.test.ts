@@ -152,6 +152,8 @@ describe('CDK: Athena over the event lake', () => {
       expect(fn.Environment.Variables).toMatchObject({
         ATHENA_WORKGROUP: 'TestStack-analytics',
         ATHENA_DATABASE: 'teststack_analytics',
+        // The compaction watermark is read from the lake bucket (raw partitions only past it).
+        LAKE_BUCKET: { Ref: lakeId },
       });
       expect(fn.Timeout).toBe(29);
     }
@@ -162,6 +164,7 @@ describe('CDK: Athena over the event lake', () => {
       expect(actionsOf(route.handler).filter((a) => a.startsWith('athena:') || a.startsWith('glue:'))).toEqual([]);
       const env = resources[logicalIdOf(stack.functions.get(route.handler)!)].Properties.Environment?.Variables ?? {};
       expect(env.ATHENA_WORKGROUP).toBeUndefined();
+      expect(env.LAKE_BUCKET).toBeUndefined();
     }
   });
 });

@@ -19,6 +19,8 @@ const NOW = new Date('2026-03-15T10:30:00.000Z');
 const scopes = [{ kind: 'link', linkId: 'lnk_1' }, { kind: 'app', appId: 'app_1' }, { kind: 'workspace' }] as const;
 const ranges = ['24h', '7d', '30d', '90d'] as const;
 const traffics = [undefined, 'human', 'bots', 'all'] as const;
+/** No watermark yet, one mid-day (the raw read adds an hour predicate) and one at a day's start. */
+const rawFroms = [undefined, '2026-03-15T07:00:00.000Z', '2026-03-15T00:00:00.000Z'] as const;
 
 /** Every SQL text the engines are given: each builder, for every scope, range, traffic and page position. */
 const everyQuery = () => {
@@ -26,9 +28,9 @@ const everyQuery = () => {
   for (const range of ranges) {
     const window = analyticsWindow(range, NOW);
     for (const scope of scopes) {
-      for (const traffic of traffics) {
-        const filter: ScopeFilter = { workspaceId: 'ws_A', scope, window, traffic };
-        const name = `${range}/${scope.kind}/${traffic ?? '-'}`;
+      for (const [traffic, rawFrom] of traffics.flatMap((t) => rawFroms.map((r) => [t, r] as const))) {
+        const filter: ScopeFilter = { workspaceId: 'ws_A', scope, window, traffic, rawFrom };
+        const name = `${range}/${scope.kind}/${traffic ?? '-'}/raw from ${rawFrom ?? 'range start'}`;
         out.push({ name: `aggregate ${name}`, ...aggregateQuery({ ...filter, unit: window.unit }) });
         out.push({ name: `recent ${name}`, ...recentEventsQuery(filter, 20) });
         out.push({ name: `top links ${name}`, ...topLinksQuery(filter, 10) });

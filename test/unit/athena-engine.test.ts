@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aggregateQuery, exportPageQuery } from '@shared/analytics/analytics-sql';
 import { analyticsWindow } from '@shared/analytics/analytics-window';
 import { createAthenaEngine } from '@shared/analytics/athena-engine';
+import { computeAnalyticsData } from '@shared/analytics/compute-analytics';
 import { engineFromConfig } from '@shared/analytics/analytics-backend';
 import { fakeAthenaApi, resultPages, type AthenaCall } from '@test/support/fake-athena';
 
@@ -180,6 +181,48 @@ describe('Athena engine over the official client (requests as serialized by @aws
       engine.query(aggregateQuery({ ...filter, unit: 'day' }), { ...scope, deadline: 10_000 }),
     ).rejects.toMatchObject({ code: 'analytics_unavailable' });
     expect(calls).toEqual([]);
+  });
+});
+
+describe('raw read past the compaction watermark (Athena)', () => {
+  const NOW = new Date('2026-03-15T10:30:00.000Z');
+  const startedParams = async (readWatermark?: () => Promise<string | undefined>) => {
+    const { engine, calls } = engineWith(succeeding(resultPages(['grouping_id'], [], 10)), { readWatermark });
+    await computeAnalyticsData(engine, {
+      workspaceId: 'ws_A',
+      scope: { kind: 'link', linkId: 'lnk_1' },
+      query: { range: '90d', traffic: 'all' },
+      now: NOW,
+    });
+    return calls
+      .filter((c) => c.operation === 'StartQueryExecution')
+      .map((c) => c.input.ExecutionParameters as string[]);
+  };
+
+  it("puts the watermark's read start (less the late-read hours) in both queries' raw predicates", async () => {
+    const window = analyticsWindow('90d', NOW);
+    const before = await startedParams();
+    expect(before).toHaveLength(2);
+    // Without a watermark: the range's first day bounds the raw part and its NOT EXISTS too.
+    for (const params of before) expect(params.filter((p) => p === `'${window.firstDay}'`)).toHaveLength(3);
+    const after = await startedParams(() => Promise.resolve('2026-03-15T10:00:00.000Z'));
+    expect(after).toHaveLength(2);
+    for (const params of after) {
+      expect(params.filter((p) => p === `'${window.firstDay}'`)).toHaveLength(1);
+      // (dt > '2026-03-15' OR hour >= '07'): 3 hours before the current hour.
+      expect(params).toContain("'07'");
+    }
+  });
+
+  it('reads the watermark from the lake bucket only when LAKE_BUCKET is configured', async () => {
+    const without = engineFromConfig({
+      ATHENA_WORKGROUP: 'wg',
+      ATHENA_DATABASE: 'db',
+      LAKE_BUCKET: undefined,
+      LOCAL_LAKE_DIR: undefined,
+      AWS_REGION: 'eu-west-1',
+    });
+    expect(await without.watermark()).toBeUndefined();
   });
 });
 
