@@ -154,7 +154,7 @@ describe('npm start, admin bootstrap, restart', () => {
         env: userEnv({}),
       }),
     ).rejects.toMatchObject({
-      code: 2,
+      code: 1,
       stderr: expect.stringContaining('sha256CertFingerprints.0: must be 32 bytes of hex'),
     });
 

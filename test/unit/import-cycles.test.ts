@@ -17,13 +17,15 @@ const ROOTS = ['shared', 'lib', 'lambdas', 'bin', 'scripts'];
 /**
  * Cycles known today, each as the files of its component. event-sink.ts declares the EventSink
  * interface and builds the configured sink (stream-sink.ts, or local-event-stream.ts, which writes
- * through local-lake-sink.ts); those three import the interface back with `import type`. The
+ * through local-lake-sink.ts and keeps failures in kept-failure-record.ts' shape); those import the
+ * interface back with `import type`. The
  * architecture work that moves the interface into a module of its own removes this cycle, and
  * then this entry.
  */
 const ALLOWED_CYCLES: string[][] = [
   [
     'shared/events/event-sink.ts',
+    'shared/events/kept-failure-record.ts',
     'shared/events/local-event-stream.ts',
     'shared/events/local-lake-sink.ts',
     'shared/events/stream-sink.ts',
