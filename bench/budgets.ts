@@ -29,6 +29,20 @@ export const budgets = {
   dashboardViewUsd: 0.001,
 } as const;
 
+/** The redirect's handler: its init has the tightest budget. */
+export const REDIRECT = 'edge-links';
+
+/** The QR handlers carry the QR encoder and have their own init-time budget. */
+export const isQrHandler = (handler: string) => handler.endsWith('-qr');
+
+/** The init-time budget a handler is judged on, as a multiple of its floor's. */
+export const initLimitOf = (handler: string): number =>
+  handler === REDIRECT
+    ? budgets.redirectVsFloor
+    : isQrHandler(handler)
+      ? budgets.qrHandlerVsFloor
+      : budgets.handlerVsFloor;
+
 export interface BudgetResult {
   name: string;
   limit: string;

@@ -6,6 +6,7 @@ import { projectRoot } from '@shared/local/paths';
 import { routeTable } from '@shared/routes/route-table';
 import { runtimeNodeOptions } from '@lib/bundle-settings';
 import { buildAll, bundleEntry, distDir } from '../scripts/build';
+import { initLimitOf } from './budgets';
 import { floorDefines, floorEntry, floorFor, type FloorName } from './floors';
 import { must } from './must';
 import { median, round } from './stats';
@@ -32,12 +33,6 @@ const childScript = [
   'const used = process.cpuUsage(cpu);',
   'process.stdout.write(JSON.stringify({ cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - wall }));',
 ].join(' ');
-
-/** One handler run and the run of its floor beside it. */
-interface PairRun {
-  floor: InitSample;
-  handler: InitSample;
-}
 
 const isInitSample = (value: unknown): value is InitSample =>
   typeof value === 'object' &&
@@ -77,35 +72,49 @@ export interface ColdStartRow {
   bytes: number;
   /** Informational: the bundle's size over its floor's (no budget). */
   sizeRatio: number;
-  /** Median CPU time of the import, ms. */
+  /** Median CPU time of the import over `runs` runs, ms. */
   initMs: number;
   /** initMs over the floor's initMs: the budgeted figure. */
   initRatio: number;
   /** Median wall time of the import, ms (informational). */
   wallMs: number;
-  /** The runs behind the medians, in the order they ran: [floor CPU ms, handler CPU ms] of each pair. */
-  pairsCpuMs: ReadonlyArray<readonly [number, number]>;
+  /** Runs of this handler: the base runs, doubled when its ratio came near its budget. */
+  runs: number;
+  /** The CPU ms of every run, in the order they ran. */
+  cpuMsRuns: number[];
 }
 
 export interface FloorRow {
   floor: FloorName;
   bytes: number;
-  /** Median CPU time of the import over every run of this floor (one beside each run of each of its handlers), ms. */
+  /** Median CPU time of the import over every run of this floor, ms. */
   initMs: number;
   wallMs: number;
   runs: number;
+  cpuMsRuns: number[];
 }
 
 export interface ColdStartResults {
   floors: FloorRow[];
-  /** Runs of each handler (its floor ran as many times beside them). */
+  /** Base runs of each handler. */
   samples: number;
   /** Processes run at a time. */
   lanes: number;
+  /** Handlers that ran a second set of `samples` runs, their ratio having come within CONFIRM_MARGIN of their budget. */
+  confirmed: string[];
   rows: ColdStartRow[];
 }
 
-export const emptyColdStart: ColdStartResults = { floors: [], samples: 0, lanes: 0, rows: [] };
+export const emptyColdStart: ColdStartResults = { floors: [], samples: 0, lanes: 0, confirmed: [], rows: [] };
+
+/** A floor runs once per this many handler runs of its handlers (beside the first of them). */
+export const HANDLER_RUNS_PER_FLOOR_RUN = 2;
+
+/**
+ * A handler whose ratio after the base runs lies within this of its budget runs as many times
+ * again, so that the pass or fail of a budget rests on more runs where it is close.
+ */
+export const CONFIRM_MARGIN = 0.06;
 
 const medianOf = (samples: InitSample[], metric: keyof InitSample) => median(samples.map((s) => s[metric]));
 
@@ -122,26 +131,37 @@ const floorOfHandler = (handler: string): FloorName => {
 /** A map's entry that this module put there itself. */
 const entry = <K extends string, V>(map: Map<K, V>, key: K): V => must(map.get(key), `entry for ${key}`);
 
+interface Bundle {
+  outfile: string;
+  bytes: number;
+}
+
+/** One floor run and the handler runs beside it: the floor first in even rounds, last in odd ones. */
+interface Block {
+  floor: FloorName;
+  handlers: string[];
+  floorFirst: boolean;
+}
+
 /**
  * Module initialisation (and bundle size, informational) of every handler against its floor
- * bundle. Each handler runs `samples` times, each run paired with a run of its floor, the pair's
- * order alternating from one round to the next (floor first, then handler first), so what the
- * machine does meanwhile falls on both sides alike; rounds go over every handler in turn, so
- * every handler's runs spread over the whole measurement. Init is the CPU time of the import
- * measured inside the child process; a handler's figure is the median of its runs, its floor's
- * the median of all that floor's runs. `lanes` pairs run at a time.
+ * bundle. Init is the CPU time of the import, measured inside a fresh child process. Each round
+ * goes over every handler, its floor's runs interleaved with its runs (one floor run beside every
+ * HANDLER_RUNS_PER_FLOOR_RUN handler runs of that floor, before them in one round and after them
+ * in the next: ABBA...), so what the machine does meanwhile falls on both sides alike, and each
+ * handler's runs spread over the whole measurement. After `samples` rounds, the handlers within
+ * CONFIRM_MARGIN of their budget run `samples` rounds more. A handler's figure is the median of
+ * its runs, a floor's the median of all its runs. `lanes` blocks run at a time.
  */
 export const measureColdStart = async (
   samples: number,
-  only?: (handler: string) => boolean,
-  lanes = Math.min(2, os.availableParallelism()),
+  { lanes = Math.min(2, os.availableParallelism()) }: { lanes?: number } = {},
 ): Promise<ColdStartResults> => {
-  const built = (await buildAll())
-    .filter((b) => !only || only(b.handler))
-    .sort((a, b) => a.handler.localeCompare(b.handler));
+  const built = (await buildAll()).sort((a, b) => a.handler.localeCompare(b.handler));
+  const handlers = new Map<string, Bundle>(built.map((b) => [b.handler, b]));
   const floorOf = new Map(built.map((b) => [b.handler, floorOfHandler(b.handler)]));
   const floorNames = [...new Set(floorOf.values())].sort();
-  const floors = new Map(
+  const floors = new Map<FloorName, Bundle>(
     await Promise.all(
       floorNames.map(
         async (floor) =>
@@ -156,61 +176,69 @@ export const measureColdStart = async (
       ),
     ),
   );
+  const handlerRuns = new Map<string, InitSample[]>(built.map((b) => [b.handler, []]));
+  const floorRuns = new Map<FloorName, InitSample[]>(floorNames.map((f) => [f, []]));
+  const lanesUsed = Math.max(1, lanes);
 
-  const pairs = Array.from({ length: samples }, (_, round) =>
-    built.map((b) => ({ handler: b, floor: entry(floors, entry(floorOf, b.handler)), floorFirst: round % 2 === 0 })),
-  ).flat();
-  const pairRuns = new Map<string, PairRun[]>(built.map((b) => [b.handler, []]));
-  let next = 0;
-  const lane = async () => {
-    for (let pair = pairs[next++]; pair; pair = pairs[next++]) {
-      let floor: InitSample;
-      let handler: InitSample;
-      if (pair.floorFirst) {
-        floor = await initSample(pair.floor.outfile);
-        handler = await initSample(pair.handler.outfile);
-      } else {
-        handler = await initSample(pair.handler.outfile);
-        floor = await initSample(pair.floor.outfile);
+  /** `rounds` rounds over `names`, `lanesUsed` blocks at a time. */
+  const runRounds = async (names: string[], rounds: number) => {
+    const blocks: Block[] = [];
+    for (let round = 0; round < rounds; round++) {
+      for (const floor of floorNames) {
+        const group = names.filter((h) => entry(floorOf, h) === floor);
+        for (let i = 0; i < group.length; i += HANDLER_RUNS_PER_FLOOR_RUN) {
+          blocks.push({ floor, handlers: group.slice(i, i + HANDLER_RUNS_PER_FLOOR_RUN), floorFirst: round % 2 === 0 });
+        }
       }
-      entry(pairRuns, pair.handler.handler).push({ floor, handler });
     }
+    let next = 0;
+    const lane = async () => {
+      for (let block = blocks[next++]; block; block = blocks[next++]) {
+        const runFloor = async (floor: FloorName) => {
+          entry(floorRuns, floor).push(await initSample(entry(floors, floor).outfile));
+        };
+        if (block.floorFirst) await runFloor(block.floor);
+        for (const handler of block.handlers) {
+          entry(handlerRuns, handler).push(await initSample(entry(handlers, handler).outfile));
+        }
+        if (!block.floorFirst) await runFloor(block.floor);
+      }
+    };
+    await Promise.all(Array.from({ length: lanesUsed }, lane));
   };
-  await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));
 
-  /** Every run of a floor: the one beside each run of each of its handlers. */
-  const floorRuns = (floor: FloorName) =>
-    built
-      .filter((b) => entry(floorOf, b.handler) === floor)
-      .flatMap((b) => entry(pairRuns, b.handler).map((p) => p.floor));
+  const ratioOf = (handler: string) =>
+    medianOf(entry(handlerRuns, handler), 'cpuMs') / medianOf(entry(floorRuns, entry(floorOf, handler)), 'cpuMs');
+  await runRounds([...handlers.keys()], samples);
+  const confirmed = [...handlers.keys()].filter((h) => ratioOf(h) > initLimitOf(h) - CONFIRM_MARGIN);
+  if (confirmed.length > 0) await runRounds(confirmed, samples);
+
   const floorRows: FloorRow[] = floorNames.map((floor) => {
-    const runs = floorRuns(floor);
+    const runs = entry(floorRuns, floor);
     return {
       floor,
       bytes: entry(floors, floor).bytes,
       initMs: round(medianOf(runs, 'cpuMs')),
       wallMs: round(medianOf(runs, 'wallMs')),
       runs: runs.length,
+      cpuMsRuns: runs.map((r) => round(r.cpuMs)),
     };
   });
   const rows: ColdStartRow[] = built.map((b) => {
     const floor = entry(floorOf, b.handler);
-    const floorBytes = entry(floors, floor).bytes;
-    const floorInit = medianOf(floorRuns(floor), 'cpuMs');
-    const pairsRun = entry(pairRuns, b.handler);
-    const runs = pairsRun.map((p) => p.handler);
-    const initMs = medianOf(runs, 'cpuMs');
+    const runs = entry(handlerRuns, b.handler);
     // Ratios keep 3 decimals; the budgets judge the exact ratio (no rounding up to the limit).
     return {
       handler: b.handler,
       floor,
       bytes: b.bytes,
-      sizeRatio: round(b.bytes / floorBytes, 3),
-      initMs: round(initMs),
-      initRatio: round(initMs / floorInit, 3),
+      sizeRatio: round(b.bytes / entry(floors, floor).bytes, 3),
+      initMs: round(medianOf(runs, 'cpuMs')),
+      initRatio: round(ratioOf(b.handler), 3),
       wallMs: round(medianOf(runs, 'wallMs')),
-      pairsCpuMs: pairsRun.map((p) => [round(p.floor.cpuMs), round(p.handler.cpuMs)] as const),
+      runs: runs.length,
+      cpuMsRuns: runs.map((r) => round(r.cpuMs)),
     };
   });
-  return { floors: floorRows, samples, lanes: Math.max(1, lanes), rows };
+  return { floors: floorRows, samples, lanes: lanesUsed, confirmed, rows };
 };

@@ -51,7 +51,7 @@ const analyticsEventsArg = (() => {
 const analyticsOnly = analyticsEventsArg !== undefined;
 const baseSettings = quick
   ? {
-      coldSamples: 5,
+      coldSamples: 7,
       capacityRuns: 2,
       latencySamples: 200,
       durationSamples: 15,
@@ -61,7 +61,7 @@ const baseSettings = quick
       hotLinkSeconds: 6,
     }
   : {
-      coldSamples: 15,
+      coldSamples: 21,
       capacityRuns: 3,
       latencySamples: 1000,
       durationSamples: 50,
