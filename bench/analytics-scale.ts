@@ -11,6 +11,7 @@ import { getAppAnalyticsOrThrow } from '@shared/analytics/get-app-analytics';
 import { getLinkAnalyticsOrThrow } from '@shared/analytics/get-link-analytics';
 import { blankEvent, type EventRecord, type EventType } from '@shared/events/event-record';
 import { createLocalLakeSink } from '@shared/events/local-lake-sink';
+import { must } from './must';
 import { median, round } from './stats';
 import type { World } from './world';
 
@@ -25,7 +26,8 @@ const rng = (seed: number) => () => {
   return seed / 2 ** 31;
 };
 
-const pick = <T>(random: () => number, values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
+const pick = <T>(random: () => number, values: readonly T[]): T =>
+  must(values[Math.floor(random() * values.length)], 'value to pick from an empty list');
 
 /**
  * `count` events over the last 90 days, in time order (so each batch touches few partitions):

@@ -2,6 +2,7 @@ import { startDynamoFaultProxy, type CapacityCall } from '@test/support/dynamodb
 import { importBundle, invoke, jsonBody } from './lambda-invoke';
 import { operations } from './operations';
 import { withFakeEventStream } from './fake-event-stream';
+import { must } from './must';
 import { round } from './stats';
 import type { World } from './world';
 
@@ -81,17 +82,22 @@ const measureCapacityWith = async (world: World, dynamoEndpoint: string, request
       const logBytes: number[] = [];
       for (let n = 0; n < runs; n++) {
         const logs = logByteCounter();
-        const result = await invoke(handler, op.request(world, n), op.expect).finally(() => logs.stop());
+        const result = await invoke(handler, op.request(world, n), op.expect).finally(() => {
+          logs.stop();
+        });
         logBytes.push(logs.take());
         perRun.push(proxy.take());
         responseStrings.push(generatedStrings(result));
       }
       // Generated ids are the response strings that differ from one run to the next.
       const [first = [], second = []] = responseStrings;
-      recorded.set(key, { calls: perRun[0]!, generated: first.filter((v) => !second.includes(v)) });
+      recorded.set(key, {
+        calls: must(perRun[0], `${key}'s first run`),
+        generated: first.filter((v) => !second.includes(v)),
+      });
       const totals = perRun.map((calls) => ({ calls, read: sum(calls, 'read'), write: sum(calls, 'write') }));
       totals.sort((a, b) => a.read + a.write - (b.read + b.write));
-      const median = totals[Math.floor(totals.length / 2)]!;
+      const median = must(totals[Math.floor(totals.length / 2)], `${key}'s median run`);
       rows.push({
         operation: key,
         name: op.name,
@@ -101,7 +107,7 @@ const measureCapacityWith = async (world: World, dynamoEndpoint: string, request
         write: round(median.write, 2),
         reported: perRun.flat().every((c) => c.reported),
         events: op.events,
-        logBytes: logBytes.sort((a, b) => a - b)[Math.floor(logBytes.length / 2)]!,
+        logBytes: must(logBytes.sort((a, b) => a - b)[Math.floor(logBytes.length / 2)], `${key}'s median log bytes`),
       });
     }
   } finally {

@@ -5,7 +5,7 @@
  * (first page, a page deep through cursors, and a tag filter) and counts the link items each
  * page read. Before the clicks index, every page read every link of the workspace.
  */
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type BatchWriteCommandInput, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startDynamoDbLocal } from '@shared/local/dynamodb-local';
 import { createTableIfMissing } from '@shared/local/create-table';
@@ -15,6 +15,7 @@ import { listLinks } from '@shared/links/list-links';
 import { listLinksQuerySchema } from '@shared/schemas/list-schemas';
 import { ensureSecrets } from '@shared/secrets/signing-secret';
 import { getDocumentClient } from '@shared/db/dynamo-client';
+import { must } from './must';
 
 const count = Number(process.argv[2] ?? 100_000);
 const dynamo = await startDynamoDbLocal({});
@@ -98,12 +99,14 @@ let next = 0;
 await Promise.all(
   Array.from({ length: 8 }, async () => {
     while (next < batches.length) {
-      let request: Record<string, any> | undefined = {
-        'bench-clicks': batches[next++]!.map((Item) => ({ PutRequest: { Item } })),
+      let request: BatchWriteCommandInput['RequestItems'] = {
+        'bench-clicks': must(batches[next++], 'batch').map((Item) => ({ PutRequest: { Item } })),
       };
       while (request && Object.keys(request).length > 0) {
-        const out = await getDocumentClient().send(new BatchWriteCommand({ RequestItems: request }));
-        request = out.UnprocessedItems as typeof request;
+        const out: BatchWriteCommandOutput = await getDocumentClient().send(
+          new BatchWriteCommand({ RequestItems: request }),
+        );
+        request = out.UnprocessedItems;
       }
     }
   }),

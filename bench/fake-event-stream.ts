@@ -75,7 +75,9 @@ export const startFakeEventStream = async (): Promise<FakeEventStream> => {
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
       }),
   };
 };
@@ -103,8 +105,10 @@ export const withFakeEventStream = async <T>(fn: (stream: FakeEventStream) => Pr
     return await fn(stream);
   } finally {
     for (const n of names) {
-      if (saved[n] === undefined) delete process.env[n];
-      else process.env[n] = saved[n];
+      const value = saved[n];
+      // Unset, not set to the string "undefined".
+      if (value === undefined) Reflect.deleteProperty(process.env, n);
+      else process.env[n] = value;
     }
     await stream.stop();
   }

@@ -1,9 +1,10 @@
 import { startDynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
 import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
-import { apiEvent, importBundle, PHONE_UA } from './lambda-invoke';
+import { apiEvent, importBundle, PHONE_UA, type BundledHandler } from './lambda-invoke';
 import { Writable } from 'node:stream';
 import { lambdaContext } from '@shared/local/local-server';
 import { isStreamingHandler, type PreludeStream, type ResponsePrelude } from '@shared/local/lambda-streaming';
+import { must } from './must';
 import { percentile, round } from './stats';
 import type { World } from './world';
 
@@ -26,9 +27,6 @@ export const COLD_CLICKS_PER_SECOND = 5;
  * cold click on each every 2 s (never hot).
  */
 export const INSTANCES = 10;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type BundledHandler = (...args: any[]) => Promise<any>;
 
 export interface HotLinkSide {
   sent: number;
@@ -86,7 +84,6 @@ class TimedStream extends Writable implements PreludeStream {
  */
 const invokeTimed = async (handler: BundledHandler, event: ReturnType<typeof apiEvent>) => {
   const started = performance.now();
-  const plain = handler;
   if (isStreamingHandler(handler)) {
     const stream = new TimedStream();
     await handler(event, stream, lambdaContext({ handler: 'bench' }));
@@ -97,7 +94,7 @@ const invokeTimed = async (handler: BundledHandler, event: ReturnType<typeof api
       durationMs: done - started,
     };
   }
-  const result = await plain(event, lambdaContext({ handler: 'bench' }));
+  const result = await handler(event, lambdaContext({ handler: 'bench' }));
   const done = performance.now();
   return { status: result?.statusCode ?? 0, answeredMs: done - started, durationMs: done - started };
 };
@@ -149,7 +146,8 @@ const settledCounts = async (
       last = key;
       lastChange = now;
     }
-    if (counts.every((c, i) => c >= links[i]!.sent) || now - lastChange >= quietMs || now - started >= maxMs) {
+    const allCounted = links.every((l, i) => must(counts[i], `count of link ${l.id}`) >= l.sent);
+    if (allCounted || now - lastChange >= quietMs || now - started >= maxMs) {
       return { counts, settleMs: Math.round(now - started) };
     }
     await sleep(250);
@@ -165,11 +163,11 @@ export const measureHotLink = async (world: World, dynamoEndpoint: string, secon
   const previousEndpoint = process.env.DYNAMODB_ENDPOINT;
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
   try {
-    const [hotLink, coldLink, warm] = await Promise.all(
-      ['https://example.com/viral', 'https://example.com/ordinary', 'https://example.com/warm-up'].map((url) =>
-        createLink(world, url),
-      ),
-    );
+    const [hotLink, coldLink, warm] = await Promise.all([
+      createLink(world, 'https://example.com/viral'),
+      createLink(world, 'https://example.com/ordinary'),
+      createLink(world, 'https://example.com/warm-up'),
+    ]);
     const handlers: BundledHandler[] = [];
     for (let i = 0; i < INSTANCES; i++) handlers.push(await importBundle('edge-links', `hot-link-${Date.now()}-${i}`));
     const requestOf = (link: { key: string; domain: string }) => ({
@@ -179,7 +177,7 @@ export const measureHotLink = async (world: World, dynamoEndpoint: string, secon
       pathParameters: { key: link.key },
     });
     // Warm every instance on a third link (module init, host cache, SDK connections), outside the limits' keys.
-    await Promise.all(handlers.map((h) => invokeTimed(h, apiEvent(requestOf(warm!)))));
+    await Promise.all(handlers.map((h) => invokeTimed(h, apiEvent(requestOf(warm)))));
 
     const jobs: Array<{ at: number; hot: boolean }> = [];
     for (let i = 0; i < HOT_CLICKS_PER_SECOND * seconds; i++)
@@ -201,7 +199,7 @@ export const measureHotLink = async (world: World, dynamoEndpoint: string, secon
       const side = job.hot ? 'hot' : 'cold';
       const t = performance.now();
       try {
-        const answer = await invokeTimed(handler, apiEvent(requestOf(job.hot ? hotLink! : coldLink!)));
+        const answer = await invokeTimed(handler, apiEvent(requestOf(job.hot ? hotLink : coldLink)));
         if (answer.status !== 302) errors[side] += 1;
         times[side].push(answer.answeredMs);
         durations[side].push(answer.durationMs);
@@ -210,14 +208,14 @@ export const measureHotLink = async (world: World, dynamoEndpoint: string, secon
         times[side].push(performance.now() - t);
       }
     };
-    await Promise.all(jobs.map((job, i) => click(job, handlers[i % INSTANCES]!)));
+    await Promise.all(jobs.map((job, i) => click(job, must(handlers[i % INSTANCES], `instance ${i % INSTANCES}`))));
     const elapsedMs = performance.now() - start;
     const sent = { hot: jobs.filter((j) => j.hot).length, cold: jobs.filter((j) => !j.hot).length };
     const { counts, settleMs } = await settledCounts(
       world,
       [
-        { id: hotLink!.id, sent: sent.hot },
-        { id: coldLink!.id, sent: sent.cold },
+        { id: hotLink.id, sent: sent.hot },
+        { id: coldLink.id, sent: sent.cold },
       ],
       5_000,
       90_000,
@@ -231,8 +229,8 @@ export const measureHotLink = async (world: World, dynamoEndpoint: string, secon
       durationP99Ms: round(percentile(durations[key], 99), 2),
       counted,
     });
-    const hot = side('hot', counts[0]!);
-    const cold = side('cold', counts[1]!);
+    const hot = side('hot', must(counts[0], 'hot link count'));
+    const cold = side('cold', must(counts[1], 'cold link count'));
     return {
       seconds,
       instances: INSTANCES,

@@ -38,6 +38,7 @@ export const apiEvent = (request: InvokeRequest): ApiEvent => {
   const body = request.json === undefined ? undefined : Buffer.from(JSON.stringify(request.json)).toString('base64');
   const now = Date.now();
   const query = request.query ?? {};
+  const host = headers.host ?? 'localhost';
   return {
     version: '2.0',
     routeKey: `${request.method} ${request.path}`,
@@ -49,14 +50,14 @@ export const apiEvent = (request: InvokeRequest): ApiEvent => {
     requestContext: {
       accountId: 'bench',
       apiId: 'bench',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
+      domainName: host,
+      domainPrefix: host.split('.')[0] ?? host,
       http: {
         method: request.method,
         path: request.path,
         protocol: 'HTTP/1.1',
         sourceIp: '203.0.113.7',
-        userAgent: headers['user-agent']!,
+        userAgent: headers['user-agent'] ?? PHONE_UA,
       },
       requestId: randomUUID(),
       routeKey: `${request.method} ${request.path}`,
@@ -66,7 +67,7 @@ export const apiEvent = (request: InvokeRequest): ApiEvent => {
     },
     body,
     isBase64Encoded: body !== undefined,
-  } as ApiEvent;
+  };
 };
 
 const context = (): Context => lambdaContext({ handler: 'bench' });

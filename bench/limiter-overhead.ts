@@ -1,6 +1,7 @@
 import { importBundle, invoke } from './lambda-invoke';
 import { operations } from './operations';
 import { prices } from './prices';
+import { must } from './must';
 import { percentile, round } from './stats';
 import type { World } from './world';
 
@@ -28,7 +29,7 @@ export const measureLimiterOverhead = async (
   samples: number,
 ): Promise<LimiterOverhead> => {
   process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
-  const op = operations.get!;
+  const op = must(operations.get, 'GET link operation');
   const handler = await importBundle(op.handler, 'limiter-overhead');
   const on: number[] = [];
   const off: number[] = [];

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { projectRoot } from '@shared/local/paths';
 import { measureAnalyticsScale } from './analytics-scale';
 import { measureCapacity } from './capacity';
-import { measureColdStart } from './cold-start';
+import { emptyColdStart, measureColdStart } from './cold-start';
 import { costPerMillion } from './cost';
 import { measureCounterWork } from './counter-cost';
 import { operations } from './operations';
@@ -27,6 +27,7 @@ import { measureLimiterOverhead } from './limiter-overhead';
 import { measureHotLink } from './hot-link';
 import { buildAll } from '../scripts/build';
 import { startWorld } from './world';
+import { must } from './must';
 
 const argv = process.argv.slice(2);
 const args = new Set(argv);
@@ -37,8 +38,9 @@ const hotLinkOnly = args.has('--hot-link');
 /** `--analytics-events 10000000` (or `--analytics-events=1000000,10000000`): only section 5, at those levels. */
 const analyticsEventsArg = (() => {
   const index = argv.findIndex((a) => a === '--analytics-events' || a.startsWith('--analytics-events='));
-  if (index === -1) return undefined;
-  const value = argv[index]!.includes('=') ? argv[index]!.split('=')[1]! : argv[index + 1];
+  const flag = index === -1 ? undefined : argv[index];
+  if (flag === undefined) return undefined;
+  const value = flag.includes('=') ? flag.slice(flag.indexOf('=') + 1) : argv[index + 1];
   const levels = (value ?? '').split(',').map((v) => Number(v.replaceAll('_', '')));
   if (levels.length === 0 || levels.some((n) => !Number.isInteger(n) || n < 1000)) {
     process.stderr.write('--analytics-events takes event counts of at least 1000, comma-separated (e.g. 10000000)\n');
@@ -49,7 +51,7 @@ const analyticsEventsArg = (() => {
 const analyticsOnly = analyticsEventsArg !== undefined;
 const baseSettings = quick
   ? {
-      coldSamples: 5,
+      coldSamples: 7,
       capacityRuns: 2,
       latencySamples: 200,
       durationSamples: 15,
@@ -76,7 +78,7 @@ const CLICK_OPERATIONS = new Set(['redirect', 'click']);
 // The bundles run in this process and write their log lines (Powertools JSON and EMF) to stdout;
 // the report owns stdout, so those lines are dropped (the cost table counts their bytes).
 const writeReport = process.stdout.write.bind(process.stdout);
-process.stdout.write = (() => true) as typeof process.stdout.write;
+process.stdout.write = () => true;
 
 const progress = (message: string) =>
   process.stderr.write(`[bench ${Math.round(performance.now() / 1000)}s] ${message}\n`);
@@ -116,7 +118,7 @@ if (hotLinkOnly) {
     const hotLink = await measureHotLink(world, world.stack.dynamoEndpoint, settings.hotLinkSeconds);
     const partial = {
       ...runHeader(),
-      coldStart: { floors: [], samples: 0, rows: [] },
+      coldStart: emptyColdStart,
       ...emptySections,
       analytics: [],
       hotLink,
@@ -132,7 +134,7 @@ if (hotLinkOnly) {
   const world = await startWorld();
   try {
     const analytics = await measureAnalyticsScale(world, settings.analyticsLevels, settings.analyticsRepeats, progress);
-    const partial = { ...runHeader(), coldStart: { floors: [], samples: 0, rows: [] }, ...emptySections, analytics };
+    const partial = { ...runHeader(), coldStart: emptyColdStart, ...emptySections, analytics };
     results = { ...partial, budgets: judgeBudgets(partial) };
   } finally {
     await world.stack.stop();
@@ -197,7 +199,7 @@ if (hotLinkOnly) {
         name: c.name,
         ...costPerMillion({
           memoryMb,
-          durationMs: durationsMs[c.operation]!,
+          durationMs: must(durationsMs[c.operation], `duration of ${c.operation}`),
           readUnits: c.read,
           writeUnits: c.write,
           events: c.events,
@@ -207,7 +209,10 @@ if (hotLinkOnly) {
           traceRate: clickPathHandlers.includes(c.handler)
             ? telemetryAssumptions.clickPathTraceRate
             : telemetryAssumptions.defaultTraceRate,
-          via: routeByHandler(operations[c.operation]!.handler).api === 'edge' ? 'edge' : 'api',
+          via:
+            routeByHandler(must(operations[c.operation], `operation ${c.operation}`).handler).api === 'edge'
+              ? 'edge'
+              : 'api',
           waf: true,
         }),
       })),

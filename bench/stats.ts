@@ -2,7 +2,7 @@ export const percentile = (values: number[], p: number): number => {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index]!;
+  return sorted[index] ?? NaN;
 };
 
 export const median = (values: number[]) => percentile(values, 50);

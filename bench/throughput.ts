@@ -18,7 +18,10 @@ export interface ThroughputRow {
 
 const run = (options: autocannon.Options) =>
   new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon(options, (error: unknown, result) => {
+      if (error) reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error }));
+      else resolve(result);
+    });
   });
 
 /** The local server on loopback (service and edge APIs) under autocannon, fixed duration and connections. */

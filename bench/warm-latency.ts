@@ -11,26 +11,41 @@ import {
   TransactGetItemsCommand,
   TransactWriteItemsCommand,
   UpdateItemCommand,
+  type BatchGetItemCommandInput,
+  type BatchWriteItemCommandInput,
+  type DeleteItemCommandInput,
+  type GetItemCommandInput,
+  type PutItemCommandInput,
+  type QueryCommandInput,
+  type ScanCommandInput,
+  type TransactGetItemsCommandInput,
+  type TransactWriteItemsCommandInput,
+  type UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import type { RecordedRun } from './capacity';
 import { withFakeEventStream } from './fake-event-stream';
 import { importBundle, invokeTimed } from './lambda-invoke';
 import { operations } from './operations';
+import { must } from './must';
 import { percentile, round } from './stats';
 import type { World } from './world';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-const commands: Record<string, new (input: any) => any> = {
-  GetItem: GetItemCommand,
-  PutItem: PutItemCommand,
-  UpdateItem: UpdateItemCommand,
-  DeleteItem: DeleteItemCommand,
-  Query: QueryCommand,
-  Scan: ScanCommand,
-  BatchGetItem: BatchGetItemCommand,
-  BatchWriteItem: BatchWriteItemCommand,
-  TransactGetItems: TransactGetItemsCommand,
-  TransactWriteItems: TransactWriteItemsCommand,
+/**
+ * A recorded call sent again by the bare SDK. The input is the JSON the handler's own call sent
+ * (recorded by the capacity proxy), so it has the operation's shape by construction.
+ */
+type Replay = (client: DynamoDBClient, input: object) => Promise<unknown>;
+const replays: Record<string, Replay> = {
+  GetItem: (c, input) => c.send(new GetItemCommand(input as GetItemCommandInput)),
+  PutItem: (c, input) => c.send(new PutItemCommand(input as PutItemCommandInput)),
+  UpdateItem: (c, input) => c.send(new UpdateItemCommand(input as UpdateItemCommandInput)),
+  DeleteItem: (c, input) => c.send(new DeleteItemCommand(input as DeleteItemCommandInput)),
+  Query: (c, input) => c.send(new QueryCommand(input as QueryCommandInput)),
+  Scan: (c, input) => c.send(new ScanCommand(input as ScanCommandInput)),
+  BatchGetItem: (c, input) => c.send(new BatchGetItemCommand(input as BatchGetItemCommandInput)),
+  BatchWriteItem: (c, input) => c.send(new BatchWriteItemCommand(input as BatchWriteItemCommandInput)),
+  TransactGetItems: (c, input) => c.send(new TransactGetItemsCommand(input as TransactGetItemsCommandInput)),
+  TransactWriteItems: (c, input) => c.send(new TransactWriteItemsCommand(input as TransactWriteItemsCommandInput)),
 };
 
 /** A fresh string of the same shape (prefix up to `_` kept), so replayed creates do not collide. */
@@ -72,9 +87,9 @@ const bareReplay = (client: DynamoDBClient, run: RecordedRun, calls = run.calls)
   return async () => {
     let text = template;
     for (const value of run.generated) text = text.replaceAll(value, fresh(value));
-    for (const call of JSON.parse(text) as Array<{ operation: string; input: Record<string, unknown> }>) {
+    for (const call of JSON.parse(text) as Array<{ operation: string; input: object }>) {
       try {
-        await client.send(new commands[call.operation]!(call.input));
+        await must(replays[call.operation], `replay of ${call.operation}`)(client, call.input);
       } catch (error) {
         // A replayed conditional write whose condition no longer holds (the clicks-order key's
         // update expects the count it saw) is still the same round trip: timed, not fatal.
@@ -134,13 +149,13 @@ const measureUncachedRedirect = async (
   links: Array<{ key: string; domain: string }>,
   samples: number,
 ): Promise<LatencyRow> => {
-  const op = operations.redirect!;
+  const op = must(operations.redirect, 'redirect operation');
   const handler = await importBundle(op.handler, 'latency-redirect-uncached');
   const ours: number[] = [];
   const raw: number[] = [];
   const warmup = Math.max(100, Math.round(samples / 3));
   for (let n = -warmup; n < samples; n++) {
-    const link = links[(n + warmup) % links.length]!;
+    const link = must(links[(n + warmup) % links.length], 'cold link');
     const base = op.request(world, 10_000 + n);
     const request = {
       ...base,
@@ -199,8 +214,8 @@ export const measureWarmLatency = async (
     await withFakeEventStream(async () => {
       rows.push(await measureUncachedRedirect(world, bare, cold, samples));
       for (const key of ['redirect', 'get', 'create', 'click']) {
-        const op = operations[key]!;
-        const run = recorded.get(key)!;
+        const op = must(operations[key], `operation ${key}`);
+        const run = must(recorded.get(key), `recorded run of ${key}`);
         const handler = await importBundle(op.handler, `latency-${key}`);
         const calls = bareCalls(key, run);
         const replay = bareReplay(bare, run, calls);
