@@ -19,8 +19,18 @@ export const authenticateKeyOrThrow = async (presented: string | undefined): Pro
   const record = await apiKeyRepository.findByHash(hash);
   const storedHash = record?.keyHash ?? '0'.repeat(64);
   const matches = safeEqual(storedHash, hash);
-  if (!record || !matches || record.revoked) throw unauthorized();
+  if (!record || !matches || record.revoked || isExpired(record, keyClock())) throw unauthorized();
   return record;
+};
+
+/** Whether a key's life has ended (`expiresAt` reached) at `now` (ms). */
+export const isExpired = (record: Pick<ApiKeyRecord, 'expiresAt'>, now: number): boolean =>
+  typeof record.expiresAt === 'string' && Date.parse(record.expiresAt) <= now;
+
+let keyClock: () => number = Date.now;
+/** Tests: a fake clock for key expiry (rotation overlaps); undefined restores the real one. */
+export const setKeyClock = (now: (() => number) | undefined): void => {
+  keyClock = now ?? Date.now;
 };
 
 export const unauthorized = () => new AppError('unauthorized', 'A valid API key is required');
