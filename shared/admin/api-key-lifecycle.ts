@@ -28,7 +28,8 @@ export interface ListedKey extends KeyView {
   revokedAt: string | null;
 }
 
-const MAX_LIFETIME_MS = 2 * 366 * 24 * 3600 * 1000;
+/** Two years, as 730 days. */
+const MAX_LIFETIME_MS = 730 * 86_400_000;
 const DURATION = /^(\d+)([smhdw])$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
