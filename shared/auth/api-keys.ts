@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { safeEqual, sha256Hex } from '@shared/util/hash';
 import { AppError } from '@shared/errors/app-error';
 import { apiKeyRepository } from './api-key-repository';
+import { recordLastUse } from './last-used';
 import { keyPrefix, type ApiKeyRecord, type KeyKind } from './credential';
 
 /** A new random key (256 bits) with its kind's prefix. Shown once; only its hash is stored. */
@@ -19,7 +20,9 @@ export const authenticateKeyOrThrow = async (presented: string | undefined): Pro
   const record = await apiKeyRepository.findByHash(hash);
   const storedHash = record?.keyHash ?? '0'.repeat(64);
   const matches = safeEqual(storedHash, hash);
-  if (!record || !matches || record.revoked || isExpired(record, keyClock())) throw unauthorized();
+  const now = keyClock();
+  if (!record || !matches || record.revoked || isExpired(record, now)) throw unauthorized();
+  await recordLastUse(record, now);
   return record;
 };
 
