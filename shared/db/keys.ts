@@ -66,6 +66,14 @@ export const keys = {
     pk: `RATE#${workspaceId}#${kind}#${windowStart}#${shard}`,
     sk: 'RATE',
   }),
+  /**
+   * Failed key authentications from one address (a hash of it) in one five-minute window; under
+   * RATE# so the rate limiter's counter grant covers it; expires by TTL.
+   */
+  authFailureCounter: (addressHash: string, windowStart: number): ItemKey => ({
+    pk: `RATE#authfail#${addressHash}#${windowStart}`,
+    sk: 'RATE',
+  }),
   /** A cached analytics answer: one per workspace, route, subject (link / app), range and traffic. */
   analyticsCache: (workspaceId: string, route: string, subjectId: string, range: string, traffic: string): ItemKey => ({
     pk: `ANALYTICS#${workspaceId}#${route}#${subjectId}#${range}#${traffic}`,

@@ -61,7 +61,8 @@ const raw = (base: string, method: string, target: string, headers: Record<strin
 /**
  * Bookkeeping, not data: secrets, idempotency claims, password-try counters, analytics cache,
  * rate-limit counters (every limited request counts, refused ones too); and
- * click counters (the edge counts clicks on every answer it gives, 404s of archived links too).
+ * click counters (the edge counts clicks on every answer it gives, 404s of archived links too);
+ * and a key's last-use day (`lastUsedOn`, written on the first authenticated request of a day).
  */
 const NOT_DATA = ['IDEMPOTENCY', 'SECRET', 'PWTRY', 'ANALYTICS_CACHE', 'RATE'];
 const COUNTER_CHECKPOINT_PREFIX = checkpointAttribute('');
@@ -74,10 +75,16 @@ const snapshot = async () => {
     (out.Items ?? [])
       .filter((i) => !NOT_DATA.includes(String(i.type)))
       // Click counters (with the clicks order key and the consumer's per-shard checkpoints that follow them) are not data a request changes.
-      .map(({ clicks: _c, botClicks: _b, lastClicked: _l, lastBotClickedAt: _lb, gsi3sk: _g, ...data }) =>
-        JSON.stringify(
-          Object.fromEntries(Object.entries(data).filter(([name]) => !name.startsWith(COUNTER_CHECKPOINT_PREFIX))),
-        ),
+      .map(
+        ({ clicks: _c, botClicks: _b, lastClicked: _l, lastBotClickedAt: _lb, gsi3sk: _g, lastUsedOn: _u, ...data }) =>
+          JSON.stringify(
+            // Sorted attributes: after an update DynamoDB may return them in another order.
+            Object.fromEntries(
+              Object.entries(data)
+                .filter(([name]) => !name.startsWith(COUNTER_CHECKPOINT_PREFIX))
+                .sort(([a], [b]) => a.localeCompare(b)),
+            ),
+          ),
       )
       .sort()
   );
@@ -238,19 +245,15 @@ const formBodies = (validForm: Record<string, string>): fc.Arbitrary<BodyKind> =
           ]),
         };
       }),
-    fc
-      .record({ field: fc.constantFrom('objects', 'tags'), value: hostileMap })
-      .map(({ field, value }) => ({
-        kind: 'form-map',
-        ...multipartBody({ ...validForm, [field]: field === 'tags' ? Object.keys(value) : value }),
-      })),
-    fc
-      .string({ maxLength: 300 })
-      .map((text) => ({
-        kind: 'broken-multipart',
-        body: Buffer.from(`--b\r\n${text}`),
-        contentType: 'multipart/form-data; boundary=b',
-      })),
+    fc.record({ field: fc.constantFrom('objects', 'tags'), value: hostileMap }).map(({ field, value }) => ({
+      kind: 'form-map',
+      ...multipartBody({ ...validForm, [field]: field === 'tags' ? Object.keys(value) : value }),
+    })),
+    fc.string({ maxLength: 300 }).map((text) => ({
+      kind: 'broken-multipart',
+      body: Buffer.from(`--b\r\n${text}`),
+      contentType: 'multipart/form-data; boundary=b',
+    })),
   );
 
 const bodies = (validJson: unknown, validForm?: Record<string, string>): fc.Arbitrary<BodyKind> =>
@@ -289,28 +292,19 @@ const bodies = (validJson: unknown, validForm?: Record<string, string>): fc.Arbi
         else json[at] = map;
         return { kind: 'mutated-map', body: Buffer.from(JSON.stringify(json)), contentType: 'application/json' };
       }),
-    fc
-      .jsonValue({ maxDepth: 4 })
-      .map((v) => ({
-        kind: 'random-json',
-        body: Buffer.from(JSON.stringify(v) ?? 'null'),
-        contentType: 'application/json',
-      })),
+    fc.jsonValue({ maxDepth: 4 }).map((v) => ({
+      kind: 'random-json',
+      body: Buffer.from(JSON.stringify(v) ?? 'null'),
+      contentType: 'application/json',
+    })),
     fc
       .string({ maxLength: 200 })
       .map((s) => ({ kind: 'broken-json', body: Buffer.from(`{"a":${s}`), contentType: 'application/json' })),
-    fc
-      .uint8Array({ minLength: 1, maxLength: 200 })
-      .map((bytes) => ({
-        kind: 'random-bytes',
-        body: Buffer.concat([
-          Buffer.from('{"url":"'),
-          Buffer.from(bytes),
-          Buffer.from([0xff, 0xfe]),
-          Buffer.from('"}'),
-        ]),
-        contentType: 'application/json',
-      })),
+    fc.uint8Array({ minLength: 1, maxLength: 200 }).map((bytes) => ({
+      kind: 'random-bytes',
+      body: Buffer.concat([Buffer.from('{"url":"'), Buffer.from(bytes), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+      contentType: 'application/json',
+    })),
     fc
       .integer({ min: 33, max: 20_000 })
       .map((d) => ({ kind: 'deep-nesting', body: deep(d), contentType: 'application/json' })),

@@ -1,4 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
+import { viewerIp } from '@shared/http/trusted-viewer';
 import { authenticateKeyOrThrow, forbidden } from '@shared/auth/api-keys';
 import type { KeyKind } from '@shared/auth/credential';
 import { grants, scopesOf, type RouteScope } from '@shared/auth/scopes';
@@ -17,7 +18,7 @@ export const secretKeyAuthMiddleware = (
   scope?: RouteScope,
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   before: async (request) => {
-    const record = await authenticateKeyOrThrow(header(request.event, 'api-key'));
+    const record = await authenticateKeyOrThrow(header(request.event, 'api-key'), viewerIp(request.event));
     if (record.kind !== accepted) throw forbidden();
     if (scope !== undefined && !grants(scopesOf(record), scope)) throw missingScope(scope);
     request.context.auth = {
