@@ -67,7 +67,7 @@ export const v1Handler = <
             run,
           )
         : await run();
-    return reply as unknown as ApiResult;
+    return reply;
   };
 
   const own = ownRoute(spec.route);

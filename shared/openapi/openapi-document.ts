@@ -63,10 +63,7 @@ const toComponents = (entries: Array<[string, $ZodType]>, io: 'input' | 'output'
     ([id, s]) => [`${prefix}_${id}`, s] as const,
   );
   return Object.fromEntries(
-    [...Object.entries(named), ...shared].map(([id, { $schema: _s, $id: _i, ...schema }]) => [
-      id,
-      schema as JsonSchema,
-    ]),
+    [...Object.entries(named), ...shared].map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]),
   );
 };
 

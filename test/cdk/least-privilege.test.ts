@@ -22,7 +22,9 @@ const tableStatementsOf = (handler: string) => {
 const actionsOf = (statement: any) => [statement.Action].flat() as string[];
 
 describe('least privilege on the table, per route', () => {
-  it('has a table under test', () => expect(tableId).toBeDefined());
+  it('has a table under test', () => {
+    expect(tableId).toBeDefined();
+  });
 
   for (const route of routeTable) {
     it(`${route.method} ${route.path} (${route.handler}): ${route.grants.table}${route.grants.writes ? ` writes ${route.grants.writes.join(' ')}` : ''}`, () => {
