@@ -26,6 +26,7 @@ export const bundleDefinesFor = (route: RouteDef): Record<string, string> => ({
   __ROUTE_HANDLER__: JSON.stringify(route.handler),
   __ROUTE_METHOD__: JSON.stringify(route.method),
   __ROUTE_CREDENTIAL__: JSON.stringify(route.credential),
+  __ROUTE_SCOPE__: JSON.stringify(route.scope ?? null),
 });
 
 /** Node options of the deployed functions; the cold-start benchmark starts Node with them too. */

@@ -111,6 +111,8 @@ export class LinkServiceStack extends Stack {
           this.eventSpool.bindSpool(fn);
         }
         if (handler.table === 'read' && rateLimited) fn.bindRateLimitCounters(this.table);
+        if (routeTable.some((r) => r.handler === route.handler && r.credential !== 'none'))
+          fn.bindKeyLastUsed(this.table);
         if (handler.analytics) fn.bindAnalytics(this.analytics);
         this.functions.set(route.handler, fn);
         this.alarms.watchFunction(pascal(route.handler), fn);

@@ -162,6 +162,26 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
+   * The day-precision last-use mark of API keys (shared/auth/last-used.ts), on a route that
+   * authenticates a key: UpdateItem only, only on `APIKEY#` partitions, and only of the
+   * `lastUsedOn` attribute (`dynamodb:Attributes`), so no route can change or create a key.
+   */
+  bindKeyLastUsed(table: ITableV2): this {
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastUsedOn'] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+        },
+      }),
+    );
+    return this;
+  }
+
+  /**
    * Grants only `kinesis:PutRecords` on the event stream, and sets EVENTS_STREAM_NAME. (The
    * stream is encrypted with the AWS managed key `aws/kinesis`, which needs no KMS grant.)
    */

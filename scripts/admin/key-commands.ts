@@ -1,13 +1,116 @@
-/** admin revoke-key: revokes one API key by its plain value. */
+/** admin keys create|list|revoke|rotate (by public id), and revoke-key (by plain value). */
 import type { Command } from 'commander';
-import { AdminError, invalidInput } from '@shared/admin/admin-error';
+import { AdminError, invalidInput, notFound } from '@shared/admin/admin-error';
+import {
+  expiryFrom,
+  issueKey,
+  listKeys,
+  parseDuration,
+  parseScopes,
+  revokeKeyById,
+  rotateKey,
+  type KeyView,
+} from '@shared/admin/api-key-lifecycle';
+import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
 import { adminTarget } from './admin-target';
 import { isConditionalCheckFailure } from './errors';
-import { printResult, type JsonOption } from './output';
+import { fieldLines, printResult, type JsonOption } from './output';
+
+const keyLines = (v: KeyView) =>
+  fieldLines([
+    ['id', v.id],
+    ['name', v.name],
+    ['kind', v.kind],
+    ['scopes', v.scopes.join(',') || null],
+    ['created', v.createdAt],
+    ['expires', v.expiresAt],
+  ]);
+
+const shownOnce = (v: KeyView & { key: string }) => `Keep this key now, it is shown once:\n  ${v.key}\n${keyLines(v)}`;
+
+const registerKeysGroup = (program: Command): void => {
+  const group = program
+    .command('keys')
+    .description("a workspace's API keys: create (scoped), list, revoke and rotate by public id (key_...)");
+
+  group
+    .command('create')
+    .description('create a server key with the given scopes; prints the key once')
+    .argument('<workspaceId>', 'the workspace')
+    .requiredOption(
+      '--scope <scopes>',
+      'comma-separated: links:read, links:write, domains:read, analytics:read, audit:read, read, all',
+    )
+    .requiredOption('--name <name>', 'a label for people (kept by rotate)')
+    .option('--expires-in <duration>', 'the key stops working after this long (like 90d; at most 730d)')
+    .option('--json', 'print {"id","key","name","kind","scopes","createdAt","expiresAt"}')
+    .action(async (workspaceId: string, options: JsonOption & { scope: string; name: string; expiresIn?: string }) => {
+      adminTarget();
+      const scopes = parseScopes(options.scope);
+      const name = options.name.trim();
+      if (!name) throw invalidInput('--name must not be empty');
+      const now = Date.now();
+      const expiresAt =
+        options.expiresIn === undefined ? null : expiryFrom(now, parseDuration(options.expiresIn, '--expires-in'));
+      if (!(await workspaceRepository.findById(workspaceId))) throw notFound(`No workspace ${workspaceId}`);
+      const created = await issueKey({ workspaceId, kind: 'server', name, scopes, expiresAt, now });
+      printResult(options, created, shownOnce);
+    });
+
+  group
+    .command('list')
+    .description(
+      "a workspace's keys: id, name, kind, scopes, created, last used (day), expires, revoked; never the key",
+    )
+    .argument('<workspaceId>', 'the workspace')
+    .option('--json', 'print a JSON array')
+    .action(async (workspaceId: string, options: JsonOption) => {
+      adminTarget();
+      if (!(await workspaceRepository.findById(workspaceId))) throw notFound(`No workspace ${workspaceId}`);
+      const list = await listKeys(workspaceId);
+      printResult(options, list, (l) =>
+        l.length === 0
+          ? `${workspaceId} has no keys with an id (keys created before ids are revoked with revoke-key).`
+          : l
+              .map(
+                (k) =>
+                  `${k.id}  ${k.kind.padEnd(11)}  ${k.name}  scopes=${k.scopes.join(',') || '-'}  created=${k.createdAt}  lastUsed=${k.lastUsedAt ?? 'never'}  expires=${k.expiresAt ?? 'never'}  revoked=${k.revokedAt ?? 'no'}`,
+              )
+              .join('\n'),
+      );
+    });
+
+  group
+    .command('revoke')
+    .description('revoke a key by its id (no secret needed); it answers 401 from now on')
+    .argument('<keyId>', 'the key id (key_...)')
+    .option('--json', 'print one line of JSON')
+    .action(async (keyId: string, options: JsonOption) => {
+      adminTarget();
+      printResult(options, await revokeKeyById(keyId), (v) => `Key ${v.id} (${v.name}) revoked.`);
+    });
+
+  group
+    .command('rotate')
+    .description('a new key with the same name and scopes; the old one works until the overlap ends')
+    .argument('<keyId>', 'the key id (key_...)')
+    .option('--overlap <duration>', 'how long the old key keeps working (like 24h, 0s)', '24h')
+    .option('--json', 'print {"id","key",...,"previousKeyId","previousExpiresAt"}')
+    .action(async (keyId: string, options: JsonOption & { overlap: string }) => {
+      adminTarget();
+      const rotated = await rotateKey(keyId, parseDuration(options.overlap, '--overlap'));
+      printResult(
+        options,
+        rotated,
+        (v) => `${shownOnce(v)}\nThe previous key ${v.previousKeyId} works until ${v.previousExpiresAt}.`,
+      );
+    });
+};
 
 export const registerKeyCommands = (program: Command): void => {
+  registerKeysGroup(program);
   program
     .command('revoke-key')
     .description('revoke an API key (server, mobile, app or publishable) by its plain value')

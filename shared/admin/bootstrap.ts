@@ -1,5 +1,4 @@
-import { apiKeyRepository } from '@shared/auth/api-key-repository';
-import { generateApiKey, hashApiKey } from '@shared/auth/api-keys';
+import { issueKey } from './api-key-lifecycle';
 import type { KeyKind, PublishableRestrictions } from '@shared/auth/credential';
 import { appRepository } from '@shared/tenancy/app-repository';
 import { domainRepository } from '@shared/tenancy/domain-repository';
@@ -69,17 +68,16 @@ const storeKey = async (
   publishable: PublishableRestrictions | null,
   now: string,
 ): Promise<string> => {
-  const plain = generateApiKey(kind);
-  await apiKeyRepository.put({
-    keyHash: hashApiKey(plain),
-    kind,
+  const { key } = await issueKey({
     workspaceId,
+    kind,
+    name: `bootstrap ${kind}${publishable ? ` ${publishable.platform}` : ''}`,
+    ...(kind === 'server' ? { scopes: ['all'] } : {}),
     appId,
-    revoked: false,
-    createdAt: now,
     publishable,
+    now: Date.parse(now),
   });
-  return plain;
+  return key;
 };
 
 /**

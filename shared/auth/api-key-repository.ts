@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { strip } from '@shared/tenancy/workspace-repository';
@@ -15,7 +15,17 @@ export const apiKeyRepository = {
           {
             Put: {
               TableName: tableName(),
-              Item: { ...keys.apiKey(record.keyHash), type: 'APIKEY', ...record },
+              Item: {
+                ...keys.apiKey(record.keyHash),
+                ...(record.keyId
+                  ? {
+                      ...keys.apiKeyById(record.keyId),
+                      ...keys.apiKeysOfWorkspace(record.workspaceId, record.createdAt, record.keyId),
+                    }
+                  : {}),
+                type: 'APIKEY',
+                ...record,
+              },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
@@ -28,6 +38,69 @@ export const apiKeyRepository = {
     const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(keyHash) }));
     return out.Item ? (strip(out.Item) as ApiKeyRecord) : undefined;
   },
+  /** A key by its public id (`key_...`), through the id index; undefined when no key has that id. */
+  async findById(keyId: string): Promise<ApiKeyRecord | undefined> {
+    const index = keys.apiKeyById(keyId);
+    const out = await getDocumentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+        ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk },
+      }),
+    );
+    const pk: unknown = out.Items?.[0]?.pk;
+    if (typeof pk !== 'string') return undefined;
+    return this.findByHash(pk.slice('APIKEY#'.length));
+  },
+  /** Every key of a workspace that has a public id, oldest first (the index, then the items in batches of 100). */
+  async listByWorkspace(workspaceId: string): Promise<ApiKeyRecord[]> {
+    const pks: string[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await getDocumentClient().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi2',
+          KeyConditionExpression: 'gsi2pk = :pk',
+          ExpressionAttributeValues: { ':pk': `WSKEYS#${workspaceId}` },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of out.Items ?? []) pks.push(String(item.pk));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    const records: ApiKeyRecord[] = [];
+    for (let i = 0; i < pks.length; i += 100) {
+      let request = { [tableName()]: { Keys: pks.slice(i, i + 100).map((pk) => ({ pk, sk: 'APIKEY' })) } };
+      for (;;) {
+        const out = await getDocumentClient().send(new BatchGetCommand({ RequestItems: request }));
+        for (const item of out.Responses?.[tableName()] ?? []) records.push(strip(item) as ApiKeyRecord);
+        const left = out.UnprocessedKeys;
+        if (!left || Object.keys(left).length === 0) break;
+        request = left as typeof request;
+      }
+    }
+    return records.sort(
+      (a, b) => a.createdAt.localeCompare(b.createdAt) || (a.keyId ?? '').localeCompare(b.keyId ?? ''),
+    );
+  },
+  /**
+   * Ends a key's life at `expiresAt` (rotation's overlap), unless it is revoked or already ends
+   * sooner; throws ConditionalCheckFailed when the key is revoked or gone.
+   */
+  async expireAt(keyHash: string, expiresAt: string): Promise<void> {
+    await getDocumentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.apiKey(keyHash),
+        UpdateExpression: 'SET expiresAt = :e',
+        ConditionExpression:
+          'attribute_exists(pk) AND revoked = :f AND (attribute_not_exists(expiresAt) OR expiresAt = :null OR expiresAt > :e)',
+        ExpressionAttributeValues: { ':e': expiresAt, ':f': false, ':null': null },
+      }),
+    );
+  },
   /**
    * Marks the key revoked and removes every index it had (a browser key's origin-index items,
    * so preflights for its origins stop passing), in one transaction (further origin deletes in
@@ -35,16 +108,16 @@ export const apiKeyRepository = {
    * index item still left by an earlier revocation. Returns how many index items it cleared (deleted, or already absent);
    * throws ConditionalCheckFailed (via the transaction) when no such key exists.
    */
-  async revoke(keyHash: string): Promise<{ indexItemsCleared: number }> {
+  async revoke(keyHash: string, now = new Date().toISOString()): Promise<{ indexItemsCleared: number }> {
     const record = await this.findByHash(keyHash);
     const origins = record ? browserOriginItems(record).map(({ pk, sk }) => ({ pk, sk })) : [];
     const update = {
       Update: {
         TableName: tableName(),
         Key: keys.apiKey(keyHash),
-        UpdateExpression: 'SET revoked = :t',
+        UpdateExpression: 'SET revoked = :t, revokedAt = if_not_exists(revokedAt, :now)',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':t': true },
+        ExpressionAttributeValues: { ':t': true, ':now': now },
       },
     };
     if (origins.length === 0) {

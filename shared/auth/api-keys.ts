@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { safeEqual, sha256Hex } from '@shared/util/hash';
+import { sha256Hex } from '@shared/util/hash';
 import { AppError } from '@shared/errors/app-error';
 import { apiKeyRepository } from './api-key-repository';
+import { countFailedAuth } from './failed-auth-limit';
+import { recordLastUse } from './last-used';
 import { keyPrefix, type ApiKeyRecord, type KeyKind } from './credential';
 
 /** A new random key (256 bits) with its kind's prefix. Shown once; only its hash is stored. */
@@ -10,17 +12,34 @@ export const generateApiKey = (kind: KeyKind): string => keyPrefix[kind] + rando
 export const hashApiKey = (plain: string): string => sha256Hex(plain);
 
 /**
- * Looks a presented key up by hash. Unknown and revoked keys take the same path (the lookup,
- * then a constant-time comparison of the hashes) and fail with the same 401.
+ * Looks a presented key up by its SHA-256 hash (the lookup is the comparison: no secret is
+ * compared in code). A missing, unknown, revoked or expired key fails with the same 401; a
+ * presented key that fails is counted against the caller's address (`address`, the trusted
+ * viewer address) and, past the limit, answers 429 instead (failed-auth-limit.ts).
  */
-export const authenticateKeyOrThrow = async (presented: string | undefined): Promise<ApiKeyRecord> => {
-  if (!presented || presented.length > 512) throw unauthorized();
-  const hash = hashApiKey(presented);
-  const record = await apiKeyRepository.findByHash(hash);
-  const storedHash = record?.keyHash ?? '0'.repeat(64);
-  const matches = safeEqual(storedHash, hash);
-  if (!record || !matches || record.revoked) throw unauthorized();
+export const authenticateKeyOrThrow = async (
+  presented: string | undefined,
+  address: string | null = null,
+): Promise<ApiKeyRecord> => {
+  if (!presented) throw unauthorized();
+  const now = keyClock();
+  const record = presented.length > 512 ? undefined : await apiKeyRepository.findByHash(hashApiKey(presented));
+  if (!record || record.revoked || isExpired(record, now)) {
+    await countFailedAuth(address, now);
+    throw unauthorized();
+  }
+  await recordLastUse(record, now);
   return record;
+};
+
+/** Whether a key's life has ended (`expiresAt` reached) at `now` (ms). */
+export const isExpired = (record: Pick<ApiKeyRecord, 'expiresAt'>, now: number): boolean =>
+  typeof record.expiresAt === 'string' && Date.parse(record.expiresAt) <= now;
+
+let keyClock: () => number = Date.now;
+/** Tests: a fake clock for key expiry (rotation overlaps); undefined restores the real one. */
+export const setKeyClock = (now: (() => number) | undefined): void => {
+  keyClock = now ?? Date.now;
 };
 
 export const unauthorized = () => new AppError('unauthorized', 'A valid API key is required');

@@ -1,3 +1,5 @@
+import type { KeyScope } from './scopes';
+
 /** Kinds of stored keys (server, mobile, app, publishable) and their visible prefixes. */
 export const keyKinds = ['server', 'mobile', 'app', 'publishable'] as const;
 export type KeyKind = (typeof keyKinds)[number];
@@ -32,6 +34,18 @@ export interface ApiKeyRecord {
   revoked: boolean;
   createdAt: string;
   publishable: PublishableRestrictions | null;
+  /** Server keys: what the key may do; absent on keys created before scopes (they have `all`). */
+  scopes?: KeyScope[];
+  /** The stable public id (`key_...`) logs and the `keys` admin commands use; absent on keys created before ids. */
+  keyId?: string;
+  /** An operator's label; a rotated key keeps it. */
+  name?: string;
+  /** When the key stops working (ISO time); absent or null: never. */
+  expiresAt?: string | null;
+  /** When the key was revoked (ISO time); `revoked` is the flag authentication reads. */
+  revokedAt?: string | null;
+  /** The UTC day (YYYY-MM-DD) the key was last used on: written at most once a day. */
+  lastUsedOn?: string;
 }
 
 /** The authenticated caller, as handlers see it. The workspace always comes from the key. */

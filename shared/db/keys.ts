@@ -7,6 +7,12 @@ export interface ItemKey {
 export const keys = {
   workspace: (workspaceId: string): ItemKey => ({ pk: `WS#${workspaceId}`, sk: 'WORKSPACE' }),
   apiKey: (keyHash: string): ItemKey => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  /** An API key found by its public id (gsi1) and listed with its workspace's keys (gsi2, oldest first). */
+  apiKeyById: (keyId: string) => ({ gsi1pk: `KEYID#${keyId}`, gsi1sk: 'APIKEY' }),
+  apiKeysOfWorkspace: (workspaceId: string, createdAt: string, keyId: string) => ({
+    gsi2pk: `WSKEYS#${workspaceId}`,
+    gsi2sk: `${createdAt}#${keyId}`,
+  }),
   domain: (workspaceId: string, domainId: string): ItemKey => ({ pk: `WS#${workspaceId}`, sk: `DOMAIN#${domainId}` }),
   domainsOfWorkspace: (workspaceId: string) => ({ pk: `WS#${workspaceId}`, skPrefix: 'DOMAIN#' }),
   host: (hostname: string): ItemKey => ({ pk: `HOST#${hostname.toLowerCase()}`, sk: 'HOST' }),
@@ -58,6 +64,14 @@ export const keys = {
    */
   rateCounter: (workspaceId: string, kind: string, windowStart: number, shard: number): ItemKey => ({
     pk: `RATE#${workspaceId}#${kind}#${windowStart}#${shard}`,
+    sk: 'RATE',
+  }),
+  /**
+   * Failed key authentications from one address (a hash of it) in one five-minute window; under
+   * RATE# so the rate limiter's counter grant covers it; expires by TTL.
+   */
+  authFailureCounter: (addressHash: string, windowStart: number): ItemKey => ({
+    pk: `RATE#authfail#${addressHash}#${windowStart}`,
     sk: 'RATE',
   }),
   /** A cached analytics answer: one per workspace, route, subject (link / app), range and traffic. */

@@ -71,14 +71,15 @@ export const v1Handler = <
     return reply;
   };
 
-  const credential = ownRoute(spec.route).credential as V1Credential;
+  const own = ownRoute(spec.route);
+  const credential = own.credential as V1Credential;
   const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(core)
     .use(observabilityMiddlewares())
     .use(requestIdMiddleware());
   // Client routes: CORS headers go onto the enveloped response, errors included.
   if (credential === 'publishable') chain.use(clientCorsMiddleware());
   chain.use(v1EnvelopeMiddleware());
-  const auth = authMiddlewareFor(credential);
+  const auth = authMiddlewareFor(credential, own.scope);
   if (auth) chain.use(auth);
   const limitKind = rateLimitKindOf(credential);
   if (limitKind) chain.use(rateLimitMiddleware(limitKind));

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { LAST_USED_UPDATE } from '@shared/auth/last-used';
 import type { EventSink } from '@shared/events/event-sink';
 import { handlerGrants } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
@@ -43,6 +44,14 @@ const isRateCounterUpdate = (route: RouteDef, input: unknown): boolean => {
   return typeof value === 'string' && value.startsWith('RATE#');
 };
 
+/** What `bindKeyLastUsed` grants a keyed route: UpdateItem of `lastUsedOn` on `APIKEY#` partitions only. */
+const isKeyLastUsedUpdate = (route: RouteDef, input: Record<string, unknown>): boolean => {
+  if (route.credential === 'none') return false;
+  const pk = (input as { Key?: { pk?: unknown } }).Key?.pk;
+  const value = typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S;
+  return typeof value === 'string' && value.startsWith('APIKEY#') && input.UpdateExpression === LAST_USED_UPDATE;
+};
+
 type Keyed = { Item?: Record<string, unknown>; Key?: Record<string, unknown> } | undefined;
 
 /** The partition key value of a Put's item or an operation's key (document or wire shape). */
@@ -70,6 +79,8 @@ export const deniedAction = (route: RouteDef, command: string, input: Record<str
   const grants = handlerGrants(route);
   // Rate-limit counters (bindRateLimitCounters / RATE# in the stack): UpdateItem on RATE# partitions for limited credentials.
   if ((command === 'UpdateItemCommand' || command === 'UpdateCommand') && isRateCounterUpdate(route, input))
+    return null;
+  if ((command === 'UpdateItemCommand' || command === 'UpdateCommand') && isKeyLastUsedUpdate(route, input))
     return null;
   if (grants.table === 'none') return action;
   if (READ_COMMANDS.has(command)) {

@@ -13,7 +13,13 @@ type JsonSchema = Record<string, unknown>;
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
 const securitySchemes = {
-  serverKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Workspace server key (sk_...)' },
+  serverKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'api-key',
+    description:
+      'Workspace server key (sk_...). Each operation lists the scope it needs (also as x-required-scope): links:read, links:write, domains:read, analytics:read or audit:read; a key with `read` has every *:read scope, one with `all` every scope.',
+  },
   appKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'Deep-link app key (ak_...)' },
   publishableKey: {
     type: 'apiKey',
@@ -121,7 +127,9 @@ const v1ErrorResponses = (route: RouteDef) => {
         description:
           s === '429'
             ? 'rate_limited: the workspace used its per-minute budget for this kind of key'
-            : 'Error (v1 envelope; error.code from the documented code list)',
+            : s === '403' && route.scope
+              ? `forbidden: a key of another kind, or a server key without the ${route.scope} scope (details.reason "missing_scope", details.required "${route.scope}")`
+              : 'Error (v1 envelope; error.code from the documented code list)',
         ...(s === '429'
           ? {
               headers: {
@@ -199,7 +207,9 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
         ? route.summary
         : `${route.summary}. Request and response are described in the feature's documentation.`),
     tags: [route.path.split('/').filter(Boolean).slice(0, 2).join('/') || 'meta'],
-    security: securityOf[route.credential],
+    // OpenAPI 3.1 lets an apiKey requirement list the roles it needs: the key's scope.
+    security: route.scope ? [{ serverKey: [route.scope] }] : securityOf[route.credential],
+    ...(route.scope ? { 'x-required-scope': route.scope } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(schemas?.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(schemas.body.id) } } } }

@@ -1,4 +1,5 @@
 import type { CredentialKind } from '@shared/auth/credential';
+import type { RouteScope } from '@shared/auth/scopes';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'ANY';
 
@@ -45,6 +46,11 @@ export interface RouteDef {
   /** API Gateway path, `{param}` for path parameters, `{proxy+}` for greedy, `$default` for the catch-all. */
   path: string;
   credential: CredentialKind;
+  /**
+   * Server-key routes: the scope a key needs (shared/auth/scopes.ts). A key without it gets 403
+   * `forbidden` (`details.reason = "missing_scope"`) before the resource is read.
+   */
+  scope?: RouteScope;
   api: ApiName;
   /** Least privilege: what the function may do with the table, and whether it sends events. */
   grants: RouteGrants;

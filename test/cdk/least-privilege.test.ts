@@ -30,7 +30,7 @@ describe('least privilege on the table, per route', () => {
     it(`${route.method} ${route.path} (${route.handler}): ${route.grants.table}${route.grants.writes ? ` writes ${route.grants.writes.join(' ')}` : ''}`, () => {
       const statements = tableStatementsOf(route.handler);
       if (routeTable.filter((r) => r.handler === route.handler).every((r) => r.grants.table === 'none')) {
-        expect(statements.filter((s) => !JSON.stringify(s.Condition ?? {}).includes('RATE#'))).toEqual([]);
+        expect(statements.filter((s) => !/RATE#|APIKEY#/.test(JSON.stringify(s.Condition ?? {})))).toEqual([]);
         return;
       }
       const reads = statements.filter((s) => actionsOf(s).includes('dynamodb:GetItem'));
@@ -51,7 +51,20 @@ describe('least privilege on the table, per route', () => {
             JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } }) &&
           actionsOf(s).join() === 'dynamodb:UpdateItem',
       );
-      const writes = allWrites.filter((s) => !rateCounters.includes(s));
+      // The day-precision last use of API keys on a keyed route (bindKeyLastUsed): UpdateItem of lastUsedOn on APIKEY# only.
+      const keyLastUsed = allWrites.filter((s) => JSON.stringify(s.Condition ?? {}).includes('APIKEY#'));
+      if (rows.some((r) => r.credential !== 'none')) {
+        expect(keyLastUsed).toHaveLength(1);
+        expect(actionsOf(keyLastUsed[0])).toEqual(['dynamodb:UpdateItem']);
+        expect(keyLastUsed[0].Condition).toEqual({
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastUsedOn'] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+        });
+      } else {
+        expect(keyLastUsed).toEqual([]);
+      }
+      const writes = allWrites.filter((s) => !rateCounters.includes(s) && !keyLastUsed.includes(s));
       if (!rows.some((r) => r.grants.table === 'readWrite')) {
         expect(writes).toEqual([]);
       } else {

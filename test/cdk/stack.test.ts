@@ -55,8 +55,9 @@ describe('CDK stack', () => {
         p.Properties.Roles.some((r: any) => r.Ref === roleId),
       );
       // The rate limiter's counter grant (UpdateItem on RATE# partitions only) is checked in rate-limits.test.ts.
+      // So is the key last-use grant (UpdateItem of lastUsedOn on APIKEY# partitions only), in least-privilege.test.ts.
       const isCounterGrant = (s: any) =>
-        s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']?.join() === 'RATE#*';
+        ['RATE#*', 'APIKEY#*'].includes(s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys']?.join());
       const actions = policies.flatMap(([, p]) =>
         p.Properties.PolicyDocument.Statement.filter((s: any) => !isCounterGrant(s)).flatMap((s: any) =>
           [s.Action].flat(),

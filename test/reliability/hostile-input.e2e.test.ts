@@ -62,7 +62,8 @@ const raw = (base: string, method: string, target: string, headers: Record<strin
 /**
  * Bookkeeping, not data: secrets, idempotency claims, password-try counters, analytics cache,
  * rate-limit counters (every limited request counts, refused ones too); and
- * click counters (the edge counts clicks on every answer it gives, 404s of archived links too).
+ * click counters (the edge counts clicks on every answer it gives, 404s of archived links too);
+ * and a key's last-use day (`lastUsedOn`, written on the first authenticated request of a day).
  */
 const NOT_DATA = ['IDEMPOTENCY', 'SECRET', 'PWTRY', 'ANALYTICS_CACHE', 'RATE'];
 const COUNTER_CHECKPOINT_PREFIX = checkpointAttribute('');
@@ -75,10 +76,16 @@ const snapshot = async () => {
     (out.Items ?? [])
       .filter((i) => !NOT_DATA.includes(String(i.type)))
       // Click counters (with the clicks order key and the consumer's per-shard checkpoints that follow them) are not data a request changes.
-      .map(({ clicks: _c, botClicks: _b, lastClicked: _l, lastBotClickedAt: _lb, gsi3sk: _g, ...data }) =>
-        JSON.stringify(
-          Object.fromEntries(Object.entries(data).filter(([name]) => !name.startsWith(COUNTER_CHECKPOINT_PREFIX))),
-        ),
+      .map(
+        ({ clicks: _c, botClicks: _b, lastClicked: _l, lastBotClickedAt: _lb, gsi3sk: _g, lastUsedOn: _u, ...data }) =>
+          JSON.stringify(
+            // Sorted attributes: after an update DynamoDB may return them in another order.
+            Object.fromEntries(
+              Object.entries(data)
+                .filter(([name]) => !name.startsWith(COUNTER_CHECKPOINT_PREFIX))
+                .sort(([a], [b]) => a.localeCompare(b)),
+            ),
+          ),
       )
       .sort()
   );

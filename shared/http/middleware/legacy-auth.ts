@@ -1,4 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
+import { viewerIp } from '@shared/http/trusted-viewer';
 import { authenticateKeyOrThrow } from '@shared/auth/api-keys';
 import type { ApiKeyRecord, CredentialKind } from '@shared/auth/credential';
 import { isAppError } from '@shared/errors/app-error';
@@ -27,7 +28,7 @@ export const legacyAuthMiddleware = (
       }
       let record: ApiKeyRecord;
       try {
-        record = await authenticateKeyOrThrow(presented);
+        record = await authenticateKeyOrThrow(presented, viewerIp(request.event));
       } catch (error) {
         if (isAppError(error) && error.code === 'unauthorized') throw unknownKey();
         throw error;

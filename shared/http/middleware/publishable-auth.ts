@@ -1,4 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
+import { viewerIp } from '@shared/http/trusted-viewer';
 import { authenticateKeyOrThrow, forbidden } from '@shared/auth/api-keys';
 import { restrictionFailure, type ClientHeaders } from '@shared/auth/publishable-restrictions';
 import { AppError } from '@shared/errors/app-error';
@@ -31,7 +32,10 @@ export const clientHeadersOf = (event: ApiEvent): ClientHeaders => ({
 export const publishableKeyAuthMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   before: async (request) => {
     const { event } = request;
-    const record = await authenticateKeyOrThrow(presentedPublishableKey(event) ?? header(event, 'api-key'));
+    const record = await authenticateKeyOrThrow(
+      presentedPublishableKey(event) ?? header(event, 'api-key'),
+      viewerIp(event),
+    );
     if (record.kind !== 'publishable' || !record.publishable) throw forbidden();
     const reason = restrictionFailure(record.publishable, clientHeadersOf(event));
     if (reason) {

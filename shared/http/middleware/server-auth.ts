@@ -1,16 +1,26 @@
 import type { MiddlewareObj } from '@middy/core';
+import { viewerIp } from '@shared/http/trusted-viewer';
 import { authenticateKeyOrThrow, forbidden } from '@shared/auth/api-keys';
 import type { KeyKind } from '@shared/auth/credential';
+import { grants, scopesOf, type RouteScope } from '@shared/auth/scopes';
+import { AppError } from '@shared/errors/app-error';
 import { header, type ApiContext, type ApiEvent, type ApiResult } from '@shared/http/api-types';
 
 /**
  * Secret-key auth (`api-key` header): 401 for a missing, unknown or revoked key, 403 for a key
- * of another kind. The workspace (and app) come from the key record, never from the request.
+ * of another kind or, on a route that needs a scope, a key without it (`details.reason =
+ * "missing_scope"`): decided from the key alone, before the handler reads anything, so an id that
+ * exists and one that does not get the same answer. The workspace (and app) come from the key
+ * record, never from the request.
  */
-export const secretKeyAuthMiddleware = (accepted: KeyKind): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
+export const secretKeyAuthMiddleware = (
+  accepted: KeyKind,
+  scope?: RouteScope,
+): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   before: async (request) => {
-    const record = await authenticateKeyOrThrow(header(request.event, 'api-key'));
+    const record = await authenticateKeyOrThrow(header(request.event, 'api-key'), viewerIp(request.event));
     if (record.kind !== accepted) throw forbidden();
+    if (scope !== undefined && !grants(scopesOf(record), scope)) throw missingScope(scope);
     request.context.auth = {
       kind: record.kind,
       workspaceId: record.workspaceId,
@@ -19,3 +29,9 @@ export const secretKeyAuthMiddleware = (accepted: KeyKind): MiddlewareObj<ApiEve
     };
   },
 });
+
+export const missingScope = (required: RouteScope) =>
+  new AppError('forbidden', `This key does not have the ${required} scope this route needs`, {
+    reason: 'missing_scope',
+    required,
+  });

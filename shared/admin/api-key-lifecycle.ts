@@ -1,0 +1,167 @@
+/**
+ * The life of an API key, for the admin `keys` commands: create (scoped, named, optionally
+ * expiring), list, revoke by public id, rotate with an overlap. The plain key is returned once by
+ * create and rotate and never stored, logged or listed; neither is its hash.
+ */
+import { apiKeyRepository } from '@shared/auth/api-key-repository';
+import { generateApiKey, hashApiKey, isExpired } from '@shared/auth/api-keys';
+import type { ApiKeyRecord, KeyKind, PublishableRestrictions } from '@shared/auth/credential';
+import { isKeyScope, keyScopes, scopesOf, type KeyScope } from '@shared/auth/scopes';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { prefixedId } from '@shared/util/ids';
+import { AdminError, invalidInput, notFound } from './admin-error';
+
+/** What `keys list` shows of a key (and `create` / `rotate`, with the plain key). */
+export interface KeyView {
+  id: string;
+  name: string;
+  kind: KeyKind;
+  /** Server keys' scopes; other kinds have none (their routes are fixed by their kind). */
+  scopes: KeyScope[];
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+export interface ListedKey extends KeyView {
+  /** The UTC day the key was last used, as `YYYY-MM-DD` (day precision); null when never. */
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** Two years, as 730 days. */
+const MAX_LIFETIME_MS = 730 * 86_400_000;
+const DURATION = /^(\d+)([smhdw])$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+/** `90d`, `24h`, `30m`, `2w`, `45s` in milliseconds; an AdminError for anything else. */
+export const parseDuration = (text: string, what: string): number => {
+  const match = DURATION.exec(text.trim());
+  if (!match)
+    throw invalidInput(`${what} must be a number and a unit (s, m, h, d or w), like 90d or 24h: got "${text}"`);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+};
+
+/** The scopes of `--scope a,b`: each known, at least one, no duplicates. */
+export const parseScopes = (text: string): KeyScope[] => {
+  const parts = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (parts.length === 0) throw invalidInput(`Give at least one scope (${keyScopes.join(', ')})`);
+  const unknown = parts.filter((s) => !isKeyScope(s));
+  if (unknown.length > 0)
+    throw invalidInput(`Unknown scope ${unknown.join(', ')}: the scopes are ${keyScopes.join(', ')}`);
+  return [...new Set(parts)] as KeyScope[];
+};
+
+/** The end of a key created at `now` that lives `expiresInMs`: in the future and at most 2 years away. */
+export const expiryFrom = (now: number, expiresInMs: number): string => {
+  if (expiresInMs <= 0) throw invalidInput('--expires-in must be in the future (more than 0)');
+  if (expiresInMs > MAX_LIFETIME_MS) throw invalidInput('--expires-in must be at most 2 years (730d)');
+  return new Date(now + expiresInMs).toISOString();
+};
+
+const viewOf = (record: ApiKeyRecord & { keyId: string }): KeyView => ({
+  id: record.keyId,
+  name: record.name ?? '',
+  kind: record.kind,
+  scopes: record.kind === 'server' ? [...scopesOf(record)] : [],
+  createdAt: record.createdAt,
+  expiresAt: record.expiresAt ?? null,
+});
+
+const listedOf = (record: ApiKeyRecord & { keyId: string }): ListedKey => ({
+  ...viewOf(record),
+  lastUsedAt: record.lastUsedOn ?? null,
+  revokedAt: record.revokedAt ?? (record.revoked ? 'unknown' : null),
+});
+
+export interface NewKeyOptions {
+  workspaceId: string;
+  kind: KeyKind;
+  name: string;
+  /** Server keys only. */
+  scopes?: KeyScope[];
+  expiresAt?: string | null;
+  appId?: string | null;
+  publishable?: PublishableRestrictions | null;
+  now?: number;
+}
+
+/** Stores a new key with a public id; returns the plain key (shown once) and its view. */
+export const issueKey = async (options: NewKeyOptions): Promise<KeyView & { key: string }> => {
+  const plain = generateApiKey(options.kind);
+  const record: ApiKeyRecord & { keyId: string } = {
+    keyHash: hashApiKey(plain),
+    keyId: prefixedId('key'),
+    name: options.name,
+    kind: options.kind,
+    workspaceId: options.workspaceId,
+    appId: options.appId ?? null,
+    revoked: false,
+    createdAt: new Date(options.now ?? Date.now()).toISOString(),
+    publishable: options.publishable ?? null,
+    expiresAt: options.expiresAt ?? null,
+    ...(options.kind === 'server' ? { scopes: options.scopes ?? ['all'] } : {}),
+  };
+  await apiKeyRepository.put(record);
+  return { ...viewOf(record), key: plain };
+};
+
+export const listKeys = async (workspaceId: string): Promise<ListedKey[]> =>
+  (await apiKeyRepository.listByWorkspace(workspaceId))
+    .filter((r): r is ApiKeyRecord & { keyId: string } => typeof r.keyId === 'string')
+    .map(listedOf);
+
+const keyById = async (keyId: string): Promise<ApiKeyRecord & { keyId: string }> => {
+  const record = await apiKeyRepository.findById(keyId.trim());
+  if (!record?.keyId) throw notFound(`No key has the id ${keyId}: nothing was changed (keys list shows the ids)`);
+  return record as ApiKeyRecord & { keyId: string };
+};
+
+/** Revokes a key by its public id; refuses an unknown or already revoked id. */
+export const revokeKeyById = async (keyId: string, now = Date.now()): Promise<ListedKey> => {
+  const record = await keyById(keyId);
+  if (record.revoked) throw new AdminError('conflict', `Key ${record.keyId} is already revoked (nothing was changed)`);
+  const revokedAt = new Date(now).toISOString();
+  await apiKeyRepository.revoke(record.keyHash, revokedAt);
+  return listedOf({ ...record, revoked: true, revokedAt });
+};
+
+export interface Rotation extends KeyView {
+  key: string;
+  previousKeyId: string;
+  previousExpiresAt: string;
+}
+
+/**
+ * A new key with the old one's name, kind, workspace, app, restrictions and scopes; the old key
+ * keeps working until `overlapMs` from now (or its own earlier end), then stops. Refuses a revoked
+ * or expired key. The new key is written first: if ending the old one fails, both work and
+ * running rotate again on the old id finishes the job.
+ */
+export const rotateKey = async (keyId: string, overlapMs: number, now = Date.now()): Promise<Rotation> => {
+  if (overlapMs < 0) throw invalidInput('--overlap must not be negative');
+  if (overlapMs > MAX_LIFETIME_MS) throw invalidInput('--overlap must be at most 2 years (730d)');
+  const old = await keyById(keyId);
+  if (old.revoked) throw new AdminError('conflict', `Key ${old.keyId} is revoked: it cannot be rotated`);
+  if (isExpired(old, now)) throw new AdminError('conflict', `Key ${old.keyId} has expired: it cannot be rotated`);
+  const overlapEnd = new Date(now + overlapMs).toISOString();
+  const previousExpiresAt =
+    old.expiresAt && Date.parse(old.expiresAt) < Date.parse(overlapEnd) ? old.expiresAt : overlapEnd;
+  const fresh = await issueKey({
+    workspaceId: old.workspaceId,
+    kind: old.kind,
+    name: old.name ?? '',
+    scopes: old.kind === 'server' ? [...scopesOf(old)] : undefined,
+    expiresAt: null,
+    appId: old.appId,
+    publishable: old.publishable,
+    now,
+  });
+  await apiKeyRepository.expireAt(old.keyHash, previousExpiresAt).catch((error: unknown) => {
+    // Already ending sooner is fine; a key revoked meanwhile is too (it stopped already).
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  });
+  return { ...fresh, previousKeyId: old.keyId, previousExpiresAt };
+};
