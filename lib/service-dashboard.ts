@@ -1,13 +1,6 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import {
-  AlarmStatusWidget,
-  Dashboard,
-  GraphWidget,
-  Metric,
-  TextWidget,
-  type Alarm,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { AlarmStatusWidget, Dashboard, GraphWidget, Metric, TextWidget, type Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
