@@ -1,9 +1,8 @@
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { bundleDefinesFor } from '@lib/bundle-settings';
 import { grants, scopesOf } from '@shared/auth/scopes';
 import { buildOpenApiDocument } from '@shared/openapi/openapi-document';
 import { routeTable } from '@shared/routes/route-table';
+import { bundleOwnRoute } from '@test/support/bundle-own-route';
 
 describe('scopes', () => {
   it('a key grants its scopes, `read` every *:read scope, `all` everything', () => {
@@ -36,24 +35,7 @@ describe('scopes', () => {
   });
 
   it("a handler's bundle carries its route's scope", async () => {
-    const route = routeTable.find((r) => r.handler === 'links-patch')!;
-    const result = await build({
-      stdin: {
-        contents: "import { ownRoute } from '@shared/routes/own-route'; export const r = ownRoute('links-patch');",
-        resolveDir: process.cwd(),
-        loader: 'ts',
-      },
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'node',
-      minify: true,
-      tsconfig: 'tsconfig.json',
-      define: bundleDefinesFor(route),
-    });
-    const mod = (await import(`data:text/javascript,${encodeURIComponent(result.outputFiles[0]!.text)}`)) as {
-      r: unknown;
-    };
-    expect(mod.r).toEqual({ handler: 'links-patch', method: 'PATCH', credential: 'server', scope: 'links:write' });
+    const { route } = await bundleOwnRoute('links-patch');
+    expect(route).toEqual({ handler: 'links-patch', method: 'PATCH', credential: 'server', scope: 'links:write' });
   });
 });
