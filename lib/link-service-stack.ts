@@ -8,6 +8,8 @@ import { handlerGrants, routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { required } from '@shared/util/required';
 import { Analytics } from './analytics';
+import { authFailureLimitFromContext } from './auth-settings';
+import { envNames } from '@shared/config/config';
 import {
   capacityFromContext,
   checkReservations,
@@ -47,10 +49,13 @@ export class LinkServiceStack extends Stack {
   readonly functions = new Map<string, ServiceFunction>();
   readonly dashboard: ServiceDashboard;
   readonly capacity: CapacitySettings;
+  /** Failed API keys allowed per address per five minutes (context `authFailureLimit`), on every keyed function. */
+  readonly authFailureLimit: number;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
     this.capacity = capacityFromContext(this.node);
+    this.authFailureLimit = authFailureLimitFromContext(this.node);
     const reservationOf = (route: RouteDef) =>
       CLICK_PATH_HANDLERS.includes(route.handler)
         ? this.capacity.clickPathReservedConcurrency
@@ -111,8 +116,10 @@ export class LinkServiceStack extends Stack {
           this.eventSpool.bindSpool(fn);
         }
         if (handler.table === 'read' && rateLimited) fn.bindRateLimitCounters(this.table);
-        if (routeTable.some((r) => r.handler === route.handler && r.credential !== 'none'))
+        if (routeTable.some((r) => r.handler === route.handler && r.credential !== 'none')) {
           fn.bindKeyLastUsed(this.table);
+          fn.addEnvironment(envNames.authFailureLimit, String(this.authFailureLimit));
+        }
         if (handler.analytics) fn.bindAnalytics(this.analytics);
         this.functions.set(route.handler, fn);
         this.alarms.watchFunction(pascal(route.handler), fn);

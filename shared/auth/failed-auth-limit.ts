@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { getConfig } from '@shared/config/config';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { AppError } from '@shared/errors/app-error';
@@ -7,13 +8,15 @@ import { log } from '@shared/util/logger';
 
 /** The failed-authentication window, in seconds. */
 export const AUTH_FAILURE_WINDOW_SECONDS = 300;
-const DEFAULT_LIMIT = 100;
 
-/** Failures allowed per address per window: `AUTH_FAILURE_LIMIT` (a positive integer), else 100. */
-export const authFailureLimit = (): number => {
-  const configured = Number(process.env.AUTH_FAILURE_LIMIT);
-  return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_LIMIT;
-};
+/**
+ * Failures allowed per address per window: `AUTH_FAILURE_LIMIT` (a whole number from 1 to
+ * 100,000; default 100), read and validated with the rest of the configuration once per instance.
+ * The keyed handlers call it when they are built, so a bad value fails the cold start (the
+ * function's init error names the variable) rather than some later request. Deployed, the CDK
+ * context value `authFailureLimit` sets it on every keyed function.
+ */
+export const authFailureLimit = (): number => getConfig().AUTH_FAILURE_LIMIT;
 
 /**
  * Counts one failed key (unknown, revoked or expired) presented from `address` and, past the

@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { viewerIp } from '@shared/http/trusted-viewer';
 import { authenticateKeyOrThrow } from '@shared/auth/api-keys';
+import { authFailureLimit } from '@shared/auth/failed-auth-limit';
 import type { ApiKeyRecord, CredentialKind } from '@shared/auth/credential';
 import { isAppError } from '@shared/errors/app-error';
 import { header, type ApiContext, type ApiEvent, type ApiResult } from '@shared/http/api-types';
@@ -18,6 +19,7 @@ export const legacyAuthMiddleware = (
   credential: LegacyCredential,
   method: HttpMethod,
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => {
+  authFailureLimit(); // built at cold start: a bad failed-key limit fails the init, not a request
   const wanted = credential === 'legacy-app' ? 'app' : 'mobile';
   const unknownKey = credential === 'legacy-app' ? legacyErrors.appNotFound : legacyErrors.workspaceNotFound;
   return {
