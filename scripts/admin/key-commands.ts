@@ -1,7 +1,8 @@
-/** admin keys create|list|revoke|rotate (by public id), and revoke-key (by plain value). */
+/** admin keys create|list|revoke|rotate (by public id), keys backfill-ids, and revoke-key (by plain value). */
 import type { Command } from 'commander';
 import { AdminError, invalidInput, notFound } from '@shared/admin/admin-error';
 import {
+  backfillKeyIds,
   expiryFrom,
   issueKey,
   listKeys,
@@ -16,7 +17,7 @@ import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
 import { adminTarget } from './admin-target';
 import { isConditionalCheckFailure } from './errors';
-import { fieldLines, printResult, type JsonOption } from './output';
+import { fieldLines, printResult, progressBar, type JsonOption } from './output';
 
 const keyLines = (v: KeyView) =>
   fieldLines([
@@ -72,7 +73,7 @@ const registerKeysGroup = (program: Command): void => {
       const list = await listKeys(workspaceId);
       printResult(options, list, (l) =>
         l.length === 0
-          ? `${workspaceId} has no keys with an id (keys created before ids are revoked with revoke-key).`
+          ? `${workspaceId} has no keys with an id (keys made before ids are listed once \`keys backfill-ids\` has run).`
           : l
               .map(
                 (k) =>
@@ -105,6 +106,32 @@ const registerKeysGroup = (program: Command): void => {
         options,
         rotated,
         (v) => `${shownOnce(v)}\nThe previous key ${v.previousKeyId} works until ${v.previousExpiresAt}.`,
+      );
+    });
+
+  group
+    .command('backfill-ids')
+    .description(
+      'give every key made before ids its public id (key_..., the one its log lines carry); safe to run again',
+    )
+    .option('--workspace <workspaceId>', "only this workspace's keys (the whole table is still scanned)")
+    .option('--json', 'print {"scanned","withoutId","assigned","alreadyHadId","keyIds"}')
+    .action(async (options: JsonOption & { workspace?: string }) => {
+      adminTarget();
+      if (options.workspace !== undefined && !(await workspaceRepository.findById(options.workspace)))
+        throw notFound(`No workspace ${options.workspace}`);
+      let bar: ReturnType<typeof progressBar> | undefined;
+      const report = await backfillKeyIds({
+        workspaceId: options.workspace,
+        onFound: (found) => {
+          if (found > 0) bar = progressBar(options, found, 'giving ids');
+        },
+        onAssigned: () => bar?.increment(),
+      }).finally(() => bar?.stop());
+      printResult(options, report, (r) =>
+        r.withoutId === 0
+          ? `Every key has an id (${r.scanned} items scanned); nothing was written.`
+          : `${r.assigned} keys got an id, ${r.alreadyHadId} had one meanwhile (${r.scanned} items scanned):\n${r.keyIds.map((id) => `  ${id}`).join('\n')}`,
       );
     });
 };

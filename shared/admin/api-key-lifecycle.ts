@@ -1,13 +1,14 @@
 /**
  * The life of an API key, for the admin `keys` commands: create (scoped, named, optionally
- * expiring), list, revoke by public id, rotate with an overlap. The plain key is returned once by
+ * expiring), list, revoke by public id, rotate with an overlap, and the one-off backfill of ids
+ * for keys stored before ids existed. The plain key is returned once by
  * create and rotate and never stored, logged or listed; neither is its hash.
  */
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { generateApiKey, hashApiKey, isExpired } from '@shared/auth/api-keys';
 import type { ApiKeyRecord, KeyKind, PublishableRestrictions } from '@shared/auth/credential';
 import { isKeyScope, keyScopes, scopesOf, type KeyScope } from '@shared/auth/scopes';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { derivedKeyId } from '@shared/auth/key-id';
 import { prefixedId } from '@shared/util/ids';
 import { AdminError, invalidInput, notFound } from './admin-error';
 
@@ -88,24 +89,32 @@ export interface NewKeyOptions {
   now?: number;
 }
 
+/** A new key's record (with a public id) and its plain value, not yet stored. */
+const newKeyRecord = (options: NewKeyOptions): { record: ApiKeyRecord & { keyId: string }; key: string } => {
+  const plain = generateApiKey(options.kind);
+  return {
+    key: plain,
+    record: {
+      keyHash: hashApiKey(plain),
+      keyId: prefixedId('key'),
+      name: options.name,
+      kind: options.kind,
+      workspaceId: options.workspaceId,
+      appId: options.appId ?? null,
+      revoked: false,
+      createdAt: new Date(options.now ?? Date.now()).toISOString(),
+      publishable: options.publishable ?? null,
+      expiresAt: options.expiresAt ?? null,
+      ...(options.kind === 'server' ? { scopes: options.scopes ?? ['all'] } : {}),
+    },
+  };
+};
+
 /** Stores a new key with a public id; returns the plain key (shown once) and its view. */
 export const issueKey = async (options: NewKeyOptions): Promise<KeyView & { key: string }> => {
-  const plain = generateApiKey(options.kind);
-  const record: ApiKeyRecord & { keyId: string } = {
-    keyHash: hashApiKey(plain),
-    keyId: prefixedId('key'),
-    name: options.name,
-    kind: options.kind,
-    workspaceId: options.workspaceId,
-    appId: options.appId ?? null,
-    revoked: false,
-    createdAt: new Date(options.now ?? Date.now()).toISOString(),
-    publishable: options.publishable ?? null,
-    expiresAt: options.expiresAt ?? null,
-    ...(options.kind === 'server' ? { scopes: options.scopes ?? ['all'] } : {}),
-  };
+  const { record, key } = newKeyRecord(options);
   await apiKeyRepository.put(record);
-  return { ...viewOf(record), key: plain };
+  return { ...viewOf(record), key };
 };
 
 export const listKeys = async (workspaceId: string): Promise<ListedKey[]> =>
@@ -115,7 +124,10 @@ export const listKeys = async (workspaceId: string): Promise<ListedKey[]> =>
 
 const keyById = async (keyId: string): Promise<ApiKeyRecord & { keyId: string }> => {
   const record = await apiKeyRepository.findById(keyId.trim());
-  if (!record?.keyId) throw notFound(`No key has the id ${keyId}: nothing was changed (keys list shows the ids)`);
+  if (!record?.keyId)
+    throw notFound(
+      `No key has the id ${keyId}: nothing was changed (keys list shows the ids; keys made before ids get theirs from keys backfill-ids)`,
+    );
   return record as ApiKeyRecord & { keyId: string };
 };
 
@@ -137,8 +149,9 @@ export interface Rotation extends KeyView {
 /**
  * A new key with the old one's name, kind, workspace, app, restrictions and scopes; the old key
  * keeps working until `overlapMs` from now (or its own earlier end), then stops. Refuses a revoked
- * or expired key. The new key is written first: if ending the old one fails, both work and
- * running rotate again on the old id finishes the job.
+ * or expired key. The new key and the old key's new end are one DynamoDB transaction, conditional
+ * on the old key still existing, not revoked and unchanged since it was read: a key revoked (or
+ * rotated) meanwhile fails the rotation with nothing written, no new key included.
  */
 export const rotateKey = async (keyId: string, overlapMs: number, now = Date.now()): Promise<Rotation> => {
   if (overlapMs < 0) throw invalidInput('--overlap must not be negative');
@@ -149,7 +162,7 @@ export const rotateKey = async (keyId: string, overlapMs: number, now = Date.now
   const overlapEnd = new Date(now + overlapMs).toISOString();
   const previousExpiresAt =
     old.expiresAt && Date.parse(old.expiresAt) < Date.parse(overlapEnd) ? old.expiresAt : overlapEnd;
-  const fresh = await issueKey({
+  const { record, key } = newKeyRecord({
     workspaceId: old.workspaceId,
     kind: old.kind,
     name: old.name ?? '',
@@ -159,9 +172,73 @@ export const rotateKey = async (keyId: string, overlapMs: number, now = Date.now
     publishable: old.publishable,
     now,
   });
-  await apiKeyRepository.expireAt(old.keyHash, previousExpiresAt).catch((error: unknown) => {
-    // Already ending sooner is fine; a key revoked meanwhile is too (it stopped already).
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  const outcome = await apiKeyRepository.rotate(
+    record,
+    { keyHash: old.keyHash, readExpiresAt: old.expiresAt ?? null },
+    previousExpiresAt,
+  );
+  if (outcome === 'old-key-changed') {
+    const current = await apiKeyRepository.findByHash(old.keyHash);
+    if (!current) throw notFound(`Key ${old.keyId} was deleted while it was being rotated: nothing was written`);
+    if (current.revoked)
+      throw new AdminError(
+        'conflict',
+        `Key ${old.keyId} was revoked while it was being rotated: nothing was written (no new key was made)`,
+      );
+    throw new AdminError(
+      'conflict',
+      `Key ${old.keyId} changed while it was being rotated (another rotation?): nothing was written; check keys list and run the command again`,
+    );
+  }
+  if (outcome === 'new-key-exists')
+    throw new AdminError(
+      'conflict',
+      'The new key collided with a stored one: nothing was written; run the command again',
+    );
+  return { ...viewOf(record), key, previousKeyId: old.keyId, previousExpiresAt };
+};
+
+export interface BackfillReport {
+  /** Table items the Scan read (the whole table: keys without an id are in no index). */
+  scanned: number;
+  /** Keys found without an id (of the workspace, with `workspaceId`). */
+  withoutId: number;
+  /** Keys given an id by this run. */
+  assigned: number;
+  /** Keys that had an id by the time this run wrote (another run got there first). */
+  alreadyHadId: number;
+  /** The ids given, oldest key first. */
+  keyIds: string[];
+}
+
+/**
+ * Gives every key stored before public ids (no `keyId`) its id, once, so `keys list`, `revoke`
+ * and `rotate` see it: the id is derived from the key's hash and creation time (key-id.ts), the
+ * same one its log lines already carry, and written with `attribute_not_exists(keyId)`, so
+ * running it again, or twice at once, changes nothing. Finding such keys takes a Scan of the whole
+ * table (they are in no index): an operator runs it once after upgrading, not on every list.
+ */
+export const backfillKeyIds = async (
+  options: {
+    workspaceId?: string;
+    onScanned?: (items: number) => void;
+    onFound?: (keys: number) => void;
+    onAssigned?: () => void;
+  } = {},
+): Promise<BackfillReport> => {
+  const { records, scanned } = await apiKeyRepository.listWithoutId({
+    workspaceId: options.workspaceId,
+    onPage: options.onScanned,
   });
-  return { ...fresh, previousKeyId: old.keyId, previousExpiresAt };
+  options.onFound?.(records.length);
+  const report: BackfillReport = { scanned, withoutId: records.length, assigned: 0, alreadyHadId: 0, keyIds: [] };
+  for (const record of records) {
+    const keyId = derivedKeyId(record.keyHash, record.createdAt);
+    if (await apiKeyRepository.assignId(record, keyId)) {
+      report.assigned += 1;
+      report.keyIds.push(keyId);
+    } else report.alreadyHadId += 1;
+    options.onAssigned?.();
+  }
+  return report;
 };

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '@shared/util/hash';
 import { AppError } from '@shared/errors/app-error';
 import { apiKeyRepository } from './api-key-repository';
+import { logger } from '@shared/util/logger';
 import { countFailedAuth } from './failed-auth-limit';
+import { publicKeyIdOf } from './key-id';
 import { recordLastUse } from './last-used';
 import { keyPrefix, type ApiKeyRecord, type KeyKind } from './credential';
 
@@ -15,7 +17,9 @@ export const hashApiKey = (plain: string): string => sha256Hex(plain);
  * Looks a presented key up by its SHA-256 hash (the lookup is the comparison: no secret is
  * compared in code). A missing, unknown, revoked or expired key fails with the same 401; a
  * presented key that fails is counted against the caller's address (`address`, the trusted
- * viewer address) and, past the limit, answers 429 instead (failed-auth-limit.ts).
+ * viewer address) and, past the limit, answers 429 instead (failed-auth-limit.ts). A key that
+ * passes names itself on every later log line of the request by its public id (`keyId`, never
+ * the key or its hash; the observability middleware drops it when the request ends).
  */
 export const authenticateKeyOrThrow = async (
   presented: string | undefined,
@@ -28,6 +32,7 @@ export const authenticateKeyOrThrow = async (
     await countFailedAuth(address, now);
     throw unauthorized();
   }
+  logger.appendKeys({ keyId: publicKeyIdOf(record) });
   await recordLastUse(record, now);
   return record;
 };

@@ -4,6 +4,7 @@ import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { log } from '@shared/util/logger';
 import type { ApiKeyRecord } from './credential';
+import { publicKeyIdOf } from './key-id';
 
 /** The one update expression the key-last-used grant allows (lib/service-function.ts, shared/local/grant-guard.ts). */
 export const LAST_USED_UPDATE = 'SET lastUsedOn = :day';
@@ -15,7 +16,10 @@ export const LAST_USED_UPDATE = 'SET lastUsedOn = :day';
  * its response); a failure is logged and never fails the request. Keyed routes only: the redirect
  * path authenticates no key and never calls it.
  */
-export const recordLastUse = async (record: Pick<ApiKeyRecord, 'keyHash' | 'keyId' | 'lastUsedOn'>, now: number) => {
+export const recordLastUse = async (
+  record: Pick<ApiKeyRecord, 'keyHash' | 'keyId' | 'createdAt' | 'lastUsedOn'>,
+  now: number,
+) => {
   const day = new Date(now).toISOString().slice(0, 10);
   if (record.lastUsedOn !== undefined && record.lastUsedOn >= day) return;
   try {
@@ -31,7 +35,7 @@ export const recordLastUse = async (record: Pick<ApiKeyRecord, 'keyHash' | 'keyI
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return;
     log('warn', 'Could not record the last use of a key', {
-      keyId: record.keyId ?? 'none',
+      keyId: publicKeyIdOf(record),
       error: error instanceof Error ? error.name : String(error),
     });
   }
