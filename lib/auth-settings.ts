@@ -1,5 +1,5 @@
 import type { Node } from 'constructs';
-import { parseAuthFailureLimit } from '@shared/config/config';
+import { parseAuthFailureLimit } from '@shared/config/auth-failure-limit';
 
 /** The CDK context value that sets the failed-key limit of the deployed keyed functions. */
 export const AUTH_FAILURE_LIMIT_CONTEXT = 'authFailureLimit';
@@ -11,7 +11,8 @@ export const AUTH_FAILURE_LIMIT_CONTEXT = 'authFailureLimit';
  * value fails `cdk synth` rather than every keyed function's init.
  */
 export const authFailureLimitFromContext = (node: Node): number => {
-  const parsed = parseAuthFailureLimit(node.tryGetContext(AUTH_FAILURE_LIMIT_CONTEXT));
+  const raw: unknown = node.tryGetContext(AUTH_FAILURE_LIMIT_CONTEXT);
+  const parsed = parseAuthFailureLimit(raw === '' ? undefined : raw);
   if ('problem' in parsed) throw new Error(`Context ${AUTH_FAILURE_LIMIT_CONTEXT} ${parsed.problem}`);
   return parsed.limit;
 };

@@ -9,7 +9,7 @@ import type { RouteDef } from '@shared/routes/route-types';
 import { required } from '@shared/util/required';
 import { Analytics } from './analytics';
 import { authFailureLimitFromContext } from './auth-settings';
-import { envNames } from '@shared/config/config';
+import { AUTH_FAILURE_LIMIT_ENV } from '@shared/config/auth-failure-limit';
 import {
   capacityFromContext,
   checkReservations,
@@ -118,7 +118,7 @@ export class LinkServiceStack extends Stack {
         if (handler.table === 'read' && rateLimited) fn.bindRateLimitCounters(this.table);
         if (routeTable.some((r) => r.handler === route.handler && r.credential !== 'none')) {
           fn.bindKeyLastUsed(this.table);
-          fn.addEnvironment(envNames.authFailureLimit, String(this.authFailureLimit));
+          fn.addEnvironment(AUTH_FAILURE_LIMIT_ENV, String(this.authFailureLimit));
         }
         if (handler.analytics) fn.bindAnalytics(this.analytics);
         this.functions.set(route.handler, fn);

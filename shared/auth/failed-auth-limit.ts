@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { getConfig } from '@shared/config/config';
+import { authFailureLimit } from '@shared/config/auth-failure-limit';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { AppError } from '@shared/errors/app-error';
@@ -10,17 +10,9 @@ import { log } from '@shared/util/logger';
 export const AUTH_FAILURE_WINDOW_SECONDS = 300;
 
 /**
- * Failures allowed per address per window: `AUTH_FAILURE_LIMIT` (a whole number from 1 to
- * 100,000; default 100), read and validated with the rest of the configuration once per instance.
- * The keyed handlers call it when they are built, so a bad value fails the cold start (the
- * function's init error names the variable) rather than some later request. Deployed, the CDK
- * context value `authFailureLimit` sets it on every keyed function.
- */
-export const authFailureLimit = (): number => getConfig().AUTH_FAILURE_LIMIT;
-
-/**
  * Counts one failed key (unknown, revoked or expired) presented from `address` and, past the
- * limit in the current five-minute window, answers 429 `rate_limited` instead of 401. Only
+ * limit (`AUTH_FAILURE_LIMIT`, read once: shared/config/auth-failure-limit.ts) in the current
+ * five-minute window, answers 429 `rate_limited` instead of 401. Only
  * failures are counted: a valid key never reaches this, so it is never slowed. The address is
  * stored hashed. If the counter cannot be written the failure stays a plain 401 (logged): the
  * limiter never takes the API down.

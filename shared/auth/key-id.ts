@@ -2,16 +2,22 @@ import { createHash } from 'node:crypto';
 import { timeOrderedId } from '@shared/util/ids';
 import type { ApiKeyRecord } from './credential';
 
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
 /**
- * The id a key stored before public ids existed gets: `key_` + its creation time + 16 characters
- * of a SHA-256 of its stored hash (one-way: the id reveals neither the key nor its hash). Derived,
- * not drawn, so the log lines of such a key name it by the same id before and after
- * `keys backfill-ids` writes it, and a backfill run twice (or two at once) gives the same id.
+ * The id a key stored before public ids existed gets, in the format of every key id (`key_` +
+ * 10 characters of creation time + 16 more): its creation time, then 16 characters of a SHA-256
+ * of its stored hash (one-way: the id reveals neither the key nor its hash). Derived, not drawn,
+ * so the log lines of such a key name it by the same id before and after `keys backfill-ids`
+ * writes it, and a backfill run twice (or two at once) gives the same id.
  */
 export const derivedKeyId = (keyHash: string, createdAt: string): string => {
   const created = Date.parse(createdAt);
-  const entropy = createHash('sha256').update(`key-id:${keyHash}`).digest();
-  return `key_${timeOrderedId(Number.isFinite(created) && created > 0 ? created : 0, entropy)}`;
+  const time = timeOrderedId(Number.isFinite(created) && created > 0 ? created : 0).slice(0, 10);
+  const digest = createHash('sha256').update(`key-id:${keyHash}`).digest();
+  let tail = '';
+  for (const byte of digest.subarray(0, 16)) tail += CROCKFORD.charAt(byte % 32);
+  return `key_${time}${tail}`;
 };
 
 /** A key's public id (`key_...`): the stored one, else the one the backfill will store. */

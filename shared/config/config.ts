@@ -34,34 +34,7 @@ export interface Config {
    */
   SHORT_LINK_SCHEME: ShortLinkScheme;
   SHORT_LINK_PORT?: number;
-  /**
-   * Failed API keys allowed per address per five-minute window before further failing keys from
-   * that address answer 429 (shared/auth/failed-auth-limit.ts). Deployed: set on every keyed
-   * function from the CDK context value `authFailureLimit`; default 100.
-   */
-  AUTH_FAILURE_LIMIT: number;
 }
-
-/** Failed API keys allowed per address per five-minute window when nothing is configured. */
-export const DEFAULT_AUTH_FAILURE_LIMIT = 100;
-/** The largest failed-key limit accepted (beyond it the limit would never slow a real attack). */
-export const MAX_AUTH_FAILURE_LIMIT = 100_000;
-
-/**
- * The failed-key limit from its text (environment variable or CDK context value): a whole number
- * from 1 to MAX_AUTH_FAILURE_LIMIT; unset (undefined or '') is the default. Returns the problem as
- * a phrase instead when the value is not one.
- */
-export const parseAuthFailureLimit = (raw: unknown): { limit: number } | { problem: string } => {
-  if (raw === undefined || raw === null || raw === '') return { limit: DEFAULT_AUTH_FAILURE_LIMIT };
-  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < 1 || value > MAX_AUTH_FAILURE_LIMIT)
-    return {
-      problem: `must be a whole number from 1 to ${MAX_AUTH_FAILURE_LIMIT} (failed API keys per address per 5 minutes), got ${JSON.stringify(raw)}`,
-    };
-  return { limit: value };
-};
 
 const isUrl = (value: string) => {
   try {
@@ -96,8 +69,6 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
   const port = portText === undefined ? undefined : Number(portText);
   if (portText !== undefined && (!/^\d+$/.test(portText) || port === undefined || port < 1 || port > 65535))
     problems.push('SHORT_LINK_PORT: must be a port number from 1 to 65535');
-  const authFailureLimit = parseAuthFailureLimit(optional('AUTH_FAILURE_LIMIT'));
-  if ('problem' in authFailureLimit) problems.push(`AUTH_FAILURE_LIMIT: ${authFailureLimit.problem}`);
   const config: Config = {
     TABLE_NAME: tableName ?? '',
     AWS_REGION: region,
@@ -111,7 +82,6 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
     LOG_LEVEL: logLevel as LogLevel,
     SHORT_LINK_SCHEME: scheme as ShortLinkScheme,
     SHORT_LINK_PORT: port,
-    AUTH_FAILURE_LIMIT: 'limit' in authFailureLimit ? authFailureLimit.limit : DEFAULT_AUTH_FAILURE_LIMIT,
   };
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   return config;
@@ -153,5 +123,4 @@ export const envNames = {
   athenaWorkgroup: 'ATHENA_WORKGROUP',
   athenaDatabase: 'ATHENA_DATABASE',
   lakeBucket: 'LAKE_BUCKET',
-  authFailureLimit: 'AUTH_FAILURE_LIMIT',
 } as const;

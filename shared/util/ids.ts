@@ -3,18 +3,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/**
- * ULID-style id: 10 chars of millisecond time + 16 random chars; sorts by creation time.
- * `entropy` (16 bytes or more) replaces the random part where an id must be derived, not drawn.
- */
-export const timeOrderedId = (now = Date.now(), entropy: Uint8Array = randomBytes(16)): string => {
+/** ULID-style id: 10 chars of millisecond time + 16 random chars; sorts by creation time. */
+export const timeOrderedId = (now = Date.now()): string => {
   let time = '';
   let t = now;
   for (let i = 0; i < 10; i++) {
     time = CROCKFORD.charAt(t % 32) + time;
     t = Math.floor(t / 32);
   }
-  const bytes = entropy.subarray(0, 16);
+  const bytes = randomBytes(16);
   let rand = '';
   for (const b of bytes) rand += CROCKFORD.charAt(b % 32);
   return time + rand;

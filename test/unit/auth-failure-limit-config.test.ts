@@ -11,16 +11,14 @@ const coldStart = async (limit: string | undefined) => {
   if (limit === undefined) delete process.env.AUTH_FAILURE_LIMIT;
   else process.env.AUTH_FAILURE_LIMIT = limit;
   vi.resetModules();
-  const config = await import('@shared/config/config');
-  config.resetConfig();
-  return config;
+  (await import('@shared/config/auth-failure-limit')).resetAuthFailureLimit();
 };
 
 describe('the failed-key limit of a function (AUTH_FAILURE_LIMIT)', () => {
   it('is read once, when a keyed handler is built: later changes to the environment do not apply', async () => {
     await coldStart('7');
     await import('@lambdas/links-list');
-    const { authFailureLimit } = await import('@shared/auth/failed-auth-limit');
+    const { authFailureLimit } = await import('@shared/config/auth-failure-limit');
     expect(authFailureLimit()).toBe(7);
     process.env.AUTH_FAILURE_LIMIT = '9';
     expect(authFailureLimit()).toBe(7);
@@ -28,7 +26,7 @@ describe('the failed-key limit of a function (AUTH_FAILURE_LIMIT)', () => {
 
   it('is 100 when unset', async () => {
     await coldStart(undefined);
-    const { authFailureLimit } = await import('@shared/auth/failed-auth-limit');
+    const { authFailureLimit } = await import('@shared/config/auth-failure-limit');
     expect(authFailureLimit()).toBe(100);
   });
 

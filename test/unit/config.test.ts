@@ -14,7 +14,6 @@ describe('parseConfig', () => {
       LOG_LEVEL: 'info',
       SHORT_LINK_SCHEME: 'https',
       SHORT_LINK_PORT: undefined,
-      AUTH_FAILURE_LIMIT: 100,
     });
   });
 
@@ -29,11 +28,7 @@ describe('parseConfig', () => {
       ATHENA_DATABASE: 'd',
       LOG_LEVEL: 'warn',
     };
-    expect(parseConfig({ ...env, AUTH_FAILURE_LIMIT: '25' })).toEqual({
-      ...env,
-      SHORT_LINK_SCHEME: 'https',
-      AUTH_FAILURE_LIMIT: 25,
-    });
+    expect(parseConfig(env)).toEqual({ ...env, SHORT_LINK_SCHEME: 'https' });
   });
 
   it('reads how the local stack writes short links: plain HTTP on its edge port', () => {
@@ -57,18 +52,6 @@ describe('parseConfig', () => {
         `Invalid configuration: ${problem}`,
       );
     }
-  });
-
-  it('refuses a failed-key limit that is not a whole number from 1 to 100000', () => {
-    for (const value of ['0', '-5', '2.5', 'many', '100001', ' ']) {
-      expect(() => parseConfig({ TABLE_NAME: 't', AUTH_FAILURE_LIMIT: value }), value).toThrow(
-        `Invalid configuration: AUTH_FAILURE_LIMIT: must be a whole number from 1 to 100000 (failed API keys per address per 5 minutes), got ${JSON.stringify(value)}`,
-      );
-    }
-    expect(() => parseConfig({ TABLE_NAME: 't', AUTH_FAILURE_LIMIT: '' })).toThrow(
-      'Invalid configuration: AUTH_FAILURE_LIMIT: must not be empty',
-    );
-    expect(parseConfig({ TABLE_NAME: 't', AUTH_FAILURE_LIMIT: '100000' }).AUTH_FAILURE_LIMIT).toBe(100_000);
   });
 
   it('names every bad variable at once', () => {

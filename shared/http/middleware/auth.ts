@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { CredentialKind } from '@shared/auth/credential';
-import { authFailureLimit } from '@shared/auth/failed-auth-limit';
+import { authFailureLimit } from '@shared/config/auth-failure-limit';
 import type { RouteScope } from '@shared/auth/scopes';
 import type { ApiContext, ApiEvent, ApiResult } from '@shared/http/api-types';
 import { publishableKeyAuthMiddleware } from './publishable-auth';

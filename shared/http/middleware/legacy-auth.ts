@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { viewerIp } from '@shared/http/trusted-viewer';
 import { authenticateKeyOrThrow } from '@shared/auth/api-keys';
-import { authFailureLimit } from '@shared/auth/failed-auth-limit';
+import { authFailureLimit } from '@shared/config/auth-failure-limit';
 import type { ApiKeyRecord, CredentialKind } from '@shared/auth/credential';
 import { isAppError } from '@shared/errors/app-error';
 import { header, type ApiContext, type ApiEvent, type ApiResult } from '@shared/http/api-types';
