@@ -5,6 +5,7 @@
  * create and rotate and never stored, logged or listed; neither is its hash.
  */
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
+import { apiKeyMaintenance } from './api-key-maintenance';
 import { generateApiKey, hashApiKey, isExpired } from '@shared/auth/api-keys';
 import type { ApiKeyRecord, KeyKind, PublishableRestrictions } from '@shared/auth/credential';
 import { isKeyScope, keyScopes, scopesOf, type KeyScope } from '@shared/auth/scopes';
@@ -172,7 +173,7 @@ export const rotateKey = async (keyId: string, overlapMs: number, now = Date.now
     publishable: old.publishable,
     now,
   });
-  const outcome = await apiKeyRepository.rotate(
+  const outcome = await apiKeyMaintenance.rotate(
     record,
     { keyHash: old.keyHash, readExpiresAt: old.expiresAt ?? null },
     previousExpiresAt,
@@ -226,7 +227,7 @@ export const backfillKeyIds = async (
     onAssigned?: () => void;
   } = {},
 ): Promise<BackfillReport> => {
-  const { records, scanned } = await apiKeyRepository.listWithoutId({
+  const { records, scanned } = await apiKeyMaintenance.listWithoutId({
     workspaceId: options.workspaceId,
     onPage: options.onScanned,
   });
@@ -234,7 +235,7 @@ export const backfillKeyIds = async (
   const report: BackfillReport = { scanned, withoutId: records.length, assigned: 0, alreadyHadId: 0, keyIds: [] };
   for (const record of records) {
     const keyId = derivedKeyId(record.keyHash, record.createdAt);
-    if (await apiKeyRepository.assignId(record, keyId)) {
+    if (await apiKeyMaintenance.assignId(record, keyId)) {
       report.assigned += 1;
       report.keyIds.push(keyId);
     } else report.alreadyHadId += 1;

@@ -6,6 +6,7 @@
  * as an operator runs it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeyMaintenance } from '@shared/admin/api-key-maintenance';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { generateApiKey, hashApiKey } from '@shared/auth/api-keys';
 import { derivedKeyId } from '@shared/auth/key-id';
@@ -14,6 +15,7 @@ import { legacyHandler } from '@shared/http/legacy-handler';
 import { v1Handler } from '@shared/http/v1-handler';
 import { routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
+import { timeOrderedId } from '@shared/util/ids';
 import { log } from '@shared/util/logger';
 import { runAdmin, runAdminFailing, runAdminJson } from '@test/support/admin-cli';
 import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
@@ -181,6 +183,7 @@ describe('key ids in the log lines of authenticated requests', () => {
     expect(old.id).toBe(derivedKeyId(old.keyHash, '2024-03-01T10:00:00.000Z'));
     expect(old.id).toMatch(/^key_01HQWQ9N80[0-9A-Z]{16}$/);
     expect(derivedKeyId('another hash', '2024-03-01T10:00:00.000Z')).not.toBe(old.id);
+    expect(old.id.slice(4, 14)).toBe(timeOrderedId(Date.parse('2024-03-01T10:00:00.000Z')).slice(0, 10));
   });
 });
 
@@ -226,7 +229,7 @@ describe('keys backfill-ids', SPAWNS, () => {
     const third = await runAdminJson<BackfillReport>(['keys', 'backfill-ids']);
     expect(third).toMatchObject({ withoutId: 0, assigned: 0, alreadyHadId: 0, keyIds: [] });
     // The write is conditional on the key having no id: nothing is overwritten.
-    expect(await apiKeyRepository.assignId({ ...first, workspaceId: ws, createdAt: 'x' }, 'key_other')).toBe(false);
+    expect(await apiKeyMaintenance.assignId({ ...first, workspaceId: ws, createdAt: 'x' }, 'key_other')).toBe(false);
     expect((await apiKeyRepository.findByHash(first.keyHash))?.keyId).toBe(first.id);
 
     // Revoke and rotate by the id, as for any key.
@@ -316,9 +319,9 @@ describe('keys rotate is one transaction', SPAWNS, () => {
       // What another rotation's transaction leaves: the old key ending at its overlap.
       const record = (await apiKeyRepository.findByHash(hashApiKey(old.key)))!;
       const other = { ...record, keyHash: hashApiKey(generateApiKey('server')), keyId: `${old.id}X` };
-      expect(await apiKeyRepository.rotate(other, { keyHash: record.keyHash, readExpiresAt: null }, elsewhereEnd)).toBe(
-        'rotated',
-      );
+      expect(
+        await apiKeyMaintenance.rotate(other, { keyHash: record.keyHash, readExpiresAt: null }, elsewhereEnd),
+      ).toBe('rotated');
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
