@@ -5,6 +5,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import type { Command } from 'commander';
 import { createLocalLakeStore, createS3LakeStore } from '@shared/admin/lake-store';
 import { replayKeptFailures } from '@shared/events/kept-failures';
+import { createErasedCheck } from '@shared/tenancy/erased-workspaces';
 import { localStreamFailuresDir } from '@shared/events/local-event-stream';
 import { localDir } from '@shared/local/paths';
 import { invalidInput } from '@shared/admin/admin-error';
@@ -50,6 +51,8 @@ export const registerStreamFailureCommands = (program: Command): void => {
         store,
         prefix: options.prefix,
         max,
+        // A batch kept after its workspace's erasure is not replayed (erased-workspaces.ts).
+        erased: createErasedCheck(),
         onProgress: () => {
           bar.increment(1);
         },
@@ -60,6 +63,7 @@ export const registerStreamFailureCommands = (program: Command): void => {
         { location: store.location, ...totals },
         (t) =>
           `${String(t.replayed)} of ${String(t.objects)} kept batches replayed (${String(t.records)} records) from ${t.location}` +
+          (t.recordsDropped ? `; ${String(t.recordsDropped)} records of erased workspaces dropped` : '') +
           (t.tooOld ? `; ${String(t.tooOld)} older than 30 days left (not replayable exactly)` : '') +
           (t.failed
             ? `; ${String(t.failed)} failed and stay (first: ${t.errors[0]?.key ?? ''}: ${t.errors[0]?.error ?? ''})`

@@ -136,6 +136,7 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
           r.queryResultsDeleted === null
             ? 'Query results: not given (set ATHENA_RESULTS_BUCKET; they expire after 7 days).'
             : `Query results: ${r.queryResultsDeleted} objects deleted.`,
+          `Spooled and kept copies: replays drop its events until ${r.tombstoneUntil} (its tombstone).`,
           ...(r.domains.length
             ? [
                 `Domains: ${r.domains.join(', ')} (deployed: their CloudFront distribution tenants are not touched here; see docs/operations.md).`,
