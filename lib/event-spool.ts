@@ -18,7 +18,7 @@ export const redriveFunctionRow: RouteDef = {
   api: 'service',
   credential: 'none',
   grants: { table: 'none', events: true },
-  summary: 'Re-sends spooled events to the event stream (SQS event source)',
+  summary: 'Re-sends spooled events to the event stream (SQS event source), dropping those of erased workspaces',
 };
 
 /** How long the redrive keeps trying one message before SQS moves it to the dead-letter queue. */

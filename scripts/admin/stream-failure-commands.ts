@@ -29,7 +29,7 @@ export const registerStreamFailureCommands = (program: Command): void => {
     )
     .option(
       '--bucket <name>',
-      'deployed: a failures bucket (stack outputs ...CounterFailuresBucketName, ...PublishFailuresBucketName)',
+      'deployed: a failures bucket (stack outputs CounterFailuresBucketName, PublishFailuresBucketName)',
     )
     .option(
       '--dir <folder>',
