@@ -11,6 +11,7 @@ import { createReplayPacer, partitionLimitFromEnv } from '@shared/events/paced-r
 import { replaySpool } from '@shared/events/replay-spool';
 import { createErasedCheck } from '@shared/tenancy/erased-workspaces';
 import { AdminError, invalidInput } from '@shared/admin/admin-error';
+import { adminTarget } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
 
 export const registerEventCommands = (program: Command): void => {
@@ -43,6 +44,8 @@ export const registerEventCommands = (program: Command): void => {
         const max = options.max === undefined ? undefined : /^\d+$/.test(options.max) ? Number(options.max) : 0;
         if (max !== undefined && !(Number.isSafeInteger(max) && max > 0))
           throw invalidInput(`--max must be a positive whole number (got ${options.max ?? ''})`);
+        // The tombstones of erased workspaces are in the table (TABLE_NAME).
+        adminTarget();
         const region = process.env.AWS_REGION ?? 'us-east-1';
         const sink = createStreamSink({ putRecords: createKinesisPut({ region }), streamName, maxAttempts: 3 });
         const partitionLimit = partitionLimitFromEnv();

@@ -14,6 +14,7 @@ import { replayPaced } from '@shared/events/paced-replay';
 import { localDir } from '@shared/local/paths';
 import { createErasedCheck, dropErased } from '@shared/tenancy/erased-workspaces';
 import { AdminError, invalidInput, notFound } from '@shared/admin/admin-error';
+import { adminTarget } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
 
 /** The lake to compact: --lake-dir, else LOCAL_LAKE_DIR, else the running local stack's. */
@@ -86,6 +87,8 @@ export const registerLakeCommands = (program: Command): void => {
         : [target];
       // Deployed: the stack's event stream (EVENTS_STREAM_NAME, with TABLE_NAME as for every admin command), marked lake-only so the
       // click counters (which counted these events when they first passed) skip them; else the local lake's files.
+      // The table holds the tombstones of erased workspaces (the running local stack's, else TABLE_NAME).
+      adminTarget();
       const sink = process.env.EVENTS_STREAM_NAME ? getEventSink() : createLocalLakeSink(lakeDirOf(options.lakeDir));
       // Read first, then send paced: old hours each open a Firehose partition (paced-replay.ts).
       const all: EventRecord[] = [];

@@ -9,6 +9,7 @@ import { createErasedCheck } from '@shared/tenancy/erased-workspaces';
 import { localStreamFailuresDir } from '@shared/events/local-event-stream';
 import { localDir } from '@shared/local/paths';
 import { invalidInput } from '@shared/admin/admin-error';
+import { adminTarget } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
 
 /** The local stack's kept failures: next to its lake (LOCAL_LAKE_DIR, else the running stack's). */
@@ -43,6 +44,8 @@ export const registerStreamFailureCommands = (program: Command): void => {
       if (max !== undefined && !(Number.isInteger(max) && max > 0))
         throw invalidInput('--max must be a positive whole number');
       if (options.bucket && options.dir) throw invalidInput('Give --bucket (deployed) or --dir (local), not both');
+      // The consumers' table (counters, outbound items, tombstones): the running local stack's, else TABLE_NAME.
+      adminTarget();
       const store = options.bucket
         ? createS3LakeStore(new S3Client({ region: process.env.AWS_REGION ?? 'us-east-1' }), options.bucket)
         : createLocalLakeStore(options.dir ?? localFailuresDir());
