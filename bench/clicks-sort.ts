@@ -5,7 +5,6 @@
  * (first page, a page deep through cursors, and a tag filter) and counts the link items each
  * page read. Before the clicks index, every page read every link of the workspace.
  */
-import { BatchWriteCommand, type BatchWriteCommandInput, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startDynamoDbLocal } from '@shared/local/dynamodb-local';
 import { createTableIfMissing } from '@shared/local/create-table';
@@ -14,7 +13,7 @@ import { linkItem, linkRepository } from '@shared/links/link-repository';
 import { listLinks } from '@shared/links/list-links';
 import { listLinksQuerySchema } from '@shared/schemas/list-schemas';
 import { ensureSecrets } from '@shared/secrets/signing-secret';
-import { getDocumentClient } from '@shared/db/dynamo-client';
+import { batchWrite } from '@shared/db/batch-write';
 import { must } from './must';
 
 const count = Number(process.argv[2] ?? 100_000);
@@ -99,15 +98,11 @@ let next = 0;
 await Promise.all(
   Array.from({ length: 8 }, async () => {
     while (next < batches.length) {
-      let request: BatchWriteCommandInput['RequestItems'] = {
-        'bench-clicks': must(batches[next++], 'batch').map((Item) => ({ PutRequest: { Item } })),
-      };
-      while (request && Object.keys(request).length > 0) {
-        const out: BatchWriteCommandOutput = await getDocumentClient().send(
-          new BatchWriteCommand({ RequestItems: request }),
-        );
-        request = out.UnprocessedItems;
-      }
+      // The service's one BatchWriteItem writer: cut by count and bytes, unprocessed items resent.
+      await batchWrite(
+        must(batches[next++], 'batch').map((Item) => ({ PutRequest: { Item } })),
+        { table: 'bench-clicks' },
+      );
     }
   }),
 );

@@ -120,3 +120,43 @@ export const frontDoorPerMillion = (cost: Pick<CostPerMillion, 'cloudFront' | 'c
 /** What the front door costs a month with no traffic: the WAF web ACL, its rules, the origin secret. */
 export const frontDoorAtRestPerMonth = (options: { waf: boolean; wafRules: number }) =>
   cents((options.waf ? prices.wafWebAclMonth + options.wafRules * prices.wafRuleMonth : 0) + prices.secretMonth);
+
+/** One case of the cost of keeping failed batches whole (the stream consumers' S3 on-failure destination). */
+export interface KeptFailuresInput {
+  /** Bytes of one kept failure as Lambda writes it: the invocation record, its batch's records in base64. */
+  documentBytes: number;
+  /** Clicks per kept batch (the consumer's batch size: a failing batch is kept whole). */
+  recordsPerBatch: number;
+  /** Days a kept failure stays before its bucket's lifecycle rule expires it. */
+  keptDays: number;
+  /** The share of clicks whose batch is kept (0 to 1): the case's stated assumption. */
+  failedShare: number;
+}
+
+export interface KeptFailuresPerMillion {
+  /** One PutObject per kept batch (Lambda's write). */
+  put: number;
+  /** The kept bytes, S3 Standard, for `keptDays`. */
+  storage: number;
+  /** The replay: one LIST per 1,000 keys and one GET per batch (the DELETE after it is free). */
+  replay: number;
+  total: number;
+}
+
+/**
+ * Dollars per million clicks for keeping failures: what the S3 on-failure destination costs
+ * when `failedShare` of the clicks end in a kept batch. The consumers' work on a replay is the
+ * counter consumer's own (the Counters column). Stream retention is not part of it: the stream keeps
+ * records 24 h, included in the shard-hour price, and the consumers give up at 20 h
+ * (`extendedRetentionPerShardMonth` is what keeping them longer would cost).
+ */
+export const keptFailuresPerMillion = (input: KeptFailuresInput): KeptFailuresPerMillion => {
+  const batches = (MILLION * input.failedShare) / input.recordsPerBatch;
+  const put = batches * prices.s3PutRequest;
+  const storage = ((batches * input.documentBytes) / GB) * prices.s3StandardGbMonth * (input.keptDays / 30);
+  const replay = batches * prices.s3GetRequest + Math.ceil(batches / 1000) * prices.s3PutRequest;
+  return { put: cents(put), storage: cents(storage), replay: cents(replay), total: cents(put + storage + replay) };
+};
+
+/** Extended retention (past the included 24 h) of one provisioned shard for a 30-day month. */
+export const extendedRetentionPerShardMonth = (): number => cents(prices.kinesisExtendedRetentionShardHour * 24 * 30);

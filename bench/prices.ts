@@ -21,6 +21,12 @@ export const prices = {
   kinesisPutPayloadUnit: 0.014 / 1_000_000,
   kinesisPutPayloadUnitBytes: 25 * 1024,
   kinesisShardHour: 0.015,
+  /** Kinesis Data Streams, provisioned: extended retention (records kept past 24 h, up to 7 days) per shard-hour. */
+  kinesisExtendedRetentionShardHour: 0.02,
+  /** S3 Standard: storage per GB-month; PUT (and LIST) requests per 1,000; GET requests per 1,000 (DELETE is free). */
+  s3StandardGbMonth: 0.023,
+  s3PutRequest: 0.005 / 1000,
+  s3GetRequest: 0.0004 / 1000,
   /**
    * Firehose ingestion per GB, each record rounded up to 5 KB (a Kinesis data stream as source is
    * billed as Direct PUT is); dynamic partitioning per GB.

@@ -6,6 +6,7 @@ import type { CapacityRow } from './capacity';
 import { CONFIRM_MARGIN, HANDLER_RUNS_PER_FLOOR_RUN, type ColdStartResults, type ColdStartRow } from './cold-start';
 import type { CostPerMillion } from './cost';
 import type { CounterWork } from './counter-cost';
+import type { KeptFailuresCost } from './kept-failures-cost';
 import { must } from './must';
 import { pricesTakenOn, telemetryAssumptions } from './prices';
 import type { ThroughputRow } from './throughput';
@@ -33,6 +34,8 @@ export interface BenchResults {
     /** Absent in results taken before the click counter consumer existed. */
     counterWork?: CounterWork;
     coldLinkCountersPerMillion?: number;
+    /** Absent in results taken before failed batches were kept whole. */
+    keptFailures?: KeptFailuresCost;
   };
   throughput: ThroughputRow[];
   analytics: AnalyticsLevel[];
@@ -406,6 +409,18 @@ export const toMarkdown = (r: BenchResults): string => {
     if (work) {
       lines.push(
         `Counters: a click writes no counter itself; the consumer of the event stream makes one update per link per batch. The **Counters $** column is a click's share at the hot link's batch size (${work.hotClicksPerBatch} clicks of one link per batch: one ${work.counterWriteUnits}-WCU update of the ${work.linkItemBytes}-byte link item and one consumer invocation of ${work.consumerDurationMs} ms at ${work.consumerMemoryMb} MB per batch). A link clicked once per batch pays one update and one invocation per click: $${r.cost.coldLinkCountersPerMillion} per million clicks. Stream shard-hours ($0.015 each) are fixed, not per click (docs/event-stream.md).`,
+        '',
+      );
+    }
+    const kept = r.cost.keptFailures;
+    if (kept) {
+      lines.push(
+        `Keeping failures: a batch the click counter consumer gives up on is kept whole in S3 (the on-failure destination, docs/event-stream.md): one PutObject per batch, the invocation record stored ${kept.keptDays} days in S3 Standard (measured: ${kept.fullBatchBytes} B for a batch of ${kept.rows[0]?.recordsPerBatch ?? ''} clicks of ${r.cost.eventBytes} B, ${kept.singleRecordBytes} B for one), and its replay (one GET per batch, one LIST per 1,000). It costs only for clicks that fail: nothing while the consumer keeps up. The share of clicks kept is each row's assumption. Stream retention costs nothing more: the stream keeps records 24 h (in the shard-hour price) and the consumers give up at 20 h; keeping records 7 days instead would add $${kept.extendedRetentionPerShardMonth} per provisioned shard a month.`,
+        '',
+        table(
+          ['case', 'S3 PUT $', 'S3 storage $', 'replay $', 'total $ / 1M clicks'],
+          kept.rows.map((k) => [k.case, k.put, k.storage, k.replay, `**${k.total}**`]),
+        ),
         '',
       );
     }

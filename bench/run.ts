@@ -15,6 +15,7 @@ import { measureAnalyticsScale } from './analytics-scale';
 import { measureCapacity } from './capacity';
 import { emptyColdStart, measureColdStart } from './cold-start';
 import { costPerMillion } from './cost';
+import { keptFailuresCost } from './kept-failures-cost';
 import { measureCounterWork } from './counter-cost';
 import { operations } from './operations';
 import { routeByHandler } from '@shared/routes/route-table';
@@ -194,6 +195,7 @@ if (hotLinkOnly) {
           consumerMemoryMb: counterWork.consumerMemoryMb,
         },
       }).counters,
+      keptFailures: keptFailuresCost(eventBytes),
       rows: capacity.map((c) => ({
         operation: c.operation,
         name: c.name,

@@ -1,4 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -16,7 +18,7 @@ export const redriveFunctionRow: RouteDef = {
   api: 'service',
   credential: 'none',
   grants: { table: 'none', events: true },
-  summary: 'Re-sends spooled events to the event stream (SQS event source)',
+  summary: 'Re-sends spooled events to the event stream (SQS event source), dropping those of erased workspaces',
 };
 
 /** How long the redrive keeps trying one message before SQS moves it to the dead-letter queue. */
@@ -25,6 +27,8 @@ export const SPOOL_MAX_RECEIVES = 288; // 288 x 5 min = 24 h of event stream out
 
 export interface EventSpoolProps {
   stream: IStream;
+  /** The redrive reads the tombstones of erased workspaces there (and only those). */
+  table: ITableV2;
   alarms: ServiceAlarms;
 }
 
@@ -34,6 +38,8 @@ export interface EventSpoolProps {
  * messages the event stream still rejects return, after 5 minutes), and a dead-letter queue after 24 h
  * of failures, drained by `admin replay-events --dead-letter`. Alarms: the oldest spooled
  * message older than 15 minutes (the stream has been down that long), anything in the DLQ.
+ * The redrive drops the events of erased workspaces: it may GetItem their tombstones
+ * (`ERASED#` keys, shared/tenancy/erased-workspaces.ts) and nothing else of the table.
  */
 export class EventSpool extends Construct {
   readonly queue: Queue;
@@ -55,6 +61,14 @@ export class EventSpool extends Construct {
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: SPOOL_MAX_RECEIVES },
     });
     this.redrive = new ServiceFunction(scope, 'EventsRedrive', { route: redriveFunctionRow }).bindEvents(props.stream);
+    this.redrive.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ERASED#*'] } },
+      }),
+    );
+    this.redrive.addEnvironment(envNames.tableName, props.table.tableName);
     this.redrive.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
     props.alarms.watchFunction('EventsRedrive', this.redrive);
     props.alarms.alarmOn(

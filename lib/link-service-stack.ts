@@ -70,6 +70,7 @@ export class LinkServiceStack extends Stack {
     this.alarms.watchEventStream(this.eventPipeline.eventStream.streamName, this.eventPipeline.deliveryStream.ref);
     this.eventSpool = new EventSpool(this, 'EventSpool', {
       stream: this.eventPipeline.eventStream,
+      table: this.table,
       alarms: this.alarms,
     });
     this.eventPipeline.watch(this.alarms);
@@ -88,6 +89,7 @@ export class LinkServiceStack extends Stack {
       table: this.table,
       lakeBucket: this.eventLake.bucket,
       analytics: this.analytics,
+      failuresBuckets: [this.eventPipeline.counterFailures.bucket, this.outbound.publishFailures.bucket],
     });
 
     const functionFor = (route: RouteDef) => {
@@ -206,6 +208,20 @@ export class LinkServiceStack extends Stack {
     new CfnOutput(this, 'AthenaWorkgroup', { value: this.analytics.workgroupName });
     new CfnOutput(this, 'AthenaDatabase', { value: this.analytics.databaseName });
     new CfnOutput(this, 'WorkspaceDataAdminRoleArn', { value: this.workspaceDataAdmin.role.roleArn });
+    // The stream consumers' kept failures (`admin replay-stream-failures --bucket`; erasure: STREAM_FAILURES_BUCKETS)
+    // and the Athena query results (erasure: ATHENA_RESULTS_BUCKET).
+    for (const [id, failures] of [
+      ['CounterFailuresBucketName', this.eventPipeline.counterFailures],
+      ['PublishFailuresBucketName', this.outbound.publishFailures],
+    ] as const)
+      new CfnOutput(this, id, {
+        value: failures.bucket.bucketName,
+        description: `Failed batches of the ${failures.consumer}, kept whole (admin replay-stream-failures --bucket)`,
+      });
+    new CfnOutput(this, 'AthenaResultsBucketName', {
+      value: this.analytics.resultsBucket.bucketName,
+      description: 'Athena query results (expire after 7 days; erased whole by admin delete-workspace)',
+    });
     // For a manual compaction run after an alarm (docs/analytics.md).
     new CfnOutput(this, 'LakeCompactionFunctionName', { value: this.lakeCompaction.fn.functionName });
   }

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { DlqDestinationConfig, IEventSourceDlq, IEventSourceMapping, IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -18,13 +18,18 @@ export const STREAM_FAILURES_METRICS_FILTER = 'AllObjects';
  * https://docs.aws.amazon.com/lambda/latest/dg/kinesis-on-failure-destination.html,
  * https://docs.aws.amazon.com/lambda/latest/dg/services-dynamodb-errors.html.
  * Encrypted, private, TLS only; objects expire after 30 days; every write is counted by a
- * request-metrics filter and alarms. `admin replay-stream-failures --bucket <name>` replays them.
+ * request-metrics filter and alarms. `admin replay-stream-failures --bucket <name>` replays them
+ * (the stack outputs `CounterFailuresBucketName` and `PublishFailuresBucketName` name the buckets).
  */
 export class StreamFailures extends Construct {
   readonly bucket: Bucket;
 
+  /** Whose failed batches these are (the stack output's description). */
+  readonly consumer: string;
+
   constructor(scope: Construct, id: string, props: { consumer: string }) {
     super(scope, id);
+    this.consumer = props.consumer;
     this.bucket = new Bucket(this, 'Bucket', {
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -37,10 +42,6 @@ export class StreamFailures extends Construct {
       id: 'AwsSolutions-S1',
       reason:
         'Only Lambda (the on-failure destination) and the consumer write here, and every write is counted by request metrics and alarms; CloudTrail records the API calls.',
-    });
-    new CfnOutput(this, 'BucketName', {
-      value: this.bucket.bucketName,
-      description: `Failed batches of the ${props.consumer}, kept whole (admin replay-stream-failures --bucket)`,
     });
   }
 

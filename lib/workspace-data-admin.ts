@@ -10,6 +10,8 @@ export interface WorkspaceDataAdminProps {
   table: TableV2;
   lakeBucket: IBucket;
   analytics: Analytics;
+  /** The stream consumers' kept failures: erasure rewrites or deletes the workspace's batches. */
+  failuresBuckets: IBucket[];
 }
 
 /**
@@ -25,7 +27,7 @@ export class WorkspaceDataAdmin extends Construct {
     this.role = new Role(this, 'Role', {
       assumedBy: new AccountRootPrincipal(),
       description:
-        'admin export-workspace / delete-workspace: scan and batch-delete the table, query the lake, rewrite and delete lake objects',
+        'admin export-workspace / delete-workspace: scan and batch-delete the table, query the lake, rewrite and delete lake objects and the copies of events',
     });
     // Find a workspace's items (paged Scans, its workspace item) and delete them in batches.
     // The base table only (no index is read): no index/* wildcard.
@@ -33,6 +35,14 @@ export class WorkspaceDataAdmin extends Construct {
       new PolicyStatement({
         actions: ['dynamodb:Scan', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem'],
         resources: [props.table.tableArn],
+      }),
+    );
+    // Erasure records the workspace's tombstone first (shared/tenancy/erased-workspaces.ts): PutItem on ERASED# keys only.
+    this.role.addToPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:PutItem'],
+        resources: [props.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ERASED#*'] } },
       }),
     );
     // Export reads its events through Athena, as the analytics routes do.
@@ -48,6 +58,33 @@ export class WorkspaceDataAdmin extends Construct {
         ],
       }),
     );
+    // The copies: kept failures rewritten without the workspace's records (or deleted), every query result deleted.
+    const results = props.analytics.resultsBucket;
+    this.role.addToPolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [...props.failuresBuckets.map((b) => b.bucketArn), results.bucketArn],
+      }),
+    );
+    this.role.addToPolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+        resources: props.failuresBuckets.map((b) => b.arnForObjects('*')),
+      }),
+    );
+    this.role.addToPolicy(
+      new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [results.arnForObjects('athena/*')] }),
+    );
+    for (const bucket of props.failuresBuckets)
+      Validations.of(this.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(bucket.node.defaultChild as never)}.Arn>/*]`,
+        reason:
+          'Erasure rewrites or deletes kept failed batches under the keys Lambda chose; an operator role, the failures buckets only.',
+      });
+    Validations.of(this.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(results.node.defaultChild as never)}.Arn>/athena/*]`,
+      reason: 'Erasure deletes every Athena query result (a result does not name its workspace); delete only.',
+    });
     const bucketId = Stack.of(this).getLogicalId(props.lakeBucket.node.defaultChild as never);
     for (const prefix of [RAW_PREFIX, COMPACTED_PREFIX]) {
       Validations.of(this.role).acknowledge({

@@ -1,17 +1,24 @@
-/** admin replay-events: re-sends events spooled after event stream failures (the redrive, by hand). */
+/**
+ * admin replay-events: re-sends events spooled after event stream failures (the redrive, by hand),
+ * paced under Firehose's active-partition limit like `replay-lake-errors` (paced-replay.ts), and
+ * without the events of erased workspaces.
+ */
 import type { Command } from 'commander';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { createKinesisPut } from '@shared/events/kinesis-client';
 import { createStreamSink } from '@shared/events/stream-sink';
+import { createReplayPacer, partitionLimitFromEnv } from '@shared/events/paced-replay';
 import { replaySpool } from '@shared/events/replay-spool';
+import { createErasedCheck } from '@shared/tenancy/erased-workspaces';
 import { AdminError, invalidInput } from '@shared/admin/admin-error';
+import { adminTarget } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
 
 export const registerEventCommands = (program: Command): void => {
   program
     .command('replay-events')
     .description(
-      're-send events the event stream rejected (spooled to SQS) to the stream now; delivered messages are deleted, failing ones stay',
+      "re-send events the event stream rejected (spooled to SQS) to the stream now, paced under Firehose's active-partition limit (FIREHOSE_ACTIVE_PARTITION_LIMIT, default 500); delivered messages are deleted, failing ones stay; events of erased workspaces are dropped",
     )
     .option(
       '--queue-url <url>',
@@ -37,25 +44,33 @@ export const registerEventCommands = (program: Command): void => {
         const max = options.max === undefined ? undefined : /^\d+$/.test(options.max) ? Number(options.max) : 0;
         if (max !== undefined && !(Number.isSafeInteger(max) && max > 0))
           throw invalidInput(`--max must be a positive whole number (got ${options.max ?? ''})`);
+        // The tombstones of erased workspaces are in the table (TABLE_NAME).
+        adminTarget();
         const region = process.env.AWS_REGION ?? 'us-east-1';
         const sink = createStreamSink({ putRecords: createKinesisPut({ region }), streamName, maxAttempts: 3 });
+        const partitionLimit = partitionLimitFromEnv();
         const bar = progressBar(options, max ?? 0, 'messages');
+        let shown = 0;
         const totals = await replaySpool({
           sqs: new SQSClient({ region }),
           queueUrl,
           sink,
           maxMessages: max,
+          // Spooled events may be hours or days old: each old hour opens a Firehose partition.
+          pacer: createReplayPacer({ partitionLimit }),
+          erased: createErasedCheck(),
           onProgress: (t) => {
-            bar.increment(t.messages);
+            bar.increment(t.messages - shown);
+            shown = t.messages;
           },
         }).finally(() => {
           bar.stop();
         });
         printResult(
           options,
-          { queueUrl, streamName, ...totals },
+          { queueUrl, streamName, partitionLimit, ...totals },
           (t) =>
-            `${t.messagesReplayed} of ${t.messages} messages replayed (${t.eventsReplayed} events); ${t.messagesLeft} left on the queue${t.messagesLeft ? ' (the stream still failing?)' : ''}.`,
+            `${t.messagesReplayed} of ${t.messages} messages replayed (${t.eventsReplayed} events, in ${t.windows} windows of at most the stream's free active partitions of ${t.partitionLimit}; ${t.eventsDropped} of erased workspaces dropped); ${t.messagesLeft} left on the queue${t.messagesLeft ? ' (the stream still failing?)' : ''}.`,
         );
       },
     );

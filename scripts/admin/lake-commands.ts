@@ -12,7 +12,9 @@ import type { EventRecord } from '@shared/events/event-record';
 import { createLocalLakeSink } from '@shared/events/local-lake-sink';
 import { replayPaced } from '@shared/events/paced-replay';
 import { localDir } from '@shared/local/paths';
+import { createErasedCheck, dropErased } from '@shared/tenancy/erased-workspaces';
 import { AdminError, invalidInput, notFound } from '@shared/admin/admin-error';
+import { adminTarget } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
 
 /** The lake to compact: --lake-dir, else LOCAL_LAKE_DIR, else the running local stack's. */
@@ -85,6 +87,8 @@ export const registerLakeCommands = (program: Command): void => {
         : [target];
       // Deployed: the stack's event stream (EVENTS_STREAM_NAME, with TABLE_NAME as for every admin command), marked lake-only so the
       // click counters (which counted these events when they first passed) skip them; else the local lake's files.
+      // The table holds the tombstones of erased workspaces (the running local stack's, else TABLE_NAME).
+      adminTarget();
       const sink = process.env.EVENTS_STREAM_NAME ? getEventSink() : createLocalLakeSink(lakeDirOf(options.lakeDir));
       // Read first, then send paced: old hours each open a Firehose partition (paced-replay.ts).
       const all: EventRecord[] = [];
@@ -94,9 +98,11 @@ export const registerLakeCommands = (program: Command): void => {
         all.push(...read.events);
         unreadable += read.unreadable;
       }
-      const bar = progressBar(options, all.length, 'events replayed');
+      // Events of erased workspaces are not brought back (erased-workspaces.ts).
+      const live = await dropErased(all, (e) => e.workspaceId, createErasedCheck());
+      const bar = progressBar(options, live.kept.length, 'events replayed');
       let shown = 0;
-      const paced = await replayPaced(all, (batch) => sink.send(batch, { lakeOnly: true }), {
+      const paced = await replayPaced(live.kept, (batch) => sink.send(batch, { lakeOnly: true }), {
         // The local lake has no partition limit: one window.
         partitionLimit: process.env.EVENTS_STREAM_NAME ? undefined : Number.MAX_SAFE_INTEGER,
         onProgress: (p) => {
@@ -108,9 +114,9 @@ export const registerLakeCommands = (program: Command): void => {
       const events = paced.sent;
       printResult(
         options,
-        { files: files.length, events, unreadable },
+        { files: files.length, events, unreadable, erasedDropped: live.dropped },
         (r) =>
-          `Replayed ${r.events} events from ${r.files} files (${r.unreadable} unreadable lines) in ${paced.windows} windows of at most the stream's free active partitions`,
+          `Replayed ${r.events} events from ${r.files} files (${r.unreadable} unreadable lines${r.erasedDropped ? `, ${r.erasedDropped} of erased workspaces dropped` : ''}) in ${paced.windows} windows of at most the stream's free active partitions`,
       );
     });
 };

@@ -5,9 +5,11 @@ import { S3Client } from '@aws-sdk/client-s3';
 import type { Command } from 'commander';
 import { createLocalLakeStore, createS3LakeStore } from '@shared/admin/lake-store';
 import { replayKeptFailures } from '@shared/events/kept-failures';
+import { createErasedCheck } from '@shared/tenancy/erased-workspaces';
 import { localStreamFailuresDir } from '@shared/events/local-event-stream';
 import { localDir } from '@shared/local/paths';
 import { invalidInput } from '@shared/admin/admin-error';
+import { adminTarget } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
 
 /** The local stack's kept failures: next to its lake (LOCAL_LAKE_DIR, else the running stack's). */
@@ -28,7 +30,7 @@ export const registerStreamFailureCommands = (program: Command): void => {
     )
     .option(
       '--bucket <name>',
-      'deployed: a failures bucket (stack outputs ...CounterFailuresBucketName, ...PublishFailuresBucketName)',
+      'deployed: a failures bucket (stack outputs CounterFailuresBucketName, PublishFailuresBucketName)',
     )
     .option(
       '--dir <folder>',
@@ -42,6 +44,8 @@ export const registerStreamFailureCommands = (program: Command): void => {
       if (max !== undefined && !(Number.isInteger(max) && max > 0))
         throw invalidInput('--max must be a positive whole number');
       if (options.bucket && options.dir) throw invalidInput('Give --bucket (deployed) or --dir (local), not both');
+      // The consumers' table (counters, outbound items, tombstones): the running local stack's, else TABLE_NAME.
+      adminTarget();
       const store = options.bucket
         ? createS3LakeStore(new S3Client({ region: process.env.AWS_REGION ?? 'us-east-1' }), options.bucket)
         : createLocalLakeStore(options.dir ?? localFailuresDir());
@@ -50,6 +54,8 @@ export const registerStreamFailureCommands = (program: Command): void => {
         store,
         prefix: options.prefix,
         max,
+        // A batch kept after its workspace's erasure is not replayed (erased-workspaces.ts).
+        erased: createErasedCheck(),
         onProgress: () => {
           bar.increment(1);
         },
@@ -60,6 +66,7 @@ export const registerStreamFailureCommands = (program: Command): void => {
         { location: store.location, ...totals },
         (t) =>
           `${String(t.replayed)} of ${String(t.objects)} kept batches replayed (${String(t.records)} records) from ${t.location}` +
+          (t.recordsDropped ? `; ${String(t.recordsDropped)} records of erased workspaces dropped` : '') +
           (t.tooOld ? `; ${String(t.tooOld)} older than 30 days left (not replayable exactly)` : '') +
           (t.failed
             ? `; ${String(t.failed)} failed and stay (first: ${t.errors[0]?.key ?? ''}: ${t.errors[0]?.error ?? ''})`

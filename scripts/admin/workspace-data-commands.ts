@@ -44,8 +44,8 @@ const lakeStore = (): LakeStore => {
 /**
  * Where copies of events live besides the lake: locally the kept failures folder; deployed the
  * failures buckets (STREAM_FAILURES_BUCKETS, comma-separated: the stack outputs
- * ...CounterFailuresBucketName and ...PublishFailuresBucketName) and the Athena results bucket
- * (ATHENA_RESULTS_BUCKET).
+ * CounterFailuresBucketName and PublishFailuresBucketName) and the Athena results bucket
+ * (ATHENA_RESULTS_BUCKET: the stack output AthenaResultsBucketName).
  */
 const copiesStores = (): { keptFailures: LakeStore[]; queryResults?: LakeStore } => {
   const localDir = localLakeDir();
@@ -94,7 +94,7 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
   program
     .command('delete-workspace')
     .description(
-      'erase a workspace: every table item (keys, links, slugs, indexes, counters, attribution, idempotency, cache, rate-limit, webhook, outbox, host and origin-index items) and its lake data; other workspaces are untouched',
+      'erase a workspace: every table item (keys, links, slugs, indexes, counters, attribution, idempotency, cache, rate-limit, webhook, outbox, host and origin-index items), its lake data and the copies of its events (kept failures, query results), after recording its tombstone so every replay drops spooled copies; other workspaces are untouched',
     )
     .argument('<workspaceId>', 'the workspace id')
     .requiredOption('--confirm <workspaceId>', 'the same workspace id again (nothing is erased otherwise)')
@@ -136,6 +136,7 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
           r.queryResultsDeleted === null
             ? 'Query results: not given (set ATHENA_RESULTS_BUCKET; they expire after 7 days).'
             : `Query results: ${r.queryResultsDeleted} objects deleted.`,
+          `Spooled and kept copies: replays drop its events until ${r.tombstoneUntil} (its tombstone).`,
           ...(r.domains.length
             ? [
                 `Domains: ${r.domains.join(', ')} (deployed: their CloudFront distribution tenants are not touched here; see docs/operations.md).`,

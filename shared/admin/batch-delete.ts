@@ -1,15 +1,12 @@
 /**
- * Deletes items by key in BatchWriteItem calls of 25 (the API's maximum) through the official
- * lib-dynamodb client; unprocessed items (throttling, partition limits) are sent again with
- * exponential backoff until none are left or `maxAttempts` is reached (then it throws, and the
- * command can simply be run again: deletes are idempotent).
+ * Deletes items by key with BatchWriteItem (shared/db/batch-write.ts: cut by count and bytes,
+ * unprocessed keys sent again with exponential backoff); after `maxAttempts` it throws, and the
+ * command can simply be run again: deletes are idempotent.
  */
-import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchWrite } from '@shared/db/batch-write';
 import type { ItemKey } from '@shared/db/keys';
 import { AdminError } from './admin-error';
-
-export const BATCH_WRITE_MAX = 25;
 
 export interface BatchDeleteOptions {
   maxAttempts?: number;
@@ -21,34 +18,24 @@ export interface BatchDeleteOptions {
   table?: string;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export const batchDeleteKeys = async (
   itemKeys: ItemKey[],
   options: BatchDeleteOptions = {},
 ): Promise<{ retries: number }> => {
-  const maxAttempts = options.maxAttempts ?? 10;
-  const sleep = options.sleep ?? defaultSleep;
-  const client = options.client ?? getDocumentClient();
-  const table = options.table ?? tableName();
-  let retries = 0;
-  for (let i = 0; i < itemKeys.length; i += BATCH_WRITE_MAX) {
-    let pending = itemKeys.slice(i, i + BATCH_WRITE_MAX).map(({ pk, sk }) => ({ DeleteRequest: { Key: { pk, sk } } }));
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > maxAttempts)
-        throw new AdminError(
+  const { retries } = await batchWrite(
+    itemKeys.map(({ pk, sk }) => ({ DeleteRequest: { Key: { pk, sk } } })),
+    {
+      maxAttempts: options.maxAttempts ?? 10,
+      sleep: options.sleep,
+      onWritten: options.onDeleted,
+      client: options.client,
+      table: options.table,
+      exhausted: (left, attempts) =>
+        new AdminError(
           'incomplete',
-          `BatchWriteItem left ${pending.length} items unprocessed after ${maxAttempts} attempts; run the command again`,
-        );
-      if (attempt > 1) {
-        retries++;
-        await sleep(Math.min(50 * 2 ** (attempt - 2), 5_000));
-      }
-      const before = pending.length;
-      const out = await client.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (out.UnprocessedItems?.[table] ?? []) as typeof pending;
-      options.onDeleted?.(before - pending.length);
-    }
-  }
+          `BatchWriteItem left ${String(left)} items unprocessed after ${String(attempts)} attempts; run the command again`,
+        ),
+    },
+  );
   return { retries };
 };

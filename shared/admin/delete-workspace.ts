@@ -2,8 +2,11 @@
  * `admin delete-workspace`: erases every table item of one workspace (see workspace-items.ts
  * for how they are found) in batches, then its lake data (erase-workspace-lake.ts) and the
  * copies of its events elsewhere (kept failures, query results: erase-workspace-copies.ts), and
- * counts what went, per kind. Other workspaces' items are never selected.
+ * counts what went, per kind. Other workspaces' items are never selected. First of all it records
+ * the workspace's tombstone (erased-workspaces.ts): the copies no erasure can reach (spooled
+ * messages, kept batches written later, downloaded errors/ objects) are dropped by their replays.
  */
+import { recordErasure } from '@shared/tenancy/erased-workspaces';
 import { batchDeleteKeys } from './batch-delete';
 import { eraseQueryResults, eraseWorkspaceKeptFailures, type KeptFailuresErasure } from './erase-workspace-copies';
 import { eraseWorkspaceLake, type LakeErasure } from './erase-workspace-lake';
@@ -12,6 +15,8 @@ import { collectWorkspaceItems, kindOfItem, type WalkOptions } from './workspace
 
 export interface WorkspaceErasure {
   workspaceId: string;
+  /** Until when replays drop the workspace's events (its tombstone's expiry). */
+  tombstoneUntil: string;
   /** Table items erased, per kind (item type or key prefix). */
   itemsErased: Record<string, number>;
   totalItemsErased: number;
@@ -47,6 +52,7 @@ export const deleteWorkspace = async (
   lake: LakeStore,
   options: DeleteOptions = {},
 ): Promise<WorkspaceErasure> => {
+  const tombstoneUntil = await recordErasure(workspaceId);
   const { items, scanned } = await collectWorkspaceItems(workspaceId, options);
   options.onFound?.(items.length);
   const itemsErased: Record<string, number> = {};
@@ -67,6 +73,7 @@ export const deleteWorkspace = async (
   const queryResultsDeleted = options.queryResults ? await eraseQueryResults(options.queryResults) : null;
   return {
     workspaceId,
+    tombstoneUntil: tombstoneUntil.toISOString(),
     itemsErased,
     totalItemsErased: items.length,
     itemsScanned: scanned,

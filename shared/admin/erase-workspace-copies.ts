@@ -8,8 +8,12 @@
  *   say whose query it answered, so every one is deleted. They are a cache (expired after 7 days
  *   anyway); queries run again.
  */
-import type { DynamoDBRecord, KinesisStreamRecord } from 'aws-lambda';
-import { parseKeptFailure, type KeptFailureDocument } from '@shared/events/kept-failure-record';
+import {
+  parseKeptFailure,
+  workspaceOfKinesisRecord,
+  workspaceOfTableRecord,
+  type KeptFailureDocument,
+} from '@shared/events/kept-failure-record';
 import type { LakeStore } from './lake-store';
 
 export interface KeptFailuresErasure {
@@ -19,20 +23,6 @@ export interface KeptFailuresErasure {
   objectsDeleted: number;
   recordsRemoved: number;
 }
-
-const kinesisOf = (workspaceId: string) => (record: KinesisStreamRecord) => {
-  try {
-    const event = JSON.parse(Buffer.from(record.kinesis.data, 'base64').toString('utf8')) as { workspaceId?: unknown };
-    return event.workspaceId === workspaceId;
-  } catch {
-    return false;
-  }
-};
-
-/** A table stream record of the workspace: its item (new or old image) names the workspace. */
-const dynamodbOf = (workspaceId: string) => (record: DynamoDBRecord) =>
-  record.dynamodb?.NewImage?.workspaceId?.S === workspaceId ||
-  record.dynamodb?.OldImage?.workspaceId?.S === workspaceId;
 
 export const eraseWorkspaceKeptFailures = async (
   store: LakeStore,
@@ -59,8 +49,8 @@ export const eraseWorkspaceKeptFailures = async (
     const records: unknown[] = failure.records;
     const kept =
       failure.kind === 'kinesis'
-        ? failure.records.filter((r) => !kinesisOf(workspaceId)(r))
-        : failure.records.filter((r) => !dynamodbOf(workspaceId)(r));
+        ? failure.records.filter((r) => workspaceOfKinesisRecord(r) !== workspaceId)
+        : failure.records.filter((r) => workspaceOfTableRecord(r) !== workspaceId);
     if (kept.length === records.length) continue;
     result.recordsRemoved += records.length - kept.length;
     if (kept.length === 0) {

@@ -99,6 +99,12 @@ export const keys = {
     sk: `${occurredAt}#${eventId}`,
   }),
   eventLogOf: (workspaceId: string) => ({ pk: `EVENTLOG#${workspaceId}` }),
+  /**
+   * The tombstone of an erased workspace (erased-workspaces.ts): replays of spooled and kept
+   * copies drop its events. Not under a workspace-scoped prefix and without a `workspaceId`
+   * attribute, so erasure itself never selects it.
+   */
+  erasedWorkspace: (workspaceId: string): ItemKey => ({ pk: `ERASED#${workspaceId}`, sk: 'ERASED' }),
 };
 
 /** Sort keys of the items the table's stream turns into outbound events (the stream filter). */

@@ -58,7 +58,28 @@ export const parseKeptFailure = (text: string): KeptFailure => {
   throw new Error('neither `KinesisBatchInfo` nor `DDBStreamBatchInfo`');
 };
 
-/** The counter consumer's view of Kinesis records (the Lambda handler and the replay share it). */
+/** The workspace of a kept Kinesis record: its event's `workspaceId` (undefined if unreadable). */
+export const workspaceOfKinesisRecord = (record: KinesisStreamRecord): string | undefined => {
+  try {
+    const event = JSON.parse(Buffer.from(record.kinesis.data, 'base64').toString('utf8')) as { workspaceId?: unknown };
+    return typeof event.workspaceId === 'string' ? event.workspaceId : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The workspace of a kept table stream record: its item's (new or old image) `workspaceId`, or
+ * that of the event an outbox or replay item carries.
+ */
+export const workspaceOfTableRecord = (record: DynamoDBRecord): string | undefined => {
+  for (const image of [record.dynamodb?.NewImage, record.dynamodb?.OldImage]) {
+    const id = image?.workspaceId?.S ?? image?.event?.M?.workspaceId?.S;
+    if (id !== undefined) return id;
+  }
+  return undefined;
+};
+
 /**
  * The id a replay counts a kept batch under (the same for copies of one batch): its shard and
  * sequence range.
@@ -69,6 +90,7 @@ export const keptBatchId = (batch: StreamBatchInfo): string =>
     .digest('hex')
     .slice(0, 24);
 
+/** The counter consumer's view of Kinesis records (the Lambda handler and the replay share it). */
 export const counterRecordsOf = (records: KinesisStreamRecord[]): CounterStreamRecord[] =>
   records.map((r) => ({
     shardId: r.eventID.split(':')[0] ?? '',

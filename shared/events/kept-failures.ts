@@ -20,7 +20,14 @@
 import type { LakeStore } from '@shared/admin/lake-store';
 import { applyClickCounters, CHECKPOINT_HORIZON_MS } from '@shared/clicks/link-counters';
 import { publishStreamBatch } from '@shared/outbound/publish-stream-batch';
-import { counterRecordsOf, keptBatchId, parseKeptFailure } from './kept-failure-record';
+import { dropErased, type ErasedCheck } from '@shared/tenancy/erased-workspaces';
+import {
+  counterRecordsOf,
+  keptBatchId,
+  parseKeptFailure,
+  workspaceOfKinesisRecord,
+  workspaceOfTableRecord,
+} from './kept-failure-record';
 
 export interface ReplayTotals {
   objects: number;
@@ -28,6 +35,8 @@ export interface ReplayTotals {
   records: number;
   /** Older than the counters' checkpoint horizon: replaying could count part of them twice. */
   tooOld: number;
+  /** Records of erased workspaces, dropped rather than replayed (erased-workspaces.ts). */
+  recordsDropped: number;
   /** Not a kept failure, or its consumer failed again: left in place. */
   failed: number;
   errors: Array<{ key: string; error: string }>;
@@ -38,18 +47,28 @@ export interface ReplayTotals {
  * click counters, DynamoDB stream batches through the outbound publisher. A batch that goes
  * through is removed; one that fails again stays (run again later). Batches older than the
  * checkpoint horizon (30 days) are not replayed: the checkpoints that make a counter replay
- * exact may be gone by then.
+ * exact may be gone by then. With `erased`, the records of erased workspaces are dropped (a batch
+ * kept after its workspace's erasure is not replayed into the counters or to its endpoints).
  */
 export const replayKeptFailures = async (options: {
   store: LakeStore;
   prefix?: string;
   now?: Date;
   max?: number;
+  erased?: ErasedCheck;
   onProgress?: (totals: ReplayTotals) => void;
 }): Promise<ReplayTotals> => {
   const now = options.now ?? new Date();
   const oldest = new Date(now.getTime() - CHECKPOINT_HORIZON_MS).toISOString();
-  const totals: ReplayTotals = { objects: 0, replayed: 0, records: 0, tooOld: 0, failed: 0, errors: [] };
+  const totals: ReplayTotals = {
+    objects: 0,
+    replayed: 0,
+    records: 0,
+    tooOld: 0,
+    recordsDropped: 0,
+    failed: 0,
+    errors: [],
+  };
   for await (const key of options.store.list(options.prefix ?? '')) {
     if (options.max !== undefined && totals.objects >= options.max) break;
     totals.objects += 1;
@@ -59,15 +78,26 @@ export const replayKeptFailures = async (options: {
         totals.tooOld += 1;
         continue;
       }
+      let records: number;
       if (failure.kind === 'kinesis') {
-        await applyClickCounters(counterRecordsOf(failure.records), 16, now, keptBatchId(failure.batch));
+        const live = options.erased
+          ? await dropErased(failure.records, workspaceOfKinesisRecord, options.erased)
+          : { kept: failure.records, dropped: 0 };
+        totals.recordsDropped += live.dropped;
+        records = live.kept.length;
+        await applyClickCounters(counterRecordsOf(live.kept), 16, now, keptBatchId(failure.batch));
       } else {
-        const out = await publishStreamBatch({ Records: failure.records });
+        const live = options.erased
+          ? await dropErased(failure.records, workspaceOfTableRecord, options.erased)
+          : { kept: failure.records, dropped: 0 };
+        totals.recordsDropped += live.dropped;
+        records = live.kept.length;
+        const out = await publishStreamBatch({ Records: live.kept });
         if (out.batchItemFailures.length > 0) throw new Error('the outbound publisher failed the batch again');
       }
       await options.store.delete([key]);
       totals.replayed += 1;
-      totals.records += failure.records.length;
+      totals.records += records;
     } catch (error) {
       totals.failed += 1;
       totals.errors.push({ key, error: (error as Error).message });

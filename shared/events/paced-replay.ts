@@ -36,8 +36,8 @@ export const partitionLimitFromEnv = (env: NodeJS.ProcessEnv = process.env): num
   return Number.isInteger(value) && value > 0 ? value : FIREHOSE_ACTIVE_PARTITION_LIMIT;
 };
 
-/** Groups events by their lake partition, then into windows of at most `budget` partitions (in order). */
-export const replayWindows = (events: EventRecord[], budget: number): EventRecord[][] => {
+/** Events grouped by their lake partition (shard, date, hour), in first-seen order. */
+const byPartition = (events: EventRecord[]): Map<string, EventRecord[]> => {
   const partitions = new Map<string, EventRecord[]>();
   for (const event of events) {
     const key = rawPartitionPath(rawPartitionOf(event, LAKE_SHARDS));
@@ -45,10 +45,75 @@ export const replayWindows = (events: EventRecord[], budget: number): EventRecor
     group.push(event);
     partitions.set(key, group);
   }
-  const groups = [...partitions.values()];
-  const windows: EventRecord[][] = [];
-  for (let i = 0; i < groups.length; i += budget) windows.push(groups.slice(i, i + budget).flat());
-  return windows;
+  return partitions;
+};
+
+/** The most records one `send` gets (a PutRecords call's record limit). */
+const SEND_CHUNK = 500;
+
+/**
+ * The pacing itself, for replays that read their events all at once (`replayPaced`) or a few at a
+ * time (`admin replay-events`, message by message): a window admits up to `budget` partitions;
+ * events of a partition not yet open in a full window wait `windowMs` for the next one (what the
+ * window holds is sent first). Partitions stay counted for the whole window, across calls.
+ */
+export interface ReplayPacer {
+  /** Partitions per window: the limit less what live traffic holds (at least 1). */
+  readonly budget: number;
+  /** Windows opened so far. */
+  readonly windows: number;
+  /** Events sent so far. */
+  readonly sent: number;
+  /** Sends `events` through `send` in chunks of at most 500, waiting for a new window whenever this one is full. */
+  send(events: EventRecord[], send: (batch: EventRecord[]) => Promise<void>): Promise<void>;
+}
+
+export const createReplayPacer = (
+  options: Omit<PacingOptions, 'onProgress'> & {
+    /** After each window's share of a `send` call: events sent so far, windows opened. */
+    onSent?: (progress: { sent: number; windows: number }) => void;
+  } = {},
+): ReplayPacer => {
+  const limit = options.partitionLimit ?? partitionLimitFromEnv();
+  const live = options.livePartitions ?? activePartitionsFor(LAKE_SHARDS);
+  const budget = Math.max(1, limit - live);
+  const windowMs = options.windowMs ?? REPLAY_WINDOW_MS;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let open = new Set<string>();
+  let windows = 0;
+  let sent = 0;
+  return {
+    budget,
+    get windows() {
+      return windows;
+    },
+    get sent() {
+      return sent;
+    },
+    async send(events, send) {
+      let pending: EventRecord[] = [];
+      const flush = async () => {
+        if (pending.length === 0) return;
+        for (let i = 0; i < pending.length; i += SEND_CHUNK) await send(pending.slice(i, i + SEND_CHUNK));
+        sent += pending.length;
+        pending = [];
+        options.onSent?.({ sent, windows });
+      };
+      for (const [partition, group] of byPartition(events)) {
+        if (!open.has(partition)) {
+          if (open.size >= budget) {
+            await flush();
+            await sleep(windowMs);
+            open = new Set();
+          }
+          if (open.size === 0) windows += 1;
+          open.add(partition);
+        }
+        pending.push(...group);
+      }
+      await flush();
+    },
+  };
 };
 
 /** Sends `events` through `send` (in chunks of 500), paced so the active partitions stay under the limit. */
@@ -57,18 +122,12 @@ export const replayPaced = async (
   send: (batch: EventRecord[]) => Promise<void>,
   options: PacingOptions = {},
 ): Promise<{ sent: number; windows: number }> => {
-  const limit = options.partitionLimit ?? partitionLimitFromEnv();
-  const live = options.livePartitions ?? activePartitionsFor(LAKE_SHARDS);
-  const budget = Math.max(1, limit - live);
-  const windowMs = options.windowMs ?? REPLAY_WINDOW_MS;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const windows = replayWindows(events, budget);
-  let sent = 0;
-  for (const [i, window] of windows.entries()) {
-    if (i > 0) await sleep(windowMs);
-    for (let j = 0; j < window.length; j += 500) await send(window.slice(j, j + 500));
-    sent += window.length;
-    options.onProgress?.({ sent, total: events.length, window: i + 1, windows: windows.length });
-  }
-  return { sent, windows: windows.length };
+  let windows = 0;
+  const pacer = createReplayPacer({
+    ...options,
+    onSent: (p) => options.onProgress?.({ sent: p.sent, total: events.length, window: p.windows, windows }),
+  });
+  windows = Math.ceil(byPartition(events).size / pacer.budget);
+  await pacer.send(events, send);
+  return { sent: pacer.sent, windows: pacer.windows };
 };

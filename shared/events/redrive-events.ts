@@ -1,6 +1,9 @@
+import { dropErased, type ErasedCheck } from '@shared/tenancy/erased-workspaces';
 import { log } from '@shared/util/logger';
+import type { EventRecord } from './event-record';
 import type { StreamSink } from './stream-sink';
 import { parseSpoolMessage } from './event-spool';
+import type { ReplayPacer } from './paced-replay';
 
 export interface SpooledMessage {
   id: string;
@@ -14,6 +17,15 @@ export interface RedriveResult {
   failed: string[];
   /** Events re-sent to the stream. */
   eventsReplayed: number;
+  /** Events of erased workspaces, dropped (their messages count as delivered). */
+  eventsDropped: number;
+}
+
+export interface RedriveOptions {
+  /** Drops the events of erased workspaces (erased-workspaces.ts). */
+  erased?: ErasedCheck;
+  /** Paces the sends under Firehose's active-partition limit (`admin replay-events`; paced-replay.ts). */
+  pacer?: ReplayPacer;
 }
 
 /**
@@ -22,11 +34,16 @@ export interface RedriveResult {
  * visibility timeout; SQS moves it to the dead-letter queue after maxReceiveCount receives.
  * A partly delivered message is re-sent whole: the lake may get a line twice, and analytics
  * count each eventId once (the click counters may count such a click twice: docs/events.md).
+ * Events of an erased workspace are dropped, not re-sent: the erasure cannot reach into the queue.
  */
-export const redriveSpooledMessages = async (messages: SpooledMessage[], sink: StreamSink): Promise<RedriveResult> => {
-  const result: RedriveResult = { delivered: [], failed: [], eventsReplayed: 0 };
+export const redriveSpooledMessages = async (
+  messages: SpooledMessage[],
+  sink: StreamSink,
+  options: RedriveOptions = {},
+): Promise<RedriveResult> => {
+  const result: RedriveResult = { delivered: [], failed: [], eventsReplayed: 0, eventsDropped: 0 };
   for (const message of messages) {
-    let events;
+    let events: EventRecord[];
     try {
       events = parseSpoolMessage(message.body).events;
     } catch (error) {
@@ -37,7 +54,20 @@ export const redriveSpooledMessages = async (messages: SpooledMessage[], sink: S
       result.failed.push(message.id);
       continue;
     }
-    const { undelivered, reasons } = await sink.deliver(events);
+    if (options.erased) {
+      const live = await dropErased(events, (e) => e.workspaceId, options.erased);
+      result.eventsDropped += live.dropped;
+      events = live.kept;
+    }
+    const undelivered: EventRecord[] = [];
+    const reasons: string[] = [];
+    const deliver = async (batch: EventRecord[]) => {
+      const out = await sink.deliver(batch);
+      undelivered.push(...out.undelivered);
+      reasons.push(...out.reasons);
+    };
+    if (options.pacer) await options.pacer.send(events, deliver);
+    else if (events.length) await deliver(events);
     if (undelivered.length) {
       log('warn', 'Redrive: the event stream still rejects spooled events', {
         messageId: message.id,

@@ -1,19 +1,21 @@
 import { log } from '@shared/util/logger';
 import { countThrottle, countUndeliveredEvents } from '@shared/util/metrics';
 import { randomBytes } from 'node:crypto';
+import { cutBatches, PUT_RECORDS_LIMITS, utf8Bytes } from '@shared/util/byte-batches';
 import type { PutRecords } from './kinesis-client';
 import type { EventRecord } from './event-record';
 import type { EventSink, SendOptions } from './event-sink';
 import type { EventSpool } from './event-spool';
 
 /**
- * PutRecords limits (Kinesis Data Streams quotas: 500 records and 5 MiB per call, data plus
- * partition key), and per record the lower of Kinesis's 1 MiB and Firehose's 1,000 KiB: every
- * record also goes on to Firehose (the lake), which would reject a larger one.
+ * PutRecords limits (`PUT_RECORDS_LIMITS`, shared/util/byte-batches.ts: 500 records and 5 MiB per
+ * call, 1 MiB per record, data plus partition key), and per record the lower of Kinesis's 1 MiB
+ * and Firehose's 1,000 KiB: every record also goes on to Firehose (the lake), which would reject
+ * a larger one.
  */
 export const streamLimits = {
-  recordsPerCall: 500,
-  bytesPerCall: 5 * 1024 * 1024,
+  recordsPerCall: PUT_RECORDS_LIMITS.maxEntries,
+  bytesPerCall: PUT_RECORDS_LIMITS.maxBytes,
   bytesPerRecord: 1000 * 1024,
 } as const;
 
@@ -85,24 +87,16 @@ interface Pending {
 /** One record = one JSON line, newline-terminated (the lake is newline-delimited JSON). */
 export const encodeEventRecord = (event: EventRecord): Uint8Array => Buffer.from(`${JSON.stringify(event)}\n`, 'utf8');
 
-/** Splits records into PutRecords calls of at most 500 records and 5 MiB (data and partition keys), in order. */
-export const batchRecords = <T extends { data: Uint8Array; partitionKey?: string }>(records: T[]): T[][] => {
-  const batches: T[][] = [];
-  let current: T[] = [];
-  let bytes = 0;
-  for (const record of records) {
-    const size = record.data.length + (record.partitionKey?.length ?? 0);
-    if (current.length === streamLimits.recordsPerCall || bytes + size > streamLimits.bytesPerCall) {
-      batches.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(record);
-    bytes += size;
-  }
-  if (current.length) batches.push(current);
-  return batches;
-};
+/** A record's size as PutRecords counts it: its data plus its partition key (UTF-8). */
+export const putRecordBytes = (record: { data: Uint8Array; partitionKey?: string }): number =>
+  record.data.length + utf8Bytes(record.partitionKey);
+
+/**
+ * Splits records into PutRecords calls of at most 500 records and 5 MiB, in order, with the one
+ * batch helper (byte-batches.ts). The sink keeps records over 1,000 KiB out before (RecordTooLarge).
+ */
+export const batchRecords = <T extends { data: Uint8Array; partitionKey?: string }>(records: T[]): T[][] =>
+  cutBatches(records, PUT_RECORDS_LIMITS, putRecordBytes);
 
 /** Exponential backoff with equal jitter: half the capped exponential delay, plus a random half. */
 export const backoffDelay = (attempt: number, baseMs: number, maxMs: number, random: () => number): number => {
@@ -183,8 +177,8 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
       data: encodeEventRecord(event),
       partitionKey: `${prefix}${randomPartitionKey()}`,
     }));
-    const tooLarge = encoded.filter((r) => r.data.length > streamLimits.bytesPerRecord);
-    let pending: Pending[] = encoded.filter((r) => r.data.length <= streamLimits.bytesPerRecord);
+    const tooLarge = encoded.filter((r) => putRecordBytes(r) > streamLimits.bytesPerRecord);
+    let pending: Pending[] = encoded.filter((r) => putRecordBytes(r) <= streamLimits.bytesPerRecord);
     for (let attempt = 1; pending.length > 0; attempt++) {
       const failed = (await Promise.all(batchRecords(pending).map((batch) => putBatch(batch, failures)))).flat();
       if (failed.length === 0) break;

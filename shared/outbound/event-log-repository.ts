@@ -1,4 +1,5 @@
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWrite } from '@shared/db/batch-write';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import type { OutboundEvent } from './event-catalogue';
@@ -7,16 +8,16 @@ import type { OutboundEvent } from './event-catalogue';
 export const EVENT_LOG_TTL_S = 30 * 24 * 3600;
 const REPLAY_TTL_S = 24 * 3600;
 
+/** Puts the items in BatchWriteItem calls cut by count and bytes (shared/db/batch-write.ts); unprocessed ones resent. */
 const writeAll = async (items: Array<Record<string, unknown>>) => {
-  for (let i = 0; i < items.length; i += 25) {
-    let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; requests.length > 0; attempt++) {
-      if (attempt === 5) throw new Error('Event log write kept coming back unprocessed');
-      if (attempt > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-      const out = await getDocumentClient().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
-      requests = (out.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
-    }
-  }
+  await batchWrite(
+    items.map((Item) => ({ PutRequest: { Item } })),
+    {
+      maxAttempts: 5,
+      delayMs: (resend) => 50 * 2 ** resend,
+      exhausted: () => new Error('Event log write kept coming back unprocessed'),
+    },
+  );
 };
 
 /** Every published event of a workspace, by time, kept 30 days so `webhooks replay` can re-send. */

@@ -63,6 +63,24 @@ describe('event spool after cdk deploy', () => {
     }
   });
 
+  it('lets the redrive read the tombstones of erased workspaces and nothing else of the table', () => {
+    const fn = stack.eventSpool.redrive;
+    const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
+    const statements = (Object.values(template.findResources('AWS::IAM::Policy')) as any[])
+      .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement);
+    const dynamo = statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+    expect(dynamo).toEqual([
+      expect.objectContaining({
+        Action: 'dynamodb:GetItem',
+        Resource: { 'Fn::GetAtt': [ref(stack.table), 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ERASED#*'] } },
+      }),
+    ]);
+    const env = template.findResources('AWS::Lambda::Function')[ref(fn)]!.Properties.Environment.Variables;
+    expect(env.TABLE_NAME).toEqual({ Ref: ref(stack.table) });
+  });
+
   it('alarms when a spooled event waits more than 15 minutes, and on anything in the dead-letter queue', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'ApproximateAgeOfOldestMessage',

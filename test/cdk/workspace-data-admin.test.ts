@@ -51,4 +51,25 @@ describe('the operator role for export-workspace and delete-workspace', () => {
       ]),
     );
   });
+
+  it('outputs the buckets of the copies erasure reaches: both kept-failures buckets and the Athena results bucket', () => {
+    const outputs = template.findOutputs('*') as Record<string, { Value: unknown }>;
+    expect(outputs.CounterFailuresBucketName?.Value).toEqual({
+      Ref: logicalId(stack.eventPipeline.counterFailures.bucket),
+    });
+    expect(outputs.PublishFailuresBucketName?.Value).toEqual({ Ref: logicalId(stack.outbound.publishFailures.bucket) });
+    expect(outputs.AthenaResultsBucketName?.Value).toEqual({ Ref: logicalId(stack.analytics.resultsBucket) });
+  });
+
+  it('may record the tombstone (PutItem on ERASED# keys only) and rewrite kept failures and delete query results', () => {
+    const puts = statements.filter((s) => [s.Action].flat().includes('dynamodb:PutItem'));
+    expect(puts).toHaveLength(1);
+    expect((puts[0] as { Condition?: unknown }).Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ERASED#*'] },
+    });
+    const deletable = JSON.stringify(statements.filter((s) => [s.Action].flat().includes('s3:DeleteObject')));
+    for (const bucket of [stack.eventPipeline.counterFailures.bucket, stack.outbound.publishFailures.bucket])
+      expect(deletable).toContain(logicalId(bucket));
+    expect(deletable).toContain(`${logicalId(stack.analytics.resultsBucket)}","Arn"]},"/athena/*"`);
+  });
 });

@@ -67,6 +67,7 @@ describe('admin compact-lake and replay-lake-errors', () => {
       files: 1,
       events: 1,
       unreadable: 1,
+      erasedDropped: 0,
     });
     // The replayed event is raw in its own (already compacted) hour; the next run merges it.
     expect(

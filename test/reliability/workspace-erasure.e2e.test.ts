@@ -4,10 +4,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BootstrapResult } from '@shared/admin/bootstrap';
+import type { KinesisStreamRecord } from 'aws-lambda';
+import { createLocalLakeStore } from '@shared/admin/lake-store';
 import { scanTable, type TableItem } from '@shared/admin/workspace-items';
 import { compactLake } from '@shared/analytics/compact-lake';
 import { compactedWorkspacePath } from '@shared/analytics/lake-layout';
 import { hashApiKey } from '@shared/auth/api-keys';
+import type { EventRecord } from '@shared/events/event-record';
+import { spoolMessages } from '@shared/events/event-spool';
+import { keptKinesisFailure } from '@shared/events/kept-failure-record';
+import { localStreamFailuresDir } from '@shared/events/local-event-stream';
+import { redriveSpooledMessages } from '@shared/events/redrive-events';
+import type { StreamSink } from '@shared/events/stream-sink';
+import { createErasedCheck } from '@shared/tenancy/erased-workspaces';
 import { addWebhookEndpoint } from '@shared/outbound/manage-webhooks';
 import { runAdminFailing, runAdminJson } from '@test/support/admin-cli';
 import { edgeRequest } from '@test/support/edge-client';
@@ -23,7 +32,9 @@ import { IPHONE_UA } from './route-cases';
  * password link with a wrong try, idempotent creates, clicks on the edge and through the client
  * API, attribution, first opens, customer events, analytics, a webhook endpoint with its event
  * log, rate-limit counters). Export of A is complete; erasure of A leaves no table item or lake
- * record of A, and B's items, lake lines and analytics exactly as they were.
+ * record of A (only its tombstone), and B's items, lake lines and analytics exactly as they were;
+ * replays of copies the erasure cannot reach (a spooled message, a batch kept later, an errors/
+ * object) drop A's events and bring back B's.
  */
 let t: TestStack;
 let hooks: WebhookReceiver;
@@ -258,8 +269,19 @@ describe('admin export-workspace and delete-workspace', () => {
     const before = await allItems();
     const othersBefore = byKey(before.filter((i) => !mentionsA(i)));
     expect(before.filter(mentionsA).length).toBeGreaterThan(20);
+    const erasedAt = Date.now();
     const erased = await runAdminJson(['delete-workspace', A, '--confirm', A]);
-    const after = await allItems();
+    const withTombstone = await allItems();
+    // The one item the erasure leaves: A's tombstone (only its id), which replays of copies check.
+    const tombstones = withTombstone.filter((i) => i.type === 'ERASED');
+    expect(tombstones).toEqual([
+      { pk: `ERASED#${A}`, sk: 'ERASED', type: 'ERASED', erasedAt: expect.any(String), ttl: expect.any(Number) },
+    ]);
+    const ttlDays = ((tombstones[0]!.ttl as number) * 1000 - erasedAt) / 86_400_000;
+    expect(ttlDays).toBeGreaterThan(30);
+    expect(ttlDays).toBeLessThan(38);
+    expect(erased.tombstoneUntil).toBe(new Date((tombstones[0]!.ttl as number) * 1000).toISOString());
+    const after = withTombstone.filter((i) => i.type !== 'ERASED');
 
     // Nothing of A left in the table; everything else exactly as it was.
     expect(after.filter(mentionsA)).toEqual([]);
@@ -307,6 +329,71 @@ describe('admin export-workspace and delete-workspace', () => {
     expect(
       (await http(t.baseUrl, 'GET', `/v1/links/${a.links[0]}`, { headers: { 'api-key': t.tenantA.serverKey } })).status,
     ).toBe(401);
+
+    // Copies the erasure cannot reach: a spooled message (SQS cannot delete selectively), a batch a
+    // consumer kept after the erasure, a downloaded errors/ object. Their replays drop A's events.
+    const aEvent = { ...aLine.line, eventId: `${aLine.line.eventId}-copy` } as EventRecord;
+    const bEvent = { ...bLine, eventId: `${String(bLine.eventId)}-copy` } as EventRecord;
+    const redriven: EventRecord[] = [];
+    const sink: StreamSink = {
+      send: () => Promise.reject(new Error('the redrive delivers')),
+      deliver: (events) => {
+        redriven.push(...events);
+        return Promise.resolve({ undelivered: [], reasons: [] });
+      },
+    };
+    const redrive = await redriveSpooledMessages(
+      [{ id: 'm1', body: spoolMessages([aEvent, bEvent], 'RetriesExhausted')[0]! }],
+      sink,
+      { erased: createErasedCheck() },
+    );
+    expect(redrive).toEqual({ delivered: ['m1'], failed: [], eventsReplayed: 1, eventsDropped: 1 });
+    expect(redriven.map((e) => e.workspaceId)).toEqual([B]);
+
+    const failuresDir = localStreamFailuresDir(lakeDir);
+    const kinesisRecord = (event: EventRecord, sequence: number): KinesisStreamRecord => ({
+      eventSource: 'aws:kinesis',
+      eventID: `shardId-erasure-test:${String(sequence)}`,
+      eventName: 'aws:kinesis:record',
+      eventVersion: '1.0',
+      invokeIdentityArn: 'arn:aws:iam::000000000000:role/local',
+      awsRegion: 'local',
+      eventSourceARN: 'arn:aws:kinesis:local:000000000000:stream/local-events',
+      kinesis: {
+        kinesisSchemaVersion: '1.0',
+        partitionKey: 'local',
+        sequenceNumber: String(sequence),
+        data: Buffer.from(JSON.stringify(event)).toString('base64'),
+        approximateArrivalTimestamp: Date.now() / 1000,
+      },
+    });
+    await createLocalLakeStore(failuresDir).putText(
+      'kept-after-erasure.json',
+      JSON.stringify(
+        keptKinesisFailure(
+          [kinesisRecord(aEvent, 1), kinesisRecord(bEvent, 2)],
+          'arn',
+          'RecordAgeExceeded',
+          new Date(),
+        ),
+      ),
+    );
+    const replayed = await runAdminJson(['replay-stream-failures', '--dir', failuresDir]);
+    expect(replayed).toMatchObject({ objects: 1, replayed: 1, records: 1, recordsDropped: 1, failed: 0 });
+
+    const errorsDir = mkdtempSync(path.join(tmpdir(), 'erasure-errors-'));
+    writeFileSync(
+      path.join(errorsDir, 'errors-object'),
+      [aEvent, bEvent]
+        .map((e) =>
+          JSON.stringify({ errorCode: 'x', rawData: Buffer.from(`${JSON.stringify(e)}\n`).toString('base64') }),
+        )
+        .join('\n'),
+    );
+    const lakeReplay = await runAdminJson(['replay-lake-errors', errorsDir, '--lake-dir', lakeDir]);
+    expect(lakeReplay).toMatchObject({ events: 1, erasedDropped: 1 });
+    expect(readLake().filter((l) => l.line.workspaceId === A)).toEqual([]);
+    expect(readLake().some((l) => l.line.eventId === bEvent.eventId)).toBe(true);
 
     Object.assign(figures, {
       itemsErased: erased.totalItemsErased,

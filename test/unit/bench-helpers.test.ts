@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { costPerMillion, frontDoorAtRestPerMonth, frontDoorBudget, frontDoorPerMillion } from '@bench/cost';
+import {
+  costPerMillion,
+  extendedRetentionPerShardMonth,
+  frontDoorAtRestPerMonth,
+  frontDoorBudget,
+  frontDoorPerMillion,
+  keptFailuresPerMillion,
+} from '@bench/cost';
+import { keptFailuresCost } from '@bench/kept-failures-cost';
 import { prices } from '@bench/prices';
 import { median, percentile } from '@bench/stats';
 
@@ -120,5 +128,43 @@ describe('bench cost per million', () => {
   it('puts the front door at rest at the web ACL, its rules and the origin secret', () => {
     expect(frontDoorAtRestPerMonth({ waf: true, wafRules: 6 })).toBeCloseTo(5 + 6 + 0.4, 4);
     expect(frontDoorAtRestPerMonth({ waf: false, wafRules: 6 })).toBeCloseTo(0.4, 4);
+  });
+
+  it('prices keeping failures per million clicks: a PutObject per kept batch, its bytes for the kept days, the replay', () => {
+    const all = keptFailuresPerMillion({
+      documentBytes: 1_500_000,
+      recordsPerBatch: 1000,
+      keptDays: 30,
+      failedShare: 1,
+    });
+    // 1,000 batches: 1,000 PUTs, 1.5 GB-months, 1,000 GETs and one LIST.
+    expect(all.put).toBeCloseTo(1000 * prices.s3PutRequest, 4);
+    expect(all.storage).toBeCloseTo(((1000 * 1_500_000) / 1024 ** 3) * prices.s3StandardGbMonth, 4);
+    expect(all.replay).toBeCloseTo(1000 * prices.s3GetRequest + prices.s3PutRequest, 4);
+    expect(all.total).toBeCloseTo(all.put + all.storage + all.replay, 3);
+    const none = keptFailuresPerMillion({
+      documentBytes: 1_500_000,
+      recordsPerBatch: 1000,
+      keptDays: 30,
+      failedShare: 0,
+    });
+    expect(none.total).toBe(0);
+    // Seven days of stream retention instead: $0.02 per shard-hour.
+    expect(extendedRetentionPerShardMonth()).toBeCloseTo(0.02 * 24 * 30, 4);
+  });
+
+  it('measures the kept document (click records in base64 with their metadata) and prices each stated case', () => {
+    const cost = keptFailuresCost(750);
+    // Base64 makes 750 bytes 1,000; each record also carries its ids, ARNs and sequence number.
+    expect(cost.singleRecordBytes).toBeGreaterThan(1000);
+    expect(cost.fullBatchBytes).toBeGreaterThan(1000 * 1000);
+    expect(cost.fullBatchBytes).toBeLessThan(1000 * cost.singleRecordBytes);
+    const [fullBatches, singleClicks, someFailed] = cost.rows;
+    expect(fullBatches!.failedShare).toBe(1);
+    // Batches of one click pay a PutObject per click: far more than full batches.
+    expect(singleClicks!.total).toBeGreaterThan(100 * fullBatches!.total);
+    expect(singleClicks!.put).toBeCloseTo(1e6 * prices.s3PutRequest, 4);
+    expect(someFailed!.failedShare).toBe(0.01);
+    expect(someFailed!.total).toBeLessThanOrEqual(fullBatches!.total / 100);
   });
 });

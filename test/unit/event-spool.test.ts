@@ -113,12 +113,14 @@ describe('spool messages and the redrive', () => {
       delivered: [],
       failed: ['m1', 'm2'],
       eventsReplayed: 0,
+      eventsDropped: 0,
     });
     state.down = false;
     expect(await redriveSpooledMessages(messages, sink)).toEqual({
       delivered: ['m1'],
       failed: ['m2'],
       eventsReplayed: 2,
+      eventsDropped: 0,
     });
   });
 });
