@@ -163,6 +163,9 @@ const invokeStreamingAsLambda = async (
     throw error;
   } finally {
     cancel();
+    // What is left is read after a turn of the loop, as the runtime posts the invocation's end
+    // first: a socket destroyed just before the handler returned has closed by then.
+    await loopTurn();
     report({
       functionName: context.functionName,
       awsRequestId: context.awsRequestId,
@@ -173,6 +176,16 @@ const invokeStreamingAsLambda = async (
     });
   }
 };
+
+/** One full turn of the event loop (its close callbacks included). */
+const loopTurn = () =>
+  new Promise<void>((resolve) =>
+    setImmediate(() =>
+      setImmediate(() => {
+        resolve();
+      }),
+    ),
+  );
 
 interface CompiledRoute {
   route: RouteDef;
