@@ -17,7 +17,8 @@ import { setTimeout as delay } from 'node:timers/promises';
  * they were created from) are its own, tracked with an async hook, and they hold its loop while
  * Node would count them as keeping a process alive (`hasRef()`: a ref'd timer or immediate not yet
  * run or cleared, an open socket or server that is not unref'd; an HTTP agent unrefs a keep-alive
- * socket back in its pool). Promises hold nothing by themselves, as in Node. Work a local stand-in
+ * socket back in its pool). Promises hold nothing by themselves, as in Node. A request without a
+ * handle (a file system call, a DNS lookup) is not tracked: it ends on its own. Work a local stand-in
  * of another function does (the local event stream's counter consumer) runs outside any
  * invocation's loop (`outsideInvocations`).
  */
