@@ -32,8 +32,11 @@ const live = (record: AttributionRecord | undefined, at: Date) =>
   record && Date.parse(record.expiresAt) > at.getTime() ? record : undefined;
 
 export const attributionRepository = {
-  /** The record under its attribution id and its click id, and its fingerprint entry, at once. */
-  async save(record: AttributionRecord): Promise<void> {
+  /**
+   * The record under its attribution id and its click id, and its fingerprint entry, at once.
+   * An aborted `abortSignal` (the edge's record budget) cancels the write in flight.
+   */
+  async save(record: AttributionRecord, options: { abortSignal?: AbortSignal } = {}): Promise<void> {
     const item = { type: 'ATTR', ...record, ttl: ttlOf(record.expiresAt) };
     const puts: Array<Record<string, unknown>> = [
       { ...keys.attribution(record.attributionId), ...item },
@@ -53,6 +56,7 @@ export const attributionRepository = {
           Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
         })),
       }),
+      { abortSignal: options.abortSignal },
     );
   },
 

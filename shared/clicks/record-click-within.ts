@@ -20,8 +20,10 @@ export const clickRecordBudgetMs = (): number =>
 
 /**
  * Sends a built click's events (the counters follow from them, link-counters.ts) within
- * `budgetMs`. If they are not sent by then, or failed, they are logged as a replayable record
- * (click-replay.ts); the caller never waits longer than the budget.
+ * `budgetMs`. At the budget the send is aborted (the sink gets the budget's signal: the put in
+ * flight is cancelled, no retry or spool follows), so nothing of it outlives the budget and keeps
+ * the invocation running. Events not sent by then, or failed, are logged once, here, as a
+ * replayable record (click-replay.ts); the caller never waits longer than the budget.
  */
 export const recordClickWithin = async (
   recorded: RecordedClick,
@@ -29,7 +31,7 @@ export const recordClickWithin = async (
   fields: { requestId: string },
   budgetMs = clickRecordBudgetMs(),
 ): Promise<void> => {
-  const sent = await withinBudget(getEventSink().send(events), budgetMs);
+  const sent = await withinBudget((signal) => getEventSink().send(events, { signal }), budgetMs);
   // Click metrics are written by the counter consumer from the events; only a miss is counted here.
   if (sent.done) return;
   countClickNotRecorded();

@@ -101,7 +101,7 @@ const recordInBackground = async (
   await Promise.all([recordClickWithin(recorded, events, { requestId: input.requestId }), attribution]);
 };
 
-/** The tap's attribution record, waited for at most CLICK_RECORD_BUDGET_MS; a failure or timeout is logged. */
+/** The tap's attribution record, waited for at most CLICK_RECORD_BUDGET_MS (then the write is aborted); a failure or timeout is logged. */
 const recordTapWithin = async (
   input: ClickInput,
   click: ClickRequest,
@@ -109,16 +109,20 @@ const recordTapWithin = async (
 ): Promise<void> => {
   const { record, host, key, request } = input;
   const recorded = await withinBudget(
-    recordEdgeAttribution({
-      // A tap is only attributed on a deep link, so there is a record.
-      record: required(record, 'the record of an attributed tap'),
-      domain: host.hostname,
-      key,
-      ids: tap.ids,
-      ip: request.ip,
-      platform: tap.platform,
-      at: click.at ?? new Date(),
-    }),
+    (signal) =>
+      recordEdgeAttribution(
+        {
+          // A tap is only attributed on a deep link, so there is a record.
+          record: required(record, 'the record of an attributed tap'),
+          domain: host.hostname,
+          key,
+          ids: tap.ids,
+          ip: request.ip,
+          platform: tap.platform,
+          at: click.at ?? new Date(),
+        },
+        signal,
+      ),
     clickRecordBudgetMs(),
   );
   if (!recorded.done)

@@ -11,6 +11,12 @@ export interface SendOptions {
    * were counted when they first passed, so the click counters skip them.
    */
   lakeOnly?: boolean;
+  /**
+   * The caller's budget: once aborted, the sink stops (the request in flight is cancelled, no
+   * retry, no spool) and the send rejects with the signal's reason. The caller owns the events
+   * then (the edge logs them once for replay, shared/clicks/record-click-within.ts).
+   */
+  signal?: AbortSignal;
 }
 
 /**

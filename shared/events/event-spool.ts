@@ -9,7 +9,8 @@ import { cutBatches, utf8Bytes } from '@shared/util/byte-batches';
  * re-sent event may reach the lake twice; analytics count each eventId once.
  */
 export interface EventSpool {
-  spool(events: EventRecord[], reason: string): Promise<void>;
+  /** An aborted `signal` (the caller's budget) cancels the call in flight and stops. */
+  spool(events: EventRecord[], reason: string, signal?: AbortSignal): Promise<void>;
 }
 
 /** One queue message: a group of undelivered events and why they were not delivered. */
@@ -71,7 +72,7 @@ export const createSqsSpool = (options: {
     return client;
   };
   return {
-    async spool(events, reason) {
+    async spool(events, reason, signal) {
       const { SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
       const sqsClient = await sqs();
       const bodies = spoolMessages(events, reason);
@@ -85,6 +86,7 @@ export const createSqsSpool = (options: {
         for (let attempt = 1; entries.length > 0; attempt++) {
           const out = await sqsClient.send(
             new SendMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: entries }),
+            { abortSignal: signal },
           );
           const failed = new Set((out.Failed ?? []).map((f) => f.Id));
           entries = entries.filter((e) => failed.has(e.Id));

@@ -12,8 +12,11 @@ export type PutRecordsInput = Required<Pick<PutRecordsCommandInput, 'StreamName'
 };
 export type PutRecordsOutput = Pick<PutRecordsCommandOutput, 'FailedRecordCount' | 'Records'>;
 
-/** One PutRecords call; an error's `name` is the Kinesis error type (the SDK's service exceptions). */
-export type PutRecords = (input: PutRecordsInput) => Promise<PutRecordsOutput>;
+/**
+ * One PutRecords call; an error's `name` is the Kinesis error type (the SDK's service exceptions).
+ * An aborted `abortSignal` cancels the call (the request is destroyed) and it rejects with `AbortError`.
+ */
+export type PutRecords = (input: PutRecordsInput, options?: { abortSignal?: AbortSignal }) => Promise<PutRecordsOutput>;
 
 /** Timeouts of the Kinesis client: a stalled connection or answer fails the attempt, and the sink retries the records. */
 export const kinesisTimeouts = {
@@ -52,8 +55,10 @@ export const createKinesisPut = (options: KinesisPutOptions): PutRecords => {
       throwOnRequestTimeout: true,
     }),
   });
-  return async (input) => {
-    const { FailedRecordCount, Records } = await client.send(new PutRecordsCommand(input));
+  return async (input, callOptions) => {
+    const { FailedRecordCount, Records } = await client.send(new PutRecordsCommand(input), {
+      abortSignal: callOptions?.abortSignal,
+    });
     return { FailedRecordCount, Records };
   };
 };

@@ -9,6 +9,7 @@ import type { EventRecord } from './event-record';
 import type { EventSink, SendOptions } from './event-sink';
 import { keptKinesisFailure } from './kept-failure-record';
 import { createLocalLakeSink } from './local-lake-sink';
+import { outsideInvocations } from '@shared/local/invocation-event-loop';
 import { LAKE_ONLY_PARTITION_PREFIX } from './stream-sink';
 
 /** Records the local consumer takes per batch (the deployed event source mapping's batch size). */
@@ -132,6 +133,10 @@ export const createLocalEventStream = (lakeDir: string, options: LocalEventStrea
     for (const resolve of waiters) resolve();
   };
 
+  // The consumer is a function of its own when deployed: a send from an edge invocation starts it
+  // outside that invocation's event loop (the local server waits for an invocation's loop).
+  const startPump = () => outsideInvocations(pump);
+
   return {
     async send(events: EventRecord[], options?: SendOptions) {
       if (events.length === 0) return;
@@ -149,12 +154,12 @@ export const createLocalEventStream = (lakeDir: string, options: LocalEventStrea
         arrivals.set(record, clock());
         queue.push(record);
       }
-      pumping ??= pump();
+      pumping ??= startPump();
     },
     drained: () => (pumping ? new Promise<void>((resolve) => idleWaiters.push(resolve)) : Promise.resolve()),
     async redeliverRetained() {
       queue.push(...retained);
-      pumping ??= pump();
+      pumping ??= startPump();
       await new Promise<void>((resolve) => idleWaiters.push(resolve));
       return retained.length;
     },

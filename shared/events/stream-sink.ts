@@ -2,6 +2,7 @@ import { log } from '@shared/util/logger';
 import { countThrottle, countUndeliveredEvents } from '@shared/util/metrics';
 import { randomBytes } from 'node:crypto';
 import { cutBatches, PUT_RECORDS_LIMITS, utf8Bytes } from '@shared/util/byte-batches';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { PutRecords } from './kinesis-client';
 import type { EventRecord } from './event-record';
 import type { EventSink, SendOptions } from './event-sink';
@@ -60,7 +61,8 @@ export interface StreamSinkOptions {
   maxAttempts?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
-  sleep?: (ms: number) => Promise<void>;
+  /** The pause between attempts; an aborted `signal` ends it early (it may reject). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   /** What happens to events that still fail after the retries (and the spool); default: error log + `UndeliveredEvents` metric. */
   onUndelivered?: (undelivered: UndeliveredEvents) => void;
@@ -132,7 +134,8 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
   const maxAttempts = options.maxAttempts ?? 5;
   const baseDelayMs = options.baseDelayMs ?? 100;
   const maxDelayMs = options.maxDelayMs ?? 3000;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  // Aborted, the pause's timer is cleared at once: no timer of the sink outlives its caller's budget.
+  const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
   const random = options.random ?? Math.random;
   const onUndelivered = options.onUndelivered ?? reportUndelivered;
   /** Failures of the current delivery pass, by reason (reported or spooled after it). */
@@ -141,13 +144,16 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
     if (records.length) failures.push({ reason, records });
   };
 
-  /** Sends one batch; returns the records worth another attempt. */
-  const putBatch = async (batch: Pending[], failures: Failures): Promise<Pending[]> => {
+  /** Sends one batch; returns the records worth another attempt. Aborted (`signal`), it rejects. */
+  const putBatch = async (batch: Pending[], failures: Failures, signal?: AbortSignal): Promise<Pending[]> => {
     try {
-      const out = await options.putRecords({
-        StreamName: options.streamName,
-        Records: batch.map((r) => ({ Data: r.data, PartitionKey: r.partitionKey })),
-      });
+      const out = await options.putRecords(
+        {
+          StreamName: options.streamName,
+          Records: batch.map((r) => ({ Data: r.data, PartitionKey: r.partitionKey })),
+        },
+        { abortSignal: signal },
+      );
       if (!out.FailedRecordCount) return [];
       const responses = out.Records ?? [];
       return batch.flatMap((record, i) => {
@@ -156,6 +162,7 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
         return !response || response.ErrorCode ? [{ ...record, error: response?.ErrorCode ?? 'MissingResponse' }] : [];
       });
     } catch (error) {
+      signal?.throwIfAborted();
       const name = (error as Partial<Error>).name ?? 'Error';
       if (PERMANENT_ERRORS.has(name)) {
         report(failures, name, batch);
@@ -165,12 +172,16 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
     }
   };
 
-  /** One delivery pass with retries; what still failed, by reason (records too large apart). */
+  /**
+   * One delivery pass with retries; what still failed, by reason (records too large apart).
+   * Aborted (`sendOptions.signal`), it stops where it is and rejects with the signal's reason.
+   */
   const deliverPass = async (
     events: EventRecord[],
     sendOptions?: SendOptions,
   ): Promise<{ failures: Failures; tooLarge: Pending[] }> => {
     const failures: Failures = [];
+    const signal = sendOptions?.signal;
     const prefix = sendOptions?.lakeOnly ? LAKE_ONLY_PARTITION_PREFIX : '';
     const encoded = events.map((event) => ({
       event,
@@ -180,7 +191,10 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
     const tooLarge = encoded.filter((r) => putRecordBytes(r) > streamLimits.bytesPerRecord);
     let pending: Pending[] = encoded.filter((r) => putRecordBytes(r) <= streamLimits.bytesPerRecord);
     for (let attempt = 1; pending.length > 0; attempt++) {
-      const failed = (await Promise.all(batchRecords(pending).map((batch) => putBatch(batch, failures)))).flat();
+      const failed = (
+        await Promise.all(batchRecords(pending).map((batch) => putBatch(batch, failures, signal)))
+      ).flat();
+      signal?.throwIfAborted();
       if (failed.length === 0) break;
       if (failed.some((r) => r.error && THROTTLED.test(r.error))) countThrottle('Kinesis');
       if (attempt >= maxAttempts) {
@@ -193,7 +207,8 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
         attempt,
         failed: failed.length,
       });
-      await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs, random));
+      await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs, random), signal);
+      signal?.throwIfAborted();
       pending = failed;
     }
     return { failures, tooLarge };
@@ -213,7 +228,14 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
         reasons: failures.map((f) => f.reason),
       };
     },
+    /**
+     * Aborted (`sendOptions.signal`, the caller's budget), it stops: the call in flight is
+     * cancelled, nothing is retried, spooled or reported, and it rejects with the signal's reason;
+     * the caller keeps the events (the edge logs them once for replay). The abort does not undo a
+     * call Kinesis already accepted.
+     */
     async send(events: EventRecord[], sendOptions?: SendOptions) {
+      const signal = sendOptions?.signal;
       const { failures, tooLarge } = await deliverPass(events, sendOptions);
       if (tooLarge.length)
         onUndelivered({
@@ -222,11 +244,12 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
           events: tooLarge.map((r) => r.event),
         });
       for (const { reason, records } of failures) {
+        signal?.throwIfAborted();
         const failed = records.map((r) => r.event);
         // A lake-only replay is not spooled: the redrive would send it as ordinary events, counted again.
         if (options.spool && !sendOptions?.lakeOnly) {
           try {
-            await options.spool.spool(failed, reason);
+            await options.spool.spool(failed, reason, signal);
             log('warn', 'Event stream: undelivered events spooled for redrive', {
               streamName: options.streamName,
               reason,
@@ -234,6 +257,7 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
             });
             continue;
           } catch (error) {
+            signal?.throwIfAborted();
             onUndelivered({
               streamName: options.streamName,
               reason: `${reason};SpoolFailed:${(error as Error).name}`,

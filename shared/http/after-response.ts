@@ -5,8 +5,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * the redirect (docs/edge.md, "After the response"). The edge handler (shared/http/edge-handler.ts)
  * opens one list per invocation; domain code hands it work with `afterResponse`, and the handler
  * ends the response stream first, then awaits the list before the invocation returns. The work
- * must bound itself (the click's recording is bounded by its record budget and hands what it could
- * not finish to the replay log): the invocation, and its billed duration, last until it settles.
+ * must bound itself (the click's recording is bounded by its record budget, which aborts what it
+ * started, and hands what it could not finish to the replay log): the invocation, and its billed
+ * duration, last until it settles.
  */
 const invocationWork = new AsyncLocalStorage<(() => Promise<unknown>)[]>();
 

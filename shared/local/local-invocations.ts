@@ -19,6 +19,32 @@
 export const LOCAL_LAMBDA_CONCURRENCY = 8;
 
 /**
+ * How one local invocation ended: what Lambda's platform reports at the end of an invocation (its
+ * `platform.runtimeDone` event and REPORT line carry the status; a timeout is also logged as
+ * `Task timed out after N seconds`).
+ */
+export interface InvocationEnd {
+  functionName: string;
+  awsRequestId: string;
+  /** The request's path (on the edge, `/` and the short link's key). */
+  rawPath: string;
+  status: 'success' | 'error' | 'timeout';
+  /**
+   * Streamed invocations: whether the end waited for the invocation's event loop to be empty (the
+   * runtime's default; the handler can set `context.callbackWaitsForEmptyEventLoop = false`).
+   */
+  waitedForEmptyEventLoop: boolean;
+  /**
+   * Streamed invocations: what still held the invocation's event loop when it ended (resource
+   * types, e.g. `TCPWRAP` for a socket waiting for an answer, `Timeout` for a pending timer): after
+   * a timeout, what kept it running; after an end that did not wait, what a deployed function would
+   * leave frozen in its environment, to resume in a later invocation. Undefined for a buffered
+   * invocation (the runtime never waits for the loop of an async handler's).
+   */
+  leftOnEventLoop?: string[];
+}
+
+/**
  * The local stand-in for Lambda's concurrency: at most `limit` invocations run at once, the
  * others wait first in, first out. An invocation holds its slot until its work settles, work
  * after its response included (the edge records a click after answering). `idle()` waits for
@@ -28,6 +54,7 @@ export class LocalInvocations {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly endListeners = new Set<(end: InvocationEnd) => void>();
   /** The most invocations that ran at once. */
   peak = 0;
 
@@ -52,6 +79,19 @@ export class LocalInvocations {
     this.pending.add(tracked);
     void tracked.then(() => this.pending.delete(tracked));
     return settled;
+  }
+
+  /** Calls `listener` with every invocation's end (the local server reports them); returns its removal. */
+  onEnd(listener: (end: InvocationEnd) => void): () => void {
+    this.endListeners.add(listener);
+    return () => {
+      this.endListeners.delete(listener);
+    };
+  }
+
+  /** Reports an invocation's end to the listeners. */
+  ended(end: InvocationEnd): void {
+    for (const listener of this.endListeners) listener(end);
   }
 
   /** Resolves once no invocation is queued or running (including ones that arrive meanwhile). */

@@ -10,7 +10,8 @@ import { LAMBDA_RESPONSE_LIMIT_BYTES } from '@shared/pagination/response-budget'
 import { ORIGIN_VERIFY_HEADER } from '@shared/http/origin-verify';
 import { runViewerRequest } from '@lib/front-door/viewer-request-code';
 import type { PreludeStream, ResponsePrelude } from './lambda-streaming';
-import { LocalInvocations } from './local-invocations';
+import { invocationEventLoop } from './invocation-event-loop';
+import { LocalInvocations, type InvocationEnd } from './local-invocations';
 
 /** A handler as the local server invokes it; `streaming` is set for a RESPONSE_STREAM handler. */
 export type LambdaHandler = ((event: ApiEvent, context: Context) => Promise<ApiResult | undefined>) & {
@@ -35,13 +36,14 @@ const gatewayAnswer = (statusCode: number, message: string): ApiResult => ({
 });
 
 /** What API Gateway answers when the function failed (an error, a timeout, a response over 6 MB). */
-const functionFailed = (route: RouteDef, reason: string): ApiResult => {
+const functionFailed = (route: RouteDef, reason: string, details: Record<string, unknown> = {}): ApiResult => {
   console.error(
     JSON.stringify({
       level: 'error',
       message: 'local Lambda invocation failed',
       route: `${route.method} ${route.path}`,
       reason,
+      ...details,
     }),
   );
   return gatewayAnswer(500, 'Internal Server Error');
@@ -73,59 +75,117 @@ const invokeAsLambda = async (
   handler: LambdaHandler,
   event: ApiEvent,
   route: RouteDef,
+  report: (end: InvocationEnd) => void,
 ): Promise<ApiResult | undefined> => {
   const timeoutMs = routeTimeoutSeconds(route) * 1000;
   const { timedOut, cancel } = timeoutAfter(timeoutMs);
+  const context = lambdaContext(route, Date.now() + timeoutMs);
+  let status: InvocationEnd['status'] = 'success';
   try {
-    const context = lambdaContext(route, Date.now() + timeoutMs);
     const result = await Promise.race([
       invocationScoped(context.awsRequestId, () => handler(event, context)),
       timedOut,
     ]);
-    if (result === 'timeout') return functionFailed(route, `Task timed out after ${timeoutMs / 1000} seconds`);
+    if (result === 'timeout') {
+      status = 'timeout';
+      return functionFailed(route, `Task timed out after ${timeoutMs / 1000} seconds`);
+    }
     const size = Buffer.byteLength(JSON.stringify(result ?? null));
     if (size > LAMBDA_RESPONSE_LIMIT_BYTES) {
+      status = 'error';
       return functionFailed(
         route,
         `Response payload size (${size} bytes) exceeded maximum allowed payload size (${LAMBDA_RESPONSE_LIMIT_BYTES} bytes)`,
       );
     }
     return result;
+  } catch (error) {
+    status = 'error';
+    throw error;
   } finally {
     cancel();
+    report({
+      functionName: context.functionName,
+      awsRequestId: context.awsRequestId,
+      rawPath: event.rawPath,
+      status,
+      waitedForEmptyEventLoop: false,
+    });
   }
 };
 
 /**
- * Invokes a RESPONSE_STREAM handler as Lambda would: the prelude and body go to the client as
- * the handler writes them, and the client has its whole answer when the handler ends the stream,
- * even if the handler goes on working (the edge records the click after answering). The
- * invocation, its timeout and its concurrency slot last until the handler returns. A handler
- * still running at its timeout is stopped there: a response not yet begun is a failed invocation,
- * one under way is cut off (Lambda ends the stream at the timeout).
+ * Invokes a RESPONSE_STREAM handler as Lambda's Node.js runtime does: the prelude and body go to
+ * the client as the handler writes them, and the client has its whole answer when the handler
+ * ends the stream, even if the handler goes on working (the edge records the click after
+ * answering). The invocation, its timeout and its concurrency slot last until the handler
+ * returns and then, unless the handler set `context.callbackWaitsForEmptyEventLoop = false`,
+ * until its event loop is empty: the runtime's streaming context waits for that by default, so a
+ * socket or timer the invocation left behind keeps it running (invocation-event-loop.ts). An
+ * invocation still running at its timeout is stopped there and logged as timed out (with what
+ * held it): a response not yet begun is a failed invocation, one under way is cut off (Lambda
+ * ends the stream at the timeout). Every end is reported (`report`), with its status and what
+ * was left on its loop.
  */
 const invokeStreamingAsLambda = async (
   streaming: NonNullable<LambdaHandler['streaming']>,
   event: ApiEvent,
   route: RouteDef,
   res: ServerResponse,
+  report: (end: InvocationEnd) => void,
 ): Promise<void> => {
   const timeoutMs = routeTimeoutSeconds(route) * 1000;
   const { timedOut, cancel } = timeoutAfter(timeoutMs);
+  const context = lambdaContext(route, Date.now() + timeoutMs);
+  const loop = invocationEventLoop();
+  let status: InvocationEnd['status'] = 'success';
+  let waited = false;
   try {
-    const context = lambdaContext(route, Date.now() + timeoutMs);
-    const outcome = await Promise.race([
+    const handled = loop.run(() =>
       invocationScoped(context.awsRequestId, () => streaming(event, new ServerResponseStream(res), context)),
-      timedOut,
-    ]);
+    );
+    // Attached here, outside the invocation's loop: the wait is the runtime's, not the invocation's.
+    const ended = handled.then(async () => {
+      if (!context.callbackWaitsForEmptyEventLoop) return;
+      waited = true;
+      await loop.emptied();
+    });
+    const outcome = await Promise.race([ended, timedOut]);
     if (outcome !== 'timeout') return;
-    const failed = functionFailed(route, `Task timed out after ${timeoutMs / 1000} seconds`);
+    status = 'timeout';
+    const failed = functionFailed(route, `Task timed out after ${timeoutMs / 1000} seconds`, {
+      leftOnEventLoop: loop.holding(),
+    });
     if (!res.headersSent) writeResult(res, failed, event.requestContext.http.method);
     else if (!res.writableEnded) res.end();
+  } catch (error) {
+    status = 'error';
+    throw error;
   } finally {
     cancel();
+    // What is left is read after a turn of the loop, as the runtime posts the invocation's end
+    // first: a socket destroyed just before the handler returned has closed by then.
+    await loopTurn();
+    report({
+      functionName: context.functionName,
+      awsRequestId: context.awsRequestId,
+      rawPath: event.rawPath,
+      status,
+      waitedForEmptyEventLoop: waited,
+      leftOnEventLoop: loop.close(),
+    });
   }
 };
+
+/** One full turn of the event loop (its close callbacks included). */
+const loopTurn = () =>
+  new Promise<void>((resolve) =>
+    setImmediate(() =>
+      setImmediate(() => {
+        resolve();
+      }),
+    ),
+  );
 
 interface CompiledRoute {
   route: RouteDef;
@@ -252,11 +312,14 @@ export const createLocalApiServer = (options: {
       const { route } = match;
       const handler = await options.loadHandler(route);
       const streaming = handler.streaming;
+      const report = (end: InvocationEnd) => {
+        invocations.ended(end);
+      };
       if (streaming) {
-        await invocations.run(() => invokeStreamingAsLambda(streaming, event, route, res));
+        await invocations.run(() => invokeStreamingAsLambda(streaming, event, route, res, report));
         return;
       }
-      result = await invocations.run(() => invokeAsLambda(handler, event, route));
+      result = await invocations.run(() => invokeAsLambda(handler, event, route, report));
     }
     writeResult(res, result ?? { statusCode: 204 }, method);
   }
@@ -408,10 +471,14 @@ const invocationScoped = async <T>(awsRequestId: string, fn: () => Promise<T>): 
 /** The runtime's callback-era context methods, kept (as no-ops) for handlers written against them. */
 const legacyContextMethods = { done: () => undefined, fail: () => undefined, succeed: () => undefined };
 
-/** A Lambda context for one local invocation of a function named after its handler; its remaining time runs to `deadline`. */
+/**
+ * A Lambda context for one local invocation of a function named after its handler; its remaining
+ * time runs to `deadline`. `callbackWaitsForEmptyEventLoop` starts true, as the runtime's does:
+ * on a streamed invocation the local server then waits for the invocation's event loop.
+ */
 export const lambdaContext = (route: Pick<RouteDef, 'handler'>, deadline = Date.now() + 10_000): Context => ({
   ...legacyContextMethods,
-  callbackWaitsForEmptyEventLoop: false,
+  callbackWaitsForEmptyEventLoop: true,
   functionName: route.handler,
   functionVersion: '$LATEST',
   invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.handler}`,

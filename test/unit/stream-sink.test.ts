@@ -324,6 +324,74 @@ describe('event stream sink (real Kinesis SDK request shapes, no network)', () =
     expect(spooled).toHaveLength(1);
   });
 
+  it("aborted by the caller's signal, stops where it is: the put in flight cancelled, no retry, no spool, nothing reported", async () => {
+    const spooled: unknown[] = [];
+    const c = collect();
+    const signals: Array<AbortSignal | undefined> = [];
+    // A stalled stream: the call answers only by rejecting when its signal aborts, as the SDK does.
+    const stalled = (_input: PutRecordsInput, options?: { abortSignal?: AbortSignal }) => {
+      signals.push(options?.abortSignal);
+      return new Promise<never>((_resolve, reject) => {
+        options?.abortSignal?.addEventListener('abort', () => {
+          reject(Object.assign(new Error('Request aborted'), { name: 'AbortError' }));
+        });
+      });
+    };
+    const sink = createStreamSink({
+      putRecords: stalled,
+      streamName: 's',
+      ...c.options,
+      spool: {
+        spool: (events) => {
+          spooled.push(events);
+          return Promise.resolve();
+        },
+      },
+    });
+    const budget = new AbortController();
+    const sent = sink.send([event(1)], { signal: budget.signal });
+    budget.abort(new DOMException('not recorded within 3000 ms', 'TimeoutError'));
+    await expect(sent).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(signals).toEqual([budget.signal]);
+    expect(c.sleeps).toEqual([]);
+    expect(spooled).toEqual([]);
+    expect(c.undelivered).toEqual([]);
+  });
+
+  it('aborted while backing off between attempts, the pause ends and the records are neither retried nor spooled', async () => {
+    const { client, calls } = stubbedClient(() => ({
+      status: 400,
+      errorType: 'ProvisionedThroughputExceededException',
+      json: { __type: 'ProvisionedThroughputExceededException', message: 'Rate exceeded' },
+    }));
+    const spooled: unknown[] = [];
+    const undelivered: UndeliveredEvents[] = [];
+    const budget = new AbortController();
+    const pauses: Array<AbortSignal | undefined> = [];
+    const sink = createStreamSink({
+      putRecords: client,
+      streamName: 's',
+      onUndelivered: (u) => undelivered.push(u),
+      // The budget runs out during the first pause; the pause ends on the abort.
+      sleep: (_ms, signal) => {
+        pauses.push(signal);
+        budget.abort(new DOMException('not recorded within 3000 ms', 'TimeoutError'));
+        return Promise.resolve();
+      },
+      spool: {
+        spool: (events) => {
+          spooled.push(events);
+          return Promise.resolve();
+        },
+      },
+    });
+    await expect(sink.send([event(1)], { signal: budget.signal })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(pauses).toEqual([budget.signal]);
+    expect(calls).toHaveLength(1);
+    expect(spooled).toEqual([]);
+    expect(undelivered).toEqual([]);
+  });
+
   it('backs off exponentially with jitter, capped', () => {
     expect(backoffDelay(1, 100, 3000, () => 0)).toBe(50);
     expect(backoffDelay(1, 100, 3000, () => 1)).toBe(100);
