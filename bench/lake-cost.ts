@@ -5,7 +5,7 @@ import { randomUUID, createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import {
   ATHENA_BYTES_SCANNED_CUTOFF,
-  KEY_COLUMNS_PER_RAW_BYTE,
+  GZIP_KEY_COLUMNS_PER_RAW_BYTE,
   planCompactionUnits,
   type CompactionUnit,
   type RawObjectListing,
@@ -107,7 +107,7 @@ export const measureCompression = (events = 20_000): CompressionMeasure => {
 const HOUR = 3_600_000;
 
 /** The de-duplication side's bound over gzip-compressed raw bytes (measured ~0.68 on our lines). */
-export const GZIP_KEY_COLUMNS_PER_RAW_BYTE = 0.75;
+export { GZIP_KEY_COLUMNS_PER_RAW_BYTE };
 
 /**
  * The raw listing (keys and sizes, as ListObjectsV2 gives them) of `hours` hours ending at
@@ -139,7 +139,8 @@ export const syntheticListing = (options: {
       const [count, bytes] = objectsOf(shardLoad(s));
       for (let o = 0; o < count; o++)
         out.push({
-          key: `${RAW_PREFIX}shard=${shard}/dt=${day}/hour=${hour}/firehose-${hour}-${String(o).padStart(4, '0')}.json`,
+          // Named as stored: the planner bounds a gzip object's de-duplication side by its `.gz` name.
+          key: `${RAW_PREFIX}shard=${shard}/dt=${day}/hour=${hour}/firehose-${hour}-${String(o).padStart(4, '0')}${options.ratio > 1 ? '.json.gz' : '.json'}`,
           size: Math.ceil(bytes / options.ratio),
         });
     }
@@ -174,7 +175,6 @@ export const planViralBacklog = (
 ): BacklogPlan => {
   const hours = options.hours ?? 7 * 24;
   const ratio = options.gzip ? compression.ratio : 1;
-  const keyColumnsPerRawByte = options.gzip ? GZIP_KEY_COLUMNS_PER_RAW_BYTE : KEY_COLUMNS_PER_RAW_BYTE;
   const now = Date.parse('2026-11-27T00:15:00.000Z');
   const end = now - COMPACTION_GRACE_MS - ((now - COMPACTION_GRACE_MS) % HOUR);
   const listing = syntheticListing({
@@ -183,11 +183,12 @@ export const planViralBacklog = (
     ratio,
     lineBytes: compression.jsonBytes / compression.events,
   });
-  const plan = planCompactionUnits(listing, { now, keyColumnsPerRawByte });
+  // Each object's de-duplication bound by its name (gzip or not: keyColumnsPerRawByteOf).
+  const plan = planCompactionUnits(listing, { now });
   const lastHour = new Date(end - HOUR).toISOString();
   const perHour = planCompactionUnits(
     listing.filter((o) => o.key.includes(`/dt=${lastHour.slice(0, 10)}/hour=${lastHour.slice(11, 13)}/`)),
-    { now, keyColumnsPerRawByte },
+    { now },
   ).units.length;
   let left = plan.units.length;
   let runs = 0;

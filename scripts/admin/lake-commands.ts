@@ -90,7 +90,7 @@ export const registerLakeCommands = (program: Command): void => {
       const all: EventRecord[] = [];
       let unreadable = 0;
       for (const file of files) {
-        const read = eventsFromErrorObject(readFileSync(file, 'utf8'));
+        const read = eventsFromErrorObject(readFileSync(file));
         all.push(...read.events);
         unreadable += read.unreadable;
       }

@@ -1,4 +1,5 @@
-import { COMPACTED_PREFIX, RAW_FILE_EXTENSION, RAW_PREFIX } from './lake-layout';
+import { COMPACTED_PREFIX, RAW_PREFIX } from './lake-layout';
+import { isRawObjectName } from './raw-objects';
 
 /*
  * What one compaction run does, decided once for both engines: DuckDB over the local lake
@@ -22,7 +23,7 @@ export const COMPACTION_GRACE_MS = 10 * 60_000;
 export const WATERMARK_KEY = `${COMPACTED_PREFIX}_watermark.json`;
 
 export interface RawObjectRef {
-  /** `events/shard=SS/dt=YYYY-MM-DD/hour=HH/<file>.json` */
+  /** `events/shard=SS/dt=YYYY-MM-DD/hour=HH/<file>.json.gz` (or `.json`, written before raw objects were compressed) */
   key: string;
   shard: string;
   day: string;
@@ -54,7 +55,7 @@ export const parseRawKey = (key: string): RawObjectRef | undefined => {
   const match = RAW_KEY.exec(key);
   if (!match || !key.startsWith(RAW_PREFIX)) return undefined;
   const [, shard, day, hour, file] = match as unknown as [string, string, string, string, string];
-  if (file.startsWith('.') || !file.endsWith(RAW_FILE_EXTENSION)) return undefined;
+  if (file.startsWith('.') || !isRawObjectName(file)) return undefined;
   return { key, shard, day, hour };
 };
 

@@ -34,7 +34,8 @@ export const sqlString = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 const DAY_DIR = /^dt=(\d{4}-\d{2}-\d{2})$/;
 const HOUR_DIR = /^hour=\d{2}$/;
-const RAW_FILE = /^[A-Za-z0-9_.-]+\.json$/;
+/** Raw objects: gzip JSON lines (`.json.gz`), or uncompressed ones written before the switch (`.json`). */
+const RAW_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json(\.gz)?$/;
 const COMPACTED_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.parquet$/;
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | null | undefined)?.code === 'ENOENT';
@@ -93,7 +94,11 @@ const emptyRelation = (partitions: readonly string[]) =>
 
 const hiveTypes = (partitions: readonly string[]) => `{${partitions.map((p) => `'${p}': 'VARCHAR'`).join(', ')}}`;
 
-/** read_json over raw files: newline-delimited, every field text, partitions from the path. */
+/**
+ * read_json over raw files: newline-delimited, every field text, partitions from the path; gzip
+ * is detected per file from its `.gz` extension (DuckDB's `compression = 'auto'`), so compressed
+ * and older uncompressed objects read together.
+ */
 export const rawRelationSql = (files: string[], options: { filename?: boolean } = {}): string =>
   files.length === 0
     ? emptyRelation(options.filename ? [...rawPartitionKeys, 'filename'] : rawPartitionKeys)

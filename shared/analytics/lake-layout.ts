@@ -5,7 +5,7 @@ import { required } from '@shared/util/required';
  * The layout of the event lake, one definition for Firehose (lib/event-pipeline.ts), the Glue
  * tables (lib/analytics.ts), the local lake (local-lake-sink.ts), compaction and the engines:
  *
- *   events/shard=SS/dt=YYYY-MM-DD/hour=HH/<file>.json         raw JSON lines, short-lived
+ *   events/shard=SS/dt=YYYY-MM-DD/hour=HH/<file>.json.gz      raw JSON lines, gzip, short-lived
  *   compacted/workspace_id=W/dt=YYYY-MM-DD/<file>.parquet      one workspace's closed days
  *
  * Raw objects are sharded by a hash of the workspace id (never by the id itself) so Firehose's
@@ -75,8 +75,11 @@ export const compactedDayPath = (workspaceId: string, dt: string) =>
 /** The folder of everything compacted for one workspace (erasure and export read this prefix). */
 export const compactedWorkspacePath = (workspaceId: string) => `${COMPACTED_PREFIX}workspace_id=${workspaceId}`;
 
-/** Raw object file extension (Firehose's FileExtension; the local sink's files). */
-export const RAW_FILE_EXTENSION = '.json';
+/**
+ * Raw object file extension (Firehose's FileExtension; the local sink's files): JSON lines, gzip
+ * (raw-objects.ts). Athena tells a compressed text object by this extension.
+ */
+export const RAW_FILE_EXTENSION = '.json.gz';
 
 /** Firehose's default active-partition limit per stream (past it, records go to errors/activePartitionExceeded/). */
 export const FIREHOSE_ACTIVE_PARTITION_LIMIT = 500;

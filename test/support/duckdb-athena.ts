@@ -10,6 +10,7 @@ import type { AthenaSender } from '@shared/analytics/athena-client';
 import { ANALYTICS_TABLE, COMPACTED_TABLE } from '@shared/analytics/analytics-sql';
 import { compactedRelationSql, getDuckDbInstance, rawRelationSql, sqlString } from '@shared/analytics/duckdb-engine';
 import { COMPACTED_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
+import { isRawObjectName } from '@shared/analytics/raw-objects';
 
 const walk = async (dir: string): Promise<string[]> => {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -50,7 +51,7 @@ export const duckDbAthena = (
     try {
       const files = await walk(lakeDir);
       const raw = files.filter(
-        (f) => f.startsWith(path.join(lakeDir, RAW_PREFIX)) && f.endsWith('.json') && !path.basename(f).startsWith('.'),
+        (f) => f.startsWith(path.join(lakeDir, RAW_PREFIX)) && isRawObjectName(f) && !path.basename(f).startsWith('.'),
       );
       const compacted = files.filter(
         (f) => f.startsWith(path.join(lakeDir, COMPACTED_PREFIX)) && f.endsWith('.parquet'),
