@@ -7,12 +7,13 @@
  *    without them, in the encoding it had (deleted when nothing else is left). Only its shard is read: the workspace's
  *    lines land nowhere else (unless LAKE_SHARDS changed since they were written; see
  *    docs/operations.md).
- * 2. Compacted objects (`compacted/workspace_id=W/`) are the workspace's alone: all deleted.
+ * 2. Compacted objects (`compacted/workspace_id=W/`, hourly, and `compacted/daily/workspace_id=W/`,
+ *    merged days) are the workspace's alone: all deleted.
  *
  * Raw first: a compaction run that read raw lines before step 1 writes them under the compacted
  * prefix, which step 2 then removes (run the command again if a compaction ran meanwhile).
  */
-import { compactedWorkspacePath, RAW_PREFIX, shardOf } from '@shared/analytics/lake-layout';
+import { compactedWorkspacePath, dailyWorkspacePath, RAW_PREFIX, shardOf } from '@shared/analytics/lake-layout';
 import { decodeStoredText, encodeStoredText, isRawObjectName } from '@shared/analytics/raw-objects';
 import { assertSafeId } from '@shared/analytics/analytics-engine';
 import type { LakeStore } from './lake-store';
@@ -73,6 +74,7 @@ export const eraseWorkspaceLake = async (
   result.rawObjectsDeleted = emptied.length;
   const compacted: string[] = [];
   for await (const key of store.list(`${compactedWorkspacePath(workspaceId)}/`)) compacted.push(key);
+  for await (const key of store.list(`${dailyWorkspacePath(workspaceId)}/`)) compacted.push(key);
   await store.delete(compacted);
   result.compactedObjectsDeleted = compacted.length;
   return result;

@@ -48,6 +48,11 @@ export const createLocalLakeStore = (lakeDir: string): LakeStore => {
     }
   };
   const fileOf = (key: string) => path.join(lakeDir, ...key.split('/'));
+  /** Keys starting with `prefix`, as S3 lists them: a prefix may end inside a folder name (`compacted/workspace_id=`). */
+  const under = async function* (prefix: string): AsyncGenerator<string> {
+    const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+    for await (const key of walk(fileOf(folder.replace(/\/$/, '')))) if (key.startsWith(prefix)) yield key;
+  };
   const putBytes = async (key: string, body: Uint8Array) => {
     const file = fileOf(key);
     await mkdir(path.dirname(file), { recursive: true });
@@ -57,9 +62,9 @@ export const createLocalLakeStore = (lakeDir: string): LakeStore => {
   };
   return {
     location: lakeDir,
-    list: (prefix) => walk(fileOf(prefix.replace(/\/$/, ''))),
+    list: (prefix) => under(prefix),
     async *listSized(prefix) {
-      for await (const key of walk(fileOf(prefix.replace(/\/$/, '')))) {
+      for await (const key of under(prefix)) {
         const size = await stat(fileOf(key)).then(
           (s) => s.size,
           () => undefined, // removed since it was listed

@@ -86,9 +86,34 @@ export const planCompaction = (
   return { closedBefore, watermark: new Date(closedBefore).toISOString(), days };
 };
 
-/** The watermark object's body. */
-export const watermarkBody = (plan: CompactionPlan, ranAt: Date, engine: 'duckdb' | 'athena'): string =>
-  JSON.stringify({ closedBefore: plan.watermark, ranAt: ranAt.toISOString(), engine }) + '\n';
+/**
+ * The watermark object's body: `closedBefore` (compaction) and `mergedBefore` (the daily merge:
+ * days before it are read from the daily files; daily-merge.ts). The object is the manifest both
+ * switch-overs read, written last by a run (after the files it points queries at).
+ */
+export const watermarkBody = (
+  plan: Pick<CompactionPlan, 'watermark'>,
+  ranAt: Date,
+  engine: 'duckdb' | 'athena',
+  mergedBefore?: string,
+): string =>
+  JSON.stringify({
+    closedBefore: plan.watermark,
+    ...(mergedBefore === undefined ? {} : { mergedBefore }),
+    ranAt: ranAt.toISOString(),
+    engine,
+  }) + '\n';
+
+/** The recorded daily-merge boundary (`YYYY-MM-DD`, exclusive), or undefined when no day was merged yet. */
+export const parseMergedBefore = (body: string | undefined): string | undefined => {
+  if (!body) return undefined;
+  try {
+    const value = (JSON.parse(body) as { mergedBefore?: unknown }).mergedBefore;
+    return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 /** The recorded watermark (closedBefore, ISO), or undefined when none was written yet. */
 export const parseWatermark = (body: string | undefined): string | undefined => {
