@@ -65,6 +65,9 @@ export const registerLakeCommands = (program: Command): void => {
         (r) =>
           `Compacted ${r.rawFiles} raw files into ${r.workspaceDays} workspace-days (${r.events} events); closed through ${r.watermark}` +
           (r.skippedWorkspaces.length ? `; left raw (unsafe workspace ids): ${r.skippedWorkspaces.join(', ')}` : '') +
+          (r.merge
+            ? `; merged ${r.merge.workspaceDays} workspace-days into daily files (days before ${r.merge.mergedBefore ?? '-'} read from them)`
+            : '') +
           '.',
       );
     });

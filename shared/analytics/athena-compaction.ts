@@ -189,7 +189,16 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
   // The daily-merge boundary as the last run left it: that run switched readers to the daily
   // files of earlier days, so their hourly objects go now; late events of those days are
   // compacted into their daily files.
-  let mergedBefore = parseMergedBefore(await options.lake.getText(WATERMARK_KEY).catch(() => undefined));
+  // A read that fails (not "no such object") fails the run: going on without the boundary would
+  // compact late events of merged days into hourly files nobody reads, and record no boundary.
+  let mergedBefore = parseMergedBefore(
+    await options.lake.getText(WATERMARK_KEY).catch((error: unknown) => {
+      const name = (error as { name?: unknown; code?: unknown } | null)?.name;
+      const code = (error as { code?: unknown } | null)?.code;
+      if (name === 'NoSuchKey' || code === 'ENOENT') return undefined;
+      throw error;
+    }),
+  );
   const hourlyObjectsRemoved =
     mergedBefore === undefined ? 0 : await removeMergedHourlyObjects(options.lake, mergedBefore);
   const listing: Array<{ key: string; size: number }> = [];

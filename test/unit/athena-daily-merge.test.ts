@@ -157,4 +157,22 @@ describe('daily merge on Athena (statements executed on DuckDB)', () => {
     const after = await answers(NOW + 2 * 3_600_000);
     expect(after[`7d/${A}/events`]).toEqual([...before[`7d/${A}/events`]!, late.eventId].sort());
   });
+
+  it('a run that cannot read the watermark object (not a missing one) stops before any work', async () => {
+    const broken = { ...lake, getText: () => Promise.reject(new Error('SlowDown')) };
+    const athena = duckDbAthena(lakeDir, BUCKET);
+    await expect(
+      compactLakeOnAthena({
+        ...athena,
+        workgroup: 'wg',
+        database: 'db',
+        lake: broken,
+        lakeBucket: BUCKET,
+        at: new Date(NOW),
+        deadline: Date.now() + 60_000,
+        sleep: async () => {},
+      }),
+    ).rejects.toThrow('SlowDown');
+    expect(athena.statements).toEqual([]);
+  });
 });
