@@ -1,5 +1,4 @@
-import { COMPACTED_PREFIX, RAW_PREFIX } from './lake-layout';
-import { isRawObjectName } from './raw-objects';
+import { COMPACTED_PREFIX, isRawObjectName, RAW_PREFIX } from './lake-layout';
 
 /*
  * What one compaction run does, decided once for both engines: DuckDB over the local lake

@@ -97,6 +97,16 @@ export const compactedWorkspacePath = (workspaceId: string) => `${COMPACTED_PREF
  */
 export const RAW_FILE_EXTENSION = '.json.gz';
 
+/** Objects written before raw objects were compressed (uncompressed JSON lines), still read. */
+export const LEGACY_RAW_FILE_EXTENSION = '.json';
+
+/**
+ * A raw object's file name: compressed (`.json.gz`) or an uncompressed one from before the switch.
+ * Here rather than in raw-objects.ts so the query path (compaction-plan.ts) does not load zlib.
+ */
+export const isRawObjectName = (name: string): boolean =>
+  name.endsWith(RAW_FILE_EXTENSION) || name.endsWith(LEGACY_RAW_FILE_EXTENSION);
+
 /** Firehose's default active-partition limit per stream (past it, records go to errors/activePartitionExceeded/). */
 export const FIREHOSE_ACTIVE_PARTITION_LIMIT = 500;
 

@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { RAW_FILE_EXTENSION } from './lake-layout';
+export { isRawObjectName, LEGACY_RAW_FILE_EXTENSION } from './lake-layout';
 
 /*
  * Raw objects as stored: gzip-compressed JSON lines (`.json.gz`). Firehose compresses each object
@@ -10,13 +10,6 @@ import { RAW_FILE_EXTENSION } from './lake-layout';
  * Objects written before the switch (`.json`, uncompressed) stay readable everywhere until
  * compaction has consumed them.
  */
-
-/** Objects written before raw objects were compressed. */
-export const LEGACY_RAW_FILE_EXTENSION = '.json';
-
-/** A raw object's file name: compressed (`.json.gz`) or an uncompressed one from before the switch. */
-export const isRawObjectName = (name: string): boolean =>
-  name.endsWith(RAW_FILE_EXTENSION) || name.endsWith(LEGACY_RAW_FILE_EXTENSION);
 
 /** Gzip's magic bytes: what a reader trusts rather than the name (an error object's name says nothing). */
 export const isGzip = (bytes: Uint8Array): boolean => bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
