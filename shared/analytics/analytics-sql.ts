@@ -80,7 +80,8 @@ export const plannedRawPartitions = (filter: Pick<ScopeFilter, 'window' | 'rawFr
 
 /**
  * `scoped`: the events of one workspace in the exact time span, scope and filters, each event
- * once. Compacted days come from `events_compacted` (partitions workspace_id, dt); what is not
+ * once. Merged days (before `mergedBefore`) come from `events_daily` (partitions workspace_id,
+ * month), other compacted days from `events_compacted` (partitions workspace_id, dt); what is not
  * compacted yet (the open period, late arrivals) from the raw `events` (partitions shard, dt,
  * hour: the workspace's shard, the window's days, and for a window starting mid-day, its hours).
  * The two overlap while a compaction run is between writing Parquet and removing the raw
