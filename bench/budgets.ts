@@ -29,6 +29,11 @@ export const budgets = {
   redirectAllInWithWafUsd: 2.35,
   /** USD of one link-analytics dashboard view deployed (Athena bytes scanned), workspace with 1M events in 90 days. */
   dashboardViewUsd: 0.001,
+  /**
+   * USD of one 90-day link view on the deployed lake layout (lake model, bench/lake-cost.ts): S3
+   * LIST and GET requests and Athena's scanned bytes, both queries.
+   */
+  lakeViewUsd: 0.001,
 } as const;
 
 /** The redirect's handler: its init has the tightest budget. */

@@ -2,16 +2,21 @@ import { plannedRawPartitions } from '@shared/analytics/analytics-sql';
 import { analyticsWindow } from '@shared/analytics/analytics-window';
 import { RAW_LATE_READ_HOURS, rawReadFrom } from '@shared/analytics/raw-read';
 import { randomUUID, createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
   ATHENA_BYTES_SCANNED_CUTOFF,
-  KEY_COLUMNS_PER_RAW_BYTE,
+  GZIP_KEY_COLUMNS_PER_RAW_BYTE,
   planCompactionUnits,
   type CompactionUnit,
   type RawObjectListing,
 } from '@shared/analytics/compaction-units';
 import { COMPACTION_GRACE_MS } from '@shared/analytics/compaction-plan';
-import { LAKE_SHARDS, RAW_PREFIX } from '@shared/analytics/lake-layout';
+import { LAKE_SHARDS, RAW_FILE_EXTENSION, RAW_PREFIX } from '@shared/analytics/lake-layout';
+import { createLocalLakeSink } from '@shared/events/local-lake-sink';
+import { budgets } from './budgets';
 import { blankEvent, type EventRecord } from '@shared/events/event-record';
 
 /*
@@ -107,7 +112,7 @@ export const measureCompression = (events = 20_000): CompressionMeasure => {
 const HOUR = 3_600_000;
 
 /** The de-duplication side's bound over gzip-compressed raw bytes (measured ~0.68 on our lines). */
-export const GZIP_KEY_COLUMNS_PER_RAW_BYTE = 0.75;
+export { GZIP_KEY_COLUMNS_PER_RAW_BYTE };
 
 /**
  * The raw listing (keys and sizes, as ListObjectsV2 gives them) of `hours` hours ending at
@@ -139,7 +144,8 @@ export const syntheticListing = (options: {
       const [count, bytes] = objectsOf(shardLoad(s));
       for (let o = 0; o < count; o++)
         out.push({
-          key: `${RAW_PREFIX}shard=${shard}/dt=${day}/hour=${hour}/firehose-${hour}-${String(o).padStart(4, '0')}.json`,
+          // Named as stored: the planner bounds a gzip object's de-duplication side by its `.gz` name.
+          key: `${RAW_PREFIX}shard=${shard}/dt=${day}/hour=${hour}/firehose-${hour}-${String(o).padStart(4, '0')}${options.ratio > 1 ? '.json.gz' : '.json'}`,
           size: Math.ceil(bytes / options.ratio),
         });
     }
@@ -174,7 +180,6 @@ export const planViralBacklog = (
 ): BacklogPlan => {
   const hours = options.hours ?? 7 * 24;
   const ratio = options.gzip ? compression.ratio : 1;
-  const keyColumnsPerRawByte = options.gzip ? GZIP_KEY_COLUMNS_PER_RAW_BYTE : KEY_COLUMNS_PER_RAW_BYTE;
   const now = Date.parse('2026-11-27T00:15:00.000Z');
   const end = now - COMPACTION_GRACE_MS - ((now - COMPACTION_GRACE_MS) % HOUR);
   const listing = syntheticListing({
@@ -183,11 +188,12 @@ export const planViralBacklog = (
     ratio,
     lineBytes: compression.jsonBytes / compression.events,
   });
-  const plan = planCompactionUnits(listing, { now, keyColumnsPerRawByte });
+  // Each object's de-duplication bound by its name (gzip or not: keyColumnsPerRawByteOf).
+  const plan = planCompactionUnits(listing, { now });
   const lastHour = new Date(end - HOUR).toISOString();
   const perHour = planCompactionUnits(
     listing.filter((o) => o.key.includes(`/dt=${lastHour.slice(0, 10)}/hour=${lastHour.slice(11, 13)}/`)),
-    { now, keyColumnsPerRawByte },
+    { now },
   ).units.length;
   let left = plan.units.length;
   let runs = 0;
@@ -273,20 +279,45 @@ export const rawPartitionsPerQuery = (): number =>
       });
     }),
   );
-/** The budget of one 90-day link view (both queries, S3 requests and Athena bytes). */
-export const VIEW_BUDGET_USD = 0.001;
+/** The budget of one 90-day link view (both queries, S3 requests and Athena bytes): bench/budgets.ts. */
+export const VIEW_BUDGET_USD = budgets.lakeViewUsd;
 /** Objects in one shard-hour of the raw tail: Firehose writes one a minute for any shard with traffic. */
 export const RAW_OBJECTS_PER_SHARD_HOUR = 60;
 
+/** The 90-day window's dates at worst for the daily layout: the most merged days in the months its partitions cover. */
+const worstMonthSpan = (days: number): { months: number; mergedFilesOpened: number } => {
+  let worst = { months: 0, mergedFilesOpened: 0 };
+  for (let d = 0; d < 366; d++) {
+    const now = new Date(Date.UTC(2026, 0, 1) + d * DAY_MS + 10 * HOUR);
+    const window = analyticsWindow('90d', now);
+    const firstMonthStart = Date.parse(`${window.firstDay.slice(0, 7)}-01T00:00:00.000Z`);
+    const today = Date.parse(`${window.lastDay}T00:00:00.000Z`);
+    const months =
+      (Number(window.lastDay.slice(0, 4)) - Number(window.firstDay.slice(0, 4))) * 12 +
+      Number(window.lastDay.slice(5, 7)) -
+      Number(window.firstDay.slice(5, 7)) +
+      1;
+    // Every merged day (before today) in those months has a daily file Athena opens (footer, then skips by statistics).
+    const mergedFilesOpened = Math.round((today - firstMonthStart) / DAY_MS);
+    if (days === 90 && mergedFilesOpened > worst.mergedFilesOpened) worst = { months, mergedFilesOpened };
+  }
+  return worst;
+};
+const DAY_MS = 86_400_000;
+
 /**
- * The 90-day link view's layouts, from the deployed one to the target: what each lists and
- * opens. `hourlyFilesToday`: compacted files of today's closed hours (one per hourly run).
+ * The 90-day link view's layouts, from the deployed one before this work to the one built:
+ * what each lists and opens. `todayHourly`: compacted files of today's closed hours (one per
+ * hourly run, at worst 23). The built layout (daily files in monthly partitions, hourly today,
+ * gzip raw tail) is the one the budget is checked on; monthly files for closed months are
+ * priced to say whether they pay.
  */
 export const ninetyDayLayouts = (days = 90): ViewLayout[] => {
   const hourly = days * 24;
   const rawTail = RAW_TAIL_HOURS * RAW_OBJECTS_PER_SHARD_HOUR;
   const rawPartitions = rawPartitionsPerQuery();
   const todayHourly = 23;
+  const { months, mergedFilesOpened } = worstMonthSpan(days);
   return [
     {
       name: 'raw projected over the range, hourly compacted files (before the watermark read)',
@@ -296,76 +327,171 @@ export const ninetyDayLayouts = (days = 90): ViewLayout[] => {
       rawObjects: rawTail,
     },
     {
-      name: 'raw past the watermark only, hourly compacted files (built)',
-      built: true,
+      name: 'raw past the watermark only, hourly compacted files (before the daily merge)',
       compactedPartitions: days,
       rawPartitions,
       compactedObjects: hourly,
       rawObjects: rawTail,
     },
     {
-      name: 'raw past the watermark only, daily files (hourly today)',
+      name: 'raw past the watermark only, daily files in daily partitions (not built: LISTs)',
       compactedPartitions: days,
       rawPartitions,
       compactedObjects: days - 1 + todayHourly,
       rawObjects: rawTail,
     },
     {
-      name: 'raw past the watermark only, monthly partitions for closed months (daily this month)',
-      compactedPartitions: Math.ceil(days / 30) + 30,
+      name: `**built**: gzip raw past the watermark, daily files in monthly partitions (${months} months, ${mergedFilesOpened} daily files opened at worst), hourly today`,
+      built: true,
+      compactedPartitions: months + 1,
       rawPartitions,
-      compactedObjects: Math.ceil(days / 30) + 30 - 1 + todayHourly,
+      compactedObjects: mergedFilesOpened + todayHourly,
+      rawObjects: rawTail,
+    },
+    {
+      name: 'the same with monthly files for closed months (not built)',
+      compactedPartitions: months + 1,
+      rawPartitions,
+      compactedObjects: months - 1 + 31 + todayHourly,
       rawObjects: rawTail,
     },
   ];
 };
 
-/** The daily merge of one workspace-day: one query reading the day's hourly files (24, Parquet) and writing one. */
-export const dailyMergeUsd = (dayParquetBytes: number): number =>
+/**
+ * The daily merge of one workspace-day (athena-daily-merge.ts): its share of one UNLOAD statement
+ * (up to 100 workspaces a statement, each billed at least 10 MB) reading the day's hourly Parquet
+ * (24 files, footer + columns) and the daily rows' key columns, the file written (PUT, LIST
+ * price), the hourly listing's share, the 24 deletes (free). `workspacesPerStatement` 1: a
+ * workspace merged alone (the dearest case).
+ */
+export const dailyMergeUsd = (dayParquetBytes: number, workspacesPerStatement = 1): number =>
   24 * GETS_PER_PARQUET_OBJECT * S3_GET_USD +
-  S3_LIST_USD * 2 +
-  Math.max(dayParquetBytes, ATHENA_MIN_BYTES) * ATHENA_USD_PER_BYTE +
-  // The UNLOAD's PUT (a LIST-priced request) and the 24 deletes (free).
-  S3_LIST_USD;
+  S3_LIST_USD * (1 + 24 / 1000) +
+  (Math.max(dayParquetBytes * 1.5 * workspacesPerStatement, ATHENA_MIN_BYTES) * ATHENA_USD_PER_BYTE) /
+    workspacesPerStatement;
+
+/** A monthly file for a closed month: one statement over the month's daily files (~31), one PUT. */
+export const monthlyMergeUsd = (monthParquetBytes: number): number =>
+  31 * GETS_PER_PARQUET_OBJECT * S3_GET_USD +
+  2 * S3_LIST_USD +
+  Math.max(monthParquetBytes, ATHENA_MIN_BYTES) * ATHENA_USD_PER_BYTE;
+
+/** Events in 90 days of the workspace the view budget is set for. */
+export const VIEW_WORKSPACE_EVENTS = 1_000_000;
+/** Compacted Parquet a query of that workspace reads (analytics bench, scaled from 10M events: 5.9 MB). */
+export const VIEW_COMPACTED_BYTES_PER_QUERY = 5.9e6;
+
+/** The ratio measured on what the local sink writes: our events through the real writer (gzip `.json.gz` objects). */
+export const measureSinkCompression = async (
+  events = 20_000,
+): Promise<{ jsonBytes: number; storedBytes: number; objects: number; ratio: number }> => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lake-ratio-'));
+  try {
+    const at = Date.parse('2026-11-20T10:00:00.000Z');
+    const all = Array.from({ length: events }, (_, i) => productionEvent(i, at));
+    // One send per Firehose-like buffer of 2,000 events (one object per partition and send).
+    for (let i = 0; i < all.length; i += 2000) await createLocalLakeSink(dir).send(all.slice(i, i + 2000));
+    const jsonBytes = all.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e)) + 1, 0);
+    let storedBytes = 0;
+    let objects = 0;
+    for (const file of readdirSync(dir, { recursive: true }) as string[])
+      if (file.endsWith(RAW_FILE_EXTENSION)) {
+        storedBytes += statSync(path.join(dir, file)).size;
+        objects += 1;
+      }
+    return { jsonBytes, storedBytes, objects, ratio: jsonBytes / storedBytes };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+export interface LakeModelSummary {
+  gzipRatio: number;
+  sinkRatio: number;
+  /** The week of missed runs at the viral plan, gzip raw objects. */
+  largestUnitScanBytes: number;
+  unitBoundBytes: number;
+  units: number;
+  runsToClear: number;
+  viewUsd: number;
+  viewBudgetUsd: number;
+  dailyMergeUsdPerWorkspaceDay: number;
+}
 
 /**
  * The event lake at production volume, modelled (AWS is unreachable from here): gzip ratio of
- * our event lines (measured), the compaction plan of a week of missed runs at the viral plan,
- * and a 90-day link view priced with S3 LIST and GET requests and Athena's scanned bytes, per
- * layout. Failures: a compaction unit over half the cutoff, or a gzip backlog that never clears.
+ * our event lines (measured, and on the local sink's real objects), the compaction plan of a
+ * week of missed runs at the viral plan, and a 90-day link view priced with S3 LIST and GET
+ * requests and Athena's scanned bytes, per layout; the daily merge's own cost. Failures: a
+ * compaction unit over half the cutoff, a gzip backlog that never clears, the built layout over
+ * the view budget.
  */
-export const lakeModelReport = (): { markdown: string; failures: string[] } => {
+export const lakeModelReport = async (): Promise<{
+  markdown: string;
+  failures: string[];
+  summary: LakeModelSummary;
+}> => {
   const GiB = 1024 ** 3;
   const failures: string[] = [];
   const lines: string[] = ['## Event lake at production volume (model: bench/lake-cost.ts)', ''];
   const compression = measureCompression();
+  const sink = await measureSinkCompression();
   lines.push(
-    `- Gzip on our event lines: ${(compression.jsonBytes / compression.events).toFixed(0)} B a line, ratio ${compression.ratio.toFixed(2)} (${compression.events} lines, ${compression.jsonBytes} -> ${compression.gzipBytes} bytes)`,
+    `- Gzip on our event lines: ${(compression.jsonBytes / compression.events).toFixed(0)} B a line, ratio **${compression.ratio.toFixed(2)}** (${compression.events} lines, ${compression.jsonBytes} -> ${compression.gzipBytes} bytes); on the objects the local sink writes (the same events, ${sink.objects} \`.json.gz\` objects): ratio ${sink.ratio.toFixed(2)} (${sink.jsonBytes} -> ${sink.storedBytes} bytes)`,
   );
+  let gzipBacklog: BacklogPlan | undefined;
   for (const gzip of [false, true]) {
     const backlog = planViralBacklog(compression, { gzip });
+    if (gzip) gzipBacklog = backlog;
     lines.push(
-      `- Compaction after a week of missed runs at the viral plan (${gzip ? 'gzip' : 'uncompressed'} raw objects): ${backlog.objects.toLocaleString('en-US')} objects, ${(backlog.bytes / 1e9).toFixed(0)} GB, ${backlog.units.length} units (${backlog.unitsPerHour} an hour), largest unit ${(backlog.largestUnitScanBytes / GiB).toFixed(2)} GiB estimated scan (bound ${(CUTOFF_BYTES / 2 / GiB).toFixed(0)} GiB), runs to clear at ${UNITS_PER_RUN} units a run: ${Number.isFinite(backlog.runsToClear) ? backlog.runsToClear : 'never (more units an hour than a run does)'}`,
+      `- Compaction after a week of missed runs at the viral plan (${gzip ? 'gzip (built)' : 'uncompressed'} raw objects): ${backlog.objects.toLocaleString('en-US')} objects, ${(backlog.bytes / 1e9).toFixed(0)} GB, ${backlog.units.length} units (${backlog.unitsPerHour} an hour), **largest unit ${(backlog.largestUnitScanBytes / GiB).toFixed(2)} GiB** estimated scan (bound ${(CUTOFF_BYTES / 2 / GiB).toFixed(0)} GiB), **runs to clear** at ${UNITS_PER_RUN} units a run: ${Number.isFinite(backlog.runsToClear) ? backlog.runsToClear : 'never (more units an hour than a run does)'}`,
     );
     if (backlog.largestUnitScanBytes > CUTOFF_BYTES / 2)
       failures.push(`compaction unit over half the cutoff (${gzip ? 'gzip' : 'uncompressed'})`);
     if (gzip && !Number.isFinite(backlog.runsToClear)) failures.push('gzip backlog never clears');
   }
+  // Scanned per query: the workspace's compacted Parquet, plus its raw tail (gzip) in its shard.
+  const rawTailBytes =
+    (VIEW_WORKSPACE_EVENTS / (90 * 24)) * RAW_TAIL_HOURS * (compression.gzipBytes / compression.events);
+  const scannedPerQuery = VIEW_COMPACTED_BYTES_PER_QUERY + rawTailBytes;
   lines.push('', '| 90-day link view layout | LIST | GET | scanned | USD per view |', '|---|---|---|---|---|');
-  for (const layout of ninetyDayLayouts()) {
-    const cost = viewCost(layout, ATHENA_MIN_BYTES / 2);
+  let builtUsd = Infinity;
+  const costs = ninetyDayLayouts().map((layout) => viewCost(layout, scannedPerQuery));
+  for (const cost of costs) {
     lines.push(
-      `| ${layout.name} | ${cost.lists} | ${cost.gets} | ${(cost.scannedBytes / 1e6).toFixed(0)} MB | $${cost.usd.toFixed(5)} |`,
+      `| ${cost.name} | ${cost.lists} | ${cost.gets} | ${(cost.scannedBytes / 1e6).toFixed(1)} MB | $${cost.usd.toFixed(5)} |`,
     );
-    if (layout.built && cost.usd > VIEW_BUDGET_USD)
-      failures.push(
-        `90-day view over budget on the built layout: $${cost.usd.toFixed(5)} > $${VIEW_BUDGET_USD} (not built: merging compacted files into fewer, larger objects; in this model daily files alone are not enough, monthly partitions for closed months are)`,
-      );
+    if (cost.built) builtUsd = cost.usd;
   }
+  if (builtUsd > VIEW_BUDGET_USD)
+    failures.push(`90-day view over budget on the built layout: $${builtUsd.toFixed(5)} > $${VIEW_BUDGET_USD}`);
+  const built = costs.find((c) => c.built);
+  const monthly = costs.at(-1);
+  const dayParquet = VIEW_COMPACTED_BYTES_PER_QUERY / 90;
+  const mergeAlone = dailyMergeUsd(dayParquet, 1);
+  const mergeShared = dailyMergeUsd(dayParquet, 100);
+  const monthlyCost = monthlyMergeUsd(dayParquet * 31);
+  const monthlySaves = built && monthly ? built.usd - monthly.usd : 0;
   lines.push(
     '',
-    `- The view of a workspace with 1M events in 90 days scans under 10 MB a query (billed 10 MB); the raw tail is ${RAW_TAIL_HOURS} hours of its shard at one Firehose object a minute (${rawPartitionsPerQuery()} raw partitions listed at worst). Budget: $${VIEW_BUDGET_USD} a view, checked on the built layout. A shard shared with a busy workspace (2,000 clicks/s) adds its raw bytes: ~${((2000 * 3600 * RAW_TAIL_HOURS * compression.jsonBytes) / compression.events / 1e9).toFixed(1)} GB uncompressed, ~${((2000 * 3600 * RAW_TAIL_HOURS * compression.gzipBytes) / compression.events / 1e9).toFixed(1)} GB gzip a query.`,
-    `- Daily merge of one workspace-day (24 hourly files into one): $${dailyMergeUsd(ATHENA_MIN_BYTES).toFixed(6)} (10 MB minimum scan).`,
+    `- The view of a workspace with ${VIEW_WORKSPACE_EVENTS.toLocaleString('en-US')} events in 90 days: each query scans ${(VIEW_COMPACTED_BYTES_PER_QUERY / 1e6).toFixed(1)} MB of Parquet plus ${(rawTailBytes / 1e3).toFixed(0)} KB of gzip raw tail (billed 10 MB); the raw tail is ${RAW_TAIL_HOURS} hours of its shard at one Firehose object a minute (${rawPartitionsPerQuery()} raw partitions listed at worst). Budget: **$${VIEW_BUDGET_USD} a view**, checked on the built layout ($${builtUsd.toFixed(5)}). A shard shared with a busy workspace (2,000 clicks/s) adds its raw bytes: ~${((2000 * 3600 * RAW_TAIL_HOURS * compression.jsonBytes) / compression.events / 1e9).toFixed(1)} GB uncompressed, ~${((2000 * 3600 * RAW_TAIL_HOURS * compression.gzipBytes) / compression.events / 1e9).toFixed(1)} GB gzip a query.`,
+    `- **Daily merge, per workspace-day**: $${mergeAlone.toFixed(6)} merged alone (10 MB minimum scan), $${mergeShared.toFixed(6)} in a statement of 100 workspaces (24 hourly files read, one daily file written, the hourly listing's share).`,
+    `- Monthly files for closed months: they would save $${monthlySaves.toFixed(5)} a 90-day view (about ${(monthly && built ? built.gets - monthly.gets : 0).toString()} fewer GETs: footers of daily files) and cost $${monthlyCost.toFixed(6)} per workspace-month to write, so they pay back for a workspace viewed at least ${Math.ceil(monthlyCost / Math.max(monthlySaves, 1e-12))} time(s) a month over 90 days and cost money for the rest; the built layout is within budget without them and they would add a second switch-over: not built (worth it if 90-day views are frequent).`,
   );
-  return { markdown: `${lines.join('\n')}\n`, failures };
+  return {
+    markdown: `${lines.join('\n')}\n`,
+    failures,
+    summary: {
+      gzipRatio: compression.ratio,
+      sinkRatio: sink.ratio,
+      largestUnitScanBytes: gzipBacklog?.largestUnitScanBytes ?? Infinity,
+      unitBoundBytes: CUTOFF_BYTES / 2,
+      units: gzipBacklog?.units.length ?? 0,
+      runsToClear: gzipBacklog?.runsToClear ?? Infinity,
+      viewUsd: builtUsd,
+      viewBudgetUsd: VIEW_BUDGET_USD,
+      dailyMergeUsdPerWorkspaceDay: mergeAlone,
+    },
+  };
 };

@@ -13,6 +13,7 @@ import type { ThroughputRow } from './throughput';
 import type { LatencyRow } from './warm-latency';
 import type { LimiterOverhead } from './limiter-overhead';
 import type { HotLinkResult } from './hot-link';
+import type { LakeModelSummary } from './lake-cost';
 
 export interface BenchResults {
   takenAt: string;
@@ -41,6 +42,8 @@ export interface BenchResults {
   analytics: AnalyticsLevel[];
   /** Absent in results taken before the hot-link section existed. */
   hotLink?: HotLinkResult;
+  /** The event lake at production volume (model; bench/lake-cost.ts). Absent in older results. */
+  lake?: LakeModelSummary;
   budgets: BudgetResult[];
 }
 
@@ -107,6 +110,7 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
     });
   }
   if (r.hotLink) out.push(...hotLinkBudgets(r.hotLink));
+  if (r.lake) out.push(...lakeBudgets(r.lake));
   for (const row of r.throughput) {
     out.push({
       name: `throughput errors, ${row.name}`,
@@ -197,6 +201,37 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
     });
   }
   return out;
+};
+
+/** The lake model's lines (bench/lake-cost.ts; `npm run -s bench:lake` prints the whole table). */
+const lakeBudgets = (lake: LakeModelSummary): BudgetResult[] => {
+  const GiB = 1024 ** 3;
+  return [
+    {
+      name: '90-day link view on the built lake layout (model: S3 LIST + GET and Athena bytes, both queries)',
+      limit: `<= $${budgets.lakeViewUsd}`,
+      measured: `$${lake.viewUsd.toFixed(5)} (daily files in monthly partitions, hourly today, gzip raw tail)`,
+      pass: lake.viewUsd <= budgets.lakeViewUsd,
+    },
+    {
+      name: 'compaction planner: a week of missed runs at the viral plan (gzip raw objects)',
+      limit: `largest unit <= ${(lake.unitBoundBytes / GiB).toFixed(0)} GiB (half the cutoff), backlog clears`,
+      measured: `largest unit ${(lake.largestUnitScanBytes / GiB).toFixed(2)} GiB, ${lake.units} units, ${Number.isFinite(lake.runsToClear) ? `${lake.runsToClear} runs to clear` : 'never clears'}`,
+      pass: lake.largestUnitScanBytes <= lake.unitBoundBytes && Number.isFinite(lake.runsToClear),
+    },
+    {
+      name: 'gzip ratio of raw objects (our event lines; the local sink objects)',
+      limit: 'reported',
+      measured: `${lake.gzipRatio.toFixed(2)}x; ${lake.sinkRatio.toFixed(2)}x`,
+      pass: lake.gzipRatio > 1,
+    },
+    {
+      name: 'daily merge, one workspace-day merged alone',
+      limit: 'reported',
+      measured: `$${lake.dailyMergeUsdPerWorkspaceDay.toFixed(6)}`,
+      pass: true,
+    },
+  ];
 };
 
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);

@@ -26,6 +26,7 @@ import { measureThroughput } from './throughput';
 import { measureDurations, measureWarmLatency } from './warm-latency';
 import { measureLimiterOverhead } from './limiter-overhead';
 import { measureHotLink } from './hot-link';
+import { lakeModelReport } from './lake-cost';
 import { buildAll } from '../scripts/build';
 import { startWorld } from './world';
 import { must } from './must';
@@ -109,6 +110,9 @@ const emptySections = {
   throughput: [],
 };
 
+// The lake model (no AWS, about a second): its budget lines are judged in every mode.
+const lake = (await lakeModelReport()).summary;
+
 let results: BenchResults;
 if (hotLinkOnly) {
   progress('building bundles; starting DynamoDB Local and the local stack');
@@ -124,7 +128,7 @@ if (hotLinkOnly) {
       analytics: [],
       hotLink,
     };
-    results = { ...partial, budgets: judgeBudgets(partial) };
+    results = { ...partial, lake, budgets: judgeBudgets({ ...partial, lake }) };
   } finally {
     await world.stack.stop();
   }
@@ -136,7 +140,7 @@ if (hotLinkOnly) {
   try {
     const analytics = await measureAnalyticsScale(world, settings.analyticsLevels, settings.analyticsRepeats, progress);
     const partial = { ...runHeader(), coldStart: emptyColdStart, ...emptySections, analytics };
-    results = { ...partial, budgets: judgeBudgets(partial) };
+    results = { ...partial, lake, budgets: judgeBudgets({ ...partial, lake }) };
   } finally {
     await world.stack.stop();
   }
@@ -144,7 +148,7 @@ if (hotLinkOnly) {
   progress('cold start only: building bundles and measuring cold starts');
   const coldStart = await measureColdStart(settings.coldSamples);
   const partial = { ...runHeader(), coldStart, ...emptySections, analytics: [] };
-  results = { ...partial, budgets: judgeBudgets(partial) };
+  results = { ...partial, lake, budgets: judgeBudgets({ ...partial, lake }) };
 } else {
   progress(`mode ${quick ? 'quick' : 'full'}: building bundles and measuring cold starts`);
   const coldStart = await measureColdStart(settings.coldSamples);
@@ -237,7 +241,7 @@ if (hotLinkOnly) {
       analytics,
       hotLink,
     };
-    results = { ...partial, budgets: judgeBudgets(partial) };
+    results = { ...partial, lake, budgets: judgeBudgets({ ...partial, lake }) };
   } finally {
     await world.stack.stop();
   }

@@ -4,11 +4,13 @@ import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ANALYTICS_TABLE, COMPACTED_TABLE } from '@shared/analytics/analytics-sql';
+import { ANALYTICS_TABLE, COMPACTED_TABLE, DAILY_TABLE } from '@shared/analytics/analytics-sql';
 import { ATHENA_BYTES_SCANNED_CUTOFF } from '@shared/analytics/compaction-units';
 import {
   COMPACTED_PREFIX,
   compactedPartitionKeys,
+  DAILY_PREFIX,
+  dailyPartitionKeys,
   LAKE_SHARDS,
   RAW_PREFIX,
   rawPartitionKeys,
@@ -45,6 +47,7 @@ export class Analytics extends Construct {
   readonly databaseName: string;
   readonly tableName = ANALYTICS_TABLE;
   readonly compactedTableName = COMPACTED_TABLE;
+  readonly dailyTableName = DAILY_TABLE;
   readonly workgroupName: string;
   readonly resultsBucket: Bucket;
   readonly lakeBucket: IBucket;
@@ -143,6 +146,38 @@ export class Analytics extends Construct {
     });
     compacted.addResourceDependency(database);
 
+    // Merged days (daily-merge.ts): one file per workspace-day, a partition per workspace and month,
+    // so a 90-day view lists 4 partitions, not 90.
+    const dailyRoot = `s3://${props.lakeBucket.bucketName}/${DAILY_PREFIX}`;
+    const daily = new CfnTable(this, 'DailyEventsTable', {
+      catalogId: Aws.ACCOUNT_ID,
+      databaseName: this.databaseName,
+      tableInput: {
+        name: this.dailyTableName,
+        tableType: 'EXTERNAL_TABLE',
+        partitionKeys: dailyPartitionKeys.map((name) => ({ name, type: 'string' })),
+        parameters: {
+          classification: 'parquet',
+          'projection.enabled': 'true',
+          'projection.workspace_id.type': 'injected',
+          'projection.month.type': 'date',
+          'projection.month.format': 'yyyy-MM',
+          'projection.month.range': '2024-01,NOW',
+          'projection.month.interval': '1',
+          'projection.month.interval.unit': 'MONTHS',
+          'storage.location.template': `${dailyRoot}workspace_id=\${workspace_id}/month=\${month}/`,
+        },
+        storageDescriptor: {
+          location: dailyRoot,
+          columns: eventTableColumns(),
+          inputFormat: 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat',
+          outputFormat: 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat',
+          serdeInfo: { serializationLibrary: 'org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe' },
+        },
+      },
+    });
+    daily.addResourceDependency(database);
+
     new CfnWorkGroup(this, 'WorkGroup', {
       name: this.workgroupName,
       description: 'Link service analytics queries',
@@ -194,6 +229,11 @@ export class Analytics extends Construct {
             service: 'glue',
             resource: 'table',
             resourceName: `${this.databaseName}/${this.compactedTableName}`,
+          }),
+          stack.formatArn({
+            service: 'glue',
+            resource: 'table',
+            resourceName: `${this.databaseName}/${this.dailyTableName}`,
           }),
         ],
       }),

@@ -160,8 +160,13 @@ export class EventPipeline extends Construct {
         errorOutputPrefix: eventErrorPrefix,
         // Dynamic partitioning needs at least 64 MiB; a minute bounds the delay to the lake.
         bufferingHints: { sizeInMBs: 64, intervalInSeconds: 60 },
-        compressionFormat: 'UNCOMPRESSED',
-        // Objects named like the local lake's files, so a copy of the real lake reads the same.
+        // Gzip: compaction and the raw read scan (and Athena bills) the compressed bytes, ~8.8x
+        // fewer on our event lines (bench:lake). The buffer above is counted before compression.
+        // CompressionFormat and FileExtension of ExtendedS3DestinationConfiguration:
+        // https://docs.aws.amazon.com/firehose/latest/APIReference/API_ExtendedS3DestinationConfiguration.html
+        compressionFormat: 'GZIP',
+        // `.json.gz` (a set FileExtension replaces the default `.gz`): named like the local lake's
+        // files, so a copy of the real lake reads the same, and Athena detects gzip by the extension.
         fileExtension: RAW_FILE_EXTENSION,
         // The bucket's own default encryption (SSE-S3) applies to every object.
         encryptionConfiguration: { noEncryptionConfig: 'NoEncryption' },

@@ -24,7 +24,8 @@ export const lakeCompactionRow: RouteDef = {
   credential: 'none',
   api: 'service',
   grants: { table: 'none' },
-  summary: 'Scheduled: compacts closed hours of the raw lake into per-workspace Parquet (Athena UNLOAD)',
+  summary:
+    'Scheduled: compacts closed hours of the raw lake into per-workspace Parquet, then merges closed days into daily files (Athena UNLOAD)',
 };
 
 /** Minute past each hour the schedule fires: after compaction's 10-minute grace, so the last hour is closed. */
@@ -81,11 +82,16 @@ export class LakeCompaction extends Construct {
     this.fn.addToRolePolicy(
       new PolicyStatement({ actions: ['s3:ListBucketMultipartUploads'], resources: [lakeBucket.bucketArn] }),
     );
-    // It removes the raw objects it compacted, and releases its run lock; it never deletes compacted data.
+    // It removes the raw objects it compacted, the hourly compacted objects of days merged into
+    // daily files (compacted/workspace_id=*, never compacted/daily/), and releases its run lock.
     this.fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['s3:DeleteObject'],
-        resources: [lakeBucket.arnForObjects(`${RAW_PREFIX}*`), lakeBucket.arnForObjects(COMPACTION_LOCK_KEY)],
+        resources: [
+          lakeBucket.arnForObjects(`${RAW_PREFIX}*`),
+          lakeBucket.arnForObjects(`${COMPACTED_PREFIX}workspace_id=*`),
+          lakeBucket.arnForObjects(COMPACTION_LOCK_KEY),
+        ],
       }),
     );
     this.fn.addEnvironment(lakeCompactionEnvNames.lakeBucket, lakeBucket.bucketName);
@@ -96,6 +102,11 @@ export class LakeCompaction extends Construct {
       id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${COMPACTED_PREFIX}*]`,
       reason:
         'Athena UNLOAD writes Parquet under generated names into compacted/workspace_id=/dt=/ (one folder per workspace and day); compacted prefix only, no delete.',
+    });
+    Validations.of(this.fn.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${COMPACTED_PREFIX}workspace_id=*]`,
+      reason:
+        'The daily merge deletes the hourly compacted objects (generated names) of days merged into daily files, a run after the switch; never compacted/daily/.',
     });
     Validations.of(this.fn.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${RAW_PREFIX}*]`,

@@ -67,6 +67,9 @@ export const registerLakeCommands = (program: Command): void => {
         (r) =>
           `Compacted ${r.rawFiles} raw files into ${r.workspaceDays} workspace-days (${r.events} events); closed through ${r.watermark}` +
           (r.skippedWorkspaces.length ? `; left raw (unsafe workspace ids): ${r.skippedWorkspaces.join(', ')}` : '') +
+          (r.merge
+            ? `; merged ${r.merge.workspaceDays} workspace-days into daily files (days before ${r.merge.mergedBefore ?? '-'} read from them)`
+            : '') +
           '.',
       );
     });
@@ -94,7 +97,7 @@ export const registerLakeCommands = (program: Command): void => {
       const all: EventRecord[] = [];
       let unreadable = 0;
       for (const file of files) {
-        const read = eventsFromErrorObject(readFileSync(file, 'utf8'));
+        const read = eventsFromErrorObject(readFileSync(file));
         all.push(...read.events);
         unreadable += read.unreadable;
       }

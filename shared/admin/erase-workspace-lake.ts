@@ -2,17 +2,19 @@
  * The one seam through which `admin delete-workspace` erases a workspace's events from the lake
  * (layout: shared/analytics/lake-layout.ts), local folder or deployed bucket alike (lake-store.ts):
  *
- * 1. Raw objects (`events/shard=SS/dt=/hour=/*.json`) are shared by every workspace of a hash
+ * 1. Raw objects (`events/shard=SS/dt=/hour=/*.json.gz`, gzip; older `.json` plain) are shared by every workspace of a hash
  *    shard: each object of the workspace's shard that holds one of its lines is rewritten
- *    without them (deleted when nothing else is left). Only its shard is read: the workspace's
+ *    without them, in the encoding it had (deleted when nothing else is left). Only its shard is read: the workspace's
  *    lines land nowhere else (unless LAKE_SHARDS changed since they were written; see
  *    docs/operations.md).
- * 2. Compacted objects (`compacted/workspace_id=W/`) are the workspace's alone: all deleted.
+ * 2. Compacted objects (`compacted/workspace_id=W/`, hourly, and `compacted/daily/workspace_id=W/`,
+ *    merged days) are the workspace's alone: all deleted.
  *
  * Raw first: a compaction run that read raw lines before step 1 writes them under the compacted
  * prefix, which step 2 then removes (run the command again if a compaction ran meanwhile).
  */
-import { compactedWorkspacePath, RAW_FILE_EXTENSION, RAW_PREFIX, shardOf } from '@shared/analytics/lake-layout';
+import { compactedWorkspacePath, dailyWorkspacePath, RAW_PREFIX, shardOf } from '@shared/analytics/lake-layout';
+import { decodeStoredText, encodeStoredText, isRawObjectName } from '@shared/analytics/raw-objects';
 import { assertSafeId } from '@shared/analytics/analytics-engine';
 import type { LakeStore } from './lake-store';
 
@@ -53,16 +55,18 @@ export const eraseWorkspaceLake = async (
   const isTheirs = namesWorkspace(workspaceId);
   const emptied: string[] = [];
   for await (const key of store.list(`${RAW_PREFIX}shard=${shardOf(workspaceId)}/`)) {
-    if (!key.endsWith(RAW_FILE_EXTENSION)) continue;
+    if (!isRawObjectName(key)) continue;
     result.rawObjectsRead++;
     onObject?.();
-    const lines = (await store.getText(key)).split('\n').filter(Boolean);
+    const lines = decodeStoredText(await store.getBytes(key))
+      .split('\n')
+      .filter(Boolean);
     const kept = lines.filter((l) => !isTheirs(l));
     if (kept.length === lines.length) continue;
     result.rawRecordsRemoved += lines.length - kept.length;
     if (kept.length === 0) emptied.push(key);
     else {
-      await store.putText(key, kept.join('\n') + '\n');
+      await store.putBytes(key, encodeStoredText(key, kept.join('\n') + '\n'));
       result.rawObjectsRewritten++;
     }
   }
@@ -70,6 +74,7 @@ export const eraseWorkspaceLake = async (
   result.rawObjectsDeleted = emptied.length;
   const compacted: string[] = [];
   for await (const key of store.list(`${compactedWorkspacePath(workspaceId)}/`)) compacted.push(key);
+  for await (const key of store.list(`${dailyWorkspacePath(workspaceId)}/`)) compacted.push(key);
   await store.delete(compacted);
   result.compactedObjectsDeleted = compacted.length;
   return result;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { getAnalyticsEngine } from '@shared/analytics/analytics-backend';
 import { rawEventFrom } from '@shared/analytics/analytics-rows';
 import { exportPageQuery, type ExportPosition } from '@shared/analytics/analytics-sql';
+import { lakeReadBounds } from '@shared/analytics/raw-read';
 import type { LinkRecord } from '@shared/links/link-record';
 import { toLinkResource } from '@shared/links/link-view';
 import { collectWorkspaceItems, type TableItem, type WalkOptions } from './workspace-items';
@@ -112,7 +113,9 @@ const exportEvents = async (workspaceId: string, file: string, options: ExportOp
     firstDay: start.toISOString().slice(0, 10),
     lastDay: new Date(end.getTime() - 1).toISOString().slice(0, 10),
   };
-  const filter = { workspaceId, scope: { kind: 'workspace' } as const, window };
+  // Merged days from the daily files, as the API reads them (raw-read.ts).
+  const { mergedBefore } = await lakeReadBounds(getAnalyticsEngine(), now);
+  const filter = { workspaceId, scope: { kind: 'workspace' } as const, window, mergedBefore };
   await writeFile(file, '');
   let after: ExportPosition | null = null;
   let written = 0;
@@ -121,6 +124,7 @@ const exportEvents = async (workspaceId: string, file: string, options: ExportOp
       workspaceId,
       firstDay: window.firstDay,
       lastDay: window.lastDay,
+      mergedBefore,
       // Each page on its own deadline, longer than an API request's: an operator's export may scan 400 days.
       deadline: Date.now() + EXPORT_PAGE_DEADLINE_MS,
     });

@@ -22,8 +22,12 @@ export interface LakeStore {
   /** The same keys with their sizes in bytes (S3's listing carries them: compaction sizes its work from them). */
   listSized(prefix: string): AsyncIterable<{ key: string; size: number }>;
   getText(key: string): Promise<string>;
+  /** An object's stored bytes (a raw object is gzip: raw-objects.ts). */
+  getBytes(key: string): Promise<Buffer>;
   /** Replaces an object whole: readers see the old object or the new one, never a mix. */
   putText(key: string, body: string): Promise<void>;
+  /** putText for stored bytes. */
+  putBytes(key: string, body: Uint8Array): Promise<void>;
   delete(keys: string[]): Promise<void>;
 }
 
@@ -44,11 +48,23 @@ export const createLocalLakeStore = (lakeDir: string): LakeStore => {
     }
   };
   const fileOf = (key: string) => path.join(lakeDir, ...key.split('/'));
+  /** Keys starting with `prefix`, as S3 lists them: a prefix may end inside a folder name (`compacted/workspace_id=`). */
+  const under = async function* (prefix: string): AsyncGenerator<string> {
+    const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+    for await (const key of walk(fileOf(folder.replace(/\/$/, '')))) if (key.startsWith(prefix)) yield key;
+  };
+  const putBytes = async (key: string, body: Uint8Array) => {
+    const file = fileOf(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+    await writeFile(temp, body);
+    await rename(temp, file);
+  };
   return {
     location: lakeDir,
-    list: (prefix) => walk(fileOf(prefix.replace(/\/$/, ''))),
+    list: (prefix) => under(prefix),
     async *listSized(prefix) {
-      for await (const key of walk(fileOf(prefix.replace(/\/$/, '')))) {
+      for await (const key of under(prefix)) {
         const size = await stat(fileOf(key)).then(
           (s) => s.size,
           () => undefined, // removed since it was listed
@@ -57,13 +73,9 @@ export const createLocalLakeStore = (lakeDir: string): LakeStore => {
       }
     },
     getText: (key) => readFile(fileOf(key), 'utf8'),
-    async putText(key, body) {
-      const file = fileOf(key);
-      await mkdir(path.dirname(file), { recursive: true });
-      const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
-      await writeFile(temp, body);
-      await rename(temp, file);
-    },
+    getBytes: (key) => readFile(fileOf(key)),
+    putText: (key, body) => putBytes(key, Buffer.from(body, 'utf8')),
+    putBytes,
     async delete(keys) {
       await Promise.all(keys.map((key) => rm(fileOf(key), { force: true })));
       // Folders exist only locally: remove the ones left empty (a folder name may carry a workspace id).
@@ -100,8 +112,15 @@ export const createS3LakeStore = (client: S3Client, bucket: string): LakeStore =
     const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     return (await out.Body?.transformToString('utf8')) ?? '';
   },
+  async getBytes(key) {
+    const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    return Buffer.from((await out.Body?.transformToByteArray()) ?? new Uint8Array());
+  },
   async putText(key, body) {
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/json' }));
+  },
+  async putBytes(key, body) {
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
   },
   async delete(keys) {
     for (let i = 0; i < keys.length; i += DELETE_MAX) {

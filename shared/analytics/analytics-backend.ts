@@ -5,13 +5,19 @@ import { AnalyticsUnavailableError, type AnalyticsEngine } from './analytics-eng
 import { createAthenaClient } from './athena-client';
 import { createAthenaEngine } from './athena-engine';
 import { createDuckDbEngine } from './duckdb-engine';
-import { WATERMARK_KEY } from './compaction-plan';
+import { parseMergedBefore, WATERMARK_KEY } from './compaction-plan';
 import { cachedWatermarkReader } from './raw-read';
 
-/** The watermark object in the lake bucket (the official S3 client; read on compacted/ is granted), read at most once a minute. */
-const s3WatermarkReader = (region: string, bucket: string) => {
+/**
+ * The watermark object in the lake bucket (the official S3 client; read on compacted/ is
+ * granted), read at most once a minute: its compaction watermark and its daily-merge boundary.
+ */
+const s3WatermarkReaders = (region: string, bucket: string) => {
   const lake = createS3LakeStore(new S3Client({ region }), bucket);
-  return cachedWatermarkReader(() => lake.getText(WATERMARK_KEY));
+  return {
+    readWatermark: cachedWatermarkReader(() => lake.getText(WATERMARK_KEY)),
+    readMergedBefore: cachedWatermarkReader(() => lake.getText(WATERMARK_KEY), { parse: parseMergedBefore }),
+  };
 };
 
 /**
@@ -26,7 +32,7 @@ export const engineFromConfig = (
       athena: createAthenaClient({ region: config.AWS_REGION }),
       workgroup: config.ATHENA_WORKGROUP,
       database: config.ATHENA_DATABASE,
-      readWatermark: config.LAKE_BUCKET ? s3WatermarkReader(config.AWS_REGION, config.LAKE_BUCKET) : undefined,
+      ...(config.LAKE_BUCKET ? s3WatermarkReaders(config.AWS_REGION, config.LAKE_BUCKET) : {}),
     });
   }
   if (config.LOCAL_LAKE_DIR) return createDuckDbEngine(config.LOCAL_LAKE_DIR);

@@ -11,6 +11,8 @@ export interface QueryScope {
   lastDay: string;
   /** Raw partitions are read only from this hour's start on (ISO; rawReadFrom in raw-read.ts); undefined: all of the window's. */
   rawFrom?: string;
+  /** Days before this one are read from the merged daily files (the watermark's mergedBefore); undefined: none. */
+  mergedBefore?: string;
   /** Epoch ms by which the whole request must be answered (analyticsDeadline(), taken once at its start). */
   deadline?: number;
 }
@@ -40,6 +42,8 @@ export interface AnalyticsEngine {
   query(query: SqlQuery, scope: QueryScope): Promise<AnalyticsRow[]>;
   /** The compaction watermark (ISO), or undefined when none is recorded or it cannot be read. */
   watermark(): Promise<string | undefined>;
+  /** The daily merge's boundary (`YYYY-MM-DD`: earlier days are in the daily files), or undefined when none is recorded. */
+  mergedBefore?(): Promise<string | undefined>;
 }
 
 export class AnalyticsUnavailableError extends AppError {

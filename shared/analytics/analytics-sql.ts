@@ -14,8 +14,10 @@ import { shardOf } from './lake-layout';
  */
 /** The raw relation: the Glue table's name, and the DuckDB view's. */
 export const ANALYTICS_TABLE = 'events';
-/** The compacted relation (Parquet, one folder per workspace and day). */
+/** The compacted relation (Parquet, one folder per workspace and day): hourly files of days not merged yet. */
 export const COMPACTED_TABLE = 'events_compacted';
+/** Merged days (Parquet, one file per workspace-day, partitions per workspace and month: daily-merge.ts). */
+export const DAILY_TABLE = 'events_daily';
 
 export interface SqlQuery {
   sql: string;
@@ -37,7 +39,17 @@ export interface ScopeFilter {
    * late-read slack (raw-read.ts). Undefined: every raw partition of the window.
    */
   rawFrom?: string;
+  /**
+   * Days before this one (`YYYY-MM-DD`, exclusive) are read from the merged daily files, later
+   * ones from the hourly compacted files (the watermark's `mergedBefore`, daily-merge.ts).
+   * Undefined: no day is merged, every compacted day is read hourly.
+   */
+  mergedBefore?: string;
 }
+
+const DAY_MS = 86_400_000;
+/** The day before a `YYYY-MM-DD` day. */
+const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) - DAY_MS).toISOString().slice(0, 10);
 
 const trafficTypes: Record<TrafficFilter, [string, string]> = {
   human: ['human', 'human'],
@@ -68,7 +80,8 @@ export const plannedRawPartitions = (filter: Pick<ScopeFilter, 'window' | 'rawFr
 
 /**
  * `scoped`: the events of one workspace in the exact time span, scope and filters, each event
- * once. Compacted days come from `events_compacted` (partitions workspace_id, dt); what is not
+ * once. Merged days (before `mergedBefore`) come from `events_daily` (partitions workspace_id,
+ * month), other compacted days from `events_compacted` (partitions workspace_id, dt); what is not
  * compacted yet (the open period, late arrivals) from the raw `events` (partitions shard, dt,
  * hour: the workspace's shard, the window's days, and for a window starting mid-day, its hours).
  * The two overlap while a compaction run is between writing Parquet and removing the raw
@@ -94,8 +107,31 @@ const scopedCte = (filter: ScopeFilter): SqlQuery => {
     common.push('eventType = ?');
     commonParams.push(filter.eventType);
   }
+  // Merged days from the daily files, the others from the hourly files: split at mergedBefore,
+  // the daily side by the events' own timestamps (< that day), the hourly side by their day
+  // (>= it), so no event is read from both whichever files exist (daily-merge.ts).
+  const merged = filter.mergedBefore;
+  const dailyLastDay = merged === undefined ? undefined : merged <= window.lastDay ? dayBefore(merged) : window.lastDay;
+  const readsDaily = dailyLastDay !== undefined && dailyLastDay >= window.firstDay;
+  const hourlyFirstDay = merged !== undefined && merged > window.firstDay ? merged : window.firstDay;
+  const dailySql = readsDaily
+    ? `SELECT ${lakeColumns}
+  FROM ${DAILY_TABLE}
+  WHERE ${['workspace_id = ?', 'month >= ?', 'month <= ?', '"timestamp" < ?', ...common].join('\n    AND ')}
+  UNION ALL
+  `
+    : '';
+  const dailyParams = readsDaily
+    ? [
+        filter.workspaceId,
+        window.firstDay.slice(0, 7),
+        dailyLastDay.slice(0, 7),
+        `${merged}T00:00:00.000Z`,
+        ...commonParams,
+      ]
+    : [];
   const compactedWhere = ['workspace_id = ?', 'dt >= ?', 'dt <= ?', ...common];
-  const compactedParams = [filter.workspaceId, window.firstDay, window.lastDay, ...commonParams];
+  const compactedParams = [filter.workspaceId, hourlyFirstDay, window.lastDay, ...commonParams];
   const rawStart = rawReadStart(filter);
   const rawFirstDay = rawStart.slice(0, 10);
   const rawWhere = ['shard = ?', 'workspaceId = ?', 'dt >= ?', 'dt <= ?'];
@@ -108,11 +144,27 @@ const scopedCte = (filter: ScopeFilter): SqlQuery => {
   }
   rawWhere.push(...common);
   rawParams.push(...commonParams);
+  // A raw event of a merged day (a late arrival) may be compacted into the daily files already.
+  const rawMeetsDaily = dailyLastDay !== undefined && rawFirstDay <= dailyLastDay;
+  const dailyNotExists = rawMeetsDaily
+    ? `
+    AND NOT EXISTS (
+      SELECT 1
+      FROM ${DAILY_TABLE} merged
+      WHERE merged.workspace_id = ?
+        AND merged.month >= ?
+        AND merged.month <= ?
+        AND merged.eventId = raw.eventId
+    )`
+    : '';
+  const dailyNotExistsParams = rawMeetsDaily
+    ? [filter.workspaceId, rawFirstDay.slice(0, 7), dailyLastDay.slice(0, 7)]
+    : [];
   // Compacted rows are unique by eventId (compaction de-duplicates); raw rows are de-duplicated
   // among themselves, and dropped when their event is already compacted. Only the raw part (the
   // open period and late arrivals) is windowed, not the whole range.
   const sql = `scoped AS (
-  SELECT ${lakeColumns}
+  ${dailySql}SELECT ${lakeColumns}
   FROM ${COMPACTED_TABLE}
   WHERE ${compactedWhere.join('\n    AND ')}
   UNION ALL
@@ -130,11 +182,22 @@ const scopedCte = (filter: ScopeFilter): SqlQuery => {
         AND done.dt >= ?
         AND done.dt <= ?
         AND done.eventId = raw.eventId
-    )
+    )${dailyNotExists}
 )`;
   // The compacted copy of a raw event is in its own timestamp's day, as its raw partition is: the
   // NOT EXISTS reads only the compacted days the raw part covers.
-  return { sql, params: [...compactedParams, ...rawParams, filter.workspaceId, rawFirstDay, window.lastDay] };
+  return {
+    sql,
+    params: [
+      ...dailyParams,
+      ...compactedParams,
+      ...rawParams,
+      filter.workspaceId,
+      rawFirstDay,
+      window.lastDay,
+      ...dailyNotExistsParams,
+    ],
+  };
 };
 
 /** The breakdown dimensions of the aggregate query, in GROUPING SETS order. */

@@ -2,12 +2,13 @@ import type { LakeStore } from '@shared/admin/lake-store';
 import { eventRecordFields } from '@shared/events/event-record';
 import { log } from '@shared/util/logger';
 import { SAFE_ID } from './analytics-engine';
-import { ANALYTICS_TABLE, COMPACTED_TABLE, type SqlQuery } from './analytics-sql';
+import { ANALYTICS_TABLE, COMPACTED_TABLE, DAILY_TABLE, type SqlQuery } from './analytics-sql';
 import { runAthenaStatement, type AthenaStatementOptions } from './athena-engine';
 import type { CompactionReport } from './compact-lake';
-import { WATERMARK_KEY, watermarkBody, type CompactionDay } from './compaction-plan';
+import { parseMergedBefore, WATERMARK_KEY, watermarkBody, type CompactionDay } from './compaction-plan';
 import { planCompactionUnits, unitTimeBounds, watermarkAfter, type CompactionUnit } from './compaction-units';
-import { COMPACTED_PREFIX, RAW_PREFIX, shardOf } from './lake-layout';
+import { COMPACTED_PREFIX, DAILY_PREFIX, RAW_PREFIX, shardOf } from './lake-layout';
+import { mergeDailyOnAthena, removeMergedHourlyObjects } from './athena-daily-merge';
 
 /*
  * The deployed compaction job's engine: the same plan as the local job (compaction-plan.ts, cut
@@ -88,14 +89,22 @@ export const compactionUnloadStatement = (
   lakeBucket: string,
   day: Omit<CompactionScope, 'shards'>,
   workspaceIds: string[],
+  /** `daily`: the day is merged already (daily-merge.ts): its late events go to its daily files. */
+  target: 'hourly' | 'daily' = 'hourly',
 ): SqlQuery => {
   if (workspaceIds.length === 0 || workspaceIds.length > UNLOAD_MAX_WORKSPACES)
     throw new Error(`An UNLOAD takes 1-${UNLOAD_MAX_WORKSPACES} workspaces`);
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(lakeBucket)) throw new Error(`Not a bucket name: ${lakeBucket}`);
   const shards = [...new Set(workspaceIds.map((ws) => shardOf(ws)))].sort();
   const { from, to } = unitTimeBounds(day);
+  const daily = target === 'daily';
+  // Hourly: partitions (workspace_id, dt), de-duplicated against events_compacted's day; daily:
+  // (workspace_id, month), against events_daily's month (the day's rows by their timestamps).
+  const [partition, doneTable, donePartition, destination] = daily
+    ? (['month', DAILY_TABLE, 'month', DAILY_PREFIX] as const)
+    : (['dt', COMPACTED_TABLE, 'dt', COMPACTED_PREFIX] as const);
   const sql = `UNLOAD (
-  SELECT ${lakeColumns}, workspace_id, dt
+  SELECT ${lakeColumns}, workspace_id, ${daily ? 'substr(dt, 1, 7) AS month' : 'dt'}
   FROM (
     SELECT ${lakeColumns}, workspaceId AS workspace_id, dt, row_number() OVER (PARTITION BY eventId ORDER BY eventId) AS copy_number
     FROM ${ANALYTICS_TABLE}
@@ -108,17 +117,17 @@ export const compactionUnloadStatement = (
   WHERE copy_number = 1
     AND NOT EXISTS (
       SELECT 1
-      FROM ${COMPACTED_TABLE} done
+      FROM ${doneTable} done
       WHERE done.workspace_id IN (${placeholders(workspaceIds.length)})
-        AND done.dt = ?
+        AND done.${donePartition} = ?
         AND done."timestamp" >= ?
         AND done."timestamp" < ?
         AND done.workspace_id = raw.workspace_id
         AND done.eventId = raw.eventId
     )
   ORDER BY eventId
-) TO 's3://${lakeBucket}/${COMPACTED_PREFIX}'
-WITH (format = 'PARQUET', compression = 'ZSTD', partitioned_by = ARRAY['workspace_id', 'dt'])`;
+) TO 's3://${lakeBucket}/${destination}'
+WITH (format = 'PARQUET', compression = 'ZSTD', partitioned_by = ARRAY['workspace_id', '${partition}'])`;
   return {
     sql,
     params: [
@@ -128,7 +137,7 @@ WITH (format = 'PARQUET', compression = 'ZSTD', partitioned_by = ARRAY['workspac
       ...pathParams({ ...day, shards }),
       ...workspaceIds,
       ...workspaceIds,
-      day.day,
+      daily ? day.day.slice(0, 7) : day.day,
       from,
       to,
     ],
@@ -151,6 +160,8 @@ export interface AthenaCompactionOptions extends AthenaStatementOptions {
   maxUnits?: number;
   /** Called with the report once planned and after every unit (the function publishes the backlog even when a unit fails). */
   onProgress?: (report: AthenaCompactionReport) => void;
+  /** Merge closed days' hourly files into daily files once every unit is done (default true; athena-daily-merge.ts). */
+  dailyMerge?: boolean;
 }
 
 /** The local job's report, with Athena statements counted instead of events (UNLOAD returns no row count). */
@@ -162,6 +173,10 @@ export type AthenaCompactionReport = Omit<CompactionReport, 'events'> & {
   largestUnitScanBytes: number;
   /** Seconds between the run and the start of the oldest hour still uncompacted (the backlog alarm's metric). */
   backlogSeconds: number;
+  /** The daily-merge boundary the run leaves (days before it are read from the daily files), hourly objects removed, workspace-days merged. */
+  mergedBefore?: string;
+  hourlyObjectsRemoved: number;
+  mergedWorkspaceDays: number;
 };
 
 /**
@@ -171,6 +186,21 @@ export type AthenaCompactionReport = Omit<CompactionReport, 'events'> & {
  */
 export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Promise<AthenaCompactionReport> => {
   const at = options.at ?? new Date();
+  // The daily-merge boundary as the last run left it: that run switched readers to the daily
+  // files of earlier days, so their hourly objects go now; late events of those days are
+  // compacted into their daily files.
+  // A read that fails (not "no such object") fails the run: going on without the boundary would
+  // compact late events of merged days into hourly files nobody reads, and record no boundary.
+  let mergedBefore = parseMergedBefore(
+    await options.lake.getText(WATERMARK_KEY).catch((error: unknown) => {
+      const name = (error as { name?: unknown; code?: unknown } | null)?.name;
+      const code = (error as { code?: unknown } | null)?.code;
+      if (name === 'NoSuchKey' || code === 'ENOENT') return undefined;
+      throw error;
+    }),
+  );
+  const hourlyObjectsRemoved =
+    mergedBefore === undefined ? 0 : await removeMergedHourlyObjects(options.lake, mergedBefore);
   const listing: Array<{ key: string; size: number }> = [];
   for await (const object of options.lake.listSized(RAW_PREFIX)) listing.push(object);
   const plan = planCompactionUnits(listing, {
@@ -188,6 +218,9 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
     unitsLeft: plan.units.length,
     largestUnitScanBytes: Math.max(0, ...plan.units.map((u) => u.estimatedScanBytes)),
     backlogSeconds: Math.round((at.getTime() - watermarkAfter(plan, 0)) / 1000),
+    mergedBefore,
+    hourlyObjectsRemoved,
+    mergedWorkspaceDays: 0,
   };
   options.onProgress?.(report);
   const reserve = options.unitReserveMs ?? 0;
@@ -196,7 +229,7 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
     const watermark = watermarkAfter(plan, done);
     await options.lake.putText(
       WATERMARK_KEY,
-      watermarkBody({ closedBefore: watermark, watermark: new Date(watermark).toISOString(), days: [] }, at, 'athena'),
+      watermarkBody({ watermark: new Date(watermark).toISOString() }, at, 'athena', mergedBefore),
     );
     report.watermark = new Date(watermark).toISOString();
     report.backlogSeconds = Math.round((at.getTime() - watermark) / 1000);
@@ -214,7 +247,12 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
         const batch = safe.slice(i, i + UNLOAD_MAX_WORKSPACES);
         await runAthenaStatement(
           options,
-          compactionUnloadStatement(options.lakeBucket, scope, batch),
+          compactionUnloadStatement(
+            options.lakeBucket,
+            scope,
+            batch,
+            mergedBefore !== undefined && unit.day < mergedBefore ? 'daily' : 'hourly',
+          ),
           options.deadline,
           {
             results: false,
@@ -237,6 +275,23 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
       options.onProgress?.(report);
     }
     if (plan.units.length === 0) await writeWatermark(0);
+    // Every closed hour before the watermark's day compacted: merge those days, then switch.
+    const before = report.watermark.slice(0, 10);
+    if (
+      options.dailyMerge !== false &&
+      report.unitsLeft === 0 &&
+      (mergedBefore === undefined || before > mergedBefore) &&
+      now() <= options.deadline - reserve
+    ) {
+      const merge = await mergeDailyOnAthena(options, before);
+      report.statements += merge.statements;
+      report.mergedWorkspaceDays = merge.workspaceDays;
+      if (merge.complete) {
+        mergedBefore = before;
+        report.mergedBefore = before;
+        await writeWatermark(report.units);
+      }
+    }
   } finally {
     if (report.skippedWorkspaces.length > 0)
       log('warn', 'lake compaction skipped unsafe workspace ids', { workspaceIds: report.skippedWorkspaces });

@@ -28,6 +28,8 @@ export interface AthenaEngineOptions {
    * in raw-read.ts). Without it, queries read raw partitions over their whole range.
    */
   readWatermark?: () => Promise<string | undefined>;
+  /** Reads the daily merge's boundary from the same object (`mergedBefore`); without it, no day is read from the daily files. */
+  readMergedBefore?: () => Promise<string | undefined>;
 }
 
 /**
@@ -173,5 +175,6 @@ export const createAthenaEngine = (options: AthenaEngineOptions): AnalyticsEngin
     cacheTtlSeconds: cacheMinutes * 60,
     query: (query, scope) => runAthenaStatement(options, query, deadlineOf(scope, now)),
     watermark: () => options.readWatermark?.() ?? Promise.resolve(undefined),
+    mergedBefore: () => options.readMergedBefore?.() ?? Promise.resolve(undefined),
   };
 };

@@ -1,15 +1,23 @@
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { eventRecordFields } from '@shared/events/event-record';
 import { log } from '@shared/util/logger';
 import { required } from '@shared/util/required';
 import { SAFE_ID } from './analytics-engine';
-import { compactedRelationSql, getDuckDbInstance, rawRelationSql, sqlString } from './duckdb-engine';
+import {
+  compactedRelationSql,
+  dailyRelationSql,
+  getDuckDbInstance,
+  rawRelationSql,
+  readLocalMergedBefore,
+  sqlString,
+} from './duckdb-engine';
 import { createLocalLakeStore } from '@shared/admin/lake-store';
 import { WATERMARK_KEY, watermarkBody } from './compaction-plan';
 import { planCompactionUnits, watermarkAfter } from './compaction-units';
-import { COMPACTED_PREFIX, compactedDayPath, RAW_PREFIX } from './lake-layout';
+import { compactedDayPath, dailyMonthPath, RAW_PREFIX } from './lake-layout';
+import { mergeDailyLocal, removeMergedHourly, type DailyMergeReport } from './daily-merge';
 
 /** Shared with the deployed job (compaction-plan.ts): what is closed, and where the watermark is. */
 export { COMPACTION_GRACE_MS } from './compaction-plan';
@@ -28,6 +36,8 @@ export interface CompactionReport {
   events: number;
   /** Workspace ids that cannot name a folder: their raw lines stay where they are (logged). */
   skippedWorkspaces: string[];
+  /** The daily merge after the units (daily-merge.ts): days merged, and the boundary queries now read. */
+  merge?: DailyMergeReport;
 }
 
 export interface CompactionOptions {
@@ -37,6 +47,8 @@ export interface CompactionOptions {
   onDay?: (done: number, total: number) => void;
   /** The bound of a unit's raw bytes (default: the deployed job's, half Athena's per-query cutoff). */
   maxScanBytes?: number;
+  /** Merge closed days' hourly files into daily files after the units (default true). */
+  dailyMerge?: boolean;
 }
 
 const listDir = async (dir: string) => (await readdir(dir).catch(() => [] as string[])).sort();
@@ -70,6 +82,10 @@ const columns = eventRecordFields.map((name) => `"${name}"`).join(', ');
  */
 export const compactLake = async (lakeDir: string, options: CompactionOptions = {}): Promise<CompactionReport> => {
   const now = (options.now ?? new Date()).getTime();
+  // Days before it were merged by an earlier run: their hourly files go (readers switched a run
+  // ago), and late arrivals of those days are compacted straight into their daily files.
+  const mergedBefore = await readLocalMergedBefore(lakeDir);
+  if (mergedBefore !== undefined) await removeMergedHourly(lakeDir, mergedBefore);
   const { plan, units } = await closedRawFiles(lakeDir, now, options.graceMs, options.maxScanBytes);
   const report: CompactionReport = {
     watermark: new Date(watermarkAfter(plan, units.length)).toISOString(),
@@ -98,14 +114,20 @@ export const compactLake = async (lakeDir: string, options: CompactionOptions = 
           consumedAll = false;
           continue;
         }
-        const dir = path.join(lakeDir, compactedDayPath(workspaceId, day));
+        // A merged day's late events join its daily file; any other day's its hourly (day) file.
+        const intoDaily = mergedBefore !== undefined && day < mergedBefore;
+        const dir = path.join(
+          lakeDir,
+          intoDaily ? dailyMonthPath(workspaceId, day.slice(0, 7)) : compactedDayPath(workspaceId, day),
+        );
+        const fileName = intoDaily ? `${day}.parquet` : COMPACTED_FILE;
         await mkdir(dir, { recursive: true });
-        const existing = (await listDir(dir)).filter((f) => f === COMPACTED_FILE).map((f) => path.join(dir, f));
+        const existing = (await listDir(dir)).filter((f) => f === fileName).map((f) => path.join(dir, f));
         const temp = path.join(dir, `.compacting-${randomBytes(6).toString('hex')}.tmp`);
         const merged = `SELECT ${columns} FROM (
   SELECT lake.*, row_number() OVER (PARTITION BY "eventId" ORDER BY "eventId") AS copy_number
   FROM (
-    SELECT ${columns} FROM (${compactedRelationSql(existing)})
+    SELECT ${columns} FROM (${intoDaily ? dailyRelationSql(existing) : compactedRelationSql(existing)})
     UNION ALL
     SELECT ${columns} FROM compaction_raw WHERE "workspaceId" = ${sqlString(workspaceId)} AND "eventId" IS NOT NULL
   ) lake
@@ -116,7 +138,7 @@ ORDER BY "eventId"`;
           await connection.runAndReadAll(`SELECT count(*) FROM read_parquet(${sqlString(temp)})`)
         ).getRows();
         const count = required(countRow, 'the row of a count(*)')[0];
-        await rename(temp, path.join(dir, COMPACTED_FILE));
+        await rename(temp, path.join(dir, fileName));
         report.workspaceDays += 1;
         report.events += Number(count);
       }
@@ -129,15 +151,21 @@ ORDER BY "eventId"`;
       options.onDay?.(done, units.length);
     }
     await connection.run('DROP TABLE IF EXISTS compaction_raw');
-    await mkdir(path.join(lakeDir, COMPACTED_PREFIX), { recursive: true });
-    const watermark = watermarkAfter(plan, units.length);
-    await writeFile(
-      path.join(lakeDir, WATERMARK_FILE),
-      watermarkBody({ closedBefore: watermark, watermark: report.watermark, days: [] }, new Date(now), 'duckdb'),
-    );
   } finally {
     connection.closeSync();
   }
+  // Every closed hour before the watermark's day is compacted: merge those days (daily files
+  // first), then write the watermark object, the manifest that switches readers over.
+  const merge =
+    options.dailyMerge === false
+      ? undefined
+      : await mergeDailyLocal(lakeDir, { before: report.watermark.slice(0, 10), mergedBefore });
+  report.merge = merge;
+  // Replaced whole (a temp file renamed): a reader sees the old manifest or the new one.
+  await createLocalLakeStore(lakeDir).putText(
+    WATERMARK_FILE,
+    watermarkBody({ watermark: report.watermark }, new Date(now), 'duckdb', merge?.mergedBefore ?? mergedBefore),
+  );
   if (report.skippedWorkspaces.length > 0)
     log('warn', 'lake compaction skipped unsafe workspace ids', { workspaceIds: report.skippedWorkspaces });
   return report;

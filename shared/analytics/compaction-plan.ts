@@ -1,4 +1,4 @@
-import { COMPACTED_PREFIX, RAW_FILE_EXTENSION, RAW_PREFIX } from './lake-layout';
+import { COMPACTED_PREFIX, isRawObjectName, RAW_PREFIX } from './lake-layout';
 
 /*
  * What one compaction run does, decided once for both engines: DuckDB over the local lake
@@ -22,7 +22,7 @@ export const COMPACTION_GRACE_MS = 10 * 60_000;
 export const WATERMARK_KEY = `${COMPACTED_PREFIX}_watermark.json`;
 
 export interface RawObjectRef {
-  /** `events/shard=SS/dt=YYYY-MM-DD/hour=HH/<file>.json` */
+  /** `events/shard=SS/dt=YYYY-MM-DD/hour=HH/<file>.json.gz` (or `.json`, written before raw objects were compressed) */
   key: string;
   shard: string;
   day: string;
@@ -54,7 +54,7 @@ export const parseRawKey = (key: string): RawObjectRef | undefined => {
   const match = RAW_KEY.exec(key);
   if (!match || !key.startsWith(RAW_PREFIX)) return undefined;
   const [, shard, day, hour, file] = match as unknown as [string, string, string, string, string];
-  if (file.startsWith('.') || !file.endsWith(RAW_FILE_EXTENSION)) return undefined;
+  if (file.startsWith('.') || !isRawObjectName(file)) return undefined;
   return { key, shard, day, hour };
 };
 
@@ -85,9 +85,34 @@ export const planCompaction = (
   return { closedBefore, watermark: new Date(closedBefore).toISOString(), days };
 };
 
-/** The watermark object's body. */
-export const watermarkBody = (plan: CompactionPlan, ranAt: Date, engine: 'duckdb' | 'athena'): string =>
-  JSON.stringify({ closedBefore: plan.watermark, ranAt: ranAt.toISOString(), engine }) + '\n';
+/**
+ * The watermark object's body: `closedBefore` (compaction) and `mergedBefore` (the daily merge:
+ * days before it are read from the daily files; daily-merge.ts). The object is the manifest both
+ * switch-overs read, written last by a run (after the files it points queries at).
+ */
+export const watermarkBody = (
+  plan: Pick<CompactionPlan, 'watermark'>,
+  ranAt: Date,
+  engine: 'duckdb' | 'athena',
+  mergedBefore?: string,
+): string =>
+  JSON.stringify({
+    closedBefore: plan.watermark,
+    ...(mergedBefore === undefined ? {} : { mergedBefore }),
+    ranAt: ranAt.toISOString(),
+    engine,
+  }) + '\n';
+
+/** The recorded daily-merge boundary (`YYYY-MM-DD`, exclusive), or undefined when no day was merged yet. */
+export const parseMergedBefore = (body: string | undefined): string | undefined => {
+  if (!body) return undefined;
+  try {
+    const value = (JSON.parse(body) as { mergedBefore?: unknown }).mergedBefore;
+    return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 /** The recorded watermark (closedBefore, ISO), or undefined when none was written yet. */
 export const parseWatermark = (body: string | undefined): string | undefined => {

@@ -33,9 +33,19 @@ export const COMPACTION_UNIT_MAX_SCAN_BYTES = ATHENA_BYTES_SCANNED_CUTOFF / 2;
  * only the columns named; row groups outside the hours are skipped by their min/max
  * statistics). Those two columns, uncompressed, are at most this share of the raw bytes of the
  * same events as stored (uncompressed JSON lines): test/unit/compaction-units.test.ts measures
- * it on our event lines (about 0.08). Gzip-compressed raw objects would need about 0.7.
+ * it on our event lines (about 0.08).
  */
 export const KEY_COLUMNS_PER_RAW_BYTE = 0.1;
+
+/**
+ * The same bound per byte of a gzip raw object (`.json.gz`, what Firehose writes): the key
+ * columns are about 0.68 of the compressed bytes on our event lines (measured by the same test).
+ */
+export const GZIP_KEY_COLUMNS_PER_RAW_BYTE = 0.75;
+
+/** The key-column bound of one raw object as stored: gzip objects by their `.gz` name. */
+export const keyColumnsPerRawByteOf = (key: string): number =>
+  key.endsWith('.gz') ? GZIP_KEY_COLUMNS_PER_RAW_BYTE : KEY_COLUMNS_PER_RAW_BYTE;
 
 export interface RawObjectListing {
   key: string;
@@ -74,6 +84,10 @@ export const estimateScanBytes = (
   keyRatio = KEY_COLUMNS_PER_RAW_BYTE,
 ): number => unitBytes + Math.ceil(partitionBytes * keyRatio);
 
+/** The de-duplication side's bound over some raw objects (each by its own encoding, unless `keyRatio` is given). */
+const keyBytesOf = (objects: readonly SizedRawObject[], keyRatio?: number): number =>
+  objects.reduce((sum, o) => sum + o.size * (keyRatio ?? keyColumnsPerRawByteOf(o.key)), 0);
+
 const hourKey = (o: RawObjectRef) => `${o.day}T${o.hour}`;
 
 /** The first element of a list the planner built non-empty. */
@@ -82,7 +96,7 @@ const firstOf = <T>(list: readonly T[]): T => {
   if (first === undefined) throw new Error('empty compaction group');
   return first;
 };
-const sumBytes = (objects: SizedRawObject[]) => objects.reduce((sum, o) => sum + o.size, 0);
+const sumBytes = (objects: readonly SizedRawObject[]) => objects.reduce((sum, o) => sum + o.size, 0);
 const byKey = (a: SizedRawObject, b: SizedRawObject) => a.key.localeCompare(b.key);
 
 /** Groups in key order. */
@@ -112,9 +126,10 @@ export const planCompactionUnits = (
 ): UnitPlan => {
   const closedBefore = closedBeforeOf(options.now, options.graceMs);
   const max = options.maxScanBytes ?? COMPACTION_UNIT_MAX_SCAN_BYTES;
-  const estimate = (unitBytes: number, partitionBytes: number) =>
-    estimateScanBytes(unitBytes, partitionBytes, options.keyColumnsPerRawByte);
-  const fits = (objects: SizedRawObject[]) => estimate(sumBytes(objects), sumBytes(objects)) <= max;
+  /** A statement over `unit` whose de-duplication side covers the partitions holding `partition`. */
+  const estimate = (unit: readonly SizedRawObject[], partition: readonly SizedRawObject[]) =>
+    sumBytes(unit) + Math.ceil(keyBytesOf(partition, options.keyColumnsPerRawByte));
+  const fits = (objects: SizedRawObject[]) => estimate(objects, objects) <= max;
   const closed: SizedRawObject[] = [];
   for (const { key, size } of listing) {
     const ref = parseRawKey(key);
@@ -122,7 +137,7 @@ export const planCompactionUnits = (
     closed.push({ ...ref, size: Math.max(0, size) });
   }
   const units: CompactionUnit[] = [];
-  const push = (objects: SizedRawObject[], partitionBytes: number, partial: boolean) => {
+  const push = (objects: SizedRawObject[], partition: readonly SizedRawObject[], partial: boolean) => {
     const sorted = [...objects].sort(byKey);
     const bytes = sumBytes(sorted);
     units.push({
@@ -132,7 +147,7 @@ export const planCompactionUnits = (
       objects: sorted,
       bytes,
       partial,
-      estimatedScanBytes: estimate(bytes, partitionBytes),
+      estimatedScanBytes: estimate(sorted, partition),
     });
   };
   /** Packs groups (each a whole set of partitions), in order, into units that fit; `together` says which may share one. */
@@ -140,12 +155,12 @@ export const planCompactionUnits = (
     let open: SizedRawObject[] = [];
     for (const group of groups) {
       if (open.length > 0 && (!together(firstOf(open), firstOf(group)) || !fits([...open, ...group]))) {
-        push(open, sumBytes(open), false);
+        push(open, open, false);
         open = [];
       }
       open.push(...group);
     }
-    if (open.length > 0) push(open, sumBytes(open), false);
+    if (open.length > 0) push(open, open, false);
   };
   let fitting: SizedRawObject[][] = [];
   for (const hour of groupsBy(closed, hourKey)) {
@@ -159,16 +174,16 @@ export const planCompactionUnits = (
     const shards = groupsBy(hour, (o) => o.shard);
     pack(shards.filter(fits), () => true);
     for (const objects of shards.filter((o) => !fits(o))) {
-      const shardHourBytes = sumBytes(objects);
+      const partitionKeyBytes = Math.ceil(keyBytesOf(objects, options.keyColumnsPerRawByte));
       let range: SizedRawObject[] = [];
       for (const object of [...objects].sort(byKey)) {
-        if (range.length > 0 && estimate(sumBytes(range) + object.size, shardHourBytes) > max) {
-          push(range, shardHourBytes, true);
+        if (range.length > 0 && sumBytes(range) + object.size + partitionKeyBytes > max) {
+          push(range, objects, true);
           range = [];
         }
         range.push(object);
       }
-      if (range.length > 0) push(range, shardHourBytes, true);
+      if (range.length > 0) push(range, objects, true);
     }
   }
   pack(fitting, (a, b) => a.day === b.day);

@@ -3,7 +3,7 @@ import type { AnalyticsData, TopDeepLink } from './analytics-types';
 import { aggregateQuery, recentEventsQuery, topLinksQuery, type AnalyticsScope } from './analytics-sql';
 import type { AnalyticsQuery } from './analytics-schemas';
 import { analyticsWindow } from './analytics-window';
-import { rawReadFrom } from './raw-read';
+import { lakeReadBounds } from './raw-read';
 import {
   breakdownFrom,
   launchViewMetricsOf,
@@ -27,20 +27,22 @@ export interface AnalyticsRequest {
 
 const filterOf = async (engine: AnalyticsEngine, request: AnalyticsRequest) => {
   const window = analyticsWindow(request.query.range, request.now);
-  // Raw partitions only past the compaction watermark (raw-read.ts).
-  const rawFrom = rawReadFrom(await engine.watermark(), request.now);
+  // Raw partitions only past the compaction watermark, merged days from the daily files (raw-read.ts).
+  const { rawFrom, mergedBefore } = await lakeReadBounds(engine, request.now);
   const filter = {
     workspaceId: request.workspaceId,
     scope: request.scope,
     window,
     traffic: request.query.traffic,
     rawFrom,
+    mergedBefore,
   };
   const queryScope: QueryScope = {
     workspaceId: request.workspaceId,
     firstDay: window.firstDay,
     lastDay: window.lastDay,
     rawFrom,
+    mergedBefore,
     deadline: request.deadline,
   };
   return { window, filter, queryScope };

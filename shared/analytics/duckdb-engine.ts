@@ -3,10 +3,18 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { eventRecordFields } from '@shared/events/event-record';
-import { ANALYTICS_TABLE, COMPACTED_TABLE, type SqlQuery } from './analytics-sql';
-import { compactedPartitionKeys, compactedWorkspacePath, RAW_PREFIX, rawPartitionKeys, shardOf } from './lake-layout';
+import { ANALYTICS_TABLE, COMPACTED_TABLE, DAILY_TABLE, type SqlQuery } from './analytics-sql';
+import {
+  compactedPartitionKeys,
+  compactedWorkspacePath,
+  dailyPartitionKeys,
+  dailyWorkspacePath,
+  RAW_PREFIX,
+  rawPartitionKeys,
+  shardOf,
+} from './lake-layout';
 import { log } from '@shared/util/logger';
-import { parseWatermark, WATERMARK_KEY } from './compaction-plan';
+import { parseMergedBefore, parseWatermark, WATERMARK_KEY } from './compaction-plan';
 import {
   AnalyticsUnavailableError,
   assertSafeId,
@@ -34,8 +42,12 @@ export const sqlString = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 const DAY_DIR = /^dt=(\d{4}-\d{2}-\d{2})$/;
 const HOUR_DIR = /^hour=\d{2}$/;
-const RAW_FILE = /^[A-Za-z0-9_.-]+\.json$/;
+/** Raw objects: gzip JSON lines (`.json.gz`), or uncompressed ones written before the switch (`.json`). */
+const RAW_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json(\.gz)?$/;
 const COMPACTED_FILE = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*\.parquet$/;
+const MONTH_DIR = /^month=(\d{4}-\d{2})$/;
+/** A merged day's file locally: `YYYY-MM-DD.parquet` (daily-merge.ts). */
+const DAILY_FILE = /^(\d{4}-\d{2}-\d{2})\.parquet$/;
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | null | undefined)?.code === 'ENOENT';
 
@@ -52,6 +64,8 @@ const listDir = async (dir: string) => {
 export interface LakeFiles {
   raw: string[];
   compacted: string[];
+  /** Merged days' files (days before scope.mergedBefore). */
+  daily: string[];
 }
 
 /**
@@ -79,13 +93,32 @@ export const lakeFilesFor = async (lakeDir: string, scope: QueryScope): Promise<
       for (const file of await listDir(dir)) if (RAW_FILE.test(file)) raw.push(path.join(dir, file));
     }
   }
+  // Hourly files of the days not merged yet; merged days from their daily files (one per day).
+  const merged = scope.mergedBefore;
   const compacted: string[] = [];
   const workspaceDir = path.join(lakeDir, compactedWorkspacePath(workspaceId));
   for (const dayDir of (await listDir(workspaceDir)).filter(inWindow)) {
+    if (merged !== undefined && dayDir.slice(3) < merged) continue;
     const dir = path.join(workspaceDir, dayDir);
     for (const file of await listDir(dir)) if (COMPACTED_FILE.test(file)) compacted.push(path.join(dir, file));
   }
-  return { raw, compacted };
+  const daily: string[] = [];
+  if (merged !== undefined) {
+    const dailyDir = path.join(lakeDir, dailyWorkspacePath(workspaceId));
+    const months = (await listDir(dailyDir)).filter((m) => {
+      const month = MONTH_DIR.exec(m)?.[1];
+      return month !== undefined && month >= scope.firstDay.slice(0, 7) && month <= scope.lastDay.slice(0, 7);
+    });
+    for (const monthDir of months) {
+      const dir = path.join(dailyDir, monthDir);
+      for (const file of await listDir(dir)) {
+        const day = DAILY_FILE.exec(file)?.[1];
+        if (day !== undefined && day >= scope.firstDay && day <= scope.lastDay && day < merged)
+          daily.push(path.join(dir, file));
+      }
+    }
+  }
+  return { raw, compacted, daily };
 };
 
 const emptyRelation = (partitions: readonly string[]) =>
@@ -93,22 +126,33 @@ const emptyRelation = (partitions: readonly string[]) =>
 
 const hiveTypes = (partitions: readonly string[]) => `{${partitions.map((p) => `'${p}': 'VARCHAR'`).join(', ')}}`;
 
-/** read_json over raw files: newline-delimited, every field text, partitions from the path. */
+/**
+ * read_json over raw files: newline-delimited, every field text, partitions from the path; gzip
+ * is detected per file from its `.gz` extension (DuckDB's `compression = 'auto'`), so compressed
+ * and older uncompressed objects read together.
+ */
 export const rawRelationSql = (files: string[], options: { filename?: boolean } = {}): string =>
   files.length === 0
     ? emptyRelation(options.filename ? [...rawPartitionKeys, 'filename'] : rawPartitionKeys)
     : `SELECT * FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', hive_partitioning = true, hive_types = ${hiveTypes(rawPartitionKeys)}, columns = ${jsonColumns()}, ignore_errors = true${options.filename ? ', filename = true' : ''})`;
 
-/** read_parquet over compacted files, partitions from the path. */
-export const compactedRelationSql = (files: string[]): string =>
+/** read_parquet over compacted files, partitions from the path (hourly: workspace_id, dt; daily: workspace_id, month). */
+export const compactedRelationSql = (
+  files: string[],
+  partitions: readonly string[] = compactedPartitionKeys,
+): string =>
   files.length === 0
-    ? emptyRelation(compactedPartitionKeys)
-    : `SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], hive_partitioning = true, hive_types = ${hiveTypes(compactedPartitionKeys)})`;
+    ? emptyRelation(partitions)
+    : `SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], hive_partitioning = true, hive_types = ${hiveTypes(partitions)})`;
+
+/** read_parquet over merged daily files. */
+export const dailyRelationSql = (files: string[]): string => compactedRelationSql(files, dailyPartitionKeys);
 
 /** The two views of one query (the names the analytics SQL reads), over the pruned file lists. */
 const viewsSql = (files: LakeFiles): string[] => [
   `CREATE OR REPLACE TEMP VIEW ${ANALYTICS_TABLE} AS ${rawRelationSql(files.raw)}`,
   `CREATE OR REPLACE TEMP VIEW ${COMPACTED_TABLE} AS ${compactedRelationSql(files.compacted)}`,
+  `CREATE OR REPLACE TEMP VIEW ${DAILY_TABLE} AS ${dailyRelationSql(files.daily)}`,
 ];
 
 type DuckDbModule = typeof import('@duckdb/node-api');
@@ -156,7 +200,7 @@ const runOnce = async (lakeDir: string, query: SqlQuery, scope: QueryScope): Pro
       throw error;
     });
     if (lake && !lake.isDirectory()) throw new Error(`LOCAL_LAKE_DIR is not a directory: ${lakeDir}`);
-    files = lake ? await lakeFilesFor(lakeDir, scope) : { raw: [], compacted: [] };
+    files = lake ? await lakeFilesFor(lakeDir, scope) : { raw: [], compacted: [], daily: [] };
     connection = await (await getDuckDbInstance()).connect();
     for (const view of viewsSql(files)) await connection.run(view);
   } catch (error) {
@@ -173,7 +217,7 @@ const runOnce = async (lakeDir: string, query: SqlQuery, scope: QueryScope): Pro
     const names = reader.columnNames().map((n) => n.toLowerCase());
     return reader.getRows().map((row) => Object.fromEntries(names.map((n, i) => [n, toText(row[i])])));
   } catch (error) {
-    const gone = [...files.raw, ...files.compacted].some((file) => !existsSync(file));
+    const gone = [...files.raw, ...files.compacted, ...files.daily].some((file) => !existsSync(file));
     if (gone) throw new LakeChangedError(String(error));
     throw error;
   } finally {
@@ -181,9 +225,16 @@ const runOnce = async (lakeDir: string, query: SqlQuery, scope: QueryScope): Pro
   }
 };
 
+const readLocalWatermarkBody = (lakeDir: string) =>
+  readFile(path.join(lakeDir, ...WATERMARK_KEY.split('/')), 'utf8').catch(() => undefined);
+
 /** The local lake's compaction watermark (compacted/_watermark.json), undefined when none was written or unreadable. */
 export const readLocalWatermark = async (lakeDir: string): Promise<string | undefined> =>
-  parseWatermark(await readFile(path.join(lakeDir, ...WATERMARK_KEY.split('/')), 'utf8').catch(() => undefined));
+  parseWatermark(await readLocalWatermarkBody(lakeDir));
+
+/** The local lake's daily-merge boundary (the same object's mergedBefore), undefined when none. */
+export const readLocalMergedBefore = async (lakeDir: string): Promise<string | undefined> =>
+  parseMergedBefore(await readLocalWatermarkBody(lakeDir));
 
 export interface DuckDbEngineOptions {
   /** Read raw partitions only past the compaction watermark (default true; false reads every raw hour of the window). */
@@ -196,6 +247,7 @@ export const createDuckDbEngine = (lakeDir: string, options: DuckDbEngineOptions
   cacheTtlSeconds: 0,
   // Read on every request: a local file, and the local job rewrites it every 10 minutes.
   watermark: () => (options.rawPastWatermark === false ? Promise.resolve(undefined) : readLocalWatermark(lakeDir)),
+  mergedBefore: () => readLocalMergedBefore(lakeDir),
   async query(query, scope): Promise<AnalyticsRow[]> {
     // A compaction run may remove raw files between the listing and the read (their events are
     // in the compacted file by then): list again and run once more.

@@ -8,7 +8,7 @@ import type { AnalyticsEventsQuery } from './analytics-schemas';
 import type { RawAnalyticsEvent } from './analytics-types';
 import { exportPageQuery, type ExportPosition } from './analytics-sql';
 import { analyticsWindow, type AnalyticsWindow } from './analytics-window';
-import { rawReadFrom } from './raw-read';
+import { lakeReadBounds } from './raw-read';
 
 /** Cursor position: the window of the first page (so later pages see the same span) and the last event. */
 interface ExportCursor {
@@ -38,19 +38,21 @@ export const exportAnalyticsEvents = async (
   const engine = getAnalyticsEngine();
   // Raw partitions only past the compaction watermark (raw-read.ts); pages of one walk may see
   // different watermarks, and each event is raw or compacted, counted once either way.
-  const rawFrom = rawReadFrom(await engine.watermark(), now);
+  const { rawFrom, mergedBefore } = await lakeReadBounds(engine, now);
   const filter = {
     workspaceId,
     scope: { kind: 'workspace' } as const,
     window,
     eventType: query.eventType === 'all' ? undefined : query.eventType,
     rawFrom,
+    mergedBefore,
   };
   const rows = await engine.query(exportPageQuery(filter, query.limit + 1, position?.after ?? null), {
     workspaceId,
     firstDay: window.firstDay,
     lastDay: window.lastDay,
     rawFrom,
+    mergedBefore,
     deadline,
   });
   const wanted = rows.slice(0, query.limit).map(rawEventFrom);

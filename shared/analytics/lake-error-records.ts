@@ -1,12 +1,15 @@
 import type { EventRecord } from '@shared/events/event-record';
+import { decodeStoredText } from './raw-objects';
 
 /**
  * The events inside an object Firehose wrote under errors/: one JSON document per line
  * (`errorCode`, `errorMessage`, `rawData` = the record's bytes in base64, ...). Our records are
  * newline-terminated event lines, so each decoded record yields one or more events. Lines that
- * are not error documents, or records that are not event JSON, are counted, never thrown.
+ * are not error documents, or records that are not event JSON, are counted, never thrown. The
+ * object may be gzip (the delivery stream compresses what it writes): its bytes are gunzipped first.
  */
-export const eventsFromErrorObject = (text: string): { events: EventRecord[]; unreadable: number } => {
+export const eventsFromErrorObject = (stored: string | Uint8Array): { events: EventRecord[]; unreadable: number } => {
+  const text = typeof stored === 'string' ? stored : decodeStoredText(stored);
   const events: EventRecord[] = [];
   let unreadable = 0;
   for (const line of text.split('\n')) {

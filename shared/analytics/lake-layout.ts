@@ -5,8 +5,9 @@ import { required } from '@shared/util/required';
  * The layout of the event lake, one definition for Firehose (lib/event-pipeline.ts), the Glue
  * tables (lib/analytics.ts), the local lake (local-lake-sink.ts), compaction and the engines:
  *
- *   events/shard=SS/dt=YYYY-MM-DD/hour=HH/<file>.json         raw JSON lines, short-lived
- *   compacted/workspace_id=W/dt=YYYY-MM-DD/<file>.parquet      one workspace's closed days
+ *   events/shard=SS/dt=YYYY-MM-DD/hour=HH/<file>.json.gz      raw JSON lines, gzip, short-lived
+ *   compacted/workspace_id=W/dt=YYYY-MM-DD/<file>.parquet      hourly compacted files (days not merged yet)
+ *   compacted/daily/workspace_id=W/month=YYYY-MM/<file>.parquet  merged days: one file per workspace-day
  *
  * Raw objects are sharded by a hash of the workspace id (never by the id itself) so Firehose's
  * active partitions stay bounded whatever the number of workspaces: LAKE_SHARDS x the hours in
@@ -28,6 +29,21 @@ export const LAKE_SHARDS = 16;
 /** Partition keys of the raw table and of the compacted table, in path order. */
 export const rawPartitionKeys = ['shard', 'dt', 'hour'] as const;
 export const compactedPartitionKeys = ['workspace_id', 'dt'] as const;
+
+/**
+ * Merged days (daily-merge.ts): each workspace-day's hourly files become one daily file, kept in a
+ * partition per workspace and MONTH, so a 90-day view lists 4 partitions rather than 90 (S3 LIST
+ * requests are the dearest part of a view) and opens one file per day.
+ */
+export const DAILY_PREFIX = `${COMPACTED_PREFIX}daily/`;
+export const dailyPartitionKeys = ['workspace_id', 'month'] as const;
+
+/** The folder of one workspace's merged days of one month (`YYYY-MM`). */
+export const dailyMonthPath = (workspaceId: string, month: string) =>
+  `${DAILY_PREFIX}workspace_id=${workspaceId}/month=${month}`;
+
+/** The folder of everything merged for one workspace (erasure reads this prefix too). */
+export const dailyWorkspacePath = (workspaceId: string) => `${DAILY_PREFIX}workspace_id=${workspaceId}`;
 
 const HASH_MODULUS = 1_000_003;
 
@@ -75,8 +91,21 @@ export const compactedDayPath = (workspaceId: string, dt: string) =>
 /** The folder of everything compacted for one workspace (erasure and export read this prefix). */
 export const compactedWorkspacePath = (workspaceId: string) => `${COMPACTED_PREFIX}workspace_id=${workspaceId}`;
 
-/** Raw object file extension (Firehose's FileExtension; the local sink's files). */
-export const RAW_FILE_EXTENSION = '.json';
+/**
+ * Raw object file extension (Firehose's FileExtension; the local sink's files): JSON lines, gzip
+ * (raw-objects.ts). Athena tells a compressed text object by this extension.
+ */
+export const RAW_FILE_EXTENSION = '.json.gz';
+
+/** Objects written before raw objects were compressed (uncompressed JSON lines), still read. */
+export const LEGACY_RAW_FILE_EXTENSION = '.json';
+
+/**
+ * A raw object's file name: compressed (`.json.gz`) or an uncompressed one from before the switch.
+ * Here rather than in raw-objects.ts so the query path (compaction-plan.ts) does not load zlib.
+ */
+export const isRawObjectName = (name: string): boolean =>
+  name.endsWith(RAW_FILE_EXTENSION) || name.endsWith(LEGACY_RAW_FILE_EXTENSION);
 
 /** Firehose's default active-partition limit per stream (past it, records go to errors/activePartitionExceeded/). */
 export const FIREHOSE_ACTIVE_PARTITION_LIMIT = 500;

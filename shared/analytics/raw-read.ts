@@ -1,5 +1,6 @@
 import { log } from '@shared/util/logger';
 import { parseWatermark } from './compaction-plan';
+import type { AnalyticsEngine } from './analytics-engine';
 import { HOURS_IN_FLIGHT } from './lake-layout';
 
 const HOUR = 3_600_000;
@@ -40,14 +41,18 @@ export const rawReadFrom = (watermark: string | undefined, now: Date): string | 
  */
 export const cachedWatermarkReader = (
   getText: () => Promise<string>,
-  { ttlMs = 60_000, now = Date.now }: { ttlMs?: number; now?: () => number } = {},
+  {
+    ttlMs = 60_000,
+    now = Date.now,
+    parse = parseWatermark,
+  }: { ttlMs?: number; now?: () => number; parse?: (body: string) => string | undefined } = {},
 ): (() => Promise<string | undefined>) => {
   let cached: { at: number; value: string | undefined } | undefined;
   return async () => {
     if (cached && now() - cached.at < ttlMs) return cached.value;
     let value: string | undefined;
     try {
-      value = parseWatermark(await getText());
+      value = parse(await getText());
     } catch (error) {
       log('warn', 'lake watermark unreadable; reading raw over the whole range', { error: String(error) });
       value = undefined;
@@ -55,4 +60,18 @@ export const cachedWatermarkReader = (
     cached = { at: now(), value };
     return value;
   };
+};
+
+/**
+ * Where a query reads what (the watermark object, read once per request): raw partitions from
+ * `rawFrom` on, merged days (before `mergedBefore`) from the daily files, the rest hourly. A
+ * merged day's hourly files are removed only a run after the switch, so a reader holding an
+ * older value still finds them.
+ */
+export const lakeReadBounds = async (
+  engine: Pick<AnalyticsEngine, 'watermark' | 'mergedBefore'>,
+  now: Date,
+): Promise<{ rawFrom?: string; mergedBefore?: string }> => {
+  const [watermark, mergedBefore] = await Promise.all([engine.watermark(), engine.mergedBefore?.()]);
+  return { rawFrom: rawReadFrom(watermark, now), mergedBefore };
 };

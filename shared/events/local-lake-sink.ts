@@ -2,12 +2,13 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { RAW_FILE_EXTENSION, rawPartitionOf, rawPartitionPath } from '@shared/analytics/lake-layout';
+import { encodeRawLines } from '@shared/analytics/raw-objects';
 import type { EventRecord } from './event-record';
 import type { EventSink } from './event-sink';
 
 /**
- * Local stand-in for Firehose -> S3: newline-delimited JSON under the raw layout's prefixes
- * (events/shard=/dt=/hour=/, lake-layout.ts). Like Firehose's objects, each file is written once
+ * Local stand-in for Firehose -> S3: newline-delimited JSON, gzip-compressed as Firehose writes it
+ * (`.json.gz`, raw-objects.ts), under the raw layout's prefixes (events/shard=/dt=/hour=/, lake-layout.ts). Like Firehose's objects, each file is written once
  * and never appended to (one per send and partition), so compaction may consume and remove a
  * file without racing a writer.
  */
@@ -34,7 +35,7 @@ export const createLocalLakeSink = (lakeDir: string): EventSink => {
           const file = `${prefix}-${Date.now()}-${String(sequence).padStart(8, '0')}${RAW_FILE_EXTENSION}`;
           // Written under a dot name, then renamed: readers never see a half-written file.
           const temp = path.join(folder, `.${file}.tmp`);
-          await writeFile(temp, group.map((e) => JSON.stringify(e)).join('\n') + '\n', { flag: 'wx' });
+          await writeFile(temp, encodeRawLines(group.map((e) => JSON.stringify(e))), { flag: 'wx' });
           await rename(temp, path.join(folder, file));
         }),
       );

@@ -119,8 +119,10 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
     ).toBe(expected);
     expect(destination.ErrorOutputPrefix).toBe(eventErrorPrefix);
     expect(destination.ErrorOutputPrefix.startsWith('errors/')).toBe(true);
-    // Objects carry an extension, as the local lake's files do.
-    expect(destination.FileExtension).toBe('.json');
+    // Objects are gzip JSON lines and carry the extension the local lake's files have (Athena
+    // tells compressed text by it).
+    expect(destination.CompressionFormat).toBe('GZIP');
+    expect(destination.FileExtension).toBe('.json.gz');
   });
 
   it('partitions dynamically by a hash shard of the workspace, date and hour taken from the record (JQ metadata extraction)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMPACTION_LOCK_KEY, COMPACTION_LOCK_TTL_MS } from '@shared/analytics/compaction-lock';
 import { COMPACTION_GRACE_MS } from '@shared/analytics/compaction-plan';
-import { COMPACTED_PREFIX, ERRORS_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
+import { COMPACTED_PREFIX, DAILY_PREFIX, ERRORS_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
 import { ATHENA_BYTES_SCANNED_CUTOFF, COMPACTION_UNIT_MAX_SCAN_BYTES } from '@shared/analytics/compaction-units';
 import { metricNames, metricsNamespace } from '@shared/util/telemetry-names';
 import {
@@ -87,7 +87,7 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
       expect(JSON.stringify(resource)).toContain(fnId);
   });
 
-  it('has least privilege: the workgroup, the two Glue tables, lake reads, compacted writes, raw deletes, results', () => {
+  it('has least privilege: the workgroup, the three Glue tables, lake reads, compacted writes, raw and hourly deletes, results', () => {
     const athena = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('athena:')));
     expect(athena).toHaveLength(1);
     expect(actionsOf(athena[0]).sort()).toEqual([
@@ -104,8 +104,10 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
     const glueResources = JSON.stringify(glue[0].Resource);
     expect(glueResources).toContain(`table/${stack.analytics.databaseName}/events`);
     expect(glueResources).toContain(`table/${stack.analytics.databaseName}/events_compacted`);
+    expect(glueResources).toContain(`table/${stack.analytics.databaseName}/events_daily`);
 
-    // Exactly these S3 grants on the lake: read raw + compacted, write compacted, delete raw.
+    // Exactly these S3 grants on the lake: read raw + compacted, write compacted (daily files
+    // included), delete raw and the hourly compacted files of merged days.
     const lakeGrants = grants.filter((g) => g.startsWith('s3:') && g.includes(lakeId)).sort();
     expect(lakeGrants).toEqual(
       [
@@ -118,15 +120,18 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
         `s3:AbortMultipartUpload ${objectsUnder(lakeId, COMPACTED_PREFIX)}`,
         `s3:ListMultipartUploadParts ${objectsUnder(lakeId, COMPACTED_PREFIX)}`,
         `s3:DeleteObject ${objectsUnder(lakeId, RAW_PREFIX)}`,
+        `s3:DeleteObject ${objectsUnder(lakeId, `${COMPACTED_PREFIX}workspace_id=`)}`,
         `s3:DeleteObject ${JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [lakeId, 'Arn'] }, `/${COMPACTION_LOCK_KEY}`]] })}`,
       ].sort(),
     );
-    // Never: writing raw objects, deleting compacted data (only its own lock object), touching errors/.
+    // Never: writing raw objects, deleting daily files or the watermark (only hourly files and its own lock object), touching errors/.
     expect(
       grants
         .filter((g) => g.startsWith('s3:DeleteObject') && g.includes(COMPACTED_PREFIX))
-        .map((g) => g.includes(COMPACTION_LOCK_KEY)),
-    ).toEqual([true]);
+        .map((g) => g.includes(COMPACTION_LOCK_KEY) || g.includes(`/${COMPACTED_PREFIX}workspace_id=*`))
+        .sort(),
+    ).toEqual([true, true]);
+    expect(grants.some((g) => g.startsWith('s3:DeleteObject') && g.includes(DAILY_PREFIX))).toBe(false);
     expect(grants.some((g) => g.startsWith('s3:PutObject') && g.includes(RAW_PREFIX))).toBe(false);
     expect(grants.some((g) => g.includes(ERRORS_PREFIX))).toBe(false);
     // Results bucket: Athena's result and UNLOAD manifest objects.
@@ -206,5 +211,27 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
   it('keeps the template well under the CloudFormation limits', () => {
     expect(Object.keys(resources).length).toBeLessThan(450);
     expect(JSON.stringify(json).length).toBeLessThan(1_000_000);
+  });
+
+  it('defines the daily table the merge writes: Parquet, one partition per workspace and month, with projection', () => {
+    const table = Object.values(json.Resources as Record<string, { Type: string; Properties: any }>)
+      .filter((r) => r.Type === 'AWS::Glue::Table')
+      .find((t) => t.Properties.TableInput.Name === 'events_daily')!;
+    const input = table.Properties.TableInput;
+    expect(input.PartitionKeys).toEqual([
+      { Name: 'workspace_id', Type: 'string' },
+      { Name: 'month', Type: 'string' },
+    ]);
+    expect(input.Parameters).toMatchObject({
+      classification: 'parquet',
+      'projection.workspace_id.type': 'injected',
+      'projection.month.type': 'date',
+      'projection.month.format': 'yyyy-MM',
+      'projection.month.interval.unit': 'MONTHS',
+    });
+    expect(JSON.stringify(input.Parameters['storage.location.template'])).toContain(
+      `/${DAILY_PREFIX}workspace_id=\${workspace_id}/month=\${month}/`,
+    );
+    expect(input.StorageDescriptor.SerdeInfo.SerializationLibrary).toContain('ParquetHiveSerDe');
   });
 });

@@ -4,7 +4,7 @@ import { getAppAnalyticsOrThrow } from '@shared/analytics/get-app-analytics';
 import { getLinkAnalyticsOrThrow } from '@shared/analytics/get-link-analytics';
 import { exportAnalyticsEvents } from '@shared/analytics/export-analytics-events';
 import { compactLake } from '@shared/analytics/compact-lake';
-import { lakeFilesFor } from '@shared/analytics/duckdb-engine';
+import { lakeFilesFor, readLocalMergedBefore } from '@shared/analytics/duckdb-engine';
 import { shardOf } from '@shared/analytics/lake-layout';
 import type { EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
@@ -276,14 +276,21 @@ describe('late arrivals: an event replayed into a compacted hour', () => {
     await compactLake(lake, { now: NOW });
     const before = await count();
     const lateHour = '2026-03-10T07';
+    // The run merged every day before today: the day is read from its daily file.
+    const mergedBefore = await readLocalMergedBefore(lake);
+    expect(mergedBefore).toBe(NOW.toISOString().slice(0, 10));
     const compactedDay = await lakeFilesFor(lake, {
       workspaceId: b.workspaceId,
       firstDay: '2026-03-10',
       lastDay: '2026-03-10',
+      mergedBefore,
     });
     expect(compactedDay).toEqual({
       raw: [],
-      compacted: [expect.stringContaining(`compacted/workspace_id=${b.workspaceId}/dt=2026-03-10/events.parquet`)],
+      compacted: [],
+      daily: [
+        expect.stringContaining(`compacted/daily/workspace_id=${b.workspaceId}/month=2026-03/2026-03-10.parquet`),
+      ],
     });
     const template = events.find((e) => e.workspaceId === b.workspaceId && e.eventType === 'click')!;
     const replayed: EventRecord = {

@@ -25,6 +25,7 @@ const allowedCalls = new Set([
   'row_number',
   'coalesce',
   'cast',
+  'substr',
   // keywords that take a parenthesis (UNLOAD: the deployed compaction's statement)
   'unload',
   'in',

@@ -7,9 +7,16 @@ import {
   StopQueryExecutionCommand,
 } from '@aws-sdk/client-athena';
 import type { AthenaSender } from '@shared/analytics/athena-client';
-import { ANALYTICS_TABLE, COMPACTED_TABLE } from '@shared/analytics/analytics-sql';
-import { compactedRelationSql, getDuckDbInstance, rawRelationSql, sqlString } from '@shared/analytics/duckdb-engine';
-import { COMPACTED_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
+import { ANALYTICS_TABLE, COMPACTED_TABLE, DAILY_TABLE } from '@shared/analytics/analytics-sql';
+import {
+  compactedRelationSql,
+  dailyRelationSql,
+  getDuckDbInstance,
+  rawRelationSql,
+  sqlString,
+} from '@shared/analytics/duckdb-engine';
+import { COMPACTED_PREFIX, DAILY_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
+import { isRawObjectName } from '@shared/analytics/raw-objects';
 
 const walk = async (dir: string): Promise<string[]> => {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -23,7 +30,7 @@ const walk = async (dir: string): Promise<string[]> => {
 const unquote = (literal: string) => literal.slice(1, -1).replaceAll("''", "'");
 
 const UNLOAD =
-  /^UNLOAD \(\n([\s\S]*)\n\) TO '(s3:\/\/[^']+)'\nWITH \(format = 'PARQUET', compression = 'ZSTD', partitioned_by = ARRAY\['workspace_id', 'dt'\]\)$/;
+  /^UNLOAD \(\n([\s\S]*)\n\) TO '(s3:\/\/[^']+)'\nWITH \(format = 'PARQUET', compression = 'ZSTD', partitioned_by = ARRAY\['workspace_id', '(dt|month)'\]\)$/;
 
 /**
  * A stand-in for Athena that EXECUTES the statements it is sent, on DuckDB over a local lake
@@ -50,23 +57,31 @@ export const duckDbAthena = (
     try {
       const files = await walk(lakeDir);
       const raw = files.filter(
-        (f) => f.startsWith(path.join(lakeDir, RAW_PREFIX)) && f.endsWith('.json') && !path.basename(f).startsWith('.'),
+        (f) => f.startsWith(path.join(lakeDir, RAW_PREFIX)) && isRawObjectName(f) && !path.basename(f).startsWith('.'),
       );
+      const daily = files.filter((f) => f.startsWith(path.join(lakeDir, DAILY_PREFIX)) && f.endsWith('.parquet'));
       const compacted = files.filter(
-        (f) => f.startsWith(path.join(lakeDir, COMPACTED_PREFIX)) && f.endsWith('.parquet'),
+        (f) =>
+          f.startsWith(path.join(lakeDir, COMPACTED_PREFIX)) &&
+          !f.startsWith(path.join(lakeDir, DAILY_PREFIX)) &&
+          f.endsWith('.parquet'),
       );
       // Athena's "$path" pseudo-column: the object's s3://bucket/key.
       const root = path.join(lakeDir, path.sep);
       await connection.run(
         `CREATE OR REPLACE TEMP VIEW ${ANALYTICS_TABLE} AS SELECT * EXCLUDE (filename), ${sqlString(`s3://${bucket}/`)} || replace(filename[${root.length + 1}:], ${sqlString(path.sep)}, '/') AS "$path" FROM (${rawRelationSql(raw, { filename: true })})`,
       );
-      await connection.run(`CREATE OR REPLACE TEMP VIEW ${COMPACTED_TABLE} AS ${compactedRelationSql(compacted)}`);
+      // Athena's "$path" on the hourly table too (a merge statement may read a range of a day's objects).
+      await connection.run(
+        `CREATE OR REPLACE TEMP VIEW ${COMPACTED_TABLE} AS SELECT * EXCLUDE (filename), ${sqlString(`s3://${bucket}/`)} || replace(filename[${root.length + 1}:], ${sqlString(path.sep)}, '/') AS "$path" FROM (${compacted.length === 0 ? compactedRelationSql(compacted).replace('WHERE false', ', NULL AS filename WHERE false') : compactedRelationSql(compacted).replace('hive_partitioning = true', 'hive_partitioning = true, filename = true')})`,
+      );
+      await connection.run(`CREATE OR REPLACE TEMP VIEW ${DAILY_TABLE} AS ${dailyRelationSql(daily)}`);
       const unload = UNLOAD.exec(sql);
       if (unload) {
-        const [, select, destination] = unload as unknown as [string, string, string];
+        const [, select, destination, partition] = unload as unknown as [string, string, string, string];
         const target = path.join(lakeDir, destination.replace(`s3://${bucket}/`, ''));
         const prepared = await connection.prepare(
-          `COPY (${select}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (workspace_id, dt), APPEND)`,
+          `COPY (${select}) TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (workspace_id, ${partition}), APPEND)`,
         );
         params.forEach((value, i) => {
           prepared.bindVarchar(i + 1, value);

@@ -187,10 +187,16 @@ ORDER BY workspace_id`);
       unitsLeft: 0,
       largestUnitScanBytes: expect.any(Number),
       backlogSeconds: 30 * 60,
+      // Every closed hour compacted: days before the watermark's are merged (no hourly objects
+      // here: the fake Athena writes none) and the watermark object switches readers to them.
+      mergedBefore: '2026-11-20',
+      hourlyObjectsRemoved: 0,
+      mergedWorkspaceDays: 0,
     });
     expect([...s3.objects.keys()].sort()).toEqual([WATERMARK_KEY, open].sort());
     expect(JSON.parse(s3.objects.get(WATERMARK_KEY)!)).toEqual({
       closedBefore: '2026-11-20T12:00:00.000Z',
+      mergedBefore: '2026-11-20',
       ranAt: AT.toISOString(),
       engine: 'athena',
     });

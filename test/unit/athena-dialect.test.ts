@@ -29,7 +29,15 @@ const everyQuery = () => {
     const window = analyticsWindow(range, NOW);
     for (const scope of scopes) {
       for (const [traffic, rawFrom] of traffics.flatMap((t) => rawFroms.map((r) => [t, r] as const))) {
-        const filter: ScopeFilter = { workspaceId: 'ws_A', scope, window, traffic, rawFrom };
+        // Without any merged day (traffic unset), and with days before 2026-03-15 merged (daily files).
+        const filter: ScopeFilter = {
+          workspaceId: 'ws_A',
+          scope,
+          window,
+          traffic,
+          rawFrom,
+          mergedBefore: traffic === undefined ? undefined : '2026-03-15',
+        };
         const name = `${range}/${scope.kind}/${traffic ?? '-'}/raw from ${rawFrom ?? 'range start'}`;
         out.push({ name: `aggregate ${name}`, ...aggregateQuery({ ...filter, unit: window.unit }) });
         out.push({ name: `recent ${name}`, ...recentEventsQuery(filter, 20) });
@@ -63,6 +71,10 @@ const everyQuery = () => {
   for (const { name, day, batch } of shapes) {
     out.push({ name: `compaction workspaces (${name})`, ...compactionWorkspacesQuery(day) });
     out.push({ name: `compaction unload (${name})`, ...compactionUnloadStatement('lake-bucket-1', day, batch) });
+    out.push({
+      name: `compaction unload into a merged day's daily files (${name})`,
+      ...compactionUnloadStatement('lake-bucket-1', day, batch, 'daily'),
+    });
   }
   return out;
 };

@@ -28,8 +28,8 @@ const QUIET = ['ws_quiet_1', 'ws_quiet_2'].filter((ws) => shardOf(ws) !== shardO
 const START = Date.parse('2026-11-19T00:00:00.000Z');
 const HOURS = 8;
 const NOW = new Date(START + HOURS * 3_600_000 + 15 * 60_000); // every hour closed but the last one
-/** A unit's bound: about two of the viral workspace's objects (~10 KB each). */
-const UNIT_BYTES = 25_000;
+/** A unit's bound: about two of the viral workspace's objects (~600 B each, gzip) and their shard-hour's key columns. */
+const UNIT_BYTES = 3_400;
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
