@@ -27,6 +27,12 @@ export const budgets = {
   redirectBehindFrontDoorUsd: 0.62,
   /** USD per million redirects, everything included, WAF on. */
   redirectAllInWithWafUsd: 2.35,
+  /**
+   * The scaled-down production load (bench/hot-keys.ts): throttled writes on the outbound event
+   * log and the rate limiter's counters, and events lost, over the whole run.
+   */
+  hotKeysThrottledWrites: 0,
+  hotKeysLostEvents: 0,
   /** USD of one link-analytics dashboard view deployed (Athena bytes scanned), workspace with 1M events in 90 days. */
   dashboardViewUsd: 0.001,
   /**

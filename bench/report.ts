@@ -12,6 +12,7 @@ import { pricesTakenOn, telemetryAssumptions } from './prices';
 import type { ThroughputRow } from './throughput';
 import type { LatencyRow } from './warm-latency';
 import type { LimiterOverhead } from './limiter-overhead';
+import type { HotKeysBenchResult } from './hot-keys';
 import type { HotLinkResult } from './hot-link';
 import type { LakeModelSummary } from './lake-cost';
 
@@ -44,6 +45,8 @@ export interface BenchResults {
   hotLink?: HotLinkResult;
   /** The event lake at production volume (model; bench/lake-cost.ts). Absent in older results. */
   lake?: LakeModelSummary;
+  /** Absent in results taken before the hot-keys section existed. */
+  hotKeys?: HotKeysBenchResult;
   budgets: BudgetResult[];
 }
 
@@ -111,6 +114,7 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
   }
   if (r.hotLink) out.push(...hotLinkBudgets(r.hotLink));
   if (r.lake) out.push(...lakeBudgets(r.lake));
+  if (r.hotKeys) out.push(...hotKeysBudgets(r.hotKeys));
   for (const row of r.throughput) {
     out.push({
       name: `throughput errors, ${row.name}`,
@@ -526,6 +530,7 @@ export const toMarkdown = (r: BenchResults): string => {
   }
 
   if (r.hotLink) lines.push(...hotLinkMarkdown(r.hotLink));
+  if (r.hotKeys) lines.push(...hotKeysMarkdown(r.hotKeys));
 
   lines.push('## Notes: code changes made to meet the budgets', '');
   for (const note of notes) lines.push(`- ${note}`);
@@ -613,6 +618,67 @@ export const hotLinkMarkdown = (h: HotLinkResult): string[] => [
         h.cold.p99Ms,
         h.cold.durationP50Ms,
         h.cold.durationP99Ms,
+      ],
+    ],
+  ),
+  '',
+];
+
+/** The scaled-down production load's budgets: no throttled write on the two sharded writers, no event lost, the limit exact. */
+export const hotKeysBudgets = (h: HotKeysBenchResult): BudgetResult[] => [
+  {
+    name: `hot keys: throttled writes, event log and limiter (${h.seconds} modelled s at 1/${Math.round(1 / h.scale)})`,
+    limit: `${budgets.hotKeysThrottledWrites}`,
+    measured: `${h.eventLogThrottled} event log, ${h.limiterThrottled} limiter (${h.writeThrottles} throttled calls, ${h.unprocessed} unprocessed entries in all)`,
+    pass:
+      h.eventLogThrottled + h.limiterThrottled + h.writeThrottles + h.unprocessed <= budgets.hotKeysThrottledWrites &&
+      h.failedCalls === 0,
+  },
+  {
+    name: 'hot keys: events lost (logged, then read back by replay)',
+    limit: `${budgets.hotKeysLostEvents}`,
+    measured: `${h.eventsLost} of ${h.eventsSent} (${h.eventsRead} read, ${h.eventsOutOfOrder} out of order)`,
+    pass: h.eventsLost <= budgets.hotKeysLostEvents && h.eventsRead === h.eventsSent && h.eventsOutOfOrder === 0,
+  },
+  {
+    name: 'hot keys: requests admitted by the sharded limiter / its limit',
+    limit: 'equal',
+    measured: `${h.admitted} / ${h.admittedAllowed}`,
+    pass: h.admitted === h.admittedAllowed,
+  },
+  {
+    name: 'hot keys: the control (one key per writer) is throttled (the load means something)',
+    limit: '> 0 each',
+    measured: `${h.control.eventLogThrottled} event log, ${h.control.limiterThrottled} limiter`,
+    pass: h.control.eventLogThrottled > 0 && h.control.limiterThrottled > 0,
+  },
+];
+
+export const hotKeysMarkdown = (h: HotKeysBenchResult): string[] => [
+  '## 7. No hot keys (scaled-down production load on the event log and the rate limiter)',
+  '',
+  `DynamoDB's per-key limits and the viral plan both scaled to 1/${Math.round(1 / h.scale)} in the fault proxy: ${h.perKeyWriteUnits} write units per key per second; one workspace publishing ${h.eventsPerSecond} \`link.clicked\` events/s (${h.eventWriteUnits} write units each) and sending ${h.requestsPerSecond} limited requests/s, for ${h.seconds} modelled seconds (a clock the load moves; ${Math.round(h.realSeconds)} s of real time). Event log over ${h.eventLogShards} keys, limiter up to ${h.limiterShards} shards (${h.limitedShards} for the limited workspace).`,
+  '',
+  table(
+    ['', 'events sent', 'read back', 'lost', 'event log throttled', 'limiter throttled', 'admitted / limit'],
+    [
+      [
+        'sharded',
+        h.eventsSent,
+        h.eventsRead,
+        h.eventsLost,
+        h.eventLogThrottled,
+        h.limiterThrottled,
+        `${h.admitted} / ${h.admittedAllowed}`,
+      ],
+      [
+        `one key per writer (${h.control.seconds} s)`,
+        '',
+        '',
+        '',
+        h.control.eventLogThrottled,
+        h.control.limiterThrottled,
+        '',
       ],
     ],
   ),

@@ -1,8 +1,10 @@
 /**
- * `npm run bench [-- --quick] [-- --check] [-- --cold-start] [-- --hot-link] [-- --analytics-events N[,N...]]`:
+ * `npm run bench [-- --quick] [-- --check] [-- --cold-start] [-- --hot-link] [-- --hot-keys] [-- --hot-keys-seconds N] [-- --analytics-events N[,N...]]`:
  * cold start, warm latency, DynamoDB work and cost per million, loopback throughput, analytics
  * scale and the hot link, in one run (`--cold-start`: section 1 and its budgets only;
  * `--hot-link`: the hot-link section and its budgets only, into bench/results/hot-link.json;
+ * `--hot-keys`: the scaled-down load on the event log and the limiter only, into
+ * bench/results/hot-keys.json, `--hot-keys-seconds N` modelled seconds, default 600;
  * `--analytics-events`: section 5 only, at the given levels, e.g. 10000000, into
  * bench/results/analytics.json). Markdown on stdout, JSON in bench/results/latest.json;
  * `--check` exits 1 when a budget fails. Loopback only, bounded.
@@ -25,6 +27,7 @@ import { judgeBudgets, toMarkdown, type BenchResults } from './report';
 import { measureThroughput } from './throughput';
 import { measureDurations, measureWarmLatency } from './warm-latency';
 import { measureLimiterOverhead } from './limiter-overhead';
+import { measureHotKeys } from './hot-keys';
 import { measureHotLink } from './hot-link';
 import { lakeModelReport } from './lake-cost';
 import { buildAll } from '../scripts/build';
@@ -37,6 +40,19 @@ const quick = args.has('--quick');
 const check = args.has('--check');
 const coldStartOnly = args.has('--cold-start');
 const hotLinkOnly = args.has('--hot-link');
+const hotKeysOnly = args.has('--hot-keys');
+/** `--hot-keys-seconds N`: the scaled-down load's modelled duration (default 600, ten minutes; --quick 30). */
+const hotKeysSecondsArg = (() => {
+  const index = argv.findIndex((a) => a === '--hot-keys-seconds' || a.startsWith('--hot-keys-seconds='));
+  if (index === -1) return undefined;
+  const flag = argv[index] ?? '';
+  const value = Number(flag.includes('=') ? flag.slice(flag.indexOf('=') + 1) : argv[index + 1]);
+  if (!Number.isInteger(value) || value < 1) {
+    process.stderr.write('--hot-keys-seconds takes a whole number of modelled seconds (e.g. 600)\n');
+    process.exit(2);
+  }
+  return value;
+})();
 /** `--analytics-events 10000000` (or `--analytics-events=1000000,10000000`): only section 5, at those levels. */
 const analyticsEventsArg = (() => {
   const index = argv.findIndex((a) => a === '--analytics-events' || a.startsWith('--analytics-events='));
@@ -61,6 +77,7 @@ const baseSettings = quick
       analyticsLevels: [10_000, 100_000],
       analyticsRepeats: 2,
       hotLinkSeconds: 6,
+      hotKeysSeconds: 30,
     }
   : {
       coldSamples: 21,
@@ -71,8 +88,13 @@ const baseSettings = quick
       analyticsLevels: [10_000, 100_000, 1_000_000],
       analyticsRepeats: 3,
       hotLinkSeconds: 20,
+      hotKeysSeconds: 600,
     };
-const settings = { ...baseSettings, analyticsLevels: analyticsEventsArg ?? baseSettings.analyticsLevels };
+const settings = {
+  ...baseSettings,
+  analyticsLevels: analyticsEventsArg ?? baseSettings.analyticsLevels,
+  hotKeysSeconds: hotKeysSecondsArg ?? baseSettings.hotKeysSeconds,
+};
 const CONNECTIONS = 10;
 /** The measured operations that record a click (the counter consumer counts them). */
 const CLICK_OPERATIONS = new Set(['redirect', 'click']);
@@ -114,7 +136,18 @@ const emptySections = {
 const lake = (await lakeModelReport()).summary;
 
 let results: BenchResults;
-if (hotLinkOnly) {
+if (hotKeysOnly) {
+  progress('starting DynamoDB Local and the local stack');
+  const world = await startWorld();
+  try {
+    progress(`hot keys: ${settings.hotKeysSeconds} modelled s of the scaled-down load`);
+    const hotKeys = await measureHotKeys(world.stack.dynamoEndpoint, settings.hotKeysSeconds);
+    const partial = { ...runHeader(), coldStart: emptyColdStart, ...emptySections, analytics: [], hotKeys };
+    results = { ...partial, budgets: judgeBudgets(partial) };
+  } finally {
+    await world.stack.stop();
+  }
+} else if (hotLinkOnly) {
   progress('building bundles; starting DynamoDB Local and the local stack');
   await buildAll();
   const world = await startWorld();
@@ -229,6 +262,8 @@ if (hotLinkOnly) {
     const analytics = await measureAnalyticsScale(world, settings.analyticsLevels, settings.analyticsRepeats);
     progress(`hot link: ${settings.hotLinkSeconds} s at 10x the scaled per-key limits`);
     const hotLink = await measureHotLink(world, endpoint, settings.hotLinkSeconds);
+    progress(`hot keys: ${settings.hotKeysSeconds} modelled s of the scaled-down load`);
+    const hotKeys = await measureHotKeys(world.stack.dynamoEndpoint, settings.hotKeysSeconds);
     const partial = {
       ...runHeader(),
       coldStart,
@@ -240,6 +275,7 @@ if (hotLinkOnly) {
       throughput,
       analytics,
       hotLink,
+      hotKeys,
     };
     results = { ...partial, lake, budgets: judgeBudgets({ ...partial, lake }) };
   } finally {
@@ -249,13 +285,15 @@ if (hotLinkOnly) {
 
 const out = path.join(projectRoot, 'bench', 'results');
 mkdirSync(out, { recursive: true });
-const outFile = hotLinkOnly
-  ? 'hot-link.json'
-  : analyticsOnly
-    ? 'analytics.json'
-    : coldStartOnly
-      ? 'cold-start.json'
-      : 'latest.json';
+const outFile = hotKeysOnly
+  ? 'hot-keys.json'
+  : hotLinkOnly
+    ? 'hot-link.json'
+    : analyticsOnly
+      ? 'analytics.json'
+      : coldStartOnly
+        ? 'cold-start.json'
+        : 'latest.json';
 writeFileSync(path.join(out, outFile), `${JSON.stringify(results, null, 2)}\n`);
 writeReport(`${toMarkdown(results)}\n`);
 const failed = results.budgets.filter((b) => !b.pass);

@@ -1,5 +1,4 @@
 import { EventSpool } from './event-spool';
-import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 import { Annotations, CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { HttpMethod, type HttpApi, type HttpRouteIntegration } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -95,31 +94,18 @@ export class LinkServiceStack extends Stack {
     const functionFor = (route: RouteDef) => {
       let fn = this.functions.get(route.handler);
       if (!fn) {
-        // One function per handler, granted the union of its rows (edge-links answers several).
+        // One function per handler, granted the union of its rows (edge-links answers several):
+        // its table access is computed from the rows' declarations (shared/routes/table-access.ts).
         const handler = handlerGrants(route);
-        // Writes: the rows' key prefixes, plus the rate-limit counters of a limited credential.
-        const rateLimited = routeTable.some((r) => r.handler === route.handler && rateLimitKindOf(r.credential));
-        const writes = [
-          ...new Set([
-            ...(handler.writes ?? []),
-            ...(handler.table === 'readWrite' && rateLimited ? (['RATE#'] as const) : []),
-          ]),
-        ];
         fn = new ServiceFunction(this, pascal(route.handler), {
           route,
           reservedConcurrentExecutions: reservationOf(route),
-        }).bindTable(this.table, {
-          table: handler.table,
-          writes,
-          indexes: handler.indexes,
-        });
+        }).bindTable(this.table, route);
         if (handler.events) {
           fn.bindEvents(this.eventPipeline.eventStream);
           this.eventSpool.bindSpool(fn);
         }
-        if (handler.table === 'read' && rateLimited) fn.bindRateLimitCounters(this.table);
         if (routeTable.some((r) => r.handler === route.handler && r.credential !== 'none')) {
-          fn.bindKeyLastUsed(this.table);
           fn.addEnvironment(AUTH_FAILURE_LIMIT_ENV, String(this.authFailureLimit));
         }
         if (handler.analytics) fn.bindAnalytics(this.analytics);

@@ -17,18 +17,18 @@ import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
 import { projectRoot } from '@shared/local/paths';
 import { bundleDefinesFor, bundleSettings, runtimeNodeOptions } from './bundle-settings';
-import { handlerEntry, routeTimeoutSeconds, type RouteDef, type RouteGrants } from '@shared/routes/route-types';
+import { handlerGrants } from '@shared/routes/route-table';
+import { handlerEntry, routeTimeoutSeconds, type RouteDef } from '@shared/routes/route-types';
+import {
+  functionTableAccess,
+  tableReadActions,
+  tableWriteActions,
+  type TableAccessStatement,
+} from '@shared/routes/table-access';
 import type { Analytics } from './analytics';
 
-/** Table actions by kind: exact names, no wildcards, no Scan. */
-export const tableReadActions = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
-export const tableWriteActions = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-  'dynamodb:ConditionCheckItem',
-];
+/** Table actions by kind (shared/routes/table-access.ts). */
+export { tableReadActions, tableWriteActions };
 
 export interface ServiceFunctionProps {
   route: RouteDef;
@@ -38,6 +38,23 @@ export interface ServiceFunctionProps {
   /** Functions that are not behind API Gateway (stream and queue consumers) may run longer. */
   timeout?: Duration;
 }
+
+/** One statement of `functionTableAccess` as IAM: LeadingKeys always; attributes and ReturnValues NONE when named. */
+const policyOf = (table: ITableV2, statement: TableAccessStatement): PolicyStatement =>
+  new PolicyStatement({
+    sid: statement.sid,
+    actions: [...statement.actions],
+    resources: [statement.on === 'indexes' ? `${table.tableArn}/index/*` : table.tableArn],
+    conditions: {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': statement.leadingKeys.map((prefix) => `${prefix}*`) },
+      ...(statement.attributes
+        ? {
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...statement.attributes] },
+            StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+          }
+        : {}),
+    },
+  });
 
 /**
  * One Lambda per route, with every default decided here: Node.js 22 on arm64, ESM bundle
@@ -105,79 +122,28 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
-   * Grants exactly the table access the route table names, and sets TABLE_NAME:
-   * - reads: GetItem, BatchGetItem, Query (never Scan) on the table; its indexes only for a
-   *   route that Queries them (`grants.indexes`);
-   * - writes: PutItem, UpdateItem, DeleteItem, BatchWriteItem, ConditionCheckItem (what
-   *   TransactWriteItems checks per item) only on items whose partition key starts with one of the route's
-   *   `grants.writes` prefixes (`dynamodb:LeadingKeys`). The edge can therefore never write an
-   *   API key, a secret or a domain.
+   * Grants exactly the table access the route table declares for this function, and sets
+   * TABLE_NAME: the statements of `functionTableAccess` (shared/routes/table-access.ts, which
+   * the local grant guard enforces too), each on the table or its indexes and only on items whose
+   * partition key starts with one of its prefixes (`dynamodb:LeadingKeys`). No Scan, no wildcard
+   * action. The edge can therefore never read an API key or a webhook secret, nor write a link.
    */
-  bindTable(table: ITableV2, grants: RouteGrants): this {
-    if (grants.table === 'none') return this;
-    this.addToRolePolicy(
-      new PolicyStatement({
-        actions: tableReadActions,
-        resources: grants.indexes ? [table.tableArn, `${table.tableArn}/index/*`] : [table.tableArn],
-      }),
-    );
-    const writes = grants.table === 'readWrite' ? (grants.writes ?? []) : [];
-    if (grants.table === 'readWrite' && writes.length === 0) {
+  bindTable(table: ITableV2, route: RouteDef): this {
+    const grants = handlerGrants(route);
+    if (grants.table === 'readWrite' && !grants.writes?.length)
       throw new Error(`Route ${this.node.id}: a readWrite route names the key prefixes it writes (grants.writes)`);
-    }
-    if (writes.length > 0) {
-      this.addToRolePolicy(
-        new PolicyStatement({
-          actions: tableWriteActions,
-          resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': writes.map((prefix) => `${prefix}*`) } },
-        }),
-      );
-    }
-    if (grants.indexes) {
+    const statements = functionTableAccess(route);
+    if (statements.length === 0) return this;
+    for (const statement of statements) this.addToRolePolicy(policyOf(table, statement));
+    if (statements.some((s) => s.on === 'indexes')) {
       const tableLogicalId = Stack.of(this).getLogicalId(table.node.defaultChild as never);
       Validations.of(this.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
-        reason: "Lists Query the table's own global secondary indexes; the wildcard covers only this table's indexes.",
+        reason:
+          "Lists Query the table's own global secondary indexes, only on the index partitions the route names (dynamodb:LeadingKeys); the wildcard covers only this table's indexes.",
       });
     }
     this.addEnvironment(envNames.tableName, table.tableName);
-    return this;
-  }
-
-  /**
-   * The rate limiter's counter writes on a route whose table access is read-only: UpdateItem
-   * on the table, only on items whose partition key starts with `RATE#` (IAM
-   * `dynamodb:LeadingKeys`), so a read route still cannot write anything else.
-   */
-  bindRateLimitCounters(table: ITableV2): this {
-    this.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:UpdateItem'],
-        resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
-      }),
-    );
-    return this;
-  }
-
-  /**
-   * The day-precision last-use mark of API keys (shared/auth/last-used.ts), on a route that
-   * authenticates a key: UpdateItem only, only on `APIKEY#` partitions, and only of the
-   * `lastUsedOn` attribute (`dynamodb:Attributes`), so no route can change or create a key.
-   */
-  bindKeyLastUsed(table: ITableV2): this {
-    this.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:UpdateItem'],
-        resources: [table.tableArn],
-        conditions: {
-          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] },
-          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastUsedOn'] },
-          StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
-        },
-      }),
-    );
     return this;
   }
 

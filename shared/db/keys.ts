@@ -93,18 +93,49 @@ export const keys = {
     pk: `REPLAY#${endpointId}#${eventId}`,
     sk: 'REPLAY',
   }),
-  /** Published events of a workspace by time, for `webhooks replay` (TTL 30 days). */
-  eventLog: (workspaceId: string, occurredAt: string, eventId: string): ItemKey => ({
-    pk: `EVENTLOG#${workspaceId}`,
+  /**
+   * Published events of a workspace by time, for `webhooks replay` (TTL 30 days), spread over
+   * EVENT_LOG_SHARDS partition keys (the repository deals a batch's events over them evenly):
+   * one workspace's events never make one hot key.
+   */
+  eventLog: (workspaceId: string, occurredAt: string, eventId: string, shard: number): ItemKey => ({
+    pk: `EVENTLOG#${workspaceId}#${shard % EVENT_LOG_SHARDS}`,
     sk: `${occurredAt}#${eventId}`,
   }),
-  eventLogOf: (workspaceId: string) => ({ pk: `EVENTLOG#${workspaceId}` }),
   /**
    * The tombstone of an erased workspace (erased-workspaces.ts): replays of spooled and kept
    * copies drop its events. Not under a workspace-scoped prefix and without a `workspaceId`
    * attribute, so erasure itself never selects it.
    */
   erasedWorkspace: (workspaceId: string): ItemKey => ({ pk: `ERASED#${workspaceId}`, sk: 'ERASED' }),
+  /**
+   * Every partition key of a workspace's event log, for reads that gather the shards: the shards,
+   * then the single key the log used before it was sharded (`EVENTLOG#<ws>`), whose items stay
+   * readable until their 30-day TTL removes them.
+   */
+  eventLogPartitions: (workspaceId: string): string[] => [
+    ...Array.from({ length: EVENT_LOG_SHARDS }, (_, shard) => `EVENTLOG#${workspaceId}#${shard}`),
+    `EVENTLOG#${workspaceId}`,
+  ],
+};
+
+/**
+ * Partition keys of one workspace's event log. DynamoDB serves at most 1,000 write units per
+ * second per partition key. The plan: a viral workspace publishes 10,000 events/s (the edge's
+ * viral plan, docs/edge.md: each click can become a `link.clicked` event); a logged event is one
+ * item of 1 to 2 KB (a `link.clicked` event carries the Link resource), 2 write units, so
+ * 20,000 units/s: 40 keys take 500 units/s each, half the per-key limit (2x headroom).
+ */
+export const EVENT_LOG_SHARDS = 40;
+
+/** FNV-1a (32-bit) of a string, modulo the shard count: stable and even, no dependency. */
+export const eventLogShardOf = (value: string): number => {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < value.length; i++) {
+    hash ^= value.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % EVENT_LOG_SHARDS;
 };
 
 /** Sort keys of the items the table's stream turns into outbound events (the stream filter). */

@@ -56,14 +56,39 @@ export const rateLimitKindOf = (credential: CredentialKind): RateLimitKind | und
 export const WINDOW_SECONDS = 60;
 
 /**
- * Counter shards of one window. One DynamoDB partition takes at most 1,000 writes per second;
- * with one shard per 20,000 requests per minute, the maximum limit (1,000,000/min = 16,667/s
- * spread evenly) is 50 shards at about 333 writes/s each, and even a burst at API Gateway's
- * default account throttle (10,000 requests/s) stays at 200 writes/s per shard. Limits up to
- * 20,000/min count on one item, exactly.
+ * How a window's counter is spread over items. One DynamoDB partition key takes at most 1,000
+ * write units per second, and every request is one write (a 1-unit `UpdateItem`), refused or
+ * not, so the shards follow the traffic a workspace can send, not only its limit:
+ *
+ * - `maxShards`: the viral plan is 10,000 requests/s for one workspace (API Gateway's default
+ *   account quota, everything one workspace could send; the edge's viral plan in docs/edge.md);
+ *   20 shards take 500 writes/s each, half the per-key limit.
+ * - `requestsPerShard`: no shard is given more than 500 admitted requests per window, so even a
+ *   whole window's share arriving in one second is 500 writes/s on its item. Limits up to
+ *   500/min count on one item, exactly (`RateLimit` `r` too).
+ *
+ * Refused requests: an instance that sees a shard over its share never writes it again in that
+ * window (rate-limiter.ts), so refused traffic adds at most one write per instance and shard per
+ * window. The bench's load run and `test/integration/hot-keys-load.test.ts` scale both numbers
+ * and DynamoDB's per-key limits down by one factor.
  */
-export const REQUESTS_PER_SHARD = 20_000;
-export const shardCountFor = (limit: number): number => Math.max(1, Math.ceil(limit / REQUESTS_PER_SHARD));
+export interface CounterPlan {
+  maxShards: number;
+  requestsPerShard: number;
+}
+
+export const VIRAL_REQUESTS_PER_SECOND = 10_000;
+/** Writes per second one key is planned for: half of DynamoDB's 1,000 (2x headroom). */
+export const PLANNED_WRITES_PER_KEY = 500;
+
+export const COUNTER_PLAN: CounterPlan = {
+  maxShards: Math.ceil(VIRAL_REQUESTS_PER_SECOND / PLANNED_WRITES_PER_KEY),
+  requestsPerShard: PLANNED_WRITES_PER_KEY,
+};
+
+/** Counter shards of one window for a limit: 1 up to 500/min, then one per 500, at most 20. */
+export const shardCountFor = (limit: number, plan: CounterPlan = COUNTER_PLAN): number =>
+  Math.min(plan.maxShards, Math.max(1, Math.ceil(limit / plan.requestsPerShard)));
 
 /** Shard `i`'s share of `limit` (the shares add up to the limit exactly). */
 export const shardBudget = (limit: number, shards: number, i: number): number =>

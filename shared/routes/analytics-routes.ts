@@ -9,7 +9,7 @@ export const analyticsRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'analytics:read',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['ANALYTICS#'], analytics: true },
+    grants: { table: 'readWrite', reads: ['LINK#'], writes: ['ANALYTICS#'], analytics: true },
     summary: 'Analytics of one link (short link or deep link)',
   },
   {
@@ -28,7 +28,7 @@ export const analyticsRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'analytics:read',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['ANALYTICS#'], analytics: true },
+    grants: { table: 'readWrite', reads: ['LINK#', 'SECRET'], writes: ['ANALYTICS#'], analytics: true },
     summary: 'Raw event export, newest first, cursor-paged',
   },
 ];

@@ -8,7 +8,7 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/resolve',
     credential: 'publishable',
     api: 'service',
-    grants: { table: 'read' },
+    grants: { table: 'read', reads: ['LINK#', 'SLUG#', 'HOST#'] },
     summary: 'Resolve a link reference to its client payload',
   },
   {
@@ -17,7 +17,14 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/attribution/click',
     credential: 'publishable',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['LINK#', 'ATTR#', 'CLICKID#', 'FP#'], events: true },
+    // Reads the clicked link and the salts; writes its attribution record, never the link (counters
+    // come from the event stream).
+    grants: {
+      table: 'readWrite',
+      reads: ['LINK#', 'SLUG#', 'HOST#', 'SECRET'],
+      writes: ['ATTR#', 'CLICKID#', 'FP#'],
+      events: true,
+    },
     summary: 'Record a client click and its attribution record',
   },
   {
@@ -28,7 +35,11 @@ export const clientRoutes: RouteDef[] = [
     api: 'service',
     // Claims a probabilistic match on its fingerprint entry (FP#) when an installId is given;
     // the fingerprint salt is created at provisioning (ensureSecrets), never here.
-    grants: { table: 'readWrite', writes: ['FP#'] },
+    grants: {
+      table: 'readWrite',
+      reads: ['ATTR#', 'CLICKID#', 'OPEN#', 'LINK#', 'SLUG#', 'HOST#', 'SECRET'],
+      writes: ['FP#'],
+    },
     summary: 'Find the deferred deep link of a fresh install (records nothing)',
   },
   {
@@ -37,7 +48,12 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/first-open',
     credential: 'publishable',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['OPEN#', 'FP#', 'OUTBOX#'], events: true },
+    grants: {
+      table: 'readWrite',
+      reads: ['ATTR#', 'CLICKID#', 'LINK#', 'SLUG#', 'HOST#', 'SECRET'],
+      writes: ['OPEN#', 'FP#', 'OUTBOX#'],
+      events: true,
+    },
     summary: 'Record a first open or install, matched to a click',
   },
   {
@@ -46,7 +62,7 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/events',
     credential: 'publishable',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['CEVT#', 'OUTBOX#'], events: true },
+    grants: { table: 'readWrite', reads: ['LINK#', 'SECRET'], writes: ['CEVT#', 'OUTBOX#'], events: true },
     summary: 'Queue customer events (deduplicated by eventId)',
   },
   {
@@ -55,7 +71,7 @@ export const clientRoutes: RouteDef[] = [
     path: '/v1/client/{proxy+}',
     credential: 'none',
     api: 'service',
-    grants: { table: 'read' },
+    grants: { table: 'read', reads: ['ORIGIN#'] },
     summary: 'CORS preflight for browser publishable keys (origins from the origin index)',
   },
 ];

@@ -1,4 +1,4 @@
-import type { RouteDef } from './route-types';
+import { LINK_LIST_INDEX, type RouteDef } from './route-types';
 
 export const deepLinkRoutes: RouteDef[] = [
   {
@@ -8,7 +8,7 @@ export const deepLinkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:read',
     api: 'service',
-    grants: { table: 'read', indexes: true },
+    grants: { table: 'read', reads: ['LINK#', 'SECRET'], indexes: LINK_LIST_INDEX },
     summary: 'List deep links',
   },
   {
@@ -18,7 +18,7 @@ export const deepLinkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:write',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#'] },
     summary: 'Create a deep link for a deep-link app',
   },
   {
@@ -28,7 +28,7 @@ export const deepLinkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:read',
     api: 'service',
-    grants: { table: 'read' },
+    grants: { table: 'read', reads: ['LINK#'] },
     summary: 'Get a deep link',
   },
   {
@@ -38,7 +38,7 @@ export const deepLinkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:write',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'WS#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#'] },
     summary: 'Update a deep link (null clears, absent leaves; archived false restores)',
   },
   {
@@ -58,7 +58,7 @@ export const deepLinkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:read',
     api: 'service',
-    grants: { table: 'read' },
+    grants: { table: 'read', reads: ['LINK#'] },
     summary: "The QR code of a deep link's shortLink (SVG or PNG)",
   },
 ];

@@ -8,7 +8,7 @@ export const domainRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'domains:read',
     api: 'service',
-    grants: { table: 'read' },
+    grants: { table: 'read', reads: ['SECRET'] },
     summary: 'List the domains of the workspace',
   },
   {

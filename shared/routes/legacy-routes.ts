@@ -12,7 +12,7 @@ export const legacyRoutes: RouteDef[] = [
     path: '/api/mobile/link/create',
     credential: 'legacy-mobile',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'WS#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#'] },
     summary: 'Legacy: create a short link (multipart form, workspace mobile key)',
   },
   {
@@ -21,7 +21,7 @@ export const legacyRoutes: RouteDef[] = [
     path: '/api/mobile/link',
     credential: 'legacy-mobile',
     api: 'service',
-    grants: { table: 'read' },
+    grants: { table: 'read', reads: ['LINK#', 'SLUG#', 'HOST#'] },
     summary: 'Legacy: retrieve a short link by its full shortLink URL (workspace mobile key)',
   },
   {
@@ -30,7 +30,7 @@ export const legacyRoutes: RouteDef[] = [
     path: '/api/mobile/deeplink',
     credential: 'legacy-app',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'WS#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#'] },
     summary: "Legacy: create a deep link of the key's app (multipart form, deep-link app key)",
   },
   {
@@ -39,7 +39,7 @@ export const legacyRoutes: RouteDef[] = [
     path: '/api/mobile/deeplink',
     credential: 'legacy-app',
     api: 'service',
-    grants: { table: 'read' },
+    grants: { table: 'read', reads: ['LINK#', 'SLUG#', 'HOST#'] },
     summary: "Legacy: retrieve a deep link of the key's app by its full shortLink URL (deep-link app key)",
   },
 ];

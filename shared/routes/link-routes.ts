@@ -1,4 +1,4 @@
-import type { RouteDef } from './route-types';
+import { LINK_LIST_INDEX, type RouteDef } from './route-types';
 
 export const linkRoutes: RouteDef[] = [
   {
@@ -8,7 +8,7 @@ export const linkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:read',
     api: 'service',
-    grants: { table: 'read', indexes: true },
+    grants: { table: 'read', reads: ['LINK#', 'SECRET'], indexes: LINK_LIST_INDEX },
     summary: 'List short links',
   },
   {
@@ -18,7 +18,7 @@ export const linkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:write',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#'] },
     summary: 'Create a short link',
   },
   {
@@ -28,7 +28,7 @@ export const linkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:write',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#'] },
     summary: 'Create 1 to 100 short links; one result per item, in order',
     // Up to 100 scrypt password hashes (~50 ms of CPU each): 1,769 MB is one full vCPU, and the
     // time limit is API Gateway's 30 s less a margin, not the 10 s of single-link routes.
@@ -41,7 +41,7 @@ export const linkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:read',
     api: 'service',
-    grants: { table: 'read' },
+    grants: { table: 'read', reads: ['LINK#'] },
     summary: 'Get a short link',
   },
   {
@@ -51,7 +51,7 @@ export const linkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:write',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'WS#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#'] },
     summary: 'Update a short link (null clears, absent leaves; archived false restores)',
   },
   {
@@ -61,7 +61,7 @@ export const linkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:read',
     api: 'service',
-    grants: { table: 'read' },
+    grants: { table: 'read', reads: ['LINK#'] },
     summary: "The QR code of a short link's shortLink (SVG or PNG)",
   },
   {

@@ -33,7 +33,7 @@ export const routeByHandler = (handler: string): RouteDef => {
 
 /**
  * One Lambda per handler (edge-links answers several rows), so a function's grants are the union
- * of its rows': the strongest table access, every written prefix, and indexes, events and
+ * of its rows': the strongest table access, every read and written prefix and index partition, and events and
  * analytics when any row needs them. The CDK stack grants this; the local grant guard enforces it.
  * A route outside the table (tests) keeps its own grants.
  */
@@ -48,7 +48,8 @@ export const handlerGrants = (route: RouteDef): RouteGrants => {
   return {
     table,
     writes: [...new Set(rows.flatMap((r) => r.grants.writes ?? []))],
-    indexes: rows.some((r) => r.grants.indexes === true),
+    reads: [...new Set(rows.flatMap((r) => r.grants.reads ?? []))],
+    indexes: [...new Set(rows.flatMap((r) => r.grants.indexes ?? []))],
     events: rows.some((r) => r.grants.events === true),
     analytics: rows.some((r) => r.grants.analytics === true),
   };

@@ -27,14 +27,29 @@ export const writablePrefixes = [
 ] as const;
 export type WritablePrefix = (typeof writablePrefixes)[number];
 
+/**
+ * The index partitions of the link lists (shared/links/link-index.ts): `<workspaceId>#<type>#...`,
+ * and workspace ids are `ws_...`.
+ */
+export const LINK_LIST_INDEX: readonly string[] = ['ws_'];
+
 /** What a route may do with the table and the other services (least privilege). */
 export interface RouteGrants {
   /** Table access: none; reads (GetItem, BatchGetItem, Query: never Scan); reads and writes. */
   table: 'none' | 'read' | 'readWrite';
   /** With `readWrite`: the partition-key prefixes it writes (Put/Update/Delete, in or out of transactions). */
   writes?: readonly WritablePrefix[];
-  /** It Queries the table's global secondary indexes (only then is `index/*` granted). */
-  indexes?: boolean;
+  /**
+   * The partition-key prefixes it reads (GetItem, BatchGetItem, Query), besides those it writes
+   * (readable too) and what its credential implies (shared/routes/table-access.ts): IAM
+   * `dynamodb:LeadingKeys` deployed, the local grant guard locally.
+   */
+  reads?: readonly string[];
+  /**
+   * The index partition-key prefixes it Queries on the table's global secondary indexes (only
+   * then is `index/*` granted, with these as `dynamodb:LeadingKeys`: on an index, the index's key).
+   */
+  indexes?: readonly string[];
   events?: boolean;
   analytics?: boolean;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tableReadActions, tableWriteActions } from '@lib/service-function';
 import { routeTable } from '@shared/routes/route-table';
-import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
+import { functionTableAccess, refusedAccess } from '@shared/routes/table-access';
 import { synthStack } from '@test/support/synth-stack';
 
 const { template, stack } = synthStack();
@@ -10,7 +10,7 @@ const tableId = Object.keys(resources).find(
   (id) => resources[id].Type === 'AWS::DynamoDB::GlobalTable' || resources[id].Type === 'AWS::DynamoDB::Table',
 )!;
 
-/** The statements of a route's role that name the table (or its indexes). */
+/** The statements of a function's role that name the table (or its indexes). */
 const tableStatementsOf = (handler: string) => {
   const fn = stack.functions.get(handler)!;
   const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
@@ -20,81 +20,145 @@ const tableStatementsOf = (handler: string) => {
     .filter((s) => JSON.stringify(s.Resource).includes(tableId));
 };
 const actionsOf = (statement: any) => [statement.Action].flat() as string[];
+const leadingKeysOf = (statement: any) =>
+  (statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] ?? []) as string[];
+const onIndexes = (statement: any) => JSON.stringify(statement.Resource).includes('/index/*');
+/** Whether a statement's LeadingKeys (`PREFIX*` patterns) let it reach a partition key value. */
+const reaches = (statement: any, partitionKey: string) =>
+  leadingKeysOf(statement).some((pattern) => partitionKey.startsWith(pattern.replace(/\*$/, '')));
 
-describe('least privilege on the table, per route', () => {
-  it('has a table under test', () => {
+const handlers = [...new Set(routeTable.map((r) => r.handler))].filter((h) => stack.functions.has(h));
+const rowOf = (handler: string) => routeTable.find((r) => r.handler === handler)!;
+const edgeHandlers = [...new Set(routeTable.filter((r) => r.api === 'edge').map((r) => r.handler))];
+const clientHandlers = [...new Set(routeTable.filter((r) => r.credential === 'publishable').map((r) => r.handler))];
+const READS = new Set<string>([...tableReadActions, 'dynamodb:Scan']);
+const LINK_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+describe('IAM by access pattern: table grants name the key prefixes each function reads and writes', () => {
+  it('has a table and the functions under test', () => {
     expect(tableId).toBeDefined();
+    expect(edgeHandlers.sort()).toEqual(['edge-launch-events', 'edge-links', 'edge-well-known']);
+    expect(clientHandlers.length).toBeGreaterThanOrEqual(5);
   });
 
-  for (const route of routeTable) {
-    it(`${route.method} ${route.path} (${route.handler}): ${route.grants.table}${route.grants.writes ? ` writes ${route.grants.writes.join(' ')}` : ''}`, () => {
-      const statements = tableStatementsOf(route.handler);
-      if (routeTable.filter((r) => r.handler === route.handler).every((r) => r.grants.table === 'none')) {
-        expect(statements.filter((s) => !/RATE#|APIKEY#/.test(JSON.stringify(s.Condition ?? {})))).toEqual([]);
-        return;
-      }
-      const reads = statements.filter((s) => actionsOf(s).includes('dynamodb:GetItem'));
-      expect(reads).toHaveLength(1);
-      expect(actionsOf(reads[0]).sort()).toEqual([...tableReadActions].sort());
-      expect(reads[0].Condition).toBeUndefined();
-      const indexes = routeTable.filter((r) => r.handler === route.handler).some((r) => r.grants.indexes === true);
-      expect(JSON.stringify(reads[0].Resource).includes('/index/*')).toBe(indexes);
-
-      // One function per handler: its grants are the union of its rows (the edge-links function serves several).
-      const rows = routeTable.filter((r) => r.handler === route.handler);
-      const rateLimited = rows.some((r) => rateLimitKindOf(r.credential));
-      const allWrites = statements.filter((s) => actionsOf(s).some((a) => tableWriteActions.includes(a)));
-      // Rate-limit counters of a read route: UpdateItem on RATE# partitions only (bindRateLimitCounters).
-      const rateCounters = allWrites.filter(
-        (s) =>
-          JSON.stringify(s.Condition ?? {}) ===
-            JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } }) &&
-          actionsOf(s).join() === 'dynamodb:UpdateItem',
-      );
-      // The day-precision last use of API keys on a keyed route (bindKeyLastUsed): UpdateItem of lastUsedOn on APIKEY# only.
-      const keyLastUsed = allWrites.filter((s) => JSON.stringify(s.Condition ?? {}).includes('APIKEY#'));
-      if (rows.some((r) => r.credential !== 'none')) {
-        expect(keyLastUsed).toHaveLength(1);
-        expect(actionsOf(keyLastUsed[0])).toEqual(['dynamodb:UpdateItem']);
-        expect(keyLastUsed[0].Condition).toEqual({
-          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] },
-          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastUsedOn'] },
-          StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
-        });
-      } else {
-        expect(keyLastUsed).toEqual([]);
-      }
-      const writes = allWrites.filter((s) => !rateCounters.includes(s) && !keyLastUsed.includes(s));
-      if (!rows.some((r) => r.grants.table === 'readWrite')) {
-        expect(writes).toEqual([]);
-      } else {
-        const expected = [
-          ...new Set([...rows.flatMap((r) => r.grants.writes ?? []), ...(rateLimited ? ['RATE#'] : [])]),
-        ];
-        expect(writes).toHaveLength(1);
-        expect(actionsOf(writes[0]).sort()).toEqual([...tableWriteActions].sort());
-        expect(writes[0].Resource).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
-        expect(writes[0].Condition).toEqual({
-          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': expected.map((prefix) => `${prefix}*`) },
-        });
+  for (const handler of handlers) {
+    it(`${handler}: exactly the statements computed from its route-table rows, each with dynamodb:LeadingKeys`, () => {
+      const statements = tableStatementsOf(handler);
+      const expected = functionTableAccess(rowOf(handler));
+      expect(statements.map((s) => s.Sid).sort()).toEqual(expected.map((s) => s.sid).sort());
+      for (const want of expected) {
+        const got = statements.find((s) => s.Sid === want.sid);
+        expect(actionsOf(got).sort(), want.sid).toEqual([...want.actions].sort());
+        expect(onIndexes(got), want.sid).toBe(want.on === 'indexes');
+        expect(leadingKeysOf(got), want.sid).toEqual(want.leadingKeys.map((p) => `${p}*`));
       }
       for (const s of statements) {
+        // Every table statement is scoped by partition key; nothing is granted on the whole table.
+        expect(leadingKeysOf(s).length, JSON.stringify(s)).toBeGreaterThan(0);
+        expect(leadingKeysOf(s).every((p) => p !== '*' && p.endsWith('*'))).toBe(true);
         expect(actionsOf(s)).not.toContain('dynamodb:Scan');
         expect(actionsOf(s).some((a) => a.includes('*'))).toBe(false);
       }
     });
   }
 
-  it('every write route names its key prefixes, and no route may write API keys, secrets, hosts or origins', () => {
+  it('the edge functions cannot read WEBHOOKS# (signing secrets) or APIKEY# items, nor write links', () => {
+    for (const handler of edgeHandlers) {
+      const statements = tableStatementsOf(handler);
+      expect(statements.length, handler).toBeGreaterThan(0);
+      for (const s of statements) {
+        if (actionsOf(s).some((a) => READS.has(a))) {
+          for (const forbidden of ['WEBHOOKS#ws_1', 'APIKEY#hash', 'EVENTLOG#ws_1#0'])
+            expect(reaches(s, forbidden), `${handler} ${s.Sid} reads ${forbidden}`).toBe(false);
+        }
+        if (actionsOf(s).some((a) => LINK_WRITES.includes(a)))
+          expect(reaches(s, 'LINK#lnk_1'), `${handler} ${s.Sid} writes LINK#`).toBe(false);
+        // No API key of any kind: the edge has no credential (no ReadApiKey / KeyLastUsed statement).
+        expect(reaches(s, 'APIKEY#hash'), `${handler} ${s.Sid}`).toBe(false);
+      }
+    }
+  });
+
+  it('client functions read APIKEY# only by GetItem (the key they authenticate with), besides their own prefixes', () => {
+    for (const handler of clientHandlers) {
+      const statements = tableStatementsOf(handler);
+      const apiKey = statements.filter((s) => reaches(s, 'APIKEY#hash'));
+      // ReadApiKey (GetItem) and KeyLastUsed (UpdateItem of lastUsedOn only), nothing else.
+      expect(apiKey.map((s) => s.Sid).sort(), handler).toEqual(['KeyLastUsed', 'ReadApiKey']);
+      expect(actionsOf(apiKey.find((s) => s.Sid === 'ReadApiKey'))).toEqual(['dynamodb:GetItem']);
+      expect(leadingKeysOf(apiKey.find((s) => s.Sid === 'ReadApiKey'))).toEqual(['APIKEY#*']);
+      expect(apiKey.find((s) => s.Sid === 'KeyLastUsed').Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastUsedOn'] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+      });
+      // Their other reads: the prefixes their rows declare (reads and writes) and the workspace's limits.
+      const declared = routeTable
+        .filter((r) => r.handler === handler)
+        .flatMap((r) => [...(r.grants.reads ?? []), ...(r.grants.writes ?? [])]);
+      const reads = statements.filter((s) => s.Sid === 'Read');
+      expect(reads).toHaveLength(1);
+      expect(leadingKeysOf(reads[0]).sort()).toEqual([...new Set([...declared, 'WS#'])].map((p) => `${p}*`).sort());
+      for (const forbidden of ['WEBHOOKS#ws_1', 'EVENTLOG#ws_1#0', 'IDEM#ws_1', 'ANALYTICS#ws_1', 'ORIGIN#o'])
+        expect(reaches(reads[0], forbidden), `${handler} reads ${forbidden}`).toBe(false);
+    }
+  });
+
+  it('index Queries are granted on the index partitions a function names (LeadingKeys of the index key), only to list routes', () => {
+    for (const handler of handlers) {
+      const indexes = tableStatementsOf(handler).filter(onIndexes);
+      const declared = [
+        ...new Set(routeTable.filter((r) => r.handler === handler).flatMap((r) => r.grants.indexes ?? [])),
+      ];
+      if (declared.length === 0) {
+        expect(indexes, handler).toEqual([]);
+        continue;
+      }
+      expect(indexes).toHaveLength(1);
+      expect(actionsOf(indexes[0])).toEqual(['dynamodb:Query']);
+      expect(leadingKeysOf(indexes[0])).toEqual(declared.map((p) => `${p}*`));
+      expect(reaches(indexes[0], 'KEYID#key_1'), handler).toBe(false);
+      expect(reaches(indexes[0], 'WEBHOOK#wh_1'), handler).toBe(false);
+    }
+    expect(tableStatementsOf('links-list').some(onIndexes)).toBe(true);
+  });
+
+  it('the template and the local grant guard agree: what the guard lets through, a statement allows', () => {
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['GetItemCommand', { Key: { pk: 'WEBHOOKS#ws_1', sk: 'WEBHOOK#wh_1' } }],
+      ['GetItemCommand', { Key: { pk: 'APIKEY#hash', sk: 'APIKEY' } }],
+      ['GetItemCommand', { Key: { pk: 'SLUG#go.example.com#k', sk: 'SLUG' } }],
+      ['UpdateItemCommand', { Key: { pk: 'LINK#lnk_1', sk: 'LINK' }, UpdateExpression: 'SET clicks = :n' }],
+      ['QueryCommand', { KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'EVENTLOG#ws_1#0' } }],
+    ];
+    for (const handler of handlers) {
+      const statements = tableStatementsOf(handler);
+      for (const [command, input] of calls) {
+        const guardAllows = refusedAccess(functionTableAccess(rowOf(handler)), command, input) === null;
+        const action = `dynamodb:${command.replace(/Command$/, '')}`;
+        const pk = (input.Key as { pk?: string } | undefined)?.pk ?? 'EVENTLOG#ws_1#0';
+        const templateAllows = statements.some(
+          (s) =>
+            !onIndexes(s) &&
+            actionsOf(s).includes(action) &&
+            reaches(s, pk) &&
+            !s.Condition?.['ForAllValues:StringEquals'],
+        );
+        expect(guardAllows, `${handler} ${command} ${pk}`).toBe(templateAllows);
+      }
+    }
+  });
+
+  it('every write route names its key prefixes, and no route may write API keys, secrets, hosts, origins or links from the edge', () => {
     for (const route of routeTable.filter((r) => r.grants.table === 'readWrite')) {
       expect(route.grants.writes?.length, route.handler).toBeGreaterThan(0);
       for (const prefix of route.grants.writes!)
         expect(['APIKEY#', 'SECRET', 'HOST#', 'ORIGIN#']).not.toContain(prefix);
     }
-  });
-
-  it('the unauthenticated edge writes only click counters, password attempts and tap attribution records', () => {
     const edgeWrites = new Set(routeTable.filter((r) => r.api === 'edge').flatMap((r) => r.grants.writes ?? []));
-    expect([...edgeWrites].sort()).toEqual(['ATTR#', 'CLICKID#', 'FP#', 'LINK#', 'PWTRY#']);
+    expect([...edgeWrites].sort()).toEqual(['ATTR#', 'CLICKID#', 'FP#', 'PWTRY#']);
+    for (const s of handlers.flatMap(tableStatementsOf))
+      if (actionsOf(s).some((a) => (tableWriteActions as readonly string[]).includes(a)))
+        expect(leadingKeysOf(s).length).toBeGreaterThan(0);
   });
 });

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { blankEvent } from '@shared/events/event-record';
 import { guardEventSink, installTableGrantGuard, routeContext } from '@shared/local/grant-guard';
+import { routeByHandler } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 
 const route = (grants: RouteDef['grants']): RouteDef => ({
@@ -31,7 +32,7 @@ describe('local grant guards (IAM on one machine)', () => {
     getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: { pk: 'LINK#guard', sk: 'x' } }));
 
   it('lets a read route read and refuses its writes with AccessDeniedException', async () => {
-    await routeContext.run(route({ table: 'read' }), async () => {
+    await routeContext.run(route({ table: 'read', reads: ['LINK#'] }), async () => {
       await expect(get()).resolves.toBeDefined();
       await expect(put()).rejects.toMatchObject({ name: 'AccessDeniedException' });
     });
@@ -108,8 +109,46 @@ describe('local grant guards (IAM on one machine)', () => {
       await expect(scan()).rejects.toMatchObject({ name: 'AccessDeniedException' });
       await expect(indexQuery()).rejects.toMatchObject({ name: 'AccessDeniedException' });
     });
-    await routeContext.run(route({ table: 'read', indexes: true }), async () => {
+    await routeContext.run(route({ table: 'read', indexes: ['none'] }), async () => {
       await expect(indexQuery()).resolves.toBeDefined();
+    });
+  });
+
+  it('enforces the read prefixes of the template: a function reading outside them is refused (edge, client, list routes)', async () => {
+    const getKey = (pk: string) =>
+      getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: { pk, sk: 'x' } }));
+    const query = (pk: string, IndexName?: string) =>
+      getDocumentClient().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName,
+          KeyConditionExpression: `${IndexName ? `${IndexName}pk` : 'pk'} = :p`,
+          ExpressionAttributeValues: { ':p': pk },
+        }),
+      );
+    const refused = (action: string, prefix: string) =>
+      expect.objectContaining({
+        name: 'AccessDeniedException',
+        message: expect.stringContaining(`${action} on partition key ${prefix}`),
+      });
+    // The edge: its slug records yes; webhook endpoints (signing secrets) and API keys no, nor link writes.
+    await routeContext.run(routeByHandler('edge-links'), async () => {
+      await expect(getKey('SLUG#go.example.com#k')).resolves.toBeDefined();
+      await expect(getKey('WEBHOOKS#ws_1')).rejects.toEqual(refused('dynamodb:GetItem', 'WEBHOOKS#'));
+      await expect(query('WEBHOOKS#ws_1')).rejects.toEqual(refused('dynamodb:Query', 'WEBHOOKS#'));
+      await expect(getKey('APIKEY#hash')).rejects.toEqual(refused('dynamodb:GetItem', 'APIKEY#'));
+      await expect(put('LINK#edge')).rejects.toEqual(refused('dynamodb:PutItem', 'LINK#'));
+    });
+    // A client function: the API key it authenticates with by GetItem only; no other key read.
+    await routeContext.run(routeByHandler('client-click'), async () => {
+      await expect(getKey('APIKEY#hash')).resolves.toBeDefined();
+      await expect(query('APIKEY#hash')).rejects.toEqual(refused('dynamodb:Query', 'APIKEY#'));
+      await expect(getKey('EVENTLOG#ws_1#0')).rejects.toEqual(refused('dynamodb:GetItem', 'EVENTLOG#'));
+    });
+    // A list route: the link list index partitions, not the key-id index's.
+    await routeContext.run(routeByHandler('links-list'), async () => {
+      await expect(query('ws_1#LINK#0', 'gsi1')).resolves.toBeDefined();
+      await expect(query('KEYID#key_1', 'gsi1')).rejects.toEqual(refused('dynamodb:Query on index gsi1', 'KEYID#'));
     });
   });
 

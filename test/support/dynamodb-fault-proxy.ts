@@ -77,7 +77,17 @@ export interface FaultCounts {
   writeThrottles: number;
   /** Batch entries returned unprocessed because their key had no capacity. */
   unprocessed: number;
+  /** Throttled write calls by the partition key's prefix (`RATE#`, `EVENTLOG#`, ...; a call counts once per prefix). */
+  writeThrottlesByPrefix: Record<string, number>;
+  /** Batch entries returned unprocessed, by their partition key's prefix. */
+  unprocessedByPrefix: Record<string, number>;
 }
+
+/** `RATE#` of `{"S":"RATE#ws#server#60#0"}` (a partition value on the DynamoDB JSON wire). */
+const keyPrefixOf = (partitionValue: string): string => {
+  const value = (JSON.parse(partitionValue) as { S?: string }).S ?? '';
+  return value.includes('#') ? `${value.split('#')[0] ?? ''}#` : value;
+};
 
 export interface CapacityCall {
   operation: string;
@@ -241,6 +251,8 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
     readThrottles: 0,
     writeThrottles: 0,
     unprocessed: 0,
+    writeThrottlesByPrefix: {},
+    unprocessedByPrefix: {},
   };
   let buckets = settings.perKeyLimits ? keyBuckets(settings.perKeyLimits, now) : null;
   let recorded: CapacityCall[] = [];
@@ -286,6 +298,10 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
     counts.throttles += 1;
     if (accesses.some((a) => a.access === 'Read')) counts.readThrottles += 1;
     if (accesses.some((a) => a.access === 'Write')) counts.writeThrottles += 1;
+    for (const prefix of new Set(
+      accesses.filter((a) => a.access === 'Write').map((a) => keyPrefixOf(a.partitionValue)),
+    ))
+      counts.writeThrottlesByPrefix[prefix] = (counts.writeThrottlesByPrefix[prefix] ?? 0) + 1;
     const region = signedRegion(req);
     const reasons = [
       ...new Map(
@@ -314,6 +330,13 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
           buckets.take(a, a.estimate);
           admitted.push(a);
         } else unprocessed.push(a);
+      }
+      if (admitted.length) {
+        counts.unprocessed += unprocessed.length;
+        for (const a of unprocessed) {
+          const prefix = keyPrefixOf(a.partitionValue);
+          counts.unprocessedByPrefix[prefix] = (counts.unprocessedByPrefix[prefix] ?? 0) + 1;
+        }
       }
       return admitted.length
         ? { admitted, unprocessed, throttled: null }

@@ -27,7 +27,7 @@ describe('which items belong to a workspace', () => {
       keys.firstOpen('ws_a', 'i'),
       keys.customerEvent('ws_a', 'e'),
       keys.webhookEndpoint('ws_a', 'wh'),
-      keys.eventLog('ws_a', 't', 'e'),
+      keys.eventLog('ws_a', 't', 'e', 0),
       keys.workspace('ws_a'),
       keys.tag('ws_a', 'x'),
     ]) {
