@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EventRecord } from '@shared/events/event-record';
+import { decodeStoredText, isRawObjectName } from '@shared/analytics/raw-objects';
 
 export interface EdgeResponse {
   status: number;
@@ -42,12 +43,12 @@ export const edgeRequest = (
     req.end();
   });
 
-/** Every event in the local lake (newline-delimited JSON files under `events/`). */
+/** Every event in the local lake (newline-delimited JSON objects under `events/`: gzip `.json.gz`, older `.json`). */
 export const readLakeEvents = async (lakeDir = process.env.LOCAL_LAKE_DIR!): Promise<EventRecord[]> => {
   const files = await readdir(path.join(lakeDir, 'events'), { recursive: true }).catch(() => [] as string[]);
   const events: EventRecord[] = [];
-  for (const file of files.filter((f) => f.endsWith('.json'))) {
-    const text = await readFile(path.join(lakeDir, 'events', file), 'utf8');
+  for (const file of files.filter((f) => isRawObjectName(path.basename(f)))) {
+    const text = decodeStoredText(await readFile(path.join(lakeDir, 'events', file)));
     for (const line of text.split('\n')) if (line.trim()) events.push(JSON.parse(line) as EventRecord);
   }
   return events;
