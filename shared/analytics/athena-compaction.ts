@@ -184,6 +184,7 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
     workspaceDays: 0,
     statements: 0,
     skippedWorkspaces: [],
+    compacted: [],
     units: 0,
     unitsLeft: plan.units.length,
     largestUnitScanBytes: Math.max(0, ...plan.units.map((u) => u.estimatedScanBytes)),
@@ -222,6 +223,7 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
         );
         report.statements += 1;
         report.workspaceDays += batch.length;
+        report.compacted.push(...batch.map((workspaceId) => ({ workspaceId, day: scope.day })));
       }
       // Lines of a workspace id that cannot name a folder stay raw (logged) rather than vanish.
       if (unsafe.length === 0) {

@@ -28,6 +28,8 @@ export interface CompactionReport {
   events: number;
   /** Workspace ids that cannot name a folder: their raw lines stay where they are (logged). */
   skippedWorkspaces: string[];
+  /** The workspace-days written (the click counters of their links are settled from them: settle-click-counters.ts). */
+  compacted: Array<{ workspaceId: string; day: string }>;
 }
 
 export interface CompactionOptions {
@@ -77,6 +79,7 @@ export const compactLake = async (lakeDir: string, options: CompactionOptions = 
     workspaceDays: 0,
     events: 0,
     skippedWorkspaces: [],
+    compacted: [],
   };
   const connection = await (await getDuckDbInstance()).connect();
   try {
@@ -118,6 +121,7 @@ ORDER BY "eventId"`;
         const count = required(countRow, 'the row of a count(*)')[0];
         await rename(temp, path.join(dir, COMPACTED_FILE));
         report.workspaceDays += 1;
+        report.compacted.push({ workspaceId, day });
         report.events += Number(count);
       }
       // Lines without a usable workspace stay raw (and are logged) rather than vanish.
