@@ -93,6 +93,11 @@ export const keys = {
     pk: `REPLAY#${endpointId}#${eventId}`,
     sk: 'REPLAY',
   }),
+  /** One event's delivery to one endpoint: delivered, or being delivered (webhook-marker.ts; TTL 4 days). */
+  webhookSent: (endpointId: string, eventId: string): ItemKey => ({
+    pk: `WEBHOOKSENT#${endpointId}#${eventId}`,
+    sk: 'WEBHOOKSENT',
+  }),
   /** Published events of a workspace by time, for `webhooks replay` (TTL 30 days). */
   eventLog: (workspaceId: string, occurredAt: string, eventId: string): ItemKey => ({
     pk: `EVENTLOG#${workspaceId}`,
