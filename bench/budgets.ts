@@ -27,6 +27,12 @@ export const budgets = {
   redirectBehindFrontDoorUsd: 0.62,
   /** USD per million redirects, everything included, WAF on. */
   redirectAllInWithWafUsd: 2.35,
+  /**
+   * USD per million clicks of the click counters with duplicates settled (exact counts), for the
+   * costliest case: a link clicked once per consumer batch and once per hour (one counter update,
+   * one consumer invocation, one settle read and update per click).
+   */
+  countersWithDuplicatesSettledUsd: 4,
   /** USD of one link-analytics dashboard view deployed (Athena bytes scanned), workspace with 1M events in 90 days. */
   dashboardViewUsd: 0.001,
 } as const;
