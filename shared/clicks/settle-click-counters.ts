@@ -13,6 +13,8 @@ export interface SettleTotals {
   settled: number;
   unchanged: number;
   skipped: number;
+  /** Links whose settle failed (logged): settled again at their day's next compaction. */
+  failed: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export const settleClickCounters = async (
     settled: 0,
     unchanged: 0,
     skipped: 0,
+    failed: 0,
   };
   for (const { workspaceId, day } of workspaceDays) {
     const dayStart = Date.parse(`${day}T00:00:00.000Z`);
@@ -57,7 +60,15 @@ export const settleClickCounters = async (
       if (!linkId) continue;
       totals.links += 1;
       const exact = { humans: Number(row.human_clicks ?? 0), bots: Number(row.bot_clicks ?? 0) };
-      const outcome: SettleOutcome = await settleLinkDay(linkId, day, window.end, exact, now);
+      let outcome: SettleOutcome;
+      try {
+        outcome = await settleLinkDay(linkId, day, window.end, exact, now);
+      } catch (error) {
+        // One link failing does not stop the others; its day is settled again at its next compaction.
+        log('warn', 'click counters of a link not settled', { linkId, day, error: String(error) });
+        totals.failed += 1;
+        continue;
+      }
       if (outcome === 'settled') totals.settled += 1;
       else if (outcome === 'unchanged') totals.unchanged += 1;
       else totals.skipped += 1;
