@@ -9,6 +9,7 @@ import {
 } from '@shared/analytics/analytics-sql';
 import { analyticsWindow } from '@shared/analytics/analytics-window';
 import {
+  compactedLinkClickCountsQuery,
   compactionUnloadStatement,
   compactionWorkspacesQuery,
   UNLOAD_MAX_WORKSPACES,
@@ -73,6 +74,13 @@ const everyQuery = () => {
   for (const { name, day, batch } of shapes) {
     out.push({ name: `compaction workspaces (${name})`, ...compactionWorkspacesQuery(day) });
     out.push({ name: `compaction unload (${name})`, ...compactionUnloadStatement('lake-bucket-1', day, batch) });
+    out.push({
+      name: `settle click counts (${name})`,
+      ...compactedLinkClickCountsQuery(day.day, batch, {
+        from: `${day.day}T00:00:00.000Z`,
+        to: `${day.day}T10:00:00.000Z`,
+      }),
+    });
   }
   return out;
 };
