@@ -33,6 +33,14 @@ export const budgets = {
    */
   hotKeysThrottledWrites: 0,
   hotKeysLostEvents: 0,
+  /**
+   * USD per million clicks of the click counters with duplicates settled (exact counts), for the
+   * costliest case: a link clicked once per consumer batch and once per hour (one counter update,
+   * one consumer invocation, one settle read and update per click). With the settled counts of
+   * 14 days the bench's link item is 3 write units: 2 x $1.875 of writes, $0.125 of read, ~$0.2
+   * of invocation, about $4.1.
+   */
+  countersWithDuplicatesSettledUsd: 4.5,
   /** USD of one link-analytics dashboard view deployed (Athena bytes scanned), workspace with 1M events in 90 days. */
   dashboardViewUsd: 0.001,
   /**

@@ -20,6 +20,12 @@ export interface CostInput {
     counterWriteUnits: number;
     consumerDurationMs: number;
     consumerMemoryMb: number;
+    /**
+     * The correction that makes the counters exact under duplicates (settle-click-counters.ts):
+     * one read and at most one update of the link per `clicksPerSettle` clicks (a link's day is
+     * settled once per compaction run that finds clicks of it, hourly).
+     */
+    settle?: { readUnits: number; writeUnits: number; clicksPerSettle: number };
   };
   /**
    * How the request arrives: `api` through API Gateway (the v1 service API), `edge` through the
@@ -94,7 +100,13 @@ export const costPerMillion = (input: CostInput): CostPerMillion => {
         (c.counterWriteUnits * prices.dynamoWriteUnit +
           (c.consumerMemoryMb / 1024) * (Math.ceil(c.consumerDurationMs) / 1000) * prices.lambdaArmGbSecond +
           prices.lambdaRequest)) /
-      c.clicksPerBatch
+        c.clicksPerBatch +
+      (c.settle
+        ? (MILLION *
+            c.clicks *
+            (c.settle.readUnits * prices.dynamoReadUnit + c.settle.writeUnits * prices.dynamoWriteUnit)) /
+          c.settle.clicksPerSettle
+        : 0)
     : 0;
   const logs = MILLION * ((input.logBytes ?? 0) / GB) * prices.logsIngestGb;
   const xray = MILLION * (input.traceRate ?? 0) * prices.xrayTraceRecorded;

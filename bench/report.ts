@@ -38,6 +38,8 @@ export interface BenchResults {
     coldLinkCountersPerMillion?: number;
     /** Absent in results taken before failed batches were kept whole. */
     keptFailures?: KeptFailuresCost;
+    /** Absent in results taken before the counters were settled from the lake. */
+    coldLinkCountersWithSettlePerMillion?: number;
   };
   throughput: ThroughputRow[];
   analytics: AnalyticsLevel[];
@@ -115,6 +117,14 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
   if (r.hotLink) out.push(...hotLinkBudgets(r.hotLink));
   if (r.lake) out.push(...lakeBudgets(r.lake));
   if (r.hotKeys) out.push(...hotKeysBudgets(r.hotKeys));
+  const settled = r.cost.coldLinkCountersWithSettlePerMillion;
+  if (settled !== undefined)
+    out.push({
+      name: 'click counters $ / 1M clicks, duplicates settled (a link clicked once per batch and per hour)',
+      limit: `<= ${budgets.countersWithDuplicatesSettledUsd}`,
+      measured: `${settled}`,
+      pass: settled <= budgets.countersWithDuplicatesSettledUsd,
+    });
   for (const row of r.throughput) {
     out.push({
       name: `throughput errors, ${row.name}`,
@@ -447,7 +457,7 @@ export const toMarkdown = (r: BenchResults): string => {
     const work = r.cost.counterWork;
     if (work) {
       lines.push(
-        `Counters: a click writes no counter itself; the consumer of the event stream makes one update per link per batch. The **Counters $** column is a click's share at the hot link's batch size (${work.hotClicksPerBatch} clicks of one link per batch: one ${work.counterWriteUnits}-WCU update of the ${work.linkItemBytes}-byte link item and one consumer invocation of ${work.consumerDurationMs} ms at ${work.consumerMemoryMb} MB per batch). A link clicked once per batch pays one update and one invocation per click: $${r.cost.coldLinkCountersPerMillion} per million clicks. Stream shard-hours ($0.015 each) are fixed, not per click (docs/event-stream.md).`,
+        `Counters: a click writes no counter itself; the consumer of the event stream makes one update per link per batch. The **Counters $** column is a click's share at the hot link's batch size (${work.hotClicksPerBatch} clicks of one link per batch: one ${work.counterWriteUnits}-WCU update of the ${work.linkItemBytes}-byte link item and one consumer invocation of ${work.consumerDurationMs} ms at ${work.consumerMemoryMb} MB per batch). A link clicked once per batch pays one update and one invocation per click: $${r.cost.coldLinkCountersPerMillion} per million clicks. Exact counts under duplicates add, per link and day with clicks, one settle after each compaction (a ${work.settleReadUnits}-RCU consistent read and a ${work.settleWriteUnits}-WCU update; in the column at one per batch): a link clicked once per hour pays it per click, $${r.cost.coldLinkCountersWithSettlePerMillion ?? 'n/a'} per million clicks in all. Stream shard-hours ($0.015 each) are fixed, not per click (docs/event-stream.md).`,
         '',
       );
     }

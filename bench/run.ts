@@ -209,6 +209,12 @@ if (hotKeysOnly) {
             counterWriteUnits: counterWork.counterWriteUnits,
             consumerDurationMs: counterWork.consumerDurationMs,
             consumerMemoryMb: counterWork.consumerMemoryMb,
+            // At the hot link's rate a compaction run settles its day once per hour of many batches: one per batch is an upper bound.
+            settle: {
+              readUnits: counterWork.settleReadUnits,
+              writeUnits: counterWork.settleWriteUnits,
+              clicksPerSettle: counterWork.hotClicksPerBatch,
+            },
           }
         : undefined;
     const cost = {
@@ -233,6 +239,30 @@ if (hotKeysOnly) {
         },
       }).counters,
       keptFailures: keptFailuresCost(eventBytes),
+      /**
+       * The same link clicked once per hour, with its duplicates settled: each click also pays one
+       * settle (a read, and an update folding its hour into the day's exact count).
+       */
+      coldLinkCountersWithSettlePerMillion: costPerMillion({
+        memoryMb,
+        durationMs: 0,
+        readUnits: 0,
+        writeUnits: 0,
+        events: 0,
+        eventBytes,
+        counters: {
+          clicks: 1,
+          clicksPerBatch: 1,
+          counterWriteUnits: counterWork.counterWriteUnits,
+          consumerDurationMs: counterWork.consumerDurationMs / counterWork.hotClicksPerBatch,
+          consumerMemoryMb: counterWork.consumerMemoryMb,
+          settle: {
+            readUnits: counterWork.settleReadUnits,
+            writeUnits: counterWork.settleWriteUnits,
+            clicksPerSettle: 1,
+          },
+        },
+      }).counters,
       rows: capacity.map((c) => ({
         operation: c.operation,
         name: c.name,

@@ -157,6 +157,14 @@ export class OutboundEvents extends Construct {
         },
       }),
     );
+    // Its delivery markers (shared/outbound/webhook-marker.ts): each event once per endpoint.
+    this.delivery.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+        resources: [tableArn],
+        conditions: leadingKeys('WEBHOOKSENT#'),
+      }),
+    );
     this.delivery.addEnvironment(envNames.tableName, table.tableName);
     this.delivery.addEnvironment(outboundEnvNames.queueUrl, this.queue.queueUrl);
     this.delivery.addEventSource(

@@ -5,7 +5,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { compactLake, COMPACTION_GRACE_MS } from '@shared/analytics/compact-lake';
+import { COMPACTION_GRACE_MS } from '@shared/analytics/compact-lake';
+import { compactLakeAndSettle } from '@shared/analytics/compaction-schedule';
 import { eventsFromErrorObject } from '@shared/analytics/lake-error-records';
 import { getEventSink } from '@shared/events/event-sink';
 import type { EventRecord } from '@shared/events/event-record';
@@ -52,7 +53,7 @@ export const registerLakeCommands = (program: Command): void => {
       if (Number.isNaN(now.getTime()))
         throw invalidInput(`--now must be an ISO 8601 instant such as 2026-03-15T10:30:00Z (got ${options.now ?? ''})`);
       let bar: ReturnType<typeof progressBar> | undefined;
-      const report = await compactLake(lakeDir, {
+      const report = await compactLakeAndSettle(lakeDir, {
         now,
         onDay: (_done, total) => {
           bar ??= progressBar(options, total, 'compacting days');
@@ -65,7 +66,7 @@ export const registerLakeCommands = (program: Command): void => {
         options,
         { lakeDir, ...report },
         (r) =>
-          `Compacted ${r.rawFiles} raw files into ${r.workspaceDays} workspace-days (${r.events} events); closed through ${r.watermark}` +
+          `Compacted ${r.rawFiles} raw files into ${r.workspaceDays} workspace-days (${r.events} events); closed through ${r.watermark}; click counters of ${r.settled.settled} links settled` +
           (r.skippedWorkspaces.length ? `; left raw (unsafe workspace ids): ${r.skippedWorkspaces.join(', ')}` : '') +
           (r.merge
             ? `; merged ${r.merge.workspaceDays} workspace-days into daily files (days before ${r.merge.mergedBefore ?? '-'} read from them)`

@@ -4,7 +4,7 @@
  * Most key shapes (keys.ts) carry no workspace in a queryable position (LINK#id, SLUG#host#key,
  * APIKEY#hash, IDEM#ws#route#hash, RATE#ws#kind#window#shard, ...), and several are keyed by an
  * id of another item (PWTRY#linkId#client, ORIGIN#origin / APIKEY#hash, HOST#name,
- * REPLAY#endpointId#event). So the walk is two paged, parallel Scans of the table (bounded by
+ * REPLAY#endpointId#event, WEBHOOKSENT#endpointId#event). So the walk is two paged, parallel Scans of the table (bounded by
  * `pageSize` items per call; memory holds only the workspace's own ids):
  *   1. items that name the workspace: a `workspaceId` attribute (or `event.workspaceId` on
  *      outbox / replay items), or a workspace-scoped key prefix whose second segment is the id;
@@ -67,6 +67,7 @@ export const isDependentItem = (item: TableItem, ids: OwnedIds): boolean => {
     case 'HOST':
       return ids.hostnames.has(item.pk.slice('HOST#'.length));
     case 'REPLAY':
+    case 'WEBHOOKSENT':
       return ids.endpointIds.has(first ?? '');
     default:
       return typeof item.linkId === 'string' && ids.linkIds.has(item.linkId);

@@ -335,3 +335,24 @@ LIMIT ${positiveInt(limit, 1000)}`,
     params: cte.params,
   };
 };
+
+/**
+ * The exact click counts of a workspace's links in a span (the closed hours of one day, for
+ * settling the link counters: settle-click-counters.ts): each eventId once, compacted and raw
+ * alike (the `scoped` rows), humans and bots apart.
+ */
+export const linkClickCountsQuery = (filter: Omit<ScopeFilter, 'scope' | 'eventType' | 'traffic'>): SqlQuery => {
+  const cte = scopedCte({ ...filter, scope: { kind: 'workspace' }, eventType: 'click' });
+  return {
+    sql: `WITH ${cte.sql}
+SELECT
+  linkId AS link_id,
+  count_if(trafficType = 'human') AS human_clicks,
+  count_if(trafficType = 'bot') AS bot_clicks
+FROM scoped
+WHERE linkId IS NOT NULL
+GROUP BY linkId
+ORDER BY link_id`,
+    params: cte.params,
+  };
+};

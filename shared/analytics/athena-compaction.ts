@@ -214,6 +214,7 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
     workspaceDays: 0,
     statements: 0,
     skippedWorkspaces: [],
+    compacted: [],
     units: 0,
     unitsLeft: plan.units.length,
     largestUnitScanBytes: Math.max(0, ...plan.units.map((u) => u.estimatedScanBytes)),
@@ -260,6 +261,7 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
         );
         report.statements += 1;
         report.workspaceDays += batch.length;
+        report.compacted.push(...batch.map((workspaceId) => ({ workspaceId, day: scope.day })));
       }
       // Lines of a workspace id that cannot name a folder stay raw (logged) rather than vanish.
       if (unsafe.length === 0) {
@@ -297,4 +299,36 @@ export const compactLakeOnAthena = async (options: AthenaCompactionOptions): Pro
       log('warn', 'lake compaction skipped unsafe workspace ids', { workspaceIds: report.skippedWorkspaces });
   }
   return report;
+};
+
+/**
+ * After a run: the exact click counts of the links of some workspaces (at most
+ * UNLOAD_MAX_WORKSPACES) in a span of one compacted day (its hours before the watermark), from
+ * events_compacted, whose rows are unique by eventId. One statement per day and batch of
+ * workspaces, for settling the click counters (settle-click-counters.ts).
+ */
+export const compactedLinkClickCountsQuery = (
+  day: string,
+  workspaceIds: string[],
+  span: { from: string; to: string },
+): SqlQuery => {
+  if (workspaceIds.length === 0 || workspaceIds.length > UNLOAD_MAX_WORKSPACES)
+    throw new Error(`A click counts query takes 1-${UNLOAD_MAX_WORKSPACES} workspaces`);
+  return {
+    sql: `SELECT
+  workspace_id,
+  linkId AS link_id,
+  count_if(trafficType = 'human') AS human_clicks,
+  count_if(trafficType = 'bot') AS bot_clicks
+FROM ${COMPACTED_TABLE}
+WHERE workspace_id IN (${placeholders(workspaceIds.length)})
+  AND dt = ?
+  AND "timestamp" >= ?
+  AND "timestamp" < ?
+  AND eventType = ?
+  AND linkId IS NOT NULL
+GROUP BY workspace_id, linkId
+ORDER BY workspace_id, link_id`,
+    params: [...workspaceIds, day, span.from, span.to, 'click'],
+  };
 };

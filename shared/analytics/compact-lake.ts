@@ -38,6 +38,8 @@ export interface CompactionReport {
   skippedWorkspaces: string[];
   /** The daily merge after the units (daily-merge.ts): days merged, and the boundary queries now read. */
   merge?: DailyMergeReport;
+  /** The workspace-days written (the click counters of their links are settled from them: settle-click-counters.ts). */
+  compacted: Array<{ workspaceId: string; day: string }>;
 }
 
 export interface CompactionOptions {
@@ -93,6 +95,7 @@ export const compactLake = async (lakeDir: string, options: CompactionOptions = 
     workspaceDays: 0,
     events: 0,
     skippedWorkspaces: [],
+    compacted: [],
   };
   const connection = await (await getDuckDbInstance()).connect();
   try {
@@ -140,6 +143,7 @@ ORDER BY "eventId"`;
         const count = required(countRow, 'the row of a count(*)')[0];
         await rename(temp, path.join(dir, fileName));
         report.workspaceDays += 1;
+        report.compacted.push({ workspaceId, day });
         report.events += Number(count);
       }
       // Lines without a usable workspace stay raw (and are logged) rather than vanish.

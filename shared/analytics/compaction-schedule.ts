@@ -1,5 +1,25 @@
+import { settleClickCounters } from '@shared/clicks/settle-click-counters';
 import { log } from '@shared/util/logger';
-import { compactLake } from './compact-lake';
+import { compactLake, type CompactionReport } from './compact-lake';
+import { createDuckDbEngine } from './duckdb-engine';
+
+/**
+ * One compaction of the local lake, then the correction of the click counters of the
+ * workspace-days it wrote (settled from the de-duplicated lake: settle-click-counters.ts).
+ */
+export const compactLakeAndSettle = async (
+  lakeDir: string,
+  options: Parameters<typeof compactLake>[1] = {},
+): Promise<CompactionReport & { settled: Awaited<ReturnType<typeof settleClickCounters>> }> => {
+  const report = await compactLake(lakeDir, options);
+  const settled = await settleClickCounters(
+    createDuckDbEngine(lakeDir),
+    report.compacted,
+    report.watermark,
+    options.now,
+  );
+  return { ...report, settled };
+};
 
 /** How often the local stack compacts its lake (deployed: the hourly schedule in lib/lake-compaction.ts). */
 export const LOCAL_COMPACTION_INTERVAL_MS = 10 * 60_000;
@@ -18,7 +38,7 @@ export const scheduleLakeCompaction = (
 ): (() => Promise<void>) => {
   let running: Promise<void> | undefined;
   const run = () => {
-    running ??= compactLake(lakeDir)
+    running ??= compactLakeAndSettle(lakeDir)
       .then((report) => {
         if (report.rawFiles > 0) log('info', 'lake compacted', { ...report });
       })

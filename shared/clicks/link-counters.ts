@@ -18,6 +18,37 @@ export interface CounterStreamRecord {
   lakeOnly?: boolean;
 }
 
+/** A click's hour (UTC, `YYYY-MM-DDTHH`) from its ISO timestamp: the key of its live count on the link. */
+export const clickHourOf = (timestamp: string): string => timestamp.slice(0, 13);
+
+/**
+ * The link attributes that make the counters converge to the exact distinct count (settled from
+ * the de-duplicated lake, settle-click-counters.ts). Invariant of a link item:
+ * `clicks = (clicks before day tracking) + sum over days of sh#D + sum over hours of lh#H`
+ * (bots alike with sb#/lb#): the consumer adds each batch's clicks to `clicks` and to the live
+ * count of their hour (`lh#<hour>`); settling a day replaces the live counts of its closed hours
+ * by the exact count of the day's closed hours (`sh#<day>`), moving `clicks` by the difference.
+ */
+export const liveHumans = (hour: string): string => `lh#${hour}`;
+export const liveBots = (hour: string): string => `lb#${hour}`;
+export const settledHumans = (day: string): string => `sh#${day}`;
+export const settledBots = (day: string): string => `sb#${day}`;
+/**
+ * When the link's counts started being kept per hour: the first hour counted that way, or
+ * `ALL_TRACKED` when every click of the link was (its first count found no earlier click). A day
+ * is settled only if every one of its clicks was counted per hour (countsFrom before the day).
+ */
+export const COUNTS_FROM = 'countsFrom';
+export const ALL_TRACKED = '0000';
+
+/**
+ * How long a day's settled counts stay on a link (then the day is final, its attributes removed):
+ * 14 days, the event spool's longest retention (SQS keeps a message at most 14 days), so a spooled
+ * or replayed duplicate of a settled day still finds its day's count. A re-send of an older event
+ * is counted live and its hour removed with the next prune: it is not corrected.
+ */
+export const SETTLED_DAYS = 14;
+
 /** What one batch adds to one link, from one shard. */
 export interface LinkTally {
   linkId: string;
@@ -31,6 +62,8 @@ export interface LinkTally {
   maxSequence: string;
   /** Every counted record (padded sequence, bot?, timestamp): to recount when a retry finds part of the batch applied. */
   records: Array<{ sequence: string; isBot: boolean; at: string }>;
+  /** The same clicks by hour of their timestamp (`clickHourOf`): the live counts they add. */
+  hours: Map<string, { humans: number; bots: number }>;
 }
 
 /**
@@ -76,13 +109,14 @@ export const readCheckpoint = (value: string): { sequence: string; writtenAt: st
 };
 
 interface ClickLine {
+  eventId?: unknown;
   eventType?: unknown;
   linkId?: unknown;
   trafficType?: unknown;
   timestamp?: unknown;
 }
 
-const parseClick = (data: string): { linkId: string; isBot: boolean; at: string } | null => {
+const parseClick = (data: string): { linkId: string; isBot: boolean; at: string; eventId: string | null } | null => {
   let line: ClickLine;
   try {
     line = JSON.parse(data) as ClickLine;
@@ -90,7 +124,12 @@ const parseClick = (data: string): { linkId: string; isBot: boolean; at: string 
     return null;
   }
   if (line.eventType !== 'click' || typeof line.linkId !== 'string' || typeof line.timestamp !== 'string') return null;
-  return { linkId: line.linkId, isBot: line.trafficType === 'bot', at: line.timestamp };
+  return {
+    linkId: line.linkId,
+    isBot: line.trafficType === 'bot',
+    at: line.timestamp,
+    eventId: typeof line.eventId === 'string' ? line.eventId : null,
+  };
 };
 
 const tallyOf = (linkId: string, shardId: string, records: LinkTally['records']): LinkTally => {
@@ -101,6 +140,14 @@ const tallyOf = (linkId: string, shardId: string, records: LinkTally['records'])
   const sequences = records.map((r) => r.sequence).sort();
   const minSequence = sequences[0] ?? '';
   const maxSequence = sequences.at(-1) ?? '';
+  const hours = new Map<string, { humans: number; bots: number }>();
+  for (const record of records) {
+    const hour = clickHourOf(record.at);
+    const counts = hours.get(hour) ?? { humans: 0, bots: 0 };
+    if (record.isBot) counts.bots += 1;
+    else counts.humans += 1;
+    hours.set(hour, counts);
+  }
   return {
     linkId,
     shardId,
@@ -111,20 +158,28 @@ const tallyOf = (linkId: string, shardId: string, records: LinkTally['records'])
     minSequence,
     maxSequence,
     records,
+    hours,
   };
 };
 
 /**
  * The clicks of a batch, per link and shard: one counter update each, however many clicks the
  * batch holds for the link. Other event types, lake-only records and lines that are not events
- * are skipped (they count nothing).
+ * are skipped (they count nothing), and so is a click whose eventId came earlier in the batch (a
+ * producer's retry after a lost answer usually lands in the same batch): each eventId once per
+ * batch. Copies in different batches are counted live and settled later (settle-click-counters.ts).
  */
 export const tallyClicks = (records: CounterStreamRecord[]): LinkTally[] => {
   const groups = new Map<string, { linkId: string; shardId: string; records: LinkTally['records'] }>();
+  const seen = new Set<string>();
   for (const record of records) {
     if (record.lakeOnly) continue;
     const click = parseClick(record.data);
     if (!click) continue;
+    if (click.eventId !== null) {
+      if (seen.has(click.eventId)) continue;
+      seen.add(click.eventId);
+    }
     const id = `${record.shardId}\u0000${click.linkId}`;
     const group = groups.get(id) ?? { linkId: click.linkId, shardId: record.shardId, records: [] };
     group.records.push({ sequence: padSequence(record.sequenceNumber), isBot: click.isBot, at: click.at });
@@ -154,7 +209,23 @@ export const applyLinkTally = async (tally: LinkTally, now = new Date(), replayI
   let moveLastBot = current.lastBotAt !== null;
   const marker = checkpointAttribute(replayId === undefined ? current.shardId : `replay:${replayId}`);
   for (let attempt = 0; attempt < 4; attempt++) {
-    const sets = ['#cp = :seq'];
+    const sets = ['#cp = :seq', '#from = if_not_exists(#from, :from)'];
+    const adds = ['clicks :h', 'botClicks :b'];
+    const names: Record<string, string> = { '#cp': marker, '#from': COUNTS_FROM };
+    const hourValues: Record<string, unknown> = {};
+    [...current.hours.entries()].forEach(([hour, counts], i) => {
+      if (counts.humans > 0) {
+        names[`#lh${String(i)}`] = liveHumans(hour);
+        hourValues[`:lh${String(i)}`] = counts.humans;
+        adds.push(`#lh${String(i)} :lh${String(i)}`);
+      }
+      if (counts.bots > 0) {
+        names[`#lb${String(i)}`] = liveBots(hour);
+        hourValues[`:lb${String(i)}`] = counts.bots;
+        adds.push(`#lb${String(i)} :lb${String(i)}`);
+      }
+    });
+    const firstHour = [...current.hours.keys()].sort()[0] ?? clickHourOf(now.toISOString());
     // A checkpoint written at the former width (128) is compared at that width; the next count
     // rewrites it at the new one. Any 129-digit sequence number is above every former value.
     const legacyMin = current.minSequence.startsWith('0') ? current.minSequence.slice(1) : null;
@@ -168,6 +239,8 @@ export const applyLinkTally = async (tally: LinkTally, now = new Date(), replayI
       ':h': current.humans,
       ':b': current.bots,
       ':seq': checkpointValue(current.maxSequence, now),
+      ':from': firstHour,
+      ...hourValues,
     };
     if (replayId === undefined) {
       values[':min'] = current.minSequence;
@@ -192,9 +265,9 @@ export const applyLinkTally = async (tally: LinkTally, now = new Date(), replayI
         new UpdateCommand({
           TableName: tableName(),
           Key: keys.link(current.linkId),
-          UpdateExpression: `ADD clicks :h, botClicks :b SET ${sets.join(', ')}`,
+          UpdateExpression: `ADD ${adds.join(', ')} SET ${sets.join(', ')}`,
           ConditionExpression: conditions.join(' AND '),
-          ExpressionAttributeNames: { '#cp': marker },
+          ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           // The new count and the creation time (the clicks-order sort key), and the checkpoints
           // of other shards (to prune). Return values cost no capacity.
@@ -210,7 +283,10 @@ export const applyLinkTally = async (tally: LinkTally, now = new Date(), replayI
       ) {
         await moveClicksSortKey(current.linkId, clicks, String(out.Attributes.createdAt));
       }
-      if (out.Attributes) await pruneCheckpoints(current.linkId, out.Attributes, marker, now);
+      if (out.Attributes) {
+        await markAllTracked(current.linkId, out.Attributes, firstHour, current.humans + current.bots);
+        await pruneCheckpoints(current.linkId, out.Attributes, marker, now);
+      }
       return { outcome: 'applied', clicks: current.humans + current.bots };
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
@@ -241,9 +317,49 @@ export const applyLinkTally = async (tally: LinkTally, now = new Date(), replayI
 };
 
 /**
+ * The first count of a link that had no click before (its totals are this update's own clicks)
+ * marks every click of the link as counted per hour: its first day can be settled too. Once per
+ * link; a link counted before the hourly counts existed keeps `countsFrom` at its first hour so
+ * counted.
+ */
+const markAllTracked = async (
+  linkId: string,
+  item: Record<string, unknown>,
+  firstHour: string,
+  counted: number,
+): Promise<void> => {
+  if (item[COUNTS_FROM] !== firstHour) return;
+  if (Number(item.clicks ?? 0) + Number(item.botClicks ?? 0) !== counted) return;
+  try {
+    await getDocumentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.link(linkId),
+        UpdateExpression: 'SET #from = :all',
+        ConditionExpression: '#from = :first',
+        ExpressionAttributeNames: { '#from': COUNTS_FROM },
+        ExpressionAttributeValues: { ':all': ALL_TRACKED, ':first': firstHour },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+};
+
+/** Attributes of a link past their horizon: live hours and settled days older than `SETTLED_DAYS`. */
+const staleCountAttributes = (item: Record<string, unknown>, now: Date): Array<[string, unknown]> => {
+  const oldestDay = new Date(now.getTime() - SETTLED_DAYS * 24 * 3600_000).toISOString().slice(0, 10);
+  return Object.entries(item).filter(([name]) => {
+    const match = /^(?:lh|lb|sh|sb)#(\d{4}-\d{2}-\d{2})/.exec(name);
+    return match !== null && (match[1] ?? '') < oldestDay;
+  });
+};
+
+/**
  * Removes the checkpoints of shards that have not counted on the link for longer than the
  * horizon (`CHECKPOINT_HORIZON_MS`), each only if unchanged since read. Former-format
- * checkpoints (no time) stay until their shard counts again and rewrites them.
+ * checkpoints (no time) stay until their shard counts again and rewrites them. Live and settled
+ * counts of days older than `SETTLED_DAYS` go too (the day is final; `clicks` keeps them).
  */
 const pruneCheckpoints = async (
   linkId: string,
@@ -252,13 +368,16 @@ const pruneCheckpoints = async (
   now: Date,
 ): Promise<void> => {
   const oldest = new Date(now.getTime() - CHECKPOINT_HORIZON_MS).toISOString();
-  const stale = Object.entries(item).filter(
-    (entry): entry is [string, string] =>
-      entry[0].startsWith(checkpointAttribute('')) &&
-      entry[0] !== written &&
-      typeof entry[1] === 'string' &&
-      (readCheckpoint(entry[1]).writtenAt ?? oldest) < oldest,
-  );
+  const stale: Array<[string, unknown]> = [
+    ...Object.entries(item).filter(
+      (entry): entry is [string, string] =>
+        entry[0].startsWith(checkpointAttribute('')) &&
+        entry[0] !== written &&
+        typeof entry[1] === 'string' &&
+        (readCheckpoint(entry[1]).writtenAt ?? oldest) < oldest,
+    ),
+    ...staleCountAttributes(item, now),
+  ];
   if (stale.length === 0) return;
   const names = Object.fromEntries(stale.map(([name], i) => [`#s${String(i)}`, name]));
   const values = Object.fromEntries(stale.map(([, value], i) => [`:s${String(i)}`, value]));
@@ -306,6 +425,109 @@ const moveClicksSortKey = async (linkId: string, clicks: number, createdAt: stri
     // The count has moved on (a later crossing writes its bucket), or the link is gone.
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
   }
+};
+
+export type SettleOutcome = 'settled' | 'unchanged' | 'not_tracked' | 'too_old' | 'link_gone';
+
+/**
+ * Settles one day of one link: `exact` is the distinct count of the link's clicks (by eventId)
+ * in the day's hours before `closedBefore` (the closed hours, from the de-duplicated lake). The
+ * live counts of those hours (`lh#`/`lb#`) and the day's former settled count (`sh#`/`sb#`) are
+ * replaced by it, and `clicks` / `botClicks` move by the difference: a click the consumer counted
+ * twice (copies in different batches) is taken off, one it never counted is added. One
+ * conditional UpdateItem, only when something changes; retried if the consumer counted
+ * meanwhile. A day is settled only while every one of its clicks was counted per hour
+ * (`countsFrom`) and within `SETTLED_DAYS`.
+ */
+export const settleLinkDay = async (
+  linkId: string,
+  day: string,
+  closedBefore: string,
+  exact: { humans: number; bots: number },
+  now = new Date(),
+): Promise<SettleOutcome> => {
+  const oldestDay = new Date(now.getTime() - SETTLED_DAYS * 24 * 3600_000).toISOString().slice(0, 10);
+  if (day < oldestDay) return 'too_old';
+  const closedHour = clickHourOf(closedBefore);
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const item = await readLinkCounters(linkId);
+    if (!item) return 'link_gone';
+    const from = item[COUNTS_FROM];
+    if (typeof from !== 'string' || !(from < day)) return 'not_tracked';
+    const live = Object.entries(item).filter(
+      (entry): entry is [string, number] =>
+        /^l[hb]#/.test(entry[0]) &&
+        entry[0].slice(3, 13) === day &&
+        entry[0].slice(3) < closedHour &&
+        typeof entry[1] === 'number',
+    );
+    const settled = { humans: Number(item[settledHumans(day)] ?? 0), bots: Number(item[settledBots(day)] ?? 0) };
+    const liveHumansOfDay = live.filter(([name]) => name.startsWith('lh#')).reduce((sum, [, n]) => sum + n, 0);
+    const liveBotsOfDay = live.filter(([name]) => name.startsWith('lb#')).reduce((sum, [, n]) => sum + n, 0);
+    const deltaHumans = exact.humans - settled.humans - liveHumansOfDay;
+    const deltaBots = exact.bots - settled.bots - liveBotsOfDay;
+    if (deltaHumans === 0 && deltaBots === 0 && live.length === 0) return 'unchanged';
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':dh': deltaHumans, ':db': deltaBots };
+    // A zero count is written only over an earlier value (most links have no bot click: no attribute).
+    const sets: string[] = [];
+    if (exact.humans > 0 || item[settledHumans(day)] !== undefined) {
+      names['#sh'] = settledHumans(day);
+      values[':eh'] = exact.humans;
+      sets.push('#sh = :eh');
+    }
+    if (exact.bots > 0 || item[settledBots(day)] !== undefined) {
+      names['#sb'] = settledBots(day);
+      values[':eb'] = exact.bots;
+      sets.push('#sb = :eb');
+    }
+    const conditions = ['attribute_exists(pk)'];
+    // Each value read must be unchanged (the consumer adds to live hours, a prune removes days).
+    const unchanged = (alias: string, name: string, value: unknown) => {
+      names[`#${alias}`] = name;
+      if (value === undefined) conditions.push(`attribute_not_exists(#${alias})`);
+      else {
+        values[`:${alias}`] = value;
+        conditions.push(`#${alias} = :${alias}`);
+      }
+    };
+    unchanged('osh', settledHumans(day), item[settledHumans(day)]);
+    unchanged('osb', settledBots(day), item[settledBots(day)]);
+    const removes = live.map(([name, value], i) => {
+      unchanged(`l${String(i)}`, name, value);
+      return `#l${String(i)}`;
+    });
+    try {
+      const out = await getDocumentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.link(linkId),
+          UpdateExpression: [
+            'ADD clicks :dh, botClicks :db',
+            sets.length ? `SET ${sets.join(', ')}` : '',
+            removes.length ? `REMOVE ${removes.join(', ')}` : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      const clicks = Number(out.Attributes?.clicks ?? 0);
+      if (
+        deltaHumans !== 0 &&
+        out.Attributes?.gsi3pk !== undefined &&
+        clicksBucket(clicks) !== clicksBucket(clicks - deltaHumans)
+      )
+        await moveClicksSortKey(linkId, clicks, String(out.Attributes.createdAt));
+      return 'settled';
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    }
+  }
+  throw new Error(`settling the click counters of link ${linkId} for ${day}: condition kept failing`);
 };
 
 export interface CounterBatchResult {

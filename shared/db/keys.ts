@@ -93,6 +93,11 @@ export const keys = {
     pk: `REPLAY#${endpointId}#${eventId}`,
     sk: 'REPLAY',
   }),
+  /** One event's delivery to one endpoint: delivered, or being delivered (webhook-marker.ts; TTL 4 days). */
+  webhookSent: (endpointId: string, eventId: string): ItemKey => ({
+    pk: `WEBHOOKSENT#${endpointId}#${eventId}`,
+    sk: 'WEBHOOKSENT',
+  }),
   /**
    * Published events of a workspace by time, for `webhooks replay` (TTL 30 days), spread over
    * EVENT_LOG_SHARDS partition keys (the repository deals a batch's events over them evenly):

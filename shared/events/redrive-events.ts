@@ -33,7 +33,8 @@ export interface RedriveOptions {
  * its events are). A message that still fails stays on the queue and comes back after its
  * visibility timeout; SQS moves it to the dead-letter queue after maxReceiveCount receives.
  * A partly delivered message is re-sent whole: the lake may get a line twice, and analytics
- * count each eventId once (the click counters may count such a click twice: docs/events.md).
+ * count each eventId once, and the click counters settle such a click to once
+ * (docs/event-stream.md, "Exactly once where users look").
  * Events of an erased workspace are dropped, not re-sent: the erasure cannot reach into the queue.
  */
 export const redriveSpooledMessages = async (

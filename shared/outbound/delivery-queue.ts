@@ -8,6 +8,8 @@ export interface DeliveryMessage {
   endpointId: string;
   workspaceId: string;
   event: OutboundEvent;
+  /** A replay asked for (`webhooks replay`): posted again even though the endpoint had it (webhook-marker.ts). */
+  replay?: boolean;
 }
 
 /** The webhook delivery queue: SQS deployed, an in-process stand-in locally. */

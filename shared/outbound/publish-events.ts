@@ -32,7 +32,7 @@ export const publishOutbound = async (work: StreamWork[]): Promise<PublishResult
     if (item.kind === 'replay') {
       const endpoint = endpoints.find((e) => e.id === item.endpointId);
       if (endpoint && subscribed(endpoint, item.event))
-        messages.push({ endpointId: endpoint.id, workspaceId: endpoint.workspaceId, event: item.event });
+        messages.push({ endpointId: endpoint.id, workspaceId: endpoint.workspaceId, event: item.event, replay: true });
       continue;
     }
     const targets = endpoints.filter((e) => subscribed(e, item.event));

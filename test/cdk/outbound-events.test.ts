@@ -82,9 +82,17 @@ describe('outbound events (CDK)', () => {
     expect(fn.Environment.Variables[outboundEnvNames.queueUrl]).toEqual({ Ref: queueId });
   });
 
-  it("the delivery function may read only the table's webhook items (and only mark one disabled); nothing else on the table", () => {
+  it("the delivery function may read only the table's webhook items (and only mark one disabled) and write its delivery markers; nothing else on the table", () => {
     const statements = statementsOf(outbound.delivery);
-    const onTable = statements.filter((s) => JSON.stringify(s.Resource).includes(tableId));
+    const all = statements.filter((s) => JSON.stringify(s.Resource).includes(tableId));
+    const isMarker = (s: (typeof all)[number]) =>
+      JSON.stringify(s.Condition?.['ForAllValues:StringLike']) ===
+      JSON.stringify({ 'dynamodb:LeadingKeys': ['WEBHOOKSENT#*'] });
+    const markers = all.filter(isMarker);
+    expect(markers).toHaveLength(1);
+    expect(actionsOf(markers).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect(markers[0]!.Resource).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
+    const onTable = all.filter((s) => !isMarker(s));
     expect(actionsOf(onTable).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
     for (const s of onTable) {
       expect(s.Resource).toEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });

@@ -4,8 +4,11 @@ import { keys } from '@shared/db/keys';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import {
+  ALL_TRACKED,
   applyClickCounters,
   CHECKPOINT_HORIZON_MS,
+  COUNTS_FROM,
+  settleLinkDay,
   checkpointAttribute,
   padSequence,
   readCheckpoint,
@@ -18,6 +21,8 @@ import { domainRepository } from '@shared/tenancy/domain-repository';
 import { LAKE_ONLY_PARTITION_PREFIX } from '@shared/events/stream-sink';
 
 let tenant: BootstrapResult;
+/** The clock of the hourly-count tests (the settled horizon is measured from it). */
+const NOW = new Date('2026-11-26T12:00:00.000Z');
 beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
 });
@@ -275,5 +280,90 @@ describe('click counters from the event stream (the consumer, against DynamoDB L
         .sort(),
     ).toEqual([checkpointAttribute('shardId-000000000011'), checkpointAttribute('shardId-000000000012')]);
     expect(await counters(link.id)).toMatchObject({ clicks: 3 });
+  });
+  it('counts each eventId once per batch; settling a day replaces its live hours by the exact count (copies off, missed clicks on)', async () => {
+    const link = await newLink();
+    const line = (eventId: string, trafficType: 'human' | 'bot', timestamp: string) =>
+      JSON.stringify({ eventType: 'click', linkId: link.id, trafficType, timestamp, eventId }) + '\n';
+    const shard = 'shardId-000000000010';
+    // A producer's retry in the same batch: e1 twice.
+    await applyClickCounters(
+      onShard(shard, 0n, [
+        line('e1', 'human', '2026-11-24T08:10:00.000Z'),
+        line('e1', 'human', '2026-11-24T08:10:00.000Z'),
+        line('e2', 'human', '2026-11-24T09:00:00.000Z'),
+        line('e3', 'bot', '2026-11-24T09:05:00.000Z'),
+      ]),
+      16,
+      NOW,
+    );
+    expect(await counters(link.id)).toMatchObject({ clicks: 2, botClicks: 1 });
+    expect(await linkItem(link.id)).toMatchObject({
+      'lh#2026-11-24T08': 1,
+      'lh#2026-11-24T09': 1,
+      'lb#2026-11-24T09': 1,
+      [COUNTS_FROM]: ALL_TRACKED,
+    });
+    // e2 again in a later batch (a spool replay, another sequence number): counted live twice.
+    await applyClickCounters(onShard(shard, 10n, [line('e2', 'human', '2026-11-24T09:00:00.000Z')]), 16, NOW);
+    expect(await counters(link.id)).toMatchObject({ clicks: 3 });
+    // The lake's distinct count of the day's closed hours (before 10:00): e1, e2 and the bot e3.
+    expect(await settleLinkDay(link.id, '2026-11-24', '2026-11-24T10:00:00.000Z', { humans: 2, bots: 1 }, NOW)).toBe(
+      'settled',
+    );
+    expect(await counters(link.id)).toMatchObject({ clicks: 2, botClicks: 1 });
+    const settled = await linkItem(link.id);
+    expect(settled).toMatchObject({ 'sh#2026-11-24': 2, 'sb#2026-11-24': 1 });
+    expect(Object.keys(settled ?? {}).filter((k) => /^l[hb]#2026-11-24/.test(k))).toEqual([]);
+    expect(await settleLinkDay(link.id, '2026-11-24', '2026-11-24T10:00:00.000Z', { humans: 2, bots: 1 }, NOW)).toBe(
+      'unchanged',
+    );
+    // An open hour stays live; a click the consumer never counted (the lake has it) is added.
+    await applyClickCounters(onShard(shard, 20n, [line('e4', 'human', '2026-11-24T11:00:00.000Z')]), 16, NOW);
+    expect(await settleLinkDay(link.id, '2026-11-24', '2026-11-24T11:00:00.000Z', { humans: 3, bots: 1 }, NOW)).toBe(
+      'settled',
+    );
+    expect(await counters(link.id)).toMatchObject({ clicks: 4, botClicks: 1 });
+    expect(await linkItem(link.id)).toMatchObject({ 'sh#2026-11-24': 3, 'lh#2026-11-24T11': 1 });
+    // The hour closes and the lake has e4 once: the live hour is folded in, the total unchanged.
+    expect(await settleLinkDay(link.id, '2026-11-24', '2026-11-25T00:00:00.000Z', { humans: 4, bots: 1 }, NOW)).toBe(
+      'settled',
+    );
+    expect(await counters(link.id)).toMatchObject({ clicks: 4, botClicks: 1 });
+    expect(await linkItem(link.id)).not.toHaveProperty('lh#2026-11-24T11');
+  });
+
+  it('settles only days whose every click was counted per hour, within the settled horizon', async () => {
+    const link = await newLink();
+    // A link counted before the hourly counts existed: its first hourly count is on the 24th at 08.
+    await getDocumentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.link(link.id),
+        UpdateExpression: 'SET clicks = :n',
+        ExpressionAttributeValues: { ':n': 5 },
+      }),
+    );
+    await applyClickCounters(
+      onShard('shardId-000000000011', 0n, [click(link.id, 'human', '2026-11-24T08:00:00.000Z')]),
+      16,
+      NOW,
+    );
+    expect(await linkItem(link.id)).toMatchObject({ clicks: 6, [COUNTS_FROM]: '2026-11-24T08' });
+    expect(await settleLinkDay(link.id, '2026-11-24', '2026-11-25T00:00:00.000Z', { humans: 1, bots: 0 }, NOW)).toBe(
+      'not_tracked',
+    );
+    await applyClickCounters(
+      onShard('shardId-000000000011', 1n, [click(link.id, 'human', '2026-11-25T08:00:00.000Z')]),
+      16,
+      NOW,
+    );
+    expect(await settleLinkDay(link.id, '2026-11-25', '2026-11-26T00:00:00.000Z', { humans: 1, bots: 0 }, NOW)).toBe(
+      'settled',
+    );
+    expect(await counters(link.id)).toMatchObject({ clicks: 7 });
+    expect(await settleLinkDay(link.id, '2026-10-01', '2026-10-02T00:00:00.000Z', { humans: 9, bots: 0 }, NOW)).toBe(
+      'too_old',
+    );
   });
 });

@@ -7,6 +7,7 @@ import type { OutboundEvent } from '@shared/outbound/event-catalogue';
 import { deployedRetryDelaysMs, MAX_DELIVERY_ATTEMPTS, setRetryDelays } from '@shared/outbound/retry-schedule';
 import { webhookEndpointRepository, type WebhookEndpoint } from '@shared/outbound/webhook-endpoint-repository';
 import { newWebhookSecret } from '@shared/outbound/webhook-secret';
+import { claimDelivery, LEASE_MS } from '@shared/outbound/webhook-marker';
 import {
   allowLoopbackWebhooks,
   checkWebhookHost,
@@ -128,6 +129,43 @@ describe('webhook delivery (the delivery function)', () => {
         .batchItemFailures,
     ).toEqual([]);
     expect(hook.received.length).toBe(before + 1);
+  });
+
+  it('each event id is posted once per endpoint, whatever is re-put or delivered twice; a replay asked for posts again', async () => {
+    allowLoopbackWebhooks(true);
+    const [e, other] = [await endpoint(), await endpoint()];
+    const message = { endpointId: e.id, workspaceId: e.workspaceId, event: event() };
+    const posts = () => hook.received.filter((d) => d.headers['webhook-id'] === message.event.id).length;
+    // A failed attempt gives its claim back: the retry posts.
+    status = 500;
+    expect((await deliverBatch(batch(message, 1))).batchItemFailures).toHaveLength(1);
+    status = 200;
+    expect((await deliverBatch(batch(message, 2))).batchItemFailures).toEqual([]);
+    expect(posts()).toBe(2);
+    // The publisher re-put it (a retried stream batch) and SQS delivered a copy twice, two at once: dropped.
+    const copies = await Promise.all([deliverBatch(batch(message, 1)), deliverBatch(batch(message, 1))]);
+    expect(copies.map((c) => c.batchItemFailures)).toEqual([[], []]);
+    expect(posts()).toBe(2);
+    // Another endpoint of the workspace gets the same event once too.
+    await deliverBatch(batch({ ...message, endpointId: other.id }, 1));
+    await deliverBatch(batch({ ...message, endpointId: other.id }, 1));
+    expect(posts()).toBe(3);
+    // `webhooks replay`: posted again on purpose.
+    await deliverBatch(batch({ ...message, replay: true }, 1));
+    expect(posts()).toBe(4);
+  });
+
+  it('a delivery being made by another attempt is retried later, not posted at the same time', async () => {
+    allowLoopbackWebhooks(true);
+    const e = await endpoint();
+    const message = { endpointId: e.id, workspaceId: e.workspaceId, event: event() };
+    const now = new Date();
+    expect(await claimDelivery(e.id, message.event.id, now)).toBe('claimed');
+    const before = hook.received.length;
+    expect((await deliverBatch(batch(message, 1))).batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
+    expect(hook.received.length).toBe(before);
+    // The claimant died: its lease runs out and the next attempt takes over.
+    expect(await claimDelivery(e.id, message.event.id, new Date(now.getTime() + LEASE_MS + 1000))).toBe('claimed');
   });
 
   it('410 Gone disables the endpoint', async () => {

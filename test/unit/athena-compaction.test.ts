@@ -182,6 +182,12 @@ ORDER BY workspace_id`);
       workspaceDays: 3,
       statements: 4,
       skippedWorkspaces: [],
+      // The workspace-days written (their links' click counters are settled from them).
+      compacted: [
+        { workspaceId: 'ws_alpha', day: '2026-11-19' },
+        { workspaceId: 'ws_alpha', day: '2026-11-20' },
+        { workspaceId: 'ws_beta', day: '2026-11-20' },
+      ],
       // One unit per day (a day never shares a unit), both done; sized from the listing's bytes.
       units: 2,
       unitsLeft: 0,

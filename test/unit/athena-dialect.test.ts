@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   aggregateQuery,
   exportPageQuery,
+  linkClickCountsQuery,
   recentEventsQuery,
   topLinksQuery,
   type ScopeFilter,
 } from '@shared/analytics/analytics-sql';
 import { analyticsWindow } from '@shared/analytics/analytics-window';
 import {
+  compactedLinkClickCountsQuery,
   compactionUnloadStatement,
   compactionWorkspacesQuery,
   UNLOAD_MAX_WORKSPACES,
@@ -51,6 +53,15 @@ const everyQuery = () => {
     }
   }
   // The deployed compaction's statements (athena-compaction.ts): one day's closed partitions, a batch of workspaces.
+  // The settle of the click counters: a whole closed day, and a day's closed hours.
+  for (const end of ['2026-03-15T00:00:00.000Z', '2026-03-15T10:00:00.000Z']) {
+    const day = end.startsWith('2026-03-15T00') ? '2026-03-14' : '2026-03-15';
+    const window = { start: `${day}T00:00:00.000Z`, end, firstDay: day, lastDay: day };
+    out.push({
+      name: `link click counts (${day} to ${end})`,
+      ...linkClickCountsQuery({ workspaceId: 'ws_A', window }),
+    });
+  }
   const hours = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
   const shards = Array.from({ length: 16 }, (_, s) => String(s).padStart(2, '0'));
   const workspaces = Array.from({ length: UNLOAD_MAX_WORKSPACES }, (_, i) => `ws_${i}`);
@@ -74,6 +85,13 @@ const everyQuery = () => {
     out.push({
       name: `compaction unload into a merged day's daily files (${name})`,
       ...compactionUnloadStatement('lake-bucket-1', day, batch, 'daily'),
+    });
+    out.push({
+      name: `settle click counts (${name})`,
+      ...compactedLinkClickCountsQuery(day.day, batch, {
+        from: `${day.day}T00:00:00.000Z`,
+        to: `${day.day}T10:00:00.000Z`,
+      }),
     });
   }
   return out;

@@ -125,6 +125,31 @@ describe('bench cost per million', () => {
     expect(hot.counters).toBeCloseTo((1e6 * perBatch) / 1000, 4);
   });
 
+  it('adds the settle of duplicates to the counter work: one read and one update per settle', () => {
+    const base = {
+      memoryMb: 512,
+      durationMs: 1,
+      readUnits: 0,
+      writeUnits: 0,
+      events: 1,
+      eventBytes: 700,
+    };
+    const counters = {
+      clicks: 1,
+      clicksPerBatch: 1,
+      counterWriteUnits: 3,
+      consumerDurationMs: 16,
+      consumerMemoryMb: 512,
+    };
+    const without = costPerMillion({ ...base, counters });
+    const settle = { readUnits: 1, writeUnits: 3, clicksPerSettle: 1 };
+    const withSettle = costPerMillion({ ...base, counters: { ...counters, settle } });
+    const perSettle = 1 * prices.dynamoReadUnit + 3 * prices.dynamoWriteUnit;
+    expect(withSettle.counters - without.counters).toBeCloseTo(1e6 * perSettle, 3);
+    const hot = costPerMillion({ ...base, counters: { ...counters, settle: { ...settle, clicksPerSettle: 1000 } } });
+    expect(hot.counters - without.counters).toBeCloseTo((1e6 * perSettle) / 1000, 3);
+  });
+
   it('puts the front door at rest at the web ACL, its rules and the origin secret', () => {
     expect(frontDoorAtRestPerMonth({ waf: true, wafRules: 6 })).toBeCloseTo(5 + 6 + 0.4, 4);
     expect(frontDoorAtRestPerMonth({ waf: false, wafRules: 6 })).toBeCloseTo(0.4, 4);

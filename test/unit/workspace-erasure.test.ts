@@ -55,6 +55,8 @@ describe('which items belong to a workspace', () => {
     expect(isDependentItem(item(keys.browserOrigin('https://a.example', 'hash1')), ids)).toBe(true);
     expect(isDependentItem(item(keys.host('go.a.example')), ids)).toBe(true);
     expect(isDependentItem(item(keys.webhookReplay('wh_1', 'e1')), ids)).toBe(true);
+    expect(isDependentItem(item(keys.webhookSent('wh_1', 'e1')), ids)).toBe(true);
+    expect(isDependentItem(item(keys.webhookSent('wh_2', 'e1')), ids)).toBe(false);
     expect(isDependentItem(item(keys.apiKey('hash1')), ids)).toBe(true);
     expect(isDependentItem(item(keys.passwordAttempts('lnk_2', 'c')), ids)).toBe(false);
     expect(isDependentItem(item(keys.browserOrigin('https://a.example', 'hash2')), ids)).toBe(false);
