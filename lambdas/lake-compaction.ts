@@ -11,6 +11,7 @@ import { createAthenaClient } from '@shared/analytics/athena-client';
 import { compactLakeOnAthena, type AthenaCompactionReport } from '@shared/analytics/athena-compaction';
 import { parseLakeCompactionConfig } from '@shared/analytics/compaction-config';
 import { acquireCompactionLock } from '@shared/analytics/compaction-lock';
+import { settleClickCountersOnAthena, type SettleTotals } from '@shared/clicks/settle-click-counters';
 import { observabilityMiddlewares } from '@shared/http/middleware/observability';
 import { log } from '@shared/util/logger';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -31,7 +32,7 @@ const DEADLINE_MARGIN_MS = 60_000;
 /** Start no unit (a SELECT and an UNLOAD over at most half Athena's cutoff) with less than this left. */
 const UNIT_RESERVE_MS = 120_000;
 
-type RunResult = AthenaCompactionReport | { skipped: 'another run holds the lock' };
+type RunResult = (AthenaCompactionReport & { settled: SettleTotals }) | { skipped: 'another run holds the lock' };
 
 const compact = async (_event: unknown, context: Context): Promise<RunResult> => {
   // One run at a time (the schedule, an operator's invoke, a duplicate async delivery).
@@ -47,15 +48,15 @@ const compact = async (_event: unknown, context: Context): Promise<RunResult> =>
   }
 };
 
-const run = async (context: Context): Promise<AthenaCompactionReport> => {
+const run = async (context: Context): Promise<AthenaCompactionReport & { settled: SettleTotals }> => {
   let progress: AthenaCompactionReport | undefined;
+  const deadline = Date.now() + context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS;
+  const statementOptions = { athena, workgroup: config.workgroup, database: config.database };
   const report = await compactLakeOnAthena({
-    athena,
-    workgroup: config.workgroup,
-    database: config.database,
+    ...statementOptions,
     lake,
     lakeBucket: config.lakeBucket,
-    deadline: Date.now() + context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS,
+    deadline,
     // UNLOADs take seconds to minutes: poll gently.
     pollIntervalMs: 500,
     maxPollIntervalMs: 5_000,
@@ -66,7 +67,18 @@ const run = async (context: Context): Promise<AthenaCompactionReport> => {
     if (progress) recordCompactionBacklog(progress.backlogSeconds);
   });
   log('info', 'lake compacted', { ...report });
-  return report;
+  // The click counters of the workspace-days the run wrote: their closed hours set to the distinct
+  // count from the compacted data (a click the consumer counted twice is taken off). A settle that
+  // does not finish is done again when the day is next compacted (or by a later run's late events).
+  const settled = await settleClickCountersOnAthena(
+    { ...statementOptions, pollIntervalMs: 500, maxPollIntervalMs: 5_000 },
+    report.compacted,
+    report.watermark,
+    deadline,
+    new Date(),
+    report.mergedBefore,
+  );
+  return { ...report, settled };
 };
 
 export const handler = middy<unknown, RunResult>(compact).use(observabilityMiddlewares<unknown, RunResult, Context>());

@@ -2,6 +2,7 @@ import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Schedule, ScheduleExpression, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
@@ -25,7 +26,7 @@ export const lakeCompactionRow: RouteDef = {
   api: 'service',
   grants: { table: 'none' },
   summary:
-    'Scheduled: compacts closed hours of the raw lake into per-workspace Parquet, then merges closed days into daily files (Athena UNLOAD)',
+    'Scheduled: compacts closed hours of the raw lake into per-workspace Parquet, merges closed days into daily files (Athena UNLOAD), then settles the click counters of the workspace-days it wrote',
 };
 
 /** Minute past each hour the schedule fires: after compaction's 10-minute grace, so the last hour is closed. */
@@ -40,6 +41,8 @@ export const COMPACTION_BACKLOG_ALARM_AFTER = Duration.hours(2);
 
 export interface LakeCompactionProps {
   lakeBucket: IBucket;
+  /** The service table: the run settles the click counters of link items (LINK# only). */
+  table: ITableV2;
   analytics: Analytics;
   alarms: ServiceAlarms;
 }
@@ -59,7 +62,7 @@ export class LakeCompaction extends Construct {
 
   constructor(scope: Construct, id: string, props: LakeCompactionProps) {
     super(scope, id);
-    const { lakeBucket, analytics } = props;
+    const { lakeBucket, analytics, table } = props;
     this.fn = new ServiceFunction(this, 'Function', {
       route: lakeCompactionRow,
       memorySize: 256,
@@ -94,6 +97,16 @@ export class LakeCompaction extends Construct {
         ],
       }),
     );
+    // The settle after a run (settle-click-counters.ts): it reads a link's counters and sets the
+    // compacted hours' distinct count, on link items only (as the click counter consumer may).
+    this.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LINK#*'] } },
+      }),
+    );
+    this.fn.addEnvironment(envNames.tableName, table.tableName);
     this.fn.addEnvironment(lakeCompactionEnvNames.lakeBucket, lakeBucket.bucketName);
     this.fn.addEnvironment(envNames.athenaWorkgroup, analytics.workgroupName);
     this.fn.addEnvironment(envNames.athenaDatabase, analytics.databaseName);

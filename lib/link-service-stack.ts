@@ -80,6 +80,7 @@ export class LinkServiceStack extends Stack {
     });
     this.lakeCompaction = new LakeCompaction(this, 'LakeCompaction', {
       lakeBucket: this.eventLake.bucket,
+      table: this.table,
       analytics: this.analytics,
       alarms: this.alarms,
     });

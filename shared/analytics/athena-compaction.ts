@@ -311,24 +311,29 @@ export const compactedLinkClickCountsQuery = (
   day: string,
   workspaceIds: string[],
   span: { from: string; to: string },
+  /** The daily-merge boundary the run left: a day before it is read from its daily file only. */
+  mergedBefore?: string,
 ): SqlQuery => {
   if (workspaceIds.length === 0 || workspaceIds.length > UNLOAD_MAX_WORKSPACES)
     throw new Error(`A click counts query takes 1-${UNLOAD_MAX_WORKSPACES} workspaces`);
+  // A merged day's events are in events_daily (partitions workspace_id, month); its hourly objects
+  // may still exist until the next run removes them, but readers switched: read the daily file.
+  const merged = mergedBefore !== undefined && day < mergedBefore;
   return {
     sql: `SELECT
   workspace_id,
   linkId AS link_id,
   count_if(trafficType = 'human') AS human_clicks,
   count_if(trafficType = 'bot') AS bot_clicks
-FROM ${COMPACTED_TABLE}
+FROM ${merged ? DAILY_TABLE : COMPACTED_TABLE}
 WHERE workspace_id IN (${placeholders(workspaceIds.length)})
-  AND dt = ?
+  AND ${merged ? 'month' : 'dt'} = ?
   AND "timestamp" >= ?
   AND "timestamp" < ?
   AND eventType = ?
   AND linkId IS NOT NULL
 GROUP BY workspace_id, linkId
 ORDER BY workspace_id, link_id`,
-    params: [...workspaceIds, day, span.from, span.to, 'click'],
+    params: [...workspaceIds, merged ? day.slice(0, 7) : day, span.from, span.to, 'click'],
   };
 };

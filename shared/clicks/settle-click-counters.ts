@@ -90,8 +90,9 @@ export const settleClickCounters = async (
 
 /**
  * The same step after the deployed compaction (Athena): one statement per compacted day and batch
- * of at most UNLOAD_MAX_WORKSPACES workspaces, reading events_compacted only (every event of an
- * hour before the watermark is compacted, once per eventId; a raw object that landed after the
+ * of at most UNLOAD_MAX_WORKSPACES workspaces, reading the compacted data only (events_compacted,
+ * or events_daily for a day before the run's daily-merge boundary `mergedBefore`: every event of
+ * an hour before the watermark is compacted, once per eventId; a raw object that landed after the
  * run's listing is compacted, and its day settled again, by the next run).
  */
 export const settleClickCountersOnAthena = async (
@@ -100,6 +101,7 @@ export const settleClickCountersOnAthena = async (
   closedBefore: string,
   deadline: number,
   now = new Date(),
+  mergedBefore?: string,
 ): Promise<SettleTotals> => {
   const totals = emptyTotals();
   const byDay = new Map<string, string[]>();
@@ -112,7 +114,7 @@ export const settleClickCountersOnAthena = async (
       const batch = unique.slice(i, i + UNLOAD_MAX_WORKSPACES);
       const rows = await runAthenaStatement(
         options,
-        compactedLinkClickCountsQuery(day, batch, { from: span.start, to: span.end }),
+        compactedLinkClickCountsQuery(day, batch, { from: span.start, to: span.end }, mergedBefore),
         deadline,
       );
       totals.workspaceDays += batch.length;

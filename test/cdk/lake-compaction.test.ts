@@ -56,6 +56,7 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
       'ATHENA_WORKGROUP',
       'LAKE_BUCKET',
       'NODE_OPTIONS',
+      'TABLE_NAME',
     ]);
     expect(props.Environment.Variables.LAKE_BUCKET).toEqual({ Ref: lakeId });
     const [, invokeConfig] = ofType('AWS::Lambda::EventInvokeConfig').find(
@@ -151,9 +152,14 @@ describe('CDK: the deployed lake compaction (Scheduler -> Lambda -> Athena UNLOA
         's3:PutObject',
       ].sort(),
     );
-    // No wildcard actions, no DynamoDB, no Firehose.
+    // No wildcard actions, no Firehose; DynamoDB only to settle link counters: GetItem and
+    // UpdateItem on LINK# items (the settle after a run), nothing else of the table.
     for (const s of statements) expect(actionsOf(s).some((a) => a.includes('*'))).toBe(false);
-    expect(grants.some((g) => g.startsWith('dynamodb:') || g.startsWith('firehose:'))).toBe(false);
+    expect(grants.some((g) => g.startsWith('firehose:'))).toBe(false);
+    const dynamo = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+    expect(dynamo).toHaveLength(1);
+    expect(actionsOf(dynamo[0]).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect(dynamo[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LINK#*'] } });
   });
 
   it('keeps raw objects until compacted: raw never expires before the compacted data of the same events would', () => {

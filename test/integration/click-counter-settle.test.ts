@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,5 +96,56 @@ describe('settling the click counters after the deployed compaction (Athena SQL 
       await settleClickCountersOnAthena(athena, report.compacted, report.watermark, Date.now() + 120_000, NOW),
     ).toMatchObject({ settled: 0, unchanged: 2 });
     expect(await linkRepository.findById(a.id, true)).toMatchObject({ clicks: 2, botClicks: 1 });
+  });
+
+  it('reads a day merged into its daily file from the daily file (its hourly files may be gone)', async () => {
+    const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
+    const c = await insertLink(
+      { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
+      {},
+    );
+    const click = (eventId: string, timestamp: string): EventRecord => ({
+      ...blankEvent({ eventId, timestamp, eventType: 'click', workspaceId: tenant.workspaceId, trafficType: 'human' }),
+      linkId: c.id,
+    });
+    const clicks = [click('c1', '2026-11-25T08:01:00.000Z'), click('c2', '2026-11-25T09:01:00.000Z')];
+    await createLocalLakeSink(lakeDir).send(clicks);
+    let sequence = 1000n;
+    const batch = (events: EventRecord[]): CounterStreamRecord[] =>
+      events.map((event) => ({
+        shardId: 'shardId-000000000002',
+        sequenceNumber: String((sequence += 1n)),
+        data: JSON.stringify(event),
+      }));
+    // c1 counted twice (two batches): 3 live clicks for 2 distinct.
+    await applyClickCounters(batch(clicks), 16, NOW);
+    await applyClickCounters(batch([clicks[0]!]), 16, NOW);
+    expect(await linkRepository.findById(c.id, true)).toMatchObject({ clicks: 3 });
+
+    const athena = { ...duckDbAthena(lakeDir, BUCKET), workgroup: 'wg', database: 'db', sleep: async () => {} };
+    // Two days later: 2026-11-25 is compacted, then merged into its daily file in the same run.
+    const report = await compactLakeOnAthena({
+      ...athena,
+      lake: createLocalLakeStore(lakeDir),
+      lakeBucket: BUCKET,
+      at: new Date('2026-11-27T11:00:00.000Z'),
+      deadline: Date.now() + 120_000,
+    });
+    expect(report.compacted).toContainEqual({ workspaceId: tenant.workspaceId, day: '2026-11-25' });
+    expect(report.mergedBefore).toBe('2026-11-27');
+    // The next run removes the merged day's hourly files (readers switched to the daily file).
+    const hourly = path.join(lakeDir, 'compacted', `workspace_id=${tenant.workspaceId}`, 'dt=2026-11-25');
+    expect(existsSync(hourly)).toBe(true);
+    rmSync(hourly, { recursive: true, force: true });
+    const settled = await settleClickCountersOnAthena(
+      athena,
+      report.compacted,
+      report.watermark,
+      Date.now() + 120_000,
+      NOW,
+      report.mergedBefore,
+    );
+    expect(settled).toMatchObject({ failed: 0 });
+    expect(await linkRepository.findById(c.id, true)).toMatchObject({ clicks: 2 });
   });
 });

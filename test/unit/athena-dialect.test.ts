@@ -93,6 +93,15 @@ const everyQuery = () => {
         to: `${day.day}T10:00:00.000Z`,
       }),
     });
+    out.push({
+      name: `settle click counts of a merged day (${name})`,
+      ...compactedLinkClickCountsQuery(
+        day.day,
+        batch,
+        { from: `${day.day}T00:00:00.000Z`, to: `${day.day}T10:00:00.000Z` },
+        '2099-01-01',
+      ),
+    });
   }
   return out;
 };
