@@ -128,7 +128,7 @@ export const eventLogItemUnits = (event: OutboundEvent): number =>
           ttl: 1,
         },
         { removeUndefinedValues: true },
-      ) as unknown as Parameters<typeof itemSize>[0],
+      ),
     ),
   );
 
