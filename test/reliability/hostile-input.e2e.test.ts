@@ -1,5 +1,12 @@
 import { writeTestArtifact } from '@test/support/test-artifacts';
-import { checkpointAttribute } from '@shared/clicks/link-counters';
+import {
+  checkpointAttribute,
+  COUNTS_FROM,
+  liveBots,
+  liveHumans,
+  settledBots,
+  settledHumans,
+} from '@shared/clicks/link-counters';
 import { request as httpRequest } from 'node:http';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
@@ -67,6 +74,12 @@ const raw = (base: string, method: string, target: string, headers: Record<strin
  */
 const NOT_DATA = ['IDEMPOTENCY', 'SECRET', 'PWTRY', 'ANALYTICS_CACHE', 'RATE'];
 const COUNTER_CHECKPOINT_PREFIX = checkpointAttribute('');
+/** The click counters' per-hour live counts and per-day settled counts, and where they start. */
+const COUNTER_PREFIXES = [liveHumans(''), liveBots(''), settledHumans(''), settledBots('')];
+const isCounterAttribute = (name: string) =>
+  name.startsWith(COUNTER_CHECKPOINT_PREFIX) ||
+  name === COUNTS_FROM ||
+  COUNTER_PREFIXES.some((p) => name.startsWith(p));
 
 const snapshot = async () => {
   const out = await getDocumentClient().send(
@@ -75,14 +88,14 @@ const snapshot = async () => {
   return (
     (out.Items ?? [])
       .filter((i) => !NOT_DATA.includes(String(i.type)))
-      // Click counters (with the clicks order key and the consumer's per-shard checkpoints that follow them) are not data a request changes.
+      // Click counters (with the clicks order key, the consumer's per-shard checkpoints and the hourly and settled counts that follow them) are not data a request changes.
       .map(
         ({ clicks: _c, botClicks: _b, lastClicked: _l, lastBotClickedAt: _lb, gsi3sk: _g, lastUsedOn: _u, ...data }) =>
           JSON.stringify(
             // Sorted attributes: after an update DynamoDB may return them in another order.
             Object.fromEntries(
               Object.entries(data)
-                .filter(([name]) => !name.startsWith(COUNTER_CHECKPOINT_PREFIX))
+                .filter(([name]) => !isCounterAttribute(name))
                 .sort(([a], [b]) => a.localeCompare(b)),
             ),
           ),
