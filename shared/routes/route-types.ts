@@ -33,6 +33,17 @@ export type WritablePrefix = (typeof writablePrefixes)[number];
  */
 export const LINK_LIST_INDEX: readonly string[] = ['ws_'];
 
+/** The item actions a function may be granted on the table (never Scan). */
+export type TableItemAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
+  | 'dynamodb:Query'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:BatchWriteItem'
+  | 'dynamodb:ConditionCheckItem';
+
 /** What a route may do with the table and the other services (least privilege). */
 export interface RouteGrants {
   /** Table access: none; reads (GetItem, BatchGetItem, Query: never Scan); reads and writes. */
@@ -50,6 +61,12 @@ export interface RouteGrants {
    * then is `index/*` granted, with these as `dynamodb:LeadingKeys`: on an index, the index's key).
    */
   indexes?: readonly string[];
+  /**
+   * Only these table actions (a consumer that reads one item and updates it: GetItem and
+   * UpdateItem): every table statement keeps just these, and one left with none is dropped.
+   * Without it, reads get GetItem, BatchGetItem and Query, and writes every write action.
+   */
+  actions?: readonly TableItemAction[];
   events?: boolean;
   analytics?: boolean;
 }

@@ -1,17 +1,21 @@
 import { LAST_USED_UPDATE } from '@shared/auth/last-used';
 import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 import { handlerGrants, routeTable } from './route-table';
-import type { RouteDef } from './route-types';
+import type { RouteDef, TableItemAction } from './route-types';
 
 /** Table actions by kind: exact names, no wildcards, no Scan. */
-export const tableReadActions = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+export const tableReadActions = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+] as const satisfies readonly TableItemAction[];
 export const tableWriteActions = [
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
   'dynamodb:DeleteItem',
   'dynamodb:BatchWriteItem',
   'dynamodb:ConditionCheckItem',
-] as const;
+] as const satisfies readonly TableItemAction[];
 
 /**
  * One IAM statement of a function's table access: actions on the table (or on its global
@@ -51,6 +55,9 @@ const uniq = (values: readonly string[]): string[] => [...new Set(values)];
  * - Write: the writes under the rows' prefixes, plus `RATE#` when rate-limited.
  * - RateCounters: a rate-limited function without other writes may UpdateItem `RATE#` items.
  * - KeyLastUsed: a keyed function may UpdateItem only `lastUsedOn` of `APIKEY#` items.
+ *
+ * With `grants.actions` (the consumers: shared/routes/consumer-rows.ts), Read, QueryIndexes and
+ * Write keep only those actions, and a statement left with none is dropped.
  */
 export const functionTableAccess = (route: RouteDef): TableAccessStatement[] => {
   const grants = handlerGrants(route);
@@ -71,6 +78,13 @@ export const functionTableAccess = (route: RouteDef): TableAccessStatement[] => 
       statements.push({ sid: 'QueryIndexes', actions: ['dynamodb:Query'], on: 'indexes', leadingKeys: grants.indexes });
     // A readWrite route without prefixes writes nothing (the stack refuses to synthesize it).
     if (writes.length) statements.push({ sid: 'Write', actions: tableWriteActions, on: 'table', leadingKeys: writes });
+    const only = grants.actions;
+    if (only) {
+      const narrowed = statements
+        .map((s) => ({ ...s, actions: s.actions.filter((a) => (only as readonly string[]).includes(a)) }))
+        .filter((s) => s.actions.length > 0);
+      statements.splice(0, statements.length, ...narrowed);
+    }
   }
   if (keyed)
     statements.push({ sid: 'ReadApiKey', actions: ['dynamodb:GetItem'], on: 'table', leadingKeys: [API_KEY_PREFIX] });

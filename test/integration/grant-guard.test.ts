@@ -7,10 +7,15 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { blankEvent } from '@shared/events/event-record';
+import { createLocalEventStream } from '@shared/events/local-event-stream';
 import { guardEventSink, installTableGrantGuard, routeContext } from '@shared/local/grant-guard';
+import { clickCountersFunctionRow, lakeCompactionRow, redriveFunctionRow } from '@shared/routes/consumer-rows';
 import { routeByHandler } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 
@@ -172,6 +177,86 @@ describe('local grant guards (IAM on one machine)', () => {
     });
     await routeContext.run(route({ table: 'read', events: true }), () => sink.send([event]));
     expect(sent).toHaveLength(1);
+  });
+
+  it("runs the click counter consumer's stand-in under its own row's grants, not the sending route's", async () => {
+    const lakeDir = await mkdtemp(path.join(tmpdir(), 'grant-guard-consumer-'));
+    const outcome = async (call: () => Promise<unknown>) =>
+      call().then(
+        () => 'allowed',
+        (error: unknown) => (error as Error).name,
+      );
+    const seen: Array<{ handler?: string; apiKey: string; link: string; linkPut: string; linkUpdate: string }> = [];
+    try {
+      const stream = createLocalEventStream(lakeDir, {
+        apply: async () => {
+          seen.push({
+            handler: routeContext.getStore()?.handler,
+            // Out of its prefixes (an API key), and a write it is not granted (PutItem of a link).
+            apiKey: await outcome(() =>
+              getDocumentClient().send(
+                new GetCommand({ TableName: tableName(), Key: { pk: 'APIKEY#consumer', sk: 'APIKEY' } }),
+              ),
+            ),
+            link: await outcome(get),
+            linkPut: await outcome(() => put()),
+            linkUpdate: await outcome(() =>
+              getDocumentClient().send(
+                new UpdateCommand({
+                  TableName: tableName(),
+                  Key: { pk: 'LINK#guard', sk: 'x' },
+                  UpdateExpression: 'ADD clicks :one',
+                  ExpressionAttributeValues: { ':one': 1 },
+                }),
+              ),
+            ),
+          });
+        },
+      });
+      const sink = guardEventSink(stream);
+      const event = blankEvent({
+        eventId: 'consumer-e',
+        timestamp: new Date().toISOString(),
+        eventType: 'click',
+        workspaceId: 'w',
+        trafficType: 'human',
+      });
+      // Sent by a route that may read API keys: the consumer does not inherit that.
+      await routeContext.run(route({ table: 'read', reads: ['APIKEY#', 'LINK#'], events: true }), () =>
+        sink.send([event]),
+      );
+      await stream.drained();
+      expect(seen).toEqual([
+        {
+          handler: clickCountersFunctionRow.handler,
+          apiKey: 'AccessDeniedException',
+          link: 'allowed',
+          linkPut: 'AccessDeniedException',
+          linkUpdate: 'allowed',
+        },
+      ]);
+    } finally {
+      await rm(lakeDir, { recursive: true, force: true });
+    }
+  });
+
+  it('holds the compaction and the spool redrive to their rows: LINK# GetItem/UpdateItem, ERASED# GetItem', async () => {
+    await routeContext.run(lakeCompactionRow, async () => {
+      await expect(get()).resolves.toBeDefined();
+      await expect(put()).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(put('WEBHOOKS#ws')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    });
+    await routeContext.run(redriveFunctionRow, async () => {
+      await expect(
+        getDocumentClient().send(
+          new GetCommand({ TableName: tableName(), Key: { pk: 'ERASED#ws_guard', sk: 'ERASED' } }),
+        ),
+      ).resolves.toBeDefined();
+      await expect(get()).rejects.toMatchObject({
+        name: 'AccessDeniedException',
+        message: expect.stringContaining('LINK#'),
+      });
+    });
   });
 
   it('lets a read route of a limited credential write rate-limit counters (RATE# partitions) and nothing else', async () => {
