@@ -15,7 +15,12 @@ export const clickCountersFunctionRow: RouteDef = {
   path: '-',
   api: 'service',
   credential: 'none',
-  grants: { table: 'readWrite', writes: ['LINK#'], actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'] },
+  grants: {
+    table: 'readWrite',
+    reads: ['LINK#'],
+    writes: ['LINK#'],
+    actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  },
   summary: "Event stream -> the links' click counters, one update per link per batch",
 };
 
@@ -29,7 +34,12 @@ export const lakeCompactionRow: RouteDef = {
   path: '',
   credential: 'none',
   api: 'service',
-  grants: { table: 'readWrite', writes: ['LINK#'], actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'] },
+  grants: {
+    table: 'readWrite',
+    reads: ['LINK#'],
+    writes: ['LINK#'],
+    actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  },
   summary:
     'Scheduled: compacts closed hours of the raw lake into per-workspace Parquet, merges closed days into daily files (Athena UNLOAD), then settles the click counters of the workspace-days it wrote',
 };
@@ -46,4 +56,44 @@ export const redriveFunctionRow: RouteDef = {
   credential: 'none',
   grants: { table: 'read', reads: ['ERASED#'], actions: ['dynamodb:GetItem'], events: true },
   summary: 'Re-sends spooled events to the event stream (SQS event source), dropping those of erased workspaces',
+};
+
+/**
+ * The outbound publisher (table stream -> event bus and webhook queue): Queries the workspace's
+ * webhook endpoints and writes the event log (`EVENTLOG#`), nothing else of the table.
+ */
+export const outboundPublisherRow: RouteDef = {
+  handler: 'outbound-publisher',
+  method: 'ANY',
+  path: '',
+  credential: 'none',
+  api: 'service',
+  grants: {
+    table: 'readWrite',
+    reads: ['WEBHOOKS#'],
+    writes: ['EVENTLOG#'],
+    actions: ['dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:PutItem'],
+  },
+  summary: 'Table stream -> event bus and webhook queue',
+};
+
+/**
+ * The webhook delivery (queue -> workspace endpoints): reads an endpoint (GetItem), may only mark
+ * one disabled (after a 410), and writes its delivery markers (`WEBHOOKSENT#`,
+ * shared/outbound/webhook-marker.ts: each event once per endpoint).
+ */
+export const webhookDeliveryRow: RouteDef = {
+  handler: 'webhook-delivery',
+  method: 'ANY',
+  path: '',
+  credential: 'none',
+  api: 'service',
+  grants: {
+    table: 'readWrite',
+    reads: ['WEBHOOKS#'],
+    writes: ['WEBHOOKSENT#'],
+    actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+    attributeUpdates: { prefixes: ['WEBHOOKS#'], attributes: ['enabled', 'disabledAt', 'disabledReason'] },
+  },
+  summary: 'Webhook queue -> workspace endpoints (Standard Webhooks)',
 };

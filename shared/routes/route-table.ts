@@ -54,6 +54,9 @@ export const handlerGrants = (route: RouteDef): RouteGrants => {
     ...(rows.every((r) => r.grants.actions)
       ? { actions: [...new Set(rows.flatMap((r) => r.grants.actions ?? []))] }
       : {}),
+    ...(rows.length === 1 && rows[0]?.grants.attributeUpdates
+      ? { attributeUpdates: rows[0].grants.attributeUpdates }
+      : {}),
     events: rows.some((r) => r.grants.events === true),
     analytics: rows.some((r) => r.grants.analytics === true),
   };

@@ -24,6 +24,8 @@ export const writablePrefixes = [
   'ANALYTICS#',
   'OUTBOX#',
   'RATE#',
+  'EVENTLOG#',
+  'WEBHOOKSENT#',
 ] as const;
 export type WritablePrefix = (typeof writablePrefixes)[number];
 
@@ -63,10 +65,16 @@ export interface RouteGrants {
   indexes?: readonly string[];
   /**
    * Only these table actions (a consumer that reads one item and updates it: GetItem and
-   * UpdateItem): every table statement keeps just these, and one left with none is dropped.
+   * UpdateItem): every table statement keeps just these, and one left with none is dropped; and
+   * then `reads` names every prefix it reads (what it writes is not readable by that alone).
    * Without it, reads get GetItem, BatchGetItem and Query, and writes every write action.
    */
   actions?: readonly TableItemAction[];
+  /**
+   * UpdateItem of only these attributes (besides the key) of items under these prefixes,
+   * returning nothing: `dynamodb:Attributes` deployed, the local grant guard locally.
+   */
+  attributeUpdates?: { prefixes: readonly string[]; attributes: readonly string[] };
   events?: boolean;
   analytics?: boolean;
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { tableReadActions, tableWriteActions, type ServiceFunction } from '@lib/service-function';
-import { clickCountersFunctionRow, lakeCompactionRow, redriveFunctionRow } from '@shared/routes/consumer-rows';
+import {
+  clickCountersFunctionRow,
+  lakeCompactionRow,
+  outboundPublisherRow,
+  redriveFunctionRow,
+  webhookDeliveryRow,
+} from '@shared/routes/consumer-rows';
 import { routeTable } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 import { functionTableAccess, refusedAccess } from '@shared/routes/table-access';
@@ -12,21 +18,34 @@ const tableId = Object.keys(resources).find(
   (id) => resources[id].Type === 'AWS::DynamoDB::GlobalTable' || resources[id].Type === 'AWS::DynamoDB::Table',
 )!;
 
+const STREAM_READS = [
+  'dynamodb:DescribeStream',
+  'dynamodb:GetRecords',
+  'dynamodb:GetShardIterator',
+  'dynamodb:ListStreams',
+];
+
 /** The functions that are not routes but touch the table, with their rows. */
 const consumers: Array<[RouteDef, ServiceFunction]> = [
   [clickCountersFunctionRow, stack.eventPipeline.counters],
   [lakeCompactionRow, stack.lakeCompaction.fn],
   [redriveFunctionRow, stack.eventSpool.redrive],
+  [outboundPublisherRow, stack.outbound.publisher],
+  [webhookDeliveryRow, stack.outbound.delivery],
 ];
 
 /** The statements of a function's role that name the table (or its indexes). */
 const tableStatementsOf = (handler: string) => {
   const fn = stack.functions.get(handler) ?? consumers.find(([row]) => row.handler === handler)![1];
   const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
-  return Object.values(resources)
-    .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === roleId))
-    .flatMap((p) => p.Properties.PolicyDocument.Statement as any[])
-    .filter((s) => JSON.stringify(s.Resource).includes(tableId));
+  return (
+    Object.values(resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as any[])
+      .filter((s) => JSON.stringify(s.Resource).includes(tableId))
+      // Reading the table's stream (the outbound publisher's event source) is no item access.
+      .filter((s) => !([s.Action].flat() as string[]).every((a) => STREAM_READS.includes(a)))
+  );
 };
 const actionsOf = (statement: any) => [statement.Action].flat() as string[];
 const leadingKeysOf = (statement: any) =>
@@ -124,6 +143,25 @@ describe('IAM by access pattern: table grants name the key prefixes each functio
     expect(pairs(clickCountersFunctionRow.handler)).toEqual(counterAccess);
     expect(pairs(lakeCompactionRow.handler)).toEqual(counterAccess);
     expect(pairs(redriveFunctionRow.handler)).toEqual(['dynamodb:GetItem ERASED#*']);
+    expect(pairs(outboundPublisherRow.handler)).toEqual([
+      'dynamodb:BatchWriteItem EVENTLOG#*',
+      'dynamodb:PutItem EVENTLOG#*',
+      'dynamodb:Query WEBHOOKS#*',
+    ]);
+    expect(pairs(webhookDeliveryRow.handler)).toEqual([
+      'dynamodb:DeleteItem WEBHOOKSENT#*',
+      'dynamodb:GetItem WEBHOOKS#*',
+      'dynamodb:PutItem WEBHOOKSENT#*',
+      'dynamodb:UpdateItem WEBHOOKS#*',
+      'dynamodb:UpdateItem WEBHOOKSENT#*',
+    ]);
+    // On WEBHOOKS#, the delivery may only mark an endpoint disabled, returning nothing.
+    const disable = tableStatementsOf(webhookDeliveryRow.handler).find((s) => s.Sid === 'UpdateAttributes');
+    expect(disable.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS#*'] },
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'enabled', 'disabledAt', 'disabledReason'] },
+      StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+    });
     for (const [row] of consumers) expect(tableStatementsOf(row.handler).some(onIndexes), row.handler).toBe(false);
   });
 

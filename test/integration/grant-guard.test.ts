@@ -15,7 +15,13 @@ import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { blankEvent } from '@shared/events/event-record';
 import { createLocalEventStream } from '@shared/events/local-event-stream';
 import { guardEventSink, installTableGrantGuard, routeContext } from '@shared/local/grant-guard';
-import { clickCountersFunctionRow, lakeCompactionRow, redriveFunctionRow } from '@shared/routes/consumer-rows';
+import {
+  clickCountersFunctionRow,
+  lakeCompactionRow,
+  outboundPublisherRow,
+  redriveFunctionRow,
+  webhookDeliveryRow,
+} from '@shared/routes/consumer-rows';
 import { routeByHandler } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 
@@ -256,6 +262,56 @@ describe('local grant guards (IAM on one machine)', () => {
         name: 'AccessDeniedException',
         message: expect.stringContaining('LINK#'),
       });
+    });
+  });
+
+  it('holds the outbound consumers to their rows: the delivery may only mark an endpoint disabled, the publisher only Query endpoints', async () => {
+    const update = (pk: string, UpdateExpression: string, extra: Record<string, unknown> = {}) =>
+      getDocumentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk, sk: 'WEBHOOK#wh_guard' },
+          UpdateExpression,
+          ExpressionAttributeValues: { ':f': false, ':now': 'now', ':r': 'gone' },
+          ...extra,
+        }),
+      );
+    const disable = 'SET enabled = :f, disabledAt = :now, disabledReason = :r';
+    await routeContext.run(webhookDeliveryRow, async () => {
+      await expect(update('WEBHOOKS#ws_guard', disable)).resolves.toBeDefined();
+      // Not the endpoint's URL or secret; nothing returned.
+      await expect(
+        getDocumentClient().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: 'WEBHOOKS#ws_guard', sk: 'WEBHOOK#wh_guard' },
+            UpdateExpression: 'SET #u = :u',
+            ExpressionAttributeNames: { '#u': 'url' },
+            ExpressionAttributeValues: { ':u': 'https://attacker.example' },
+          }),
+        ),
+      ).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(update('WEBHOOKS#ws_guard', disable, { ReturnValues: 'ALL_OLD' })).rejects.toMatchObject({
+        name: 'AccessDeniedException',
+      });
+      await expect(put('WEBHOOKSENT#wh_guard#evt_1')).resolves.toBeDefined();
+      await expect(put('WEBHOOKS#ws_guard')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(put('APIKEY#delivery')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    });
+    const queryOf = (pk: string) =>
+      getDocumentClient().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': pk },
+        }),
+      );
+    await routeContext.run(outboundPublisherRow, async () => {
+      await expect(queryOf('WEBHOOKS#ws_guard')).resolves.toBeDefined();
+      // It writes the event log but does not read it back, nor anything else.
+      await expect(queryOf('EVENTLOG#ws_guard#0')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(put('EVENTLOG#ws_guard#0')).resolves.toBeDefined();
+      await expect(put('LINK#publisher')).rejects.toMatchObject({ name: 'AccessDeniedException' });
     });
   });
 
