@@ -5,13 +5,12 @@ import { Stream, StreamEncryption, StreamMode } from 'aws-cdk-lib/aws-kinesis';
 import { CfnDeliveryStream } from 'aws-cdk-lib/aws-kinesisfirehose';
 import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { KinesisEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { envNames } from '@shared/config/config';
 import {
   CONSUMER_MAX_RECORD_AGE_HOURS,
   STREAM_FAILURES_BUCKET_ENV,
   STREAM_RETENTION_HOURS,
 } from '@shared/events/consumer-retention';
-import type { RouteDef } from '@shared/routes/route-types';
+import { clickCountersFunctionRow } from '@shared/routes/consumer-rows';
 import { ServiceFunction } from './service-function';
 import { LogGroup, LogStream, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -46,16 +45,8 @@ export interface EventPipelineProps {
   table: ITableV2;
 }
 
-/** The counter consumer is not an HTTP route; this row only names its entry (lambdas/click-counters.ts) and grants. */
-export const clickCountersFunctionRow: RouteDef = {
-  handler: 'click-counters',
-  method: 'POST',
-  path: '-',
-  api: 'service',
-  credential: 'none',
-  grants: { table: 'none' },
-  summary: "Event stream -> the links' click counters, one update per link per batch",
-};
+/** The counter consumer is not an HTTP route: its row (entry and table access) is shared with the local stack. */
+export { clickCountersFunctionRow };
 
 /**
  * The event stream's capacity, from context `eventStreamShards`: a shard count (provisioned
@@ -205,14 +196,8 @@ export class EventPipeline extends Construct {
       route: clickCountersFunctionRow,
       timeout: Duration.seconds(60),
     });
-    this.counters.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
-        resources: [props.table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LINK#*'] } },
-      }),
-    );
-    this.counters.addEnvironment(envNames.tableName, props.table.tableName);
+    // GetItem and UpdateItem on link items only, as its row declares (functionTableAccess).
+    this.counters.bindTable(props.table, clickCountersFunctionRow);
     // The consumer keeps the links it could not count itself (at 18 h); PutObject only.
     this.counterFailures.grantPut(this.counters);
     this.counters.addEnvironment(STREAM_FAILURES_BUCKET_ENV, this.counterFailures.bucket.bucketName);

@@ -1,25 +1,16 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IStream } from 'aws-cdk-lib/aws-kinesis';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
-import type { RouteDef } from '@shared/routes/route-types';
+import { redriveFunctionRow } from '@shared/routes/consumer-rows';
 import type { ServiceAlarms } from './service-alarms';
 import { ServiceFunction } from './service-function';
 
-/** The redrive is not an HTTP route; this row only names its entry (lambdas/events-redrive.ts) and grants. */
-export const redriveFunctionRow: RouteDef = {
-  handler: 'events-redrive',
-  method: 'POST',
-  path: '-',
-  api: 'service',
-  credential: 'none',
-  grants: { table: 'none', events: true },
-  summary: 'Re-sends spooled events to the event stream (SQS event source), dropping those of erased workspaces',
-};
+/** The redrive is not an HTTP route: its row (entry and table access) is shared with the local stack. */
+export { redriveFunctionRow };
 
 /** How long the redrive keeps trying one message before SQS moves it to the dead-letter queue. */
 export const SPOOL_VISIBILITY_TIMEOUT = Duration.minutes(5);
@@ -60,15 +51,9 @@ export class EventSpool extends Construct {
       visibilityTimeout: SPOOL_VISIBILITY_TIMEOUT,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: SPOOL_MAX_RECEIVES },
     });
-    this.redrive = new ServiceFunction(scope, 'EventsRedrive', { route: redriveFunctionRow }).bindEvents(props.stream);
-    this.redrive.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:GetItem'],
-        resources: [props.table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ERASED#*'] } },
-      }),
-    );
-    this.redrive.addEnvironment(envNames.tableName, props.table.tableName);
+    this.redrive = new ServiceFunction(scope, 'EventsRedrive', { route: redriveFunctionRow })
+      .bindEvents(props.stream)
+      .bindTable(props.table, redriveFunctionRow);
     this.redrive.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
     props.alarms.watchFunction('EventsRedrive', this.redrive);
     props.alarms.alarmOn(

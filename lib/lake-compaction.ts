@@ -12,22 +12,13 @@ import { metricNames, metricsNamespace, serviceName } from '@shared/util/telemet
 import { lakeCompactionEnvNames } from '@shared/analytics/compaction-config';
 import { COMPACTION_LOCK_KEY } from '@shared/analytics/compaction-lock';
 import { COMPACTED_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
-import type { RouteDef } from '@shared/routes/route-types';
+import { lakeCompactionRow } from '@shared/routes/consumer-rows';
 import type { Analytics } from './analytics';
 import type { ServiceAlarms } from './service-alarms';
 import { ServiceFunction } from './service-function';
 
-/** The compaction function is not an HTTP route; this row names its entry (lambdas/lake-compaction.ts). */
-export const lakeCompactionRow: RouteDef = {
-  handler: 'lake-compaction',
-  method: 'ANY',
-  path: '',
-  credential: 'none',
-  api: 'service',
-  grants: { table: 'none' },
-  summary:
-    'Scheduled: compacts closed hours of the raw lake into per-workspace Parquet, merges closed days into daily files (Athena UNLOAD), then settles the click counters of the workspace-days it wrote',
-};
+/** The compaction function is not an HTTP route: its row (entry and table access) is shared with the local stack. */
+export { lakeCompactionRow };
 
 /** Minute past each hour the schedule fires: after compaction's 10-minute grace, so the last hour is closed. */
 export const COMPACTION_MINUTE = 15;
@@ -99,14 +90,7 @@ export class LakeCompaction extends Construct {
     );
     // The settle after a run (settle-click-counters.ts): it reads a link's counters and sets the
     // compacted hours' distinct count, on link items only (as the click counter consumer may).
-    this.fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-        resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LINK#*'] } },
-      }),
-    );
-    this.fn.addEnvironment(envNames.tableName, table.tableName);
+    this.fn.bindTable(table, lakeCompactionRow);
     this.fn.addEnvironment(lakeCompactionEnvNames.lakeBucket, lakeBucket.bucketName);
     this.fn.addEnvironment(envNames.athenaWorkgroup, analytics.workgroupName);
     this.fn.addEnvironment(envNames.athenaDatabase, analytics.databaseName);

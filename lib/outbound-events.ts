@@ -1,17 +1,15 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Archive, EventBus } from 'aws-cdk-lib/aws-events';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { EventSourceMapping, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { envNames } from '@shared/config/config';
 import { CONSUMER_MAX_RECORD_AGE_HOURS } from '@shared/events/consumer-retention';
 import { streamedItemSortKeys } from '@shared/db/keys';
 import { outboundEnvNames } from '@shared/outbound/outbound-config';
 import { MAX_DELIVERY_ATTEMPTS } from '@shared/outbound/retry-schedule';
-import type { RouteDef } from '@shared/routes/route-types';
+import { outboundPublisherRow, webhookDeliveryRow } from '@shared/routes/consumer-rows';
 import { ServiceFunction } from './service-function';
 import type { ServiceAlarms } from './service-alarms';
 import { StreamFailures } from './stream-failures';
@@ -20,17 +18,6 @@ export interface OutboundEventsProps {
   table: ITableV2;
   alarms: ServiceAlarms;
 }
-
-/** A function that is not a route: a stream or queue consumer. */
-const consumer = (handler: string, summary: string): RouteDef => ({
-  handler,
-  method: 'ANY',
-  path: '',
-  credential: 'none',
-  api: 'service',
-  grants: { table: 'none' },
-  summary,
-});
 
 /** Visibility of a received delivery batch: six times the delivery function's timeout, as AWS advises. */
 const DELIVERY_TIMEOUT = Duration.seconds(30);
@@ -83,28 +70,16 @@ export class OutboundEvents extends Construct {
       reason: 'This queue is itself a dead-letter queue (it alarms on any message).',
     });
 
-    const tableArn = table.tableArn;
-    const leadingKeys = (prefix: string) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${prefix}*`] } });
-
     // Publisher: reads the stream; Queries webhook endpoints; writes the event log; puts on the bus; sends to the queue.
     this.publisher = new ServiceFunction(this, 'Publisher', {
-      route: consumer('outbound-publisher', 'Table stream -> event bus and webhook queue'),
+      route: outboundPublisherRow,
       timeout: Duration.seconds(60),
     });
     table.grantStreamRead(this.publisher);
-    this.publisher.addToRolePolicy(
-      new PolicyStatement({ actions: ['dynamodb:Query'], resources: [tableArn], conditions: leadingKeys('WEBHOOKS#') }),
-    );
-    this.publisher.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:BatchWriteItem', 'dynamodb:PutItem'],
-        resources: [tableArn],
-        conditions: leadingKeys('EVENTLOG#'),
-      }),
-    );
+    // Query on WEBHOOKS#, BatchWriteItem/PutItem on EVENTLOG#, as its row declares (functionTableAccess).
+    this.publisher.bindTable(table, outboundPublisherRow);
     this.bus.grantPutEventsTo(this.publisher);
     this.queue.grantSendMessages(this.publisher);
-    this.publisher.addEnvironment(envNames.tableName, table.tableName);
     this.publisher.addEnvironment(outboundEnvNames.busName, this.bus.eventBusName);
     this.publisher.addEnvironment(outboundEnvNames.eventSource, stack.stackName);
     this.publisher.addEnvironment(outboundEnvNames.queueUrl, this.queue.queueUrl);
@@ -134,38 +109,12 @@ export class OutboundEvents extends Construct {
 
     // Delivery: reads webhook endpoints and may only mark one disabled (410); consumes the queue.
     this.delivery = new ServiceFunction(this, 'Delivery', {
-      route: consumer('webhook-delivery', 'Webhook queue -> workspace endpoints (Standard Webhooks)'),
+      route: webhookDeliveryRow,
       timeout: DELIVERY_TIMEOUT,
     });
-    this.delivery.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:GetItem'],
-        resources: [tableArn],
-        conditions: leadingKeys('WEBHOOKS#'),
-      }),
-    );
-    this.delivery.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:UpdateItem'],
-        resources: [tableArn],
-        conditions: {
-          ...leadingKeys('WEBHOOKS#'),
-          'ForAllValues:StringEquals': {
-            'dynamodb:Attributes': ['pk', 'sk', 'enabled', 'disabledAt', 'disabledReason'],
-          },
-          StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
-        },
-      }),
-    );
-    // Its delivery markers (shared/outbound/webhook-marker.ts): each event once per endpoint.
-    this.delivery.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-        resources: [tableArn],
-        conditions: leadingKeys('WEBHOOKSENT#'),
-      }),
-    );
-    this.delivery.addEnvironment(envNames.tableName, table.tableName);
+    // GetItem on WEBHOOKS#, UpdateItem of only enabled/disabledAt/disabledReason there (a 410),
+    // and its delivery markers (Put/Update/Delete on WEBHOOKSENT#), as its row declares.
+    this.delivery.bindTable(table, webhookDeliveryRow);
     this.delivery.addEnvironment(outboundEnvNames.queueUrl, this.queue.queueUrl);
     this.delivery.addEventSource(
       new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 20 }),

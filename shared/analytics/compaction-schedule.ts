@@ -1,4 +1,6 @@
 import { settleClickCounters } from '@shared/clicks/settle-click-counters';
+import { routeContext } from '@shared/local/route-context';
+import { lakeCompactionRow } from '@shared/routes/consumer-rows';
 import { log } from '@shared/util/logger';
 import { compactLake, type CompactionReport } from './compact-lake';
 import { createDuckDbEngine } from './duckdb-engine';
@@ -10,16 +12,18 @@ import { createDuckDbEngine } from './duckdb-engine';
 export const compactLakeAndSettle = async (
   lakeDir: string,
   options: Parameters<typeof compactLake>[1] = {},
-): Promise<CompactionReport & { settled: Awaited<ReturnType<typeof settleClickCounters>> }> => {
-  const report = await compactLake(lakeDir, options);
-  const settled = await settleClickCounters(
-    createDuckDbEngine(lakeDir),
-    report.compacted,
-    report.watermark,
-    options.now,
-  );
-  return { ...report, settled };
-};
+): Promise<CompactionReport & { settled: Awaited<ReturnType<typeof settleClickCounters>> }> =>
+  // The compaction function's work, under its row's grants (the local grant guard: LINK# only).
+  routeContext.run(lakeCompactionRow, async () => {
+    const report = await compactLake(lakeDir, options);
+    const settled = await settleClickCounters(
+      createDuckDbEngine(lakeDir),
+      report.compacted,
+      report.watermark,
+      options.now,
+    );
+    return { ...report, settled };
+  });
 
 /** How often the local stack compacts its lake (deployed: the hourly schedule in lib/lake-compaction.ts). */
 export const LOCAL_COMPACTION_INTERVAL_MS = 10 * 60_000;

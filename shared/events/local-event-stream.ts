@@ -10,6 +10,8 @@ import type { EventSink, SendOptions } from './event-sink';
 import { keptKinesisFailure } from './kept-failure-record';
 import { createLocalLakeSink } from './local-lake-sink';
 import { outsideInvocations } from '@shared/local/invocation-event-loop';
+import { routeContext } from '@shared/local/route-context';
+import { clickCountersFunctionRow } from '@shared/routes/consumer-rows';
 import { LAKE_ONLY_PARTITION_PREFIX } from './stream-sink';
 
 /** Records the local consumer takes per batch (the deployed event source mapping's batch size). */
@@ -101,7 +103,8 @@ export const createLocalEventStream = (lakeDir: string, options: LocalEventStrea
     while (queue.length > 0) {
       const batch = queue.slice(0, LOCAL_COUNTER_BATCH);
       try {
-        await apply(batch);
+        // As its own function: the local grant guard holds it to its row's grants (LINK# only).
+        await routeContext.run(clickCountersFunctionRow, () => apply(batch));
         queue.splice(0, batch.length);
         retryMs = 50;
       } catch (error) {

@@ -1,8 +1,8 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventSink } from '@shared/events/event-sink';
 import type { RouteDef } from '@shared/routes/route-types';
 import { functionTableAccess, refusedAccess } from '@shared/routes/table-access';
+import { routeContext } from './route-context';
 
 /**
  * IAM, locally. Deployed, each Lambda may do only what its route-table rows grant (table
@@ -10,9 +10,11 @@ import { functionTableAccess, refusedAccess } from '@shared/routes/table-access'
  * events). Locally every handler shares one process and one client, so
  * the local server runs each invocation inside its route's context and these guards refuse
  * what IAM would refuse, with the error AWS gives. A handler that writes on a read-only route
- * fails in the tests, not after `cdk deploy`.
+ * fails in the tests, not after `cdk deploy`. The consumers' stand-ins (the click counter
+ * consumer of the local event stream, the compaction's settle) run inside their own rows' context
+ * (shared/routes/consumer-rows.ts), so the guard holds them to their grants too.
  */
-export const routeContext = new AsyncLocalStorage<RouteDef>();
+export { routeContext };
 
 const accessDenied = (route: RouteDef, action: string) =>
   Object.assign(
@@ -58,7 +60,8 @@ export const guardEventSink = <T extends EventSink>(sink: T): T => ({
     const route = routeContext.getStore();
     if (route && !route.grants.events) throw accessDenied(route, 'kinesis:PutRecords');
     // What consumes the stream (the local stand-ins of the counter consumer, the lake, ...) is
-    // another function deployed, with its own grants: it runs outside the route's context.
+    // another function deployed, with its own grants: it leaves the route's context here, and
+    // the counter consumer's stand-in enters its own row's (local-event-stream.ts).
     return routeContext.exit(() => sink.send(events, options));
   },
 });

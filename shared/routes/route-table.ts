@@ -50,6 +50,13 @@ export const handlerGrants = (route: RouteDef): RouteGrants => {
     writes: [...new Set(rows.flatMap((r) => r.grants.writes ?? []))],
     reads: [...new Set(rows.flatMap((r) => r.grants.reads ?? []))],
     indexes: [...new Set(rows.flatMap((r) => r.grants.indexes ?? []))],
+    // Narrowed only when every row narrows (to what any of them does).
+    ...(rows.every((r) => r.grants.actions)
+      ? { actions: [...new Set(rows.flatMap((r) => r.grants.actions ?? []))] }
+      : {}),
+    ...(rows.length === 1 && rows[0]?.grants.attributeUpdates
+      ? { attributeUpdates: rows[0].grants.attributeUpdates }
+      : {}),
     events: rows.some((r) => r.grants.events === true),
     analytics: rows.some((r) => r.grants.analytics === true),
   };

@@ -24,6 +24,8 @@ export const writablePrefixes = [
   'ANALYTICS#',
   'OUTBOX#',
   'RATE#',
+  'EVENTLOG#',
+  'WEBHOOKSENT#',
 ] as const;
 export type WritablePrefix = (typeof writablePrefixes)[number];
 
@@ -32,6 +34,17 @@ export type WritablePrefix = (typeof writablePrefixes)[number];
  * and workspace ids are `ws_...`.
  */
 export const LINK_LIST_INDEX: readonly string[] = ['ws_'];
+
+/** The item actions a function may be granted on the table (never Scan). */
+export type TableItemAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
+  | 'dynamodb:Query'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:BatchWriteItem'
+  | 'dynamodb:ConditionCheckItem';
 
 /** What a route may do with the table and the other services (least privilege). */
 export interface RouteGrants {
@@ -50,6 +63,18 @@ export interface RouteGrants {
    * then is `index/*` granted, with these as `dynamodb:LeadingKeys`: on an index, the index's key).
    */
   indexes?: readonly string[];
+  /**
+   * Only these table actions (a consumer that reads one item and updates it: GetItem and
+   * UpdateItem): every table statement keeps just these, and one left with none is dropped; and
+   * then `reads` names every prefix it reads (what it writes is not readable by that alone).
+   * Without it, reads get GetItem, BatchGetItem and Query, and writes every write action.
+   */
+  actions?: readonly TableItemAction[];
+  /**
+   * UpdateItem of only these attributes (besides the key) of items under these prefixes,
+   * returning nothing: `dynamodb:Attributes` deployed, the local grant guard locally.
+   */
+  attributeUpdates?: { prefixes: readonly string[]; attributes: readonly string[] };
   events?: boolean;
   analytics?: boolean;
 }

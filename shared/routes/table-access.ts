@@ -1,17 +1,20 @@
-import { LAST_USED_UPDATE } from '@shared/auth/last-used';
 import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 import { handlerGrants, routeTable } from './route-table';
-import type { RouteDef } from './route-types';
+import type { RouteDef, TableItemAction } from './route-types';
 
 /** Table actions by kind: exact names, no wildcards, no Scan. */
-export const tableReadActions = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+export const tableReadActions = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+] as const satisfies readonly TableItemAction[];
 export const tableWriteActions = [
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
   'dynamodb:DeleteItem',
   'dynamodb:BatchWriteItem',
   'dynamodb:ConditionCheckItem',
-] as const;
+] as const satisfies readonly TableItemAction[];
 
 /**
  * One IAM statement of a function's table access: actions on the table (or on its global
@@ -51,6 +54,12 @@ const uniq = (values: readonly string[]): string[] => [...new Set(values)];
  * - Write: the writes under the rows' prefixes, plus `RATE#` when rate-limited.
  * - RateCounters: a rate-limited function without other writes may UpdateItem `RATE#` items.
  * - KeyLastUsed: a keyed function may UpdateItem only `lastUsedOn` of `APIKEY#` items.
+ *
+ * With `grants.actions` (the consumers: shared/routes/consumer-rows.ts), Read, QueryIndexes and
+ * Write keep only those actions, a statement left with none is dropped, and Read covers only the
+ * prefixes `grants.reads` names.
+ * - UpdateAttributes: with `grants.attributeUpdates`, UpdateItem of only those attributes of
+ *   items under its prefixes, returning nothing.
  */
 export const functionTableAccess = (route: RouteDef): TableAccessStatement[] => {
   const grants = handlerGrants(route);
@@ -65,12 +74,32 @@ export const functionTableAccess = (route: RouteDef): TableAccessStatement[] => 
       ? uniq([...grants.writes, ...(rateLimited ? [RATE_PREFIX] : [])])
       : [];
   if (grants.table !== 'none') {
-    const reads = uniq([...(grants.reads ?? []), ...(grants.writes ?? []), ...(rateLimited ? [WORKSPACE_PREFIX] : [])]);
+    const readsWrites = grants.actions === undefined;
+    const reads = uniq([
+      ...(grants.reads ?? []),
+      ...(readsWrites ? (grants.writes ?? []) : []),
+      ...(rateLimited ? [WORKSPACE_PREFIX] : []),
+    ]);
     if (reads.length) statements.push({ sid: 'Read', actions: tableReadActions, on: 'table', leadingKeys: reads });
     if (grants.indexes?.length)
       statements.push({ sid: 'QueryIndexes', actions: ['dynamodb:Query'], on: 'indexes', leadingKeys: grants.indexes });
     // A readWrite route without prefixes writes nothing (the stack refuses to synthesize it).
     if (writes.length) statements.push({ sid: 'Write', actions: tableWriteActions, on: 'table', leadingKeys: writes });
+    const only = grants.actions;
+    if (only) {
+      const narrowed = statements
+        .map((s) => ({ ...s, actions: s.actions.filter((a) => (only as readonly string[]).includes(a)) }))
+        .filter((s) => s.actions.length > 0);
+      statements.splice(0, statements.length, ...narrowed);
+    }
+    if (grants.attributeUpdates)
+      statements.push({
+        sid: 'UpdateAttributes',
+        actions: ['dynamodb:UpdateItem'],
+        on: 'table',
+        leadingKeys: grants.attributeUpdates.prefixes,
+        attributes: ['pk', 'sk', ...grants.attributeUpdates.attributes],
+      });
   }
   if (keyed)
     statements.push({ sid: 'ReadApiKey', actions: ['dynamodb:GetItem'], on: 'table', leadingKeys: [API_KEY_PREFIX] });
@@ -174,8 +203,49 @@ export const itemAccessesOf = (commandName: string, input: Wire): ItemAccess[] =
 };
 
 /**
+ * The attributes an UpdateItem's update expression writes (the top-level name of each path it
+ * SETs, REMOVEs, ADDs or DELETEs), as `dynamodb:Attributes` counts them.
+ */
+export const updatedAttributesOf = (input: Wire): string[] => {
+  const expression = typeof input.UpdateExpression === 'string' ? input.UpdateExpression : '';
+  const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const attributes: string[] = [];
+  for (const clause of expression.split(/\b(?=(?:SET|REMOVE|ADD|DELETE)\s)/i)) {
+    const [, action = '', body = ''] = /^\s*(SET|REMOVE|ADD|DELETE)\s+([\s\S]*)$/i.exec(clause) ?? [];
+    if (!action) continue;
+    // Top-level commas only (function calls such as if_not_exists(a, :b) hold commas too).
+    let depth = 0;
+    let part = '';
+    const parts: string[] = [];
+    for (const ch of body) {
+      if (ch === '(') depth += 1;
+      if (ch === ')') depth -= 1;
+      if (ch === ',' && depth === 0) {
+        parts.push(part);
+        part = '';
+      } else part += ch;
+    }
+    parts.push(part);
+    for (const item of parts) {
+      const path = /^\s*([#\w]+)/.exec(item)?.[1] ?? '';
+      if (path) attributes.push(names[path] ?? path);
+    }
+  }
+  return attributes;
+};
+
+/** Whether an UpdateItem (not in a transaction) writes only these attributes and returns nothing. */
+const attributesAllowed = (allowed: readonly string[], commandName: string, input: Wire): boolean => {
+  if (commandName.replace(/Command$/, '') !== 'UpdateItem') return false;
+  if (input.ReturnValues !== undefined && input.ReturnValues !== 'NONE') return false;
+  const written = updatedAttributesOf(input);
+  return written.length > 0 && written.every((name) => allowed.includes(name));
+};
+
+/**
  * Why IAM would refuse this call under these statements, or null when every item access it
- * makes is allowed. A statement with `attributes` covers only the key's last-use update.
+ * makes is allowed. A statement with `attributes` covers only an UpdateItem that writes those
+ * attributes alone and returns nothing.
  */
 export const refusedAccess = (
   statements: readonly TableAccessStatement[],
@@ -188,7 +258,7 @@ export const refusedAccess = (
         s.on === access.on &&
         s.actions.includes(access.action) &&
         s.leadingKeys.some((prefix) => access.partitionKey.startsWith(prefix)) &&
-        (!s.attributes || input.UpdateExpression === LAST_USED_UPDATE),
+        (!s.attributes || attributesAllowed(s.attributes, commandName, input)),
     );
     if (!allowed) {
       const shown = access.partitionKey.includes('#')

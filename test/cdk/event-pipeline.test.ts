@@ -85,9 +85,16 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
     const roleId = stack.getLogicalId(stack.eventPipeline.counters.role.node.defaultChild as never);
     const table = roleActions(roleId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
     // Link items only: the consumer cannot touch any other item of the table.
+    // GetItem and UpdateItem on link items (its row's Read and Write statements), nothing else.
     expect(table).toEqual([
       expect.objectContaining({
-        Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'],
+        Sid: 'Read',
+        Action: 'dynamodb:GetItem',
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LINK#*'] } },
+      }),
+      expect.objectContaining({
+        Sid: 'Write',
+        Action: 'dynamodb:UpdateItem',
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LINK#*'] } },
       }),
     ]);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { tableReadActions, tableWriteActions } from '@lib/service-function';
+import { tableReadActions, tableWriteActions, type ServiceFunction } from '@lib/service-function';
+import {
+  clickCountersFunctionRow,
+  lakeCompactionRow,
+  outboundPublisherRow,
+  redriveFunctionRow,
+  webhookDeliveryRow,
+} from '@shared/routes/consumer-rows';
 import { routeTable } from '@shared/routes/route-table';
+import type { RouteDef } from '@shared/routes/route-types';
 import { functionTableAccess, refusedAccess } from '@shared/routes/table-access';
 import { synthStack } from '@test/support/synth-stack';
 
@@ -10,14 +18,34 @@ const tableId = Object.keys(resources).find(
   (id) => resources[id].Type === 'AWS::DynamoDB::GlobalTable' || resources[id].Type === 'AWS::DynamoDB::Table',
 )!;
 
+const STREAM_READS = [
+  'dynamodb:DescribeStream',
+  'dynamodb:GetRecords',
+  'dynamodb:GetShardIterator',
+  'dynamodb:ListStreams',
+];
+
+/** The functions that are not routes but touch the table, with their rows. */
+const consumers: Array<[RouteDef, ServiceFunction]> = [
+  [clickCountersFunctionRow, stack.eventPipeline.counters],
+  [lakeCompactionRow, stack.lakeCompaction.fn],
+  [redriveFunctionRow, stack.eventSpool.redrive],
+  [outboundPublisherRow, stack.outbound.publisher],
+  [webhookDeliveryRow, stack.outbound.delivery],
+];
+
 /** The statements of a function's role that name the table (or its indexes). */
 const tableStatementsOf = (handler: string) => {
-  const fn = stack.functions.get(handler)!;
+  const fn = stack.functions.get(handler) ?? consumers.find(([row]) => row.handler === handler)![1];
   const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
-  return Object.values(resources)
-    .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === roleId))
-    .flatMap((p) => p.Properties.PolicyDocument.Statement as any[])
-    .filter((s) => JSON.stringify(s.Resource).includes(tableId));
+  return (
+    Object.values(resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as any[])
+      .filter((s) => JSON.stringify(s.Resource).includes(tableId))
+      // Reading the table's stream (the outbound publisher's event source) is no item access.
+      .filter((s) => !([s.Action].flat() as string[]).every((a) => STREAM_READS.includes(a)))
+  );
 };
 const actionsOf = (statement: any) => [statement.Action].flat() as string[];
 const leadingKeysOf = (statement: any) =>
@@ -28,7 +56,8 @@ const reaches = (statement: any, partitionKey: string) =>
   leadingKeysOf(statement).some((pattern) => partitionKey.startsWith(pattern.replace(/\*$/, '')));
 
 const handlers = [...new Set(routeTable.map((r) => r.handler))].filter((h) => stack.functions.has(h));
-const rowOf = (handler: string) => routeTable.find((r) => r.handler === handler)!;
+const rowOf = (handler: string) =>
+  routeTable.find((r) => r.handler === handler) ?? consumers.find(([row]) => row.handler === handler)![0];
 const edgeHandlers = [...new Set(routeTable.filter((r) => r.api === 'edge').map((r) => r.handler))];
 const clientHandlers = [...new Set(routeTable.filter((r) => r.credential === 'publishable').map((r) => r.handler))];
 const READS = new Set<string>([...tableReadActions, 'dynamodb:Scan']);
@@ -41,8 +70,8 @@ describe('IAM by access pattern: table grants name the key prefixes each functio
     expect(clientHandlers.length).toBeGreaterThanOrEqual(5);
   });
 
-  for (const handler of handlers) {
-    it(`${handler}: exactly the statements computed from its route-table rows, each with dynamodb:LeadingKeys`, () => {
+  for (const handler of [...handlers, ...consumers.map(([row]) => row.handler)]) {
+    it(`${handler}: exactly the statements computed from its rows, each with dynamodb:LeadingKeys`, () => {
       const statements = tableStatementsOf(handler);
       const expected = functionTableAccess(rowOf(handler));
       expect(statements.map((s) => s.Sid).sort()).toEqual(expected.map((s) => s.sid).sort());
@@ -104,6 +133,38 @@ describe('IAM by access pattern: table grants name the key prefixes each functio
     }
   });
 
+  it('the consumers get only the item actions they use, on their prefixes (no Query, Put or Delete of links)', () => {
+    /** Every (action, prefix) pair a function's table statements grant. */
+    const pairs = (handler: string) =>
+      tableStatementsOf(handler)
+        .flatMap((s) => actionsOf(s).flatMap((a) => leadingKeysOf(s).map((p) => `${a} ${p}`)))
+        .sort();
+    const counterAccess = ['dynamodb:GetItem LINK#*', 'dynamodb:UpdateItem LINK#*'];
+    expect(pairs(clickCountersFunctionRow.handler)).toEqual(counterAccess);
+    expect(pairs(lakeCompactionRow.handler)).toEqual(counterAccess);
+    expect(pairs(redriveFunctionRow.handler)).toEqual(['dynamodb:GetItem ERASED#*']);
+    expect(pairs(outboundPublisherRow.handler)).toEqual([
+      'dynamodb:BatchWriteItem EVENTLOG#*',
+      'dynamodb:PutItem EVENTLOG#*',
+      'dynamodb:Query WEBHOOKS#*',
+    ]);
+    expect(pairs(webhookDeliveryRow.handler)).toEqual([
+      'dynamodb:DeleteItem WEBHOOKSENT#*',
+      'dynamodb:GetItem WEBHOOKS#*',
+      'dynamodb:PutItem WEBHOOKSENT#*',
+      'dynamodb:UpdateItem WEBHOOKS#*',
+      'dynamodb:UpdateItem WEBHOOKSENT#*',
+    ]);
+    // On WEBHOOKS#, the delivery may only mark an endpoint disabled, returning nothing.
+    const disable = tableStatementsOf(webhookDeliveryRow.handler).find((s) => s.Sid === 'UpdateAttributes');
+    expect(disable.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS#*'] },
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'enabled', 'disabledAt', 'disabledReason'] },
+      StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+    });
+    for (const [row] of consumers) expect(tableStatementsOf(row.handler).some(onIndexes), row.handler).toBe(false);
+  });
+
   it('index Queries are granted on the index partitions a function names (LeadingKeys of the index key), only to list routes', () => {
     for (const handler of handlers) {
       const indexes = tableStatementsOf(handler).filter(onIndexes);
@@ -130,8 +191,11 @@ describe('IAM by access pattern: table grants name the key prefixes each functio
       ['GetItemCommand', { Key: { pk: 'SLUG#go.example.com#k', sk: 'SLUG' } }],
       ['UpdateItemCommand', { Key: { pk: 'LINK#lnk_1', sk: 'LINK' }, UpdateExpression: 'SET clicks = :n' }],
       ['QueryCommand', { KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'EVENTLOG#ws_1#0' } }],
+      ['GetItemCommand', { Key: { pk: 'LINK#lnk_1', sk: 'LINK' } }],
+      ['DeleteItemCommand', { Key: { pk: 'LINK#lnk_1', sk: 'LINK' } }],
+      ['GetItemCommand', { Key: { pk: 'ERASED#ws_1', sk: 'ERASED' } }],
     ];
-    for (const handler of handlers) {
+    for (const handler of [...handlers, ...consumers.map(([row]) => row.handler)]) {
       const statements = tableStatementsOf(handler);
       for (const [command, input] of calls) {
         const guardAllows = refusedAccess(functionTableAccess(rowOf(handler)), command, input) === null;

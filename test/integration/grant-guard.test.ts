@@ -7,10 +7,21 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { blankEvent } from '@shared/events/event-record';
+import { createLocalEventStream } from '@shared/events/local-event-stream';
 import { guardEventSink, installTableGrantGuard, routeContext } from '@shared/local/grant-guard';
+import {
+  clickCountersFunctionRow,
+  lakeCompactionRow,
+  outboundPublisherRow,
+  redriveFunctionRow,
+  webhookDeliveryRow,
+} from '@shared/routes/consumer-rows';
 import { routeByHandler } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 
@@ -172,6 +183,136 @@ describe('local grant guards (IAM on one machine)', () => {
     });
     await routeContext.run(route({ table: 'read', events: true }), () => sink.send([event]));
     expect(sent).toHaveLength(1);
+  });
+
+  it("runs the click counter consumer's stand-in under its own row's grants, not the sending route's", async () => {
+    const lakeDir = await mkdtemp(path.join(tmpdir(), 'grant-guard-consumer-'));
+    const outcome = async (call: () => Promise<unknown>) =>
+      call().then(
+        () => 'allowed',
+        (error: unknown) => (error as Error).name,
+      );
+    const seen: Array<{ handler?: string; apiKey: string; link: string; linkPut: string; linkUpdate: string }> = [];
+    try {
+      const stream = createLocalEventStream(lakeDir, {
+        apply: async () => {
+          seen.push({
+            handler: routeContext.getStore()?.handler,
+            // Out of its prefixes (an API key), and a write it is not granted (PutItem of a link).
+            apiKey: await outcome(() =>
+              getDocumentClient().send(
+                new GetCommand({ TableName: tableName(), Key: { pk: 'APIKEY#consumer', sk: 'APIKEY' } }),
+              ),
+            ),
+            link: await outcome(get),
+            linkPut: await outcome(() => put()),
+            linkUpdate: await outcome(() =>
+              getDocumentClient().send(
+                new UpdateCommand({
+                  TableName: tableName(),
+                  Key: { pk: 'LINK#guard', sk: 'x' },
+                  UpdateExpression: 'ADD clicks :one',
+                  ExpressionAttributeValues: { ':one': 1 },
+                }),
+              ),
+            ),
+          });
+        },
+      });
+      const sink = guardEventSink(stream);
+      const event = blankEvent({
+        eventId: 'consumer-e',
+        timestamp: new Date().toISOString(),
+        eventType: 'click',
+        workspaceId: 'w',
+        trafficType: 'human',
+      });
+      // Sent by a route that may read API keys: the consumer does not inherit that.
+      await routeContext.run(route({ table: 'read', reads: ['APIKEY#', 'LINK#'], events: true }), () =>
+        sink.send([event]),
+      );
+      await stream.drained();
+      expect(seen).toEqual([
+        {
+          handler: clickCountersFunctionRow.handler,
+          apiKey: 'AccessDeniedException',
+          link: 'allowed',
+          linkPut: 'AccessDeniedException',
+          linkUpdate: 'allowed',
+        },
+      ]);
+    } finally {
+      await rm(lakeDir, { recursive: true, force: true });
+    }
+  });
+
+  it('holds the compaction and the spool redrive to their rows: LINK# GetItem/UpdateItem, ERASED# GetItem', async () => {
+    await routeContext.run(lakeCompactionRow, async () => {
+      await expect(get()).resolves.toBeDefined();
+      await expect(put()).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(put('WEBHOOKS#ws')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    });
+    await routeContext.run(redriveFunctionRow, async () => {
+      await expect(
+        getDocumentClient().send(
+          new GetCommand({ TableName: tableName(), Key: { pk: 'ERASED#ws_guard', sk: 'ERASED' } }),
+        ),
+      ).resolves.toBeDefined();
+      await expect(get()).rejects.toMatchObject({
+        name: 'AccessDeniedException',
+        message: expect.stringContaining('LINK#'),
+      });
+    });
+  });
+
+  it('holds the outbound consumers to their rows: the delivery may only mark an endpoint disabled, the publisher only Query endpoints', async () => {
+    const update = (pk: string, UpdateExpression: string, extra: Record<string, unknown> = {}) =>
+      getDocumentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk, sk: 'WEBHOOK#wh_guard' },
+          UpdateExpression,
+          ExpressionAttributeValues: { ':f': false, ':now': 'now', ':r': 'gone' },
+          ...extra,
+        }),
+      );
+    const disable = 'SET enabled = :f, disabledAt = :now, disabledReason = :r';
+    await routeContext.run(webhookDeliveryRow, async () => {
+      await expect(update('WEBHOOKS#ws_guard', disable)).resolves.toBeDefined();
+      // Not the endpoint's URL or secret; nothing returned.
+      await expect(
+        getDocumentClient().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: 'WEBHOOKS#ws_guard', sk: 'WEBHOOK#wh_guard' },
+            UpdateExpression: 'SET #u = :u',
+            ExpressionAttributeNames: { '#u': 'url' },
+            ExpressionAttributeValues: { ':u': 'https://attacker.example' },
+          }),
+        ),
+      ).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(update('WEBHOOKS#ws_guard', disable, { ReturnValues: 'ALL_OLD' })).rejects.toMatchObject({
+        name: 'AccessDeniedException',
+      });
+      await expect(put('WEBHOOKSENT#wh_guard#evt_1')).resolves.toBeDefined();
+      await expect(put('WEBHOOKS#ws_guard')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(put('APIKEY#delivery')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    });
+    const queryOf = (pk: string) =>
+      getDocumentClient().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': pk },
+        }),
+      );
+    await routeContext.run(outboundPublisherRow, async () => {
+      await expect(queryOf('WEBHOOKS#ws_guard')).resolves.toBeDefined();
+      // It writes the event log but does not read it back, nor anything else.
+      await expect(queryOf('EVENTLOG#ws_guard#0')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+      await expect(put('EVENTLOG#ws_guard#0')).resolves.toBeDefined();
+      await expect(put('LINK#publisher')).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    });
   });
 
   it('lets a read route of a limited credential write rate-limit counters (RATE# partitions) and nothing else', async () => {

@@ -1,0 +1,99 @@
+import type { RouteDef } from './route-types';
+
+/**
+ * The functions that are not HTTP routes but touch the table: each row names its entry
+ * (`lambdas/{handler}.ts`) and declares its access in the route rows' vocabulary (`grants`), so
+ * the one function that turns access into IAM (`functionTableAccess`, table-access.ts) grants
+ * them deployed (lib/) and the local grant guard enforces them where the local stack runs their
+ * stand-ins (shared/local/grant-guard.ts).
+ */
+
+/** The click counter consumer: reads a link's counters and updates them, on link items only. */
+export const clickCountersFunctionRow: RouteDef = {
+  handler: 'click-counters',
+  method: 'POST',
+  path: '-',
+  api: 'service',
+  credential: 'none',
+  grants: {
+    table: 'readWrite',
+    reads: ['LINK#'],
+    writes: ['LINK#'],
+    actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  },
+  summary: "Event stream -> the links' click counters, one update per link per batch",
+};
+
+/**
+ * The scheduled lake compaction: its settle after a run (shared/clicks/settle-click-counters.ts)
+ * reads a link's counters and sets the compacted hours' distinct count, on link items only.
+ */
+export const lakeCompactionRow: RouteDef = {
+  handler: 'lake-compaction',
+  method: 'ANY',
+  path: '',
+  credential: 'none',
+  api: 'service',
+  grants: {
+    table: 'readWrite',
+    reads: ['LINK#'],
+    writes: ['LINK#'],
+    actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  },
+  summary:
+    'Scheduled: compacts closed hours of the raw lake into per-workspace Parquet, merges closed days into daily files (Athena UNLOAD), then settles the click counters of the workspace-days it wrote',
+};
+
+/**
+ * The spool redrive: re-sends spooled events, dropping those of erased workspaces, whose
+ * tombstones (`ERASED#`, shared/tenancy/erased-workspaces.ts) it may GetItem, and nothing else.
+ */
+export const redriveFunctionRow: RouteDef = {
+  handler: 'events-redrive',
+  method: 'POST',
+  path: '-',
+  api: 'service',
+  credential: 'none',
+  grants: { table: 'read', reads: ['ERASED#'], actions: ['dynamodb:GetItem'], events: true },
+  summary: 'Re-sends spooled events to the event stream (SQS event source), dropping those of erased workspaces',
+};
+
+/**
+ * The outbound publisher (table stream -> event bus and webhook queue): Queries the workspace's
+ * webhook endpoints and writes the event log (`EVENTLOG#`), nothing else of the table.
+ */
+export const outboundPublisherRow: RouteDef = {
+  handler: 'outbound-publisher',
+  method: 'ANY',
+  path: '',
+  credential: 'none',
+  api: 'service',
+  grants: {
+    table: 'readWrite',
+    reads: ['WEBHOOKS#'],
+    writes: ['EVENTLOG#'],
+    actions: ['dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:PutItem'],
+  },
+  summary: 'Table stream -> event bus and webhook queue',
+};
+
+/**
+ * The webhook delivery (queue -> workspace endpoints): reads an endpoint (GetItem), may only mark
+ * one disabled (after a 410), and writes its delivery markers (`WEBHOOKSENT#`,
+ * shared/outbound/webhook-marker.ts: each event once per endpoint).
+ */
+export const webhookDeliveryRow: RouteDef = {
+  handler: 'webhook-delivery',
+  method: 'ANY',
+  path: '',
+  credential: 'none',
+  api: 'service',
+  grants: {
+    table: 'readWrite',
+    reads: ['WEBHOOKS#'],
+    writes: ['WEBHOOKSENT#'],
+    actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+    attributeUpdates: { prefixes: ['WEBHOOKS#'], attributes: ['enabled', 'disabledAt', 'disabledReason'] },
+  },
+  summary: 'Webhook queue -> workspace endpoints (Standard Webhooks)',
+};
