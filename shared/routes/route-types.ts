@@ -24,6 +24,7 @@ export const writablePrefixes = [
   'ANALYTICS#',
   'OUTBOX#',
   'RATE#',
+  'AUDIT#',
 ] as const;
 export type WritablePrefix = (typeof writablePrefixes)[number];
 
@@ -32,6 +33,9 @@ export type WritablePrefix = (typeof writablePrefixes)[number];
  * and workspace ids are `ws_...`.
  */
 export const LINK_LIST_INDEX: readonly string[] = ['ws_'];
+
+/** The index partitions of the audit log's filters (shared/audit/audit-repository.ts): `AUDIT#<workspaceId>#...`. */
+export const AUDIT_INDEX: readonly string[] = ['AUDIT#'];
 
 /** What a route may do with the table and the other services (least privilege). */
 export interface RouteGrants {
