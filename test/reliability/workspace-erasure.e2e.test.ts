@@ -227,6 +227,14 @@ describe('admin export-workspace and delete-workspace', () => {
     expect(readJsonl(path.join(out, 'domains.jsonl')).map((d) => d.domain)).toContain(t.tenantA.domain);
     expect(readJsonl(path.join(out, 'apps.jsonl')).map((d) => d.id)).toContain(t.tenantA.deepLinkApp.id);
     expect(readJsonl(path.join(out, 'webhook-endpoints.jsonl'))).toHaveLength(1);
+    // The audit log: an entry for each link created through the API, each about one of A's links.
+    const audit = readJsonl(path.join(out, 'audit-log.jsonl'));
+    expect(
+      audit
+        .filter((e) => e.action === 'link.created')
+        .map((e) => e.resource.id)
+        .sort(),
+    ).toEqual([...a.links].sort());
     expect(readJsonl(path.join(out, 'api-keys.jsonl')).length).toBeGreaterThanOrEqual(5);
     const everything = readdirSync(out)
       .map((f) => readFileSync(path.join(out, f), 'utf8'))
@@ -307,6 +315,7 @@ describe('admin export-workspace and delete-workspace', () => {
       'WEBHOOK',
       'EVENTLOG',
       'PWTRY',
+      'AUDIT',
     ]) {
       expect(erased.itemsErased[kind], kind).toBeGreaterThan(0);
     }
