@@ -57,6 +57,8 @@ interface Populated {
   links: string[];
   deepLinks: string[];
   secret: string;
+  /** The webhook endpoint's id: its delivery markers (WEBHOOKSENT#<endpoint>#...) name only it. */
+  endpointId: string;
 }
 
 const populate = async (tenant: BootstrapResult, tag: string): Promise<Populated> => {
@@ -74,7 +76,7 @@ const populate = async (tenant: BootstrapResult, tag: string): Promise<Populated
     'x-service-environment': 'production',
     'user-agent': ANDROID_UA,
   };
-  const { secret } = await addWebhookEndpoint(tenant.workspaceId, hooks.url, [
+  const { secret, id: endpointId } = await addWebhookEndpoint(tenant.workspaceId, hooks.url, [
     'link.created',
     'attribution.first_open',
     'customer_event.received',
@@ -144,7 +146,7 @@ const populate = async (tenant: BootstrapResult, tag: string): Promise<Populated
     () => hooks.events().some((e) => e.type === 'link.created' && e.data.id === links[2]),
     `${tag}'s link.created`,
   );
-  return { links, deepLinks: [deep.body.data.id], secret };
+  return { links, deepLinks: [deep.body.data.id], secret, endpointId };
 };
 
 const allItems = async (): Promise<TableItem[]> => {
@@ -245,7 +247,7 @@ describe('admin export-workspace and delete-workspace', () => {
     expect(everything).not.toContain('passwordHash');
     figures.exportedLines = exported.files;
 
-    const aIds = [A, ...a.links, ...a.deepLinks];
+    const aIds = [A, ...a.links, ...a.deepLinks, a.endpointId];
     const mentionsA = (i: TableItem) => aIds.some((id) => JSON.stringify(i).includes(id));
     const aRawLines = readLake().filter((l) => l.line.workspaceId === A).length;
     const bLakeBefore = readLake().filter((l) => l.line.workspaceId === B);
