@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { issueKey } from '@shared/admin/api-key-lifecycle';
+import { apiKeyRepository } from '@shared/auth/api-key-repository';
+import { hashApiKey } from '@shared/auth/api-keys';
+import { publicKeyIdOf } from '@shared/auth/key-id';
 import { http } from '@test/support/http-client';
+import { postForm } from '@test/support/legacy-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
 let t: TestStack;
@@ -186,5 +190,26 @@ describe('audit log of link changes', () => {
     expect((await auditLog('', writer.key)).status).toBe(200);
     expect((await auditLog('?action=link.exploded')).status).toBe(400);
     expect((await auditLog('?from=yesterday')).status).toBe(400);
+  });
+
+  it('a legacy create writes link.created, its actor the mobile key', async () => {
+    const res = await postForm(
+      t.baseUrl,
+      '/api/mobile/link/create',
+      { url: 'https://example.com/legacy' },
+      { 'api-key': w.mobileKey, 'x-request-id': 'req-audit-legacy' },
+    );
+    expect(res.status, res.text).toBe(200);
+    const mobile = (await apiKeyRepository.findByHash(hashApiKey(w.mobileKey)))!;
+    const logged = await walk('&action=link.created', 10);
+    const legacy = logged.filter((e) => e.requestId === 'req-audit-legacy');
+    expect(legacy).toHaveLength(1);
+    expect(legacy[0]!.actor).toEqual({ type: 'api_key', keyId: publicKeyIdOf(mobile), name: mobile.name ?? null });
+    expect(legacy[0]!.resource.type).toBe('link');
+    // The legacy answer carries the short link, not the id: the entry names a link of this workspace.
+    const link = await http(t.baseUrl, 'GET', `/v1/links/${legacy[0]!.resource.id}`, {
+      headers: { 'api-key': writer.key },
+    });
+    expect(link.body.data.url).toBe('https://example.com/legacy');
   });
 });
