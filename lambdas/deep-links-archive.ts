@@ -1,8 +1,9 @@
+import { requestOrigin } from '@shared/audit/request-origin';
 import { v1Handler } from '@shared/http/v1-handler';
 import { archiveLink } from '@shared/links/patch-link';
 import { linkIdPathSchema } from '@shared/schemas/link-id-path-schema';
 
-export const handler = v1Handler({ route: 'deep-links-archive', path: linkIdPathSchema }, async ({ auth, path }) => ({
+export const handler = v1Handler({ route: 'deep-links-archive', path: linkIdPathSchema }, async (input) => ({
   status: 200,
-  data: await archiveLink(auth.workspaceId, 'DEEPLINK', path.linkId),
+  data: await archiveLink(input.auth.workspaceId, 'DEEPLINK', input.path.linkId, requestOrigin(input)),
 }));

@@ -1,3 +1,4 @@
+import { requestOrigin } from '@shared/audit/request-origin';
 import { v1Handler } from '@shared/http/v1-handler';
 import { patchLink } from '@shared/links/patch-link';
 import { linkIdPathSchema } from '@shared/schemas/link-id-path-schema';
@@ -5,8 +6,8 @@ import { patchLinkBodySchema } from '@shared/schemas/link-schemas';
 
 export const handler = v1Handler(
   { route: 'links-patch', path: linkIdPathSchema, body: patchLinkBodySchema },
-  async ({ auth, path, body }) => ({
+  async (input) => ({
     status: 200,
-    data: await patchLink(auth.workspaceId, 'SHORTLINK', path.linkId, body),
+    data: await patchLink(input.auth.workspaceId, 'SHORTLINK', input.path.linkId, input.body, requestOrigin(input)),
   }),
 );

@@ -12,6 +12,7 @@ import { request as httpRequest } from 'node:http';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { deleteWorkspace } from '@shared/admin/delete-workspace';
 import type { LakeStore } from '@shared/admin/lake-store';
+import type { ChangeOrigin } from '@shared/audit/audit-entry';
 import { createShortLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { archiveLink } from '@shared/links/patch-link';
@@ -172,6 +173,14 @@ export const runSmoke = async (target: SmokeTarget, options: SmokeOptions = {}):
 type Step = <T>(name: string, run: () => Promise<{ value: T; detail: string }>) => Promise<T | undefined>;
 
 /** The steps between provisioning and cleanup; `onDomainLink` gets the undo of the link written on the click domain. */
+/** The smoke test writes this link directly (no request): its audit entries name the operator running it. */
+const SMOKE_ORIGIN: ChangeOrigin = {
+  actor: { type: 'operator', name: `smoke test (${process.env.USER ?? 'unknown user'})` },
+  requestId: null,
+  ip: null,
+  userAgent: null,
+};
+
 const smokeSteps = async (
   target: SmokeTarget,
   tenant: BootstrapResult,
@@ -211,12 +220,13 @@ const smokeSteps = async (
     }
     const host = await domainRepository.findHost(target.clickDomain);
     if (!host) throw new Error(`${target.clickDomain} is not a link domain of this stack (domains add / verify)`);
-    const onDomain = await createShortLink(host.workspaceId, {
-      url: 'https://example.com/smoke',
-      domain: target.clickDomain,
-    });
+    const onDomain = await createShortLink(
+      host.workspaceId,
+      { url: 'https://example.com/smoke', domain: target.clickDomain },
+      SMOKE_ORIGIN,
+    );
     onDomainLink(async () => {
-      await archiveLink(host.workspaceId, 'SHORTLINK', onDomain.id);
+      await archiveLink(host.workspaceId, 'SHORTLINK', onDomain.id, SMOKE_ORIGIN);
     });
     return {
       value: { id: onDomain.id, key: onDomain.key, domain: target.clickDomain },

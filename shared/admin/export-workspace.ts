@@ -5,6 +5,7 @@
  * event of the lake's retention, newest first, duplicates dropped as analytics drop them.
  */
 import { mkdir, writeFile, appendFile } from 'node:fs/promises';
+import { toAuditEntryResource, type AuditEntry } from '@shared/audit/audit-entry';
 import path from 'node:path';
 import { getAnalyticsEngine } from '@shared/analytics/analytics-backend';
 import { rawEventFrom } from '@shared/analytics/analytics-rows';
@@ -67,6 +68,7 @@ const tableFiles: Record<
     },
   },
   'workspace.jsonl': { type: 'WORKSPACE', view: stripKeys },
+  'audit-log.jsonl': { type: 'AUDIT', view: (i) => toAuditEntryResource(stripKeys(i) as unknown as AuditEntry) },
 };
 
 export interface WorkspaceExport {

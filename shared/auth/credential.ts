@@ -54,4 +54,7 @@ export interface AuthContext {
   workspaceId: string;
   appId: string | null;
   publishable: PublishableRestrictions | null;
+  /** The key's public id (`key_...`) and label: the actor of the changes it makes (audit log). */
+  keyId: string;
+  keyName: string | null;
 }

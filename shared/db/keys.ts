@@ -86,6 +86,19 @@ export const keys = {
   }),
   webhookEndpointsOf: (workspaceId: string) => ({ pk: `WEBHOOKS#${workspaceId}`, skPrefix: 'WEBHOOK#' }),
   webhookEndpointLookup: (endpointId: string) => ({ gsi1pk: `WEBHOOK#${endpointId}`, gsi1sk: 'WEBHOOK' }),
+  /**
+   * An audit-log entry: one partition per workspace, sorted by time (newest first by a descending
+   * Query). The filters are index partitions of the same workspace (audit-repository.ts):
+   * gsi1 by action, gsi2 by resource id, gsi3 by API key id; each sorted by the same time key.
+   */
+  auditEntry: (workspaceId: string, occurredAt: string, entryId: string): ItemKey => ({
+    pk: `AUDIT#${workspaceId}`,
+    sk: `${occurredAt}#${entryId}`,
+  }),
+  auditEntriesOf: (workspaceId: string) => ({ pk: `AUDIT#${workspaceId}` }),
+  auditByAction: (workspaceId: string, action: string) => `AUDIT#${workspaceId}#action#${action}`,
+  auditByResource: (workspaceId: string, resourceId: string) => `AUDIT#${workspaceId}#resource#${resourceId}`,
+  auditByKey: (workspaceId: string, keyId: string) => `AUDIT#${workspaceId}#key#${keyId}`,
   /** An attribution / customer event committed and waiting for the table's stream to publish it (TTL 1 day). */
   outbox: (eventId: string): ItemKey => ({ pk: `OUTBOX#${eventId}`, sk: 'OUTBOX' }),
   /** A webhook replay request: the stream enqueues the event for one endpoint (TTL 1 day). */

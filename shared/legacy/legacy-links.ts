@@ -1,3 +1,4 @@
+import type { ChangeOrigin } from '@shared/audit/audit-entry';
 import { insertDeepLink } from '@shared/links/create-deep-link';
 import { insertLink } from '@shared/links/create-link';
 import type { LinkRecord } from '@shared/links/link-record';
@@ -36,12 +37,17 @@ const slugTakenAsLegacy = async (create: () => Promise<LinkRecord>): Promise<Lin
 };
 
 /** POST /api/mobile/link/create. */
-export const createLegacyShortLink = async (workspaceId: string, form: LegacyLinkForm): Promise<LegacyShortLink> => {
+export const createLegacyShortLink = async (
+  workspaceId: string,
+  form: LegacyLinkForm,
+  origin: ChangeOrigin,
+): Promise<LegacyShortLink> => {
   const domain = await getPrimaryShortLinkDomainOrThrow(workspaceId);
   const link = await slugTakenAsLegacy(() =>
     insertLink(
       { workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: form.url },
       form,
+      origin,
       LEGACY_GENERATED_KEY_LENGTH,
     ),
   );
@@ -53,9 +59,10 @@ export const createLegacyDeepLink = async (
   workspaceId: string,
   appId: string,
   form: LegacyDeepLinkForm,
+  origin: ChangeOrigin,
 ): Promise<LegacyDeepLink> =>
   toLegacyDeepLink(
-    await slugTakenAsLegacy(() => insertDeepLink(workspaceId, appId, form, LEGACY_GENERATED_KEY_LENGTH)),
+    await slugTakenAsLegacy(() => insertDeepLink(workspaceId, appId, form, origin, LEGACY_GENERATED_KEY_LENGTH)),
   );
 
 /**

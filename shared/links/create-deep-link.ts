@@ -1,3 +1,4 @@
+import type { ChangeOrigin } from '@shared/audit/audit-entry';
 import { AppError } from '@shared/errors/app-error';
 import type { CreateDeepLinkBody } from '@shared/schemas/link-schemas';
 import { appRepository } from '@shared/tenancy/app-repository';
@@ -29,22 +30,29 @@ export const insertDeepLink = async (
   workspaceId: string,
   appId: string,
   body: EditableLinkInput,
+  origin: ChangeOrigin,
   generatedKeyLength = GENERATED_KEY_LENGTH,
 ): Promise<LinkRecord> => {
   const { app, domain } = await getAppWithDomainOrThrow(workspaceId, appId);
   return insertLink(
     { workspaceId, linkType: 'DEEPLINK', domain, deepLinkAppId: app.id, url: destinationOf(body) ?? app.defaultUrl },
     body,
+    origin,
     generatedKeyLength,
   );
 };
 
 /** POST /v1/deep-links. */
-export const createDeepLink = async (workspaceId: string, body: CreateDeepLinkBody): Promise<LinkResource> =>
+export const createDeepLink = async (
+  workspaceId: string,
+  body: CreateDeepLinkBody,
+  origin: ChangeOrigin,
+): Promise<LinkResource> =>
   toLinkResource(
     await insertDeepLink(
       workspaceId,
       required(body.deepLinkAppId ?? body.appId, 'deepLinkAppId or appId (the schema requires one)'),
       body,
+      origin,
     ),
   );

@@ -1,3 +1,4 @@
+import type { ChangeOrigin } from '@shared/audit/audit-entry';
 import { AppError } from '@shared/errors/app-error';
 import type { CreateLinkBody } from '@shared/schemas/link-schemas';
 import { tagRepository } from '@shared/tags/tag-repository';
@@ -8,6 +9,7 @@ import { hashPassword } from '@shared/util/password';
 import { destinationOf, geoOf, keyOf, normalizeObjects, overridesOf, type EditableLinkInput } from './link-input';
 import type { LinkRecord, LinkType, TagRef } from './link-record';
 import { shortLinkOf } from './link-record';
+import { linkCreatedEntry } from './link-audit';
 import { linkRepository, SlugTakenError } from './link-repository';
 import { assertLinkFits } from './link-size';
 import { toLinkResource, type LinkResource } from './link-view';
@@ -91,11 +93,13 @@ export const newLinkRecord = (
 
 /**
  * Builds and stores a new link. With a caller's key a clash is 409 `slug_taken`; a generated
- * key (`generatedKeyLength` base62 characters) is retried on clash.
+ * key (`generatedKeyLength` base62 characters) is retried on clash. The `link.created` (or
+ * `deep_link.created`) audit entry of `origin` is written in the link's transaction.
  */
 export const insertLink = async (
   placement: NewLinkPlacement,
   body: EditableLinkInput,
+  origin: ChangeOrigin,
   generatedKeyLength = GENERATED_KEY_LENGTH,
 ): Promise<LinkRecord> => {
   const [tags, passwordHash] = await Promise.all([
@@ -115,7 +119,7 @@ export const insertLink = async (
     );
     assertLinkFits(link);
     try {
-      await linkRepository.createWithSlug(link);
+      await linkRepository.createWithSlug(link, linkCreatedEntry(link, origin));
       return link;
     } catch (error) {
       const retry = error instanceof SlugTakenError && customKey === undefined && attempt + 1 < GENERATED_KEY_ATTEMPTS;
@@ -125,7 +129,11 @@ export const insertLink = async (
 };
 
 /** POST /v1/links. */
-export const createShortLink = async (workspaceId: string, body: CreateLinkBody): Promise<LinkResource> => {
+export const createShortLink = async (
+  workspaceId: string,
+  body: CreateLinkBody,
+  origin: ChangeOrigin,
+): Promise<LinkResource> => {
   const domain = await getShortLinkDomainOrThrow(workspaceId, body.domain);
   const link = await insertLink(
     {
@@ -136,6 +144,7 @@ export const createShortLink = async (workspaceId: string, body: CreateLinkBody)
       url: required(destinationOf(body), 'the url of a link to create (the schema requires it)'),
     },
     body,
+    origin,
   );
   return toLinkResource(link);
 };

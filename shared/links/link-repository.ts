@@ -1,5 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { auditPut } from '@shared/audit/audit-repository';
+import type { AuditEntry } from '@shared/audit/audit-entry';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { AppError, notFound } from '@shared/errors/app-error';
@@ -87,8 +89,9 @@ export const linkRepository = {
   /**
    * Writes the link and reserves its slug in one transaction: the slug item is put only if no
    * item holds that domain+key (archived links keep theirs). A clash is `SlugTakenError`.
+   * The change's audit entry is written in the same transaction: both or neither.
    */
-  async createWithSlug(link: LinkRecord): Promise<void> {
+  async createWithSlug(link: LinkRecord, audit: AuditEntry): Promise<void> {
     try {
       await getDocumentClient().send(
         new TransactWriteCommand({
@@ -96,6 +99,7 @@ export const linkRepository = {
             { Put: { TableName: tableName(), Item: linkItem(link), ConditionExpression: 'attribute_not_exists(pk)' } },
             { Put: { TableName: tableName(), Item: slugItem(link), ConditionExpression: 'attribute_not_exists(pk)' } },
             ...linkListEntryItems(link).map((Item) => ({ Put: { TableName: tableName(), Item } })),
+            auditPut(audit),
           ],
         }),
       );
@@ -146,10 +150,11 @@ export const linkRepository = {
    * - the slug item with the fresh redirect record: in place (only if it still points at this
    *   link), or moved: the old one deleted (same condition) and the new one put only if free
    *   (else `SlugTakenError`);
-   * - the list entries (domain, tags) with the new index keys; removed tags' entries deleted.
-   * At most 1 + 2 + 1 + 20 + 20 items, within the 100-item transaction limit.
+   * - the list entries (domain, tags) with the new index keys; removed tags' entries deleted;
+   * - the change's audit entry (both or neither).
+   * At most 1 + 2 + 1 + 20 + 20 + 1 items, within the 100-item transaction limit.
    */
-  async saveChange(previous: LinkRecord, next: LinkRecord): Promise<void> {
+  async saveChange(previous: LinkRecord, next: LinkRecord, audit: AuditEntry): Promise<void> {
     const item = linkItem(next) as Record<string, unknown>;
     const moved = keys.slug(previous.domain, previous.key).pk !== keys.slug(next.domain, next.key).pk;
     const stillOurs = { ConditionExpression: 'linkId = :id', ExpressionAttributeValues: { ':id': previous.id } };
@@ -183,6 +188,7 @@ export const linkRepository = {
             ...slugWrites,
             ...linkListEntryItems(next).map((Item) => ({ Put: { TableName: tableName(), Item } })),
             ...staleTagEntryKeys(previous, next).map((Key) => ({ Delete: { TableName: tableName(), Key } })),
+            auditPut(audit),
           ],
         }),
       );

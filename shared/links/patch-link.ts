@@ -1,3 +1,4 @@
+import type { ChangeOrigin } from '@shared/audit/audit-entry';
 import { conflictBackoffMs } from '@shared/db/conflict-retry';
 import { AppError } from '@shared/errors/app-error';
 import type { PatchLinkBody } from '@shared/schemas/link-schemas';
@@ -6,6 +7,7 @@ import { hashPassword } from '@shared/util/password';
 import { getShortLinkDomainOrThrow } from './create-link';
 import { destinationOf, geoOf, keyOf, normalizeObjects, overridesOf } from './link-input';
 import { shortLinkOf, type LinkRecord, type LinkType, type TagRef } from './link-record';
+import { linkChangedEntry } from './link-audit';
 import { LinkChangedError, linkRepository } from './link-repository';
 import { assertLinkFits } from './link-size';
 import { toLinkResource, type LinkResource } from './link-view';
@@ -122,13 +124,15 @@ const MAX_ATTEMPTS = 10;
  * Reads the link (404 for another workspace's or the other type), resolves domain, tags and
  * password once, then writes the change with an optimistic check on `updatedAt`; a concurrent
  * change (or a transaction conflict that outlasted the client's own retries) re-reads and
- * re-applies the patch after a jittered backoff.
+ * re-applies the patch after a jittered backoff. The change's audit entry (who: `origin`) is
+ * written in the change's transaction.
  */
 export const patchLink = async (
   workspaceId: string,
   linkType: LinkType,
   linkId: string,
   body: PatchLinkBody,
+  origin: ChangeOrigin,
 ): Promise<LinkResource> => {
   let link = await linkRepository.getByIdOrThrow(workspaceId, linkId, linkType, true);
   if (!hasPatchFields(body)) return toLinkResource(link);
@@ -141,7 +145,7 @@ export const patchLink = async (
     const next = applyLinkPatch(link, body, { domain, tags, passwordHash });
     assertLinkFits(next);
     try {
-      await linkRepository.saveChange(link, next);
+      await linkRepository.saveChange(link, next, linkChangedEntry(link, next, origin));
       return toLinkResource(next);
     } catch (error) {
       if (!(error instanceof LinkChangedError) || attempt >= MAX_ATTEMPTS) throw error;
@@ -153,8 +157,13 @@ export const patchLink = async (
 };
 
 /** DELETE /v1/links/{id} and /v1/deep-links/{id}: archives (slug, analytics, app config kept). Already archived: unchanged. */
-export const archiveLink = async (workspaceId: string, linkType: LinkType, linkId: string): Promise<LinkResource> => {
+export const archiveLink = async (
+  workspaceId: string,
+  linkType: LinkType,
+  linkId: string,
+  origin: ChangeOrigin,
+): Promise<LinkResource> => {
   const link = await linkRepository.getByIdOrThrow(workspaceId, linkId, linkType, true);
   if (link.archived) return toLinkResource(link);
-  return patchLink(workspaceId, linkType, linkId, { archived: true });
+  return patchLink(workspaceId, linkType, linkId, { archived: true }, origin);
 };

@@ -6,6 +6,7 @@ import {
   customerEventsBodySchema,
   firstOpenBodySchema,
 } from '@shared/attribution/client-schemas';
+import { auditEntryResourceSchema, listAuditLogQuerySchema } from '@shared/audit/audit-schemas';
 import { domainIdPathSchema } from '@shared/schemas/domain-schemas';
 import {
   createDeepLinkBodySchema,
@@ -108,6 +109,14 @@ export const routeSchemas: Record<string, RouteSchemas> = {
     response: { ...domain, list: true },
   },
   'domains-get': { status: 200, path: domainIdPathSchema, response: domain },
+  'audit-log-list': {
+    status: 200,
+    query: { id: 'AuditLogQuery', schema: listAuditLogQuerySchema },
+    response: { id: 'AuditEntry', schema: auditEntryResourceSchema, list: true },
+    description:
+      'One entry per change made through the API, newest first, in the same transaction as the change. Filters match, they never look up: ' +
+      "an unknown id, or another workspace's, gives an empty page. Entries are kept 400 days.",
+  },
   'client-resolve': {
     status: 200,
     response: { id: 'ClientResolveResponse', schema: clientResolveResponseSchema },

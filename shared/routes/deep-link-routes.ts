@@ -18,7 +18,7 @@ export const deepLinkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:write',
     api: 'service',
-    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#', 'AUDIT#'] },
     summary: 'Create a deep link for a deep-link app',
   },
   {
@@ -38,7 +38,7 @@ export const deepLinkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:write',
     api: 'service',
-    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'AUDIT#'] },
     summary: 'Update a deep link (null clears, absent leaves; archived false restores)',
   },
   {
@@ -48,7 +48,7 @@ export const deepLinkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:write',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#'] },
+    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'AUDIT#'] },
     summary: 'Archive a deep link (the app configuration is kept)',
   },
   {

@@ -12,7 +12,7 @@ export const legacyRoutes: RouteDef[] = [
     path: '/api/mobile/link/create',
     credential: 'legacy-mobile',
     api: 'service',
-    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'AUDIT#'] },
     summary: 'Legacy: create a short link (multipart form, workspace mobile key)',
   },
   {
@@ -30,7 +30,7 @@ export const legacyRoutes: RouteDef[] = [
     path: '/api/mobile/deeplink',
     credential: 'legacy-app',
     api: 'service',
-    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'AUDIT#'] },
     summary: "Legacy: create a deep link of the key's app (multipart form, deep-link app key)",
   },
   {

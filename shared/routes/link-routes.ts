@@ -18,7 +18,7 @@ export const linkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:write',
     api: 'service',
-    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#', 'AUDIT#'] },
     summary: 'Create a short link',
   },
   {
@@ -51,7 +51,7 @@ export const linkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:write',
     api: 'service',
-    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'AUDIT#'] },
     summary: 'Update a short link (null clears, absent leaves; archived false restores)',
   },
   {
@@ -71,7 +71,7 @@ export const linkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:write',
     api: 'service',
-    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#'] },
+    grants: { table: 'readWrite', writes: ['LINK#', 'SLUG#', 'AUDIT#'] },
     summary: 'Archive a short link',
   },
 ];

@@ -1,4 +1,5 @@
 import { analyticsRoutes } from './analytics-routes';
+import { auditRoutes } from './audit-routes';
 import { clientRoutes } from './client-routes';
 import { deepLinkRoutes } from './deep-link-routes';
 import { domainRoutes } from './domain-routes';
@@ -20,6 +21,7 @@ export const routeTable: readonly RouteDef[] = /* @__PURE__ */ (() => [
   ...domainRoutes,
   ...clientRoutes,
   ...analyticsRoutes,
+  ...auditRoutes,
   ...legacyRoutes,
   ...metaRoutes,
   ...edgeRoutes,

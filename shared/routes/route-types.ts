@@ -26,6 +26,7 @@ export const writablePrefixes = [
   'RATE#',
   'EVENTLOG#',
   'WEBHOOKSENT#',
+  'AUDIT#',
 ] as const;
 export type WritablePrefix = (typeof writablePrefixes)[number];
 
@@ -45,6 +46,9 @@ export type TableItemAction =
   | 'dynamodb:DeleteItem'
   | 'dynamodb:BatchWriteItem'
   | 'dynamodb:ConditionCheckItem';
+
+/** The index partitions of the audit log's filters (shared/audit/audit-repository.ts): `AUDIT#<workspaceId>#...`. */
+export const AUDIT_INDEX: readonly string[] = ['AUDIT#'];
 
 /** What a route may do with the table and the other services (least privilege). */
 export interface RouteGrants {

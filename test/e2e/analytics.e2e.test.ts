@@ -12,6 +12,7 @@ import {
 } from '@test/support/analytics-fixtures';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { localShortLink } from '@test/support/local-short-link';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 let t: TestStack;
 let shortLinkId: string;
@@ -33,7 +34,7 @@ beforeAll(async () => {
     json: { url: 'https://example.com/e2e', domain: t.tenantA.domain, tracking: { utmCampaign: 'launch' } },
   });
   shortLinkId = created.body.data.id;
-  const deep = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id });
+  const deep = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id }, TEST_ORIGIN);
   deepLinkId = deep.id;
   deepLinkKey = deep.key;
   const links: FixtureLink[] = [

@@ -12,6 +12,7 @@ import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { localShortLink } from '@test/support/local-short-link';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 /** What browsers and apps really send (issue 18). */
 const UA = {
@@ -51,11 +52,15 @@ beforeAll(async () => {
 const newTenant = () => bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl });
 
 const deepLink = (tenant: BootstrapResult, body: Partial<CreateDeepLinkBody> = {}) =>
-  createDeepLink(tenant.workspaceId, {
-    deepLinkAppId: tenant.deepLinkApp.id,
-    url: 'https://www.example.com/spring-sale',
-    ...body,
-  });
+  createDeepLink(
+    tenant.workspaceId,
+    {
+      deepLinkAppId: tenant.deepLinkApp.id,
+      url: 'https://www.example.com/spring-sale',
+      ...body,
+    },
+    TEST_ORIGIN,
+  );
 
 /** A tap in a phone's browser on the app domain. */
 /** A tap in a phone's browser on the app domain, returned once the edge has recorded it (click and attribution follow the response). */

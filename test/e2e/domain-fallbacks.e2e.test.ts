@@ -6,6 +6,7 @@ import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { IPHONE_UA } from '@test/reliability/route-cases';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 let t: TestStack;
 beforeAll(async () => {
@@ -41,11 +42,15 @@ describe('domain fallback URLs (set by provisioning)', () => {
     });
     expect(missing.status).toBe(302);
     expect(missing.headers.location).toBe('https://example.com/missing');
-    const expired = await createShortLink(tenant.workspaceId, {
-      url: 'https://example.com/live',
-      domain: domain.domain,
-      expiresAt: '2020-01-01T00:00:00Z',
-    });
+    const expired = await createShortLink(
+      tenant.workspaceId,
+      {
+        url: 'https://example.com/live',
+        domain: domain.domain,
+        expiresAt: '2020-01-01T00:00:00Z',
+      },
+      TEST_ORIGIN,
+    );
     const old = await edgeRequest(t.edgeUrl, {
       host: domain.domain,
       path: `/${expired.key}`,

@@ -15,6 +15,7 @@ import { linkRepository } from '@shared/links/link-repository';
 import { readLakeEvents } from '@test/support/edge-client';
 import { launchChromium, requireChromium } from '@test/support/chromium';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 // No Chromium, no browser tests: the file fails at once with the line that says how to install it.
 requireChromium();
@@ -115,11 +116,15 @@ const edgePort = () => new URL(t.edgeUrl).port;
 
 describe('the edge in a real browser (headless Chromium)', () => {
   it('follows a redirect to the destination and records the click', async () => {
-    const link = await createShortLink(t.tenantA.workspaceId, {
-      url: `${landingUrl}/from-redirect`,
-      domain: t.tenantA.domain,
-      tracking: { utmSource: 'browser' },
-    });
+    const link = await createShortLink(
+      t.tenantA.workspaceId,
+      {
+        url: `${landingUrl}/from-redirect`,
+        domain: t.tenantA.domain,
+        tracking: { utmSource: 'browser' },
+      },
+      TEST_ORIGIN,
+    );
     const page = await browser();
     const response = await page.goto(`http://${t.tenantA.domain}:${edgePort()}/${link.key}`);
     expect(response?.status()).toBe(200);
@@ -137,11 +142,15 @@ describe('the edge in a real browser (headless Chromium)', () => {
   });
 
   it('unlocks a password-protected link through the form', async () => {
-    const link = await createShortLink(t.tenantA.workspaceId, {
-      url: `${landingUrl}/secret`,
-      domain: t.tenantA.domain,
-      password: 'correct horse',
-    });
+    const link = await createShortLink(
+      t.tenantA.workspaceId,
+      {
+        url: `${landingUrl}/secret`,
+        domain: t.tenantA.domain,
+        password: 'correct horse',
+      },
+      TEST_ORIGIN,
+    );
     const page = await browser();
     const first = await page.goto(`http://${t.tenantA.domain}:${edgePort()}/${link.key}`);
     expect(first?.status()).toBe(200);
@@ -169,11 +178,15 @@ describe('the edge in a real browser (headless Chromium)', () => {
     // A tenant of its own whose app opted in to the pasteboard hand-off (before the edge reads the app).
     const tenant = await bootstrapTenant({ baseUrl: t.baseUrl, edgeUrl: t.edgeUrl });
     await configureApp(tenant.deepLinkApp.domain, { pasteboardHandoff: true });
-    const link = await createDeepLink(tenant.workspaceId, {
-      deepLinkAppId: tenant.deepLinkApp.id,
-      url: `${landingUrl}/in-app-content`,
-      title: 'Spring <sale>',
-    });
+    const link = await createDeepLink(
+      tenant.workspaceId,
+      {
+        deepLinkAppId: tenant.deepLinkApp.id,
+        url: `${landingUrl}/in-app-content`,
+        title: 'Spring <sale>',
+      },
+      TEST_ORIGIN,
+    );
     const page = await browser(IPHONE, true);
     const appHost = `${tenant.deepLinkApp.domain}:${edgePort()}`;
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://${appHost}` });
@@ -238,10 +251,14 @@ describe('the edge in a real browser (headless Chromium)', () => {
   });
 
   it('shows the launch view on Android: no attempt, an intent with the click id and the Play Store referrer; taps recorded', async () => {
-    const link = await createDeepLink(t.tenantA.workspaceId, {
-      deepLinkAppId: t.tenantA.deepLinkApp.id,
-      url: `${landingUrl}/android`,
-    });
+    const link = await createDeepLink(
+      t.tenantA.workspaceId,
+      {
+        deepLinkAppId: t.tenantA.deepLinkApp.id,
+        url: `${landingUrl}/android`,
+      },
+      TEST_ORIGIN,
+    );
     const page = await browser(ANDROID, true);
     const launchUrl = `http://${t.tenantA.deepLinkApp.domain}:${edgePort()}/${link.key}`;
     await page.goto(launchUrl);
@@ -262,10 +279,14 @@ describe('the edge in a real browser (headless Chromium)', () => {
   });
 
   it('in an in-app browser (Instagram on iOS) attempts nothing and offers the custom scheme and a hint', async () => {
-    const link = await createDeepLink(t.tenantA.workspaceId, {
-      deepLinkAppId: t.tenantA.deepLinkApp.id,
-      url: `${landingUrl}/insta`,
-    });
+    const link = await createDeepLink(
+      t.tenantA.workspaceId,
+      {
+        deepLinkAppId: t.tenantA.deepLinkApp.id,
+        url: `${landingUrl}/insta`,
+      },
+      TEST_ORIGIN,
+    );
     const page = await browser(INSTAGRAM_IOS, true);
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));

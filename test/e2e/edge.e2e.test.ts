@@ -11,6 +11,7 @@ import { domainRepository } from '@shared/tenancy/domain-repository';
 import { prefixedId, randomBase62 } from '@shared/util/ids';
 import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 const UA = {
   iphone:
@@ -49,13 +50,17 @@ beforeAll(async () => {
 });
 
 const shortLink = (body: Partial<CreateLinkBody> & { url: string }) =>
-  createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, ...body });
+  createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, ...body }, TEST_ORIGIN);
 const deepLink = (body: Partial<CreateDeepLinkBody> = {}) =>
-  createDeepLink(t.tenantA.workspaceId, {
-    deepLinkAppId: t.tenantA.deepLinkApp.id,
-    url: 'https://www.example.com/product/1',
-    ...body,
-  });
+  createDeepLink(
+    t.tenantA.workspaceId,
+    {
+      deepLinkAppId: t.tenantA.deepLinkApp.id,
+      url: 'https://www.example.com/product/1',
+      ...body,
+    },
+    TEST_ORIGIN,
+  );
 /** One edge request, returned once the edge has finished it (a click is recorded after the response). */
 const get = async (host: string, path: string, headers: Record<string, string> = {}, method = 'GET') => {
   const res = await edgeRequest(t.edgeUrl, { host, path, method, headers: { 'user-agent': UA.desktop, ...headers } });

@@ -5,6 +5,7 @@ import type { CreateLinkBody } from '@shared/schemas/link-schemas';
 import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 /**
  * The local stack honours the deployed edge's headers: its front door (CloudFront's stand-in)
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 
 const shortLink = (body: Partial<CreateLinkBody> & { url: string }) =>
-  createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, ...body });
+  createShortLink(t.tenantA.workspaceId, { domain: t.tenantA.domain, ...body }, TEST_ORIGIN);
 /** One click, returned once the edge has recorded it (the recording follows the response). */
 const click = async (
   key: string,

@@ -11,6 +11,7 @@ import { http } from '@test/support/http-client';
 import { multipartText, postForm } from '@test/support/legacy-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { localShortLink } from '@test/support/local-short-link';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 let t: TestStack;
 /** A second app of tenant A, with its own domain and app key. */
@@ -204,13 +205,17 @@ describe('GET /api/mobile/deeplink?shortLink=', () => {
   });
 
   it('retrieves a deep link created through v1 (createDeepLink)', async () => {
-    const v1 = await createDeepLink(t.tenantA.workspaceId, {
-      deepLinkAppId: t.tenantA.deepLinkApp.id,
-      url: 'https://example.com/in-app',
-      title: 'From v1',
-      objects: { a: 'b' },
-      tags: ['v1tag'],
-    });
+    const v1 = await createDeepLink(
+      t.tenantA.workspaceId,
+      {
+        deepLinkAppId: t.tenantA.deepLinkApp.id,
+        url: 'https://example.com/in-app',
+        title: 'From v1',
+        objects: { a: 'b' },
+        tags: ['v1tag'],
+      },
+      TEST_ORIGIN,
+    );
     const res = await retrieve(v1.shortLink);
     expect(res.status).toBe(200);
     // The app may have been opened through the launch view's alternate host: same link.

@@ -12,6 +12,7 @@ import { http } from '@test/support/http-client';
 import { multipartText, postForm } from '@test/support/legacy-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { localShortLink } from '@test/support/local-short-link';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 let t: TestStack;
 beforeAll(async () => {
@@ -380,7 +381,7 @@ describe('GET /api/mobile/link?shortLink= (legacy retrieve with the mobile key)'
   it('no such link, another workspace\'s link, a deep link or a nested path: 404 "requested link could not be found"', async () => {
     const mine = (await create({ url: 'https://example.com/mine' })).body.data;
     const theirs = (await create({ url: 'https://example.com/theirs' }, t.tenantB.mobileKey)).body.data;
-    const deep = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id });
+    const deep = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id }, TEST_ORIGIN);
     const notFound = { success: false, msg: 'requested link could not be found' };
     for (const shortLink of [
       `https://${t.tenantA.domain}/zzzzzz-none`,

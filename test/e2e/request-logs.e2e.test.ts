@@ -7,6 +7,7 @@ import { log } from '@shared/util/logger';
 import { edgeRequest } from '@test/support/edge-client';
 import { captureOutput } from '@test/support/log-capture';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 vi.hoisted(() => {
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
@@ -67,10 +68,14 @@ describe("one request's log lines", () => {
   };
 
   it('a click on the edge writes no line; the counter consumer writes its click metrics once per batch', async () => {
-    const link = await createShortLink(t.tenantA.workspaceId, {
-      domain: t.tenantA.domain,
-      url: 'https://example.com/logs',
-    });
+    const link = await createShortLink(
+      t.tenantA.workspaceId,
+      {
+        domain: t.tenantA.domain,
+        url: 'https://example.com/logs',
+      },
+      TEST_ORIGIN,
+    );
     const output = captureOutput();
     const res = await withLogLevel('info', async () => {
       const answer = await edgeRequest(t.edgeUrl, {
@@ -101,10 +106,14 @@ describe("one request's log lines", () => {
   });
 
   it('concurrent clicks write no line of their own; the batch metrics add up to every click', async () => {
-    const link = await createShortLink(t.tenantA.workspaceId, {
-      domain: t.tenantA.domain,
-      url: 'https://example.com/concurrent',
-    });
+    const link = await createShortLink(
+      t.tenantA.workspaceId,
+      {
+        domain: t.tenantA.domain,
+        url: 'https://example.com/concurrent',
+      },
+      TEST_ORIGIN,
+    );
     const ids = Array.from({ length: 12 }, (_, i) => `concurrent-click-${i}`);
     const output = captureOutput();
     const answers = await withLogLevel('info', async () => {

@@ -9,6 +9,7 @@ import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { createShortLink } from '@shared/links/create-link';
 import { fakeAthenaApi, resultPages, type AthenaCall } from '@test/support/fake-athena';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 const NOW = new Date('2026-03-15T10:30:00.000Z');
 let tenant: BootstrapResult;
@@ -51,7 +52,9 @@ const fakeAthena = () =>
 
 beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: 'x', edgeUrl: 'y' });
-  linkId = (await createShortLink(tenant.workspaceId, { url: 'https://example.com/c', domain: tenant.domain })).id;
+  linkId = (
+    await createShortLink(tenant.workspaceId, { url: 'https://example.com/c', domain: tenant.domain }, TEST_ORIGIN)
+  ).id;
 });
 afterAll(() => {
   setAnalyticsEngine(undefined);

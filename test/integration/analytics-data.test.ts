@@ -21,6 +21,7 @@ import {
   type Range,
   type Traffic,
 } from '@test/support/analytics-fixtures';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 const NOW = new Date('2026-03-15T10:30:00.000Z');
 const ranges: Range[] = ['24h', '7d', '30d', '90d'];
@@ -50,18 +51,26 @@ beforeAll(async () => {
     bootstrapTenant({ baseUrl: 'x', edgeUrl: 'y' }),
     bootstrapTenant({ baseUrl: 'x', edgeUrl: 'y' }),
   ]);
-  const a1 = await createShortLink(a.workspaceId, {
-    url: 'https://example.com/a1',
-    domain: a.domain,
-    tracking: { utmCampaign: 'spring' },
-  });
-  const a2 = await createShortLink(a.workspaceId, { url: 'https://example.com/a2', domain: a.domain });
-  const d1 = await createDeepLink(a.workspaceId, {
-    deepLinkAppId: a.deepLinkApp.id,
-    tracking: { utmCampaign: 'app-launch' },
-  });
-  const d2 = await createDeepLink(a.workspaceId, { deepLinkAppId: a.deepLinkApp.id });
-  const b1 = await createShortLink(b.workspaceId, { url: 'https://example.com/b1', domain: b.domain });
+  const a1 = await createShortLink(
+    a.workspaceId,
+    {
+      url: 'https://example.com/a1',
+      domain: a.domain,
+      tracking: { utmCampaign: 'spring' },
+    },
+    TEST_ORIGIN,
+  );
+  const a2 = await createShortLink(a.workspaceId, { url: 'https://example.com/a2', domain: a.domain }, TEST_ORIGIN);
+  const d1 = await createDeepLink(
+    a.workspaceId,
+    {
+      deepLinkAppId: a.deepLinkApp.id,
+      tracking: { utmCampaign: 'app-launch' },
+    },
+    TEST_ORIGIN,
+  );
+  const d2 = await createDeepLink(a.workspaceId, { deepLinkAppId: a.deepLinkApp.id }, TEST_ORIGIN);
+  const b1 = await createShortLink(b.workspaceId, { url: 'https://example.com/b1', domain: b.domain }, TEST_ORIGIN);
   links = [
     fixtureLink(a.workspaceId, a1, 'spring'),
     fixtureLink(a.workspaceId, a2, null),
@@ -152,10 +161,14 @@ describe.each([
     });
 
     it('answers a link without events with zeros and every bucket (not an error)', async () => {
-      const fresh = await createShortLink(a.workspaceId, {
-        url: 'https://example.com/fresh',
-        domain: a.domain,
-      });
+      const fresh = await createShortLink(
+        a.workspaceId,
+        {
+          url: 'https://example.com/fresh',
+          domain: a.domain,
+        },
+        TEST_ORIGIN,
+      );
       const data = await getLinkAnalyticsOrThrow(a.workspaceId, fresh.id, { range: '30d', traffic: 'all' }, NOW);
       expectAnalyticsMatches(data, [], '30d', NOW);
       expect(data.timeseries).toHaveLength(30);

@@ -13,6 +13,7 @@ import { insertLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import { duckDbAthena } from '@test/support/duckdb-athena';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 /**
  * The settle after the deployed compaction: the exact SQL the Athena path sends, executed on
@@ -38,6 +39,7 @@ describe('settling the click counters after the deployed compaction (Athena SQL 
       insertLink(
         { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
         {},
+        TEST_ORIGIN,
       );
     const [a, b] = [await newLink(), await newLink()];
     const click = (linkId: string, eventId: string, timestamp: string, bot = false): EventRecord => ({
@@ -103,6 +105,7 @@ describe('settling the click counters after the deployed compaction (Athena SQL 
     const c = await insertLink(
       { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
       {},
+      TEST_ORIGIN,
     );
     const click = (eventId: string, timestamp: string): EventRecord => ({
       ...blankEvent({ eventId, timestamp, eventType: 'click', workspaceId: tenant.workspaceId, trafficType: 'human' }),

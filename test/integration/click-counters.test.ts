@@ -19,6 +19,7 @@ import { insertLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import { LAKE_ONLY_PARTITION_PREFIX } from '@shared/events/stream-sink';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 let tenant: BootstrapResult;
 /** The clock of the hourly-count tests (the settled horizon is measured from it). */
@@ -32,6 +33,7 @@ const newLink = async () => {
   return insertLink(
     { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
     {},
+    TEST_ORIGIN,
   );
 };
 const click = (linkId: string, trafficType: 'human' | 'bot', timestamp: string) =>

@@ -9,6 +9,7 @@ import { listLinks } from '@shared/links/list-links';
 import { archiveLink } from '@shared/links/patch-link';
 import { listLinksQuerySchema } from '@shared/schemas/list-schemas';
 import { domainRepository } from '@shared/tenancy/domain-repository';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 /** Click counts: many links never clicked, ties, exact buckets (< 16) and coarse ones (16+). */
 const COUNTS = [
@@ -31,6 +32,7 @@ beforeAll(async () => {
         url: `https://e.com/${i}`,
       },
       { key: `clicks-${i}`, tags: i % 3 === 0 ? ['third'] : [] },
+      TEST_ORIGIN,
     );
     // One consumer batch per link: a batch that crosses several clicks buckets moves the order once.
     await countClicks(link.id, { humans: clicks });
@@ -93,7 +95,7 @@ describe('clicks order from the bucketed clicks index', () => {
     const tagged = links.filter((_, i) => i % 3 === 0);
     expect(await walkAll({ sort: 'clicks_desc', tag: 'third', limit: '4' })).toEqual(expected(tagged, true));
     const top = links.find((l) => l.clicks === 36)!;
-    await archiveLink(tenant.workspaceId, 'SHORTLINK', top.id);
+    await archiveLink(tenant.workspaceId, 'SHORTLINK', top.id, TEST_ORIGIN);
     const active = await walkAll({ sort: 'clicks_desc', limit: '10' });
     expect(active).not.toContain(top.id);
     expect(active).toHaveLength(links.length - 1);

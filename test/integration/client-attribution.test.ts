@@ -17,6 +17,7 @@ import { getEventSink, setEventSink, type EventSink } from '@shared/events/event
 import { createShortLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { readLake } from '@test/support/lake-reader';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 const IPHONE_17 =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
@@ -35,7 +36,14 @@ beforeAll(async () => {
     bootstrapTenant({ baseUrl: 'http://x', edgeUrl: 'http://y' }),
     bootstrapTenant({ baseUrl: 'http://x', edgeUrl: 'http://y' }),
   ]);
-  auth = { kind: 'publishable', workspaceId: tenant.workspaceId, appId: null, publishable: null };
+  auth = {
+    kind: 'publishable',
+    workspaceId: tenant.workspaceId,
+    appId: null,
+    publishable: null,
+    keyId: 'key_test',
+    keyName: null,
+  };
 });
 
 /** A fresh client IP per scenario, so that fingerprints of different tests never meet. */
@@ -50,7 +58,7 @@ const device = (ip: string, userAgent = IPHONE_17): ClientRequestInfo => ({
 });
 const open = (body: Partial<FirstOpenBody>) => firstOpenBodySchema.parse(body);
 const newLink = (workspaceId = tenant.workspaceId, domain = tenant.domain, extra: { expiresAt?: string } = {}) =>
-  createShortLink(workspaceId, { url: 'https://example.com/landing', domain, ...extra });
+  createShortLink(workspaceId, { url: 'https://example.com/landing', domain, ...extra }, TEST_ORIGIN);
 
 describe('client click', () => {
   it('keeps an attribution record for 7 days (TTL) and no raw IP', async () => {

@@ -23,6 +23,7 @@ import { loopbackCredentials } from '@test/support/aws-loopback';
 import { ACCOUNT, cloudFrontLoopback, type SeenCall } from '@test/support/cloudfront-loopback';
 import { synthStack } from '@test/support/synth-stack';
 import { runSimulation } from '@cloud-copilot/iam-simulate';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 const cf = cloudFrontLoopback();
 let tenant: BootstrapResult;
@@ -243,7 +244,7 @@ describe('admin domains remove (wire)', () => {
     cf.dnsReady.add(domain);
     cf.certificateStatus = 'issued';
     await verifyDomain(domain, target);
-    const link = await createShortLink(tenant.workspaceId, { url: 'https://example.com/before', domain });
+    const link = await createShortLink(tenant.workspaceId, { url: 'https://example.com/before', domain }, TEST_ORIGIN);
     clearHostCache();
     expect((await click(domain, link.key)).statusCode).toBe(302);
 

@@ -7,6 +7,13 @@ import { insertLink } from '@shared/links/create-link';
 import { applyLinkPatch } from '@shared/links/patch-link';
 import { LinkChangedError, linkRepository, SlugTakenError } from '@shared/links/link-repository';
 import { domainRepository } from '@shared/tenancy/domain-repository';
+import { TEST_ORIGIN } from '@test/support/test-origin';
+import { linkChangedEntry } from '@shared/links/link-audit';
+import type { LinkRecord } from '@shared/links/link-record';
+
+/** A change written with its audit entry, as patchLink writes it. */
+const saveWithEntry = (previous: LinkRecord, next: LinkRecord) =>
+  linkRepository.saveChange(previous, next, linkChangedEntry(previous, next, TEST_ORIGIN));
 
 let tenant: BootstrapResult;
 beforeAll(async () => {
@@ -18,6 +25,7 @@ const newLink = async (key: string, tags: string[] = []) => {
   return insertLink(
     { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
     { key, tags },
+    TEST_ORIGIN,
   );
 };
 const getItem = async (key: { pk: string; sk: string }) =>
@@ -43,7 +51,7 @@ describe('linkRepository.saveChange against DynamoDB Local', () => {
       ['ENTRY#DOMAIN', `ENTRY#TAG#${link.tags[0]!.id}`, `ENTRY#TAG#${link.tags[1]!.id}`, 'LINK'].sort(),
     );
     const next = applyLinkPatch(link, { archived: true }, { tags: [link.tags[1]!] });
-    await linkRepository.saveChange(link, next);
+    await saveWithEntry(link, next);
     expect(await entriesOf(link.id)).toEqual(['ENTRY#DOMAIN', `ENTRY#TAG#${link.tags[1]!.id}`, 'LINK'].sort());
     expect((await getItem(keys.linkListEntry(link.id, 'DOMAIN')))?.gsi1pk).toBe(
       `${tenant.workspaceId}#SHORTLINK#1#DOMAIN#${link.domain}`,
@@ -53,8 +61,8 @@ describe('linkRepository.saveChange against DynamoDB Local', () => {
 
   it('refuses a change based on a stale read (LinkChangedError) and writes nothing', async () => {
     const link = await newLink('int-b');
-    await linkRepository.saveChange(link, applyLinkPatch(link, { title: 'first' }, {}));
-    await expect(linkRepository.saveChange(link, applyLinkPatch(link, { key: 'int-b2' }, {}))).rejects.toBeInstanceOf(
+    await saveWithEntry(link, applyLinkPatch(link, { title: 'first' }, {}));
+    await expect(saveWithEntry(link, applyLinkPatch(link, { key: 'int-b2' }, {}))).rejects.toBeInstanceOf(
       LinkChangedError,
     );
     expect(await getItem(keys.slug(link.domain, 'int-b2'))).toBeUndefined();
@@ -65,9 +73,9 @@ describe('linkRepository.saveChange against DynamoDB Local', () => {
   it('a slug move onto a used slug is SlugTakenError and leaves both links and slugs as they were', async () => {
     const a = await newLink('int-c');
     const b = await newLink('int-d');
-    await expect(
-      linkRepository.saveChange(a, applyLinkPatch(a, { key: 'int-d', title: 'moved' }, {})),
-    ).rejects.toBeInstanceOf(SlugTakenError);
+    await expect(saveWithEntry(a, applyLinkPatch(a, { key: 'int-d', title: 'moved' }, {}))).rejects.toBeInstanceOf(
+      SlugTakenError,
+    );
     expect((await getItem(keys.slug(a.domain, 'int-c')))?.linkId).toBe(a.id);
     expect((await getItem(keys.slug(a.domain, 'int-d')))?.linkId).toBe(b.id);
     expect(await linkRepository.findById(a.id, true)).toMatchObject({
@@ -81,7 +89,7 @@ describe('linkRepository.saveChange against DynamoDB Local', () => {
     const link = await newLink('int-e');
     const { countClicks } = await import('@test/support/count-clicks');
     await countClicks(link.id, { humans: 1 });
-    await linkRepository.saveChange(link, applyLinkPatch(link, { comments: 'x' }, {}));
+    await saveWithEntry(link, applyLinkPatch(link, { comments: 'x' }, {}));
     expect(await linkRepository.findById(link.id, true)).toMatchObject({ clicks: 1, comments: 'x' });
   });
 });

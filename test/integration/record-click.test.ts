@@ -10,6 +10,7 @@ import { createShortLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { decodeCursor, encodeCursor } from '@shared/pagination/cursor';
 import { readLake } from '@test/support/lake-reader';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
@@ -22,11 +23,15 @@ beforeAll(async () => {
 
 describe('recordClick', () => {
   it('sends the events in the lake layout, and the counter consumer moves human and bot counters', async () => {
-    const link = await createShortLink(tenant.workspaceId, {
-      url: 'https://example.com',
-      domain: tenant.domain,
-      tracking: { utmSource: 'news', utmCampaign: 'spring' },
-    });
+    const link = await createShortLink(
+      tenant.workspaceId,
+      {
+        url: 'https://example.com',
+        domain: tenant.domain,
+        tracking: { utmSource: 'news', utmCampaign: 'spring' },
+      },
+      TEST_ORIGIN,
+    );
     const clicked = {
       workspaceId: tenant.workspaceId,
       linkId: link.id,

@@ -11,6 +11,7 @@ import { createLocalEventStream } from '@shared/events/local-event-stream';
 import { insertLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { domainRepository } from '@shared/tenancy/domain-repository';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 /**
  * A 25-hour outage of the click counter consumer on the local stand-in of the event stream, on a
@@ -46,6 +47,7 @@ describe('a 25-hour consumer outage loses no click', () => {
     const link = await insertLink(
       { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
       {},
+      TEST_ORIGIN,
     );
     let now = Date.parse('2026-11-24T00:00:00.000Z');
     let outage = true;

@@ -7,6 +7,7 @@ import { patchLink } from '@shared/links/patch-link';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
 import { waitUntil } from '@test/support/wait-until';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 /**
  * The conflicts deployed DynamoDB reports and DynamoDB Local never does, produced on the wire
@@ -31,6 +32,7 @@ const newLink = async (key?: string) => {
   return insertLink(
     { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
     key ? { key } : {},
+    TEST_ORIGIN,
   );
 };
 
@@ -38,7 +40,7 @@ describe('transaction conflicts (fault proxy)', () => {
   it('a counter update on a link inside a running PATCH transaction is retried and counted', async () => {
     const link = await newLink();
     const gate = proxy.holdTransactions();
-    const patched = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { title: 'during a click' });
+    const patched = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { title: 'during a click' }, TEST_ORIGIN);
     await until(() => proxy.ongoingTransactionItems() > 0);
     const before = proxy.counts.conflictExceptions;
     const click = countClicks(link.id, { humans: 1 });
@@ -79,10 +81,10 @@ describe('transaction conflicts (fault proxy)', () => {
   it("a PATCH colliding with another PATCH's transaction is retried and applied on top of it", async () => {
     const link = await newLink();
     const gate = proxy.holdTransactions();
-    const first = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { title: 'first' });
+    const first = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { title: 'first' }, TEST_ORIGIN);
     await until(() => proxy.ongoingTransactionItems() > 0);
     const before = proxy.counts.transactionConflicts;
-    const second = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { comments: 'second' });
+    const second = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { comments: 'second' }, TEST_ORIGIN);
     await until(() => proxy.counts.transactionConflicts > before);
     gate.release();
     const [a, b] = await Promise.all([first, second]);

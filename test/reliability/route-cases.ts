@@ -3,6 +3,7 @@ import type { CredentialKind } from '@shared/auth/credential';
 import { createDeepLink } from '@shared/links/create-deep-link';
 import { createShortLink } from '@shared/links/create-link';
 import type { RouteDef } from '@shared/routes/route-types';
+import { TEST_ORIGIN } from '@test/support/test-origin';
 
 /** What each tenant owns in a reliability run: ids that must never leak to the other tenant. */
 export interface TenantFixture {
@@ -12,15 +13,23 @@ export interface TenantFixture {
 }
 
 export const makeTenantFixture = async (tenant: BootstrapResult): Promise<TenantFixture> => {
-  const shortLink = await createShortLink(tenant.workspaceId, {
-    url: 'https://example.com/fixture',
-    domain: tenant.domain,
-    title: 'fixture',
-  });
-  const deepLink = await createDeepLink(tenant.workspaceId, {
-    deepLinkAppId: tenant.deepLinkApp.id,
-    title: 'deep fixture',
-  });
+  const shortLink = await createShortLink(
+    tenant.workspaceId,
+    {
+      url: 'https://example.com/fixture',
+      domain: tenant.domain,
+      title: 'fixture',
+    },
+    TEST_ORIGIN,
+  );
+  const deepLink = await createDeepLink(
+    tenant.workspaceId,
+    {
+      deepLinkAppId: tenant.deepLinkApp.id,
+      title: 'deep fixture',
+    },
+    TEST_ORIGIN,
+  );
   return {
     tenant,
     shortLink: { id: shortLink.id, key: shortLink.key, domain: shortLink.domain },
@@ -154,6 +163,7 @@ export const routeCases: Record<string, RouteCase> = {
   'analytics-link': (t) => ({ method: 'GET', path: `/v1/analytics/links/${t.shortLink.id}?range=24h&traffic=all` }),
   'analytics-deep-link-app': () => ({ method: 'GET', path: '/v1/analytics/deep-link-app?range=7d' }),
   'analytics-events': () => ({ method: 'GET', path: '/v1/analytics/events?range=24h&limit=5' }),
+  'audit-log-list': (t) => ({ method: 'GET', path: `/v1/audit-log?resourceId=${t.shortLink.id}&limit=5` }),
   // legacy
   'legacy-link-create': () => ({
     method: 'POST',

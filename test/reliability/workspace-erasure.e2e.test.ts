@@ -57,6 +57,8 @@ interface Populated {
   links: string[];
   deepLinks: string[];
   secret: string;
+  /** The webhook endpoint's id: its delivery markers (WEBHOOKSENT#<endpoint>#...) name only it. */
+  endpointId: string;
 }
 
 const populate = async (tenant: BootstrapResult, tag: string): Promise<Populated> => {
@@ -74,7 +76,7 @@ const populate = async (tenant: BootstrapResult, tag: string): Promise<Populated
     'x-service-environment': 'production',
     'user-agent': ANDROID_UA,
   };
-  const { secret } = await addWebhookEndpoint(tenant.workspaceId, hooks.url, [
+  const { secret, id: endpointId } = await addWebhookEndpoint(tenant.workspaceId, hooks.url, [
     'link.created',
     'attribution.first_open',
     'customer_event.received',
@@ -144,7 +146,7 @@ const populate = async (tenant: BootstrapResult, tag: string): Promise<Populated
     () => hooks.events().some((e) => e.type === 'link.created' && e.data.id === links[2]),
     `${tag}'s link.created`,
   );
-  return { links, deepLinks: [deep.body.data.id], secret };
+  return { links, deepLinks: [deep.body.data.id], secret, endpointId };
 };
 
 const allItems = async (): Promise<TableItem[]> => {
@@ -227,6 +229,14 @@ describe('admin export-workspace and delete-workspace', () => {
     expect(readJsonl(path.join(out, 'domains.jsonl')).map((d) => d.domain)).toContain(t.tenantA.domain);
     expect(readJsonl(path.join(out, 'apps.jsonl')).map((d) => d.id)).toContain(t.tenantA.deepLinkApp.id);
     expect(readJsonl(path.join(out, 'webhook-endpoints.jsonl'))).toHaveLength(1);
+    // The audit log: an entry for each link created through the API, each about one of A's links.
+    const audit = readJsonl(path.join(out, 'audit-log.jsonl'));
+    expect(
+      audit
+        .filter((e) => e.action === 'link.created')
+        .map((e) => e.resource.id)
+        .sort(),
+    ).toEqual([...a.links].sort());
     expect(readJsonl(path.join(out, 'api-keys.jsonl')).length).toBeGreaterThanOrEqual(5);
     const everything = readdirSync(out)
       .map((f) => readFileSync(path.join(out, f), 'utf8'))
@@ -237,7 +247,7 @@ describe('admin export-workspace and delete-workspace', () => {
     expect(everything).not.toContain('passwordHash');
     figures.exportedLines = exported.files;
 
-    const aIds = [A, ...a.links, ...a.deepLinks];
+    const aIds = [A, ...a.links, ...a.deepLinks, a.endpointId];
     const mentionsA = (i: TableItem) => aIds.some((id) => JSON.stringify(i).includes(id));
     const aRawLines = readLake().filter((l) => l.line.workspaceId === A).length;
     const bLakeBefore = readLake().filter((l) => l.line.workspaceId === B);
@@ -307,6 +317,7 @@ describe('admin export-workspace and delete-workspace', () => {
       'WEBHOOK',
       'EVENTLOG',
       'PWTRY',
+      'AUDIT',
     ]) {
       expect(erased.itemsErased[kind], kind).toBeGreaterThan(0);
     }

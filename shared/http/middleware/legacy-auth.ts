@@ -1,4 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
+import { publicKeyIdOf } from '@shared/auth/key-id';
 import { viewerIp } from '@shared/http/trusted-viewer';
 import { authenticateKeyOrThrow } from '@shared/auth/api-keys';
 import { authFailureLimit } from '@shared/config/auth-failure-limit';
@@ -41,6 +42,8 @@ export const legacyAuthMiddleware = (
         workspaceId: record.workspaceId,
         appId: record.appId,
         publishable: null,
+        keyId: publicKeyIdOf(record),
+        keyName: record.name ?? null,
       };
     },
   };

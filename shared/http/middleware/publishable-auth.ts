@@ -1,4 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
+import { publicKeyIdOf } from '@shared/auth/key-id';
 import { viewerIp } from '@shared/http/trusted-viewer';
 import { authenticateKeyOrThrow, forbidden } from '@shared/auth/api-keys';
 import { restrictionFailure, type ClientHeaders } from '@shared/auth/publishable-restrictions';
@@ -46,6 +47,8 @@ export const publishableKeyAuthMiddleware = (): MiddlewareObj<ApiEvent, ApiResul
       workspaceId: record.workspaceId,
       appId: record.appId,
       publishable: record.publishable,
+      keyId: publicKeyIdOf(record),
+      keyName: record.name ?? null,
     };
   },
 });

@@ -1,4 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
+import { publicKeyIdOf } from '@shared/auth/key-id';
 import { viewerIp } from '@shared/http/trusted-viewer';
 import { authenticateKeyOrThrow, forbidden } from '@shared/auth/api-keys';
 import type { KeyKind } from '@shared/auth/credential';
@@ -26,6 +27,8 @@ export const secretKeyAuthMiddleware = (
       workspaceId: record.workspaceId,
       appId: record.appId,
       publishable: record.publishable,
+      keyId: publicKeyIdOf(record),
+      keyName: record.name ?? null,
     };
   },
 });

@@ -1,0 +1,11 @@
+import { listAuditLog } from '@shared/audit/list-audit-log';
+import { listAuditLogQuerySchema } from '@shared/audit/audit-schemas';
+import { v1Handler } from '@shared/http/v1-handler';
+
+export const handler = v1Handler(
+  { route: 'audit-log-list', query: listAuditLogQuerySchema },
+  async ({ auth, query }) => ({
+    status: 200,
+    ...(await listAuditLog(auth.workspaceId, query)),
+  }),
+);

@@ -1,0 +1,12 @@
+import type { AuthContext } from '@shared/auth/credential';
+import { header, type ApiEvent } from '@shared/http/api-types';
+import { viewerIp } from '@shared/http/trusted-viewer';
+import type { ChangeOrigin } from './audit-entry';
+
+/** The origin of a change made through the API: the authenticated key, the request's id, address and user agent. */
+export const requestOrigin = (input: { auth: AuthContext; requestId: string; event: ApiEvent }): ChangeOrigin => ({
+  actor: { type: 'api_key', keyId: input.auth.keyId, name: input.auth.keyName },
+  requestId: input.requestId,
+  ip: viewerIp(input.event),
+  userAgent: header(input.event, 'user-agent') ?? null,
+});
