@@ -6,15 +6,10 @@ import { errorEnvelopeSchema, paginationSchema, tagResourceSchema } from '@share
 import * as z from '@shared/schemas/zod-mini';
 import { routeSchemas, type RouteSchemas } from './route-schemas';
 import { eventComponents, webhooksSection } from './webhook-components';
+import { asMultipartForm, legacyInputComponents, legacyOperation, legacyOutputComponents } from './legacy-components';
 import { required } from '@shared/util/required';
 
 type JsonSchema = Record<string, unknown>;
-
-/** The legacy routes' error body: the message in `msg` or, on the GET routes' 400s, in `error`. */
-const legacyErrorSchema = z.union([
-  z.object({ success: z.literal(false), msg: z.string() }),
-  z.object({ success: z.literal(false), error: z.string() }),
-]);
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
@@ -238,34 +233,6 @@ const v1ErrorResponses = (route: RouteDef) => {
   );
 };
 
-/** The legacy routes' errors: their own shape, `{success:false, msg}` or `{success:false, error}`. */
-const legacyErrorResponses = (route: RouteDef) => {
-  const body = { 'application/json': { schema: ref('LegacyError') } };
-  const isPost = route.method === 'POST';
-  return {
-    '400': {
-      description: isPost
-        ? 'msg: no api-key header, a body that is not multipart/form-data, a malformed form, a file part, a repeated field, invalid fields, or (link create) a workspace without a verified primary short-link domain'
-        : 'error: no api-key header, or shortLink missing or not the full short-link URL',
-      content: body,
-    },
-    '404': {
-      description:
-        route.credential === 'legacy-app'
-          ? 'msg: an unknown, revoked or other kind of key ("Deep link app not found, please check the API key"), or no such link of this app'
-          : 'msg: an unknown, revoked or other kind of key ("No workspace found, please check the API key"), or no such link of this workspace',
-      content: body,
-    },
-    ...(isPost ? { '413': { description: 'msg: the body is larger than 1 MiB', content: body } } : {}),
-    '429': {
-      description: `msg: ${rateLimitedDescription}`,
-      headers: { ...rateLimitHeaders, 'Retry-After': retryAfterHeader },
-      content: body,
-    },
-    '500': { description: 'msg: "Internal server error" (a bug, logged with the request id)', content: body },
-  };
-};
-
 const operationFor = (route: RouteDef, method: string, inputs: Record<string, JsonSchema>) => {
   const schemas = routeSchemas[route.handler];
   const isV1 = route.path.startsWith('/v1/');
@@ -320,23 +287,35 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
         },
       }
     : { '200': { description: 'Success' } };
-  return {
+  const common = {
     operationId: methodsOf(route).length > 1 ? `${route.handler}-${method}` : route.handler,
     summary: route.summary,
+    tags: [route.path.split('/').filter(Boolean).slice(0, 2).join('/') || 'meta'],
+    // OpenAPI 3.1 lets an apiKey requirement list the roles it needs: the key's scope.
+    security: route.scope ? [{ serverKey: [route.scope] }] : securityOf[route.credential],
+  };
+  if (!isV1) {
+    return {
+      ...common,
+      ...legacyOperation(route, {
+        description: rateLimitedDescription,
+        headers: { ...rateLimitHeaders, 'Retry-After': retryAfterHeader },
+      }),
+    };
+  }
+  return {
+    ...common,
     description:
       schemas?.description ??
       (schemas
         ? route.summary
         : `${route.summary}. Request and response are described in the feature's documentation.`),
-    tags: [route.path.split('/').filter(Boolean).slice(0, 2).join('/') || 'meta'],
-    // OpenAPI 3.1 lets an apiKey requirement list the roles it needs: the key's scope.
-    security: route.scope ? [{ serverKey: [route.scope] }] : securityOf[route.credential],
     ...(route.scope ? { 'x-required-scope': route.scope } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(schemas?.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(schemas.body.id) } } } }
       : {}),
-    responses: { ...success, ...(isV1 ? v1ErrorResponses(route) : legacyErrorResponses(route)) },
+    responses: { ...success, ...v1ErrorResponses(route) },
   };
 };
 
@@ -347,19 +326,22 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
 export const buildOpenApiDocument = (routes: readonly RouteDef[] = routeTable) => {
   const registered = Object.values(routeSchemas);
   const inputs = toComponents(
-    registered.flatMap((s) => [
-      ...(s.body ? [[s.body.id, s.body.schema] as [string, $ZodType]] : []),
-      ...(s.query ? [[s.query.id, s.query.schema] as [string, $ZodType]] : []),
-    ]),
+    registered
+      .flatMap((s) => [
+        ...(s.body ? [[s.body.id, s.body.schema] as [string, $ZodType]] : []),
+        ...(s.query ? [[s.query.id, s.query.schema] as [string, $ZodType]] : []),
+      ])
+      .concat(legacyInputComponents()),
     'input',
   );
+  for (const [id] of legacyInputComponents()) inputs[id] = asMultipartForm(required(inputs[id], `the form ${id}`));
   const outputs = toComponents(
     [
       ...registered.flatMap((s) => (s.response ? [[s.response.id, s.response.schema] as [string, $ZodType]] : [])),
       ['Tag', tagResourceSchema],
       ['Pagination', paginationSchema],
       ['ErrorEnvelope', errorEnvelopeSchema],
-      ['LegacyError', legacyErrorSchema],
+      ...legacyOutputComponents(),
       ...eventComponents(),
     ],
     'output',

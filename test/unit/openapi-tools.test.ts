@@ -102,6 +102,12 @@ describe('OpenAPI document and the field tools', () => {
     expect(legacy['404']?.content).toEqual({
       'application/json': { schema: { $ref: '#/components/schemas/LegacyError' } },
     });
+    const form = doc.components.schemas.LegacyLinkForm as { properties: Record<string, object>; required: string[] };
+    expect(form.required).toEqual(['url']);
+    expect(form.properties.objects).toMatchObject({ type: 'string', contentMediaType: 'application/json' });
+    expect(form.properties.tags).toMatchObject({ type: 'string', contentSchema: { type: 'array', maxItems: 20 } });
+    expect(form.properties.comments).toEqual({ type: 'string', maxLength: 1000 });
+    expect(JSON.stringify(doc.paths['/api/mobile/deeplink'])).toContain('#/components/schemas/LegacyDeepLinkForm');
   });
 
   it("openapi-typescript's types compile under tsc --strict (no skipLibCheck), typed as clients send them", async () => {
