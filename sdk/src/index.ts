@@ -102,11 +102,49 @@ export class LinksResource {
     return dataOf(await this.#client.GET('/v1/links/{linkId}', { params: { path: { linkId } } }));
   }
 
-  /** One page of links; pass `pagination.nextCursor` as `cursor` for the next one. */
-  async list(query: LinkListQuery = {}): Promise<Page<Link>> {
-    const result = await this.#client.GET('/v1/links', { params: { query } });
-    if (!result.response.ok || result.data === undefined) throw errorOf(result.response, result.error);
-    return { data: result.data.data, pagination: result.data.pagination, requestId: result.data.requestId };
+  /**
+   * One page of links (`await links.list(query)`; `pagination.nextCursor` is the next page's
+   * `cursor`), or every link across the pages (`for await (const link of links.list(query))`).
+   */
+  list(query: LinkListQuery = {}): PageRequest<Link> {
+    return new PageRequest(async (cursor) => {
+      const result = await this.#client.GET('/v1/links', {
+        params: { query: cursor === undefined ? query : { ...query, cursor } },
+      });
+      if (!result.response.ok || result.data === undefined) throw errorOf(result.response, result.error);
+      return { data: result.data.data, pagination: result.data.pagination, requestId: result.data.requestId };
+    }, query.cursor);
+  }
+}
+
+/**
+ * A list request: awaited, its first page; iterated with `for await`, every item of every page,
+ * fetching the next page when the previous one is used up.
+ */
+export class PageRequest<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
+  readonly #fetchPage: (cursor: string | undefined) => Promise<Page<T>>;
+  readonly #cursor: string | undefined;
+
+  constructor(fetchPage: (cursor: string | undefined) => Promise<Page<T>>, cursor: string | undefined) {
+    this.#fetchPage = fetchPage;
+    this.#cursor = cursor;
+  }
+
+  then<R1 = Page<T>, R2 = never>(
+    onFulfilled?: ((page: Page<T>) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#fetchPage(this.#cursor).then(onFulfilled, onRejected);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    let cursor = this.#cursor;
+    for (;;) {
+      const page = await this.#fetchPage(cursor);
+      yield* page.data;
+      if (!page.pagination.hasMore || page.pagination.nextCursor === null) return;
+      cursor = page.pagination.nextCursor;
+    }
   }
 }
 

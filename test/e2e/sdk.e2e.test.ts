@@ -36,6 +36,12 @@ describe('@linkservice/sdk links', () => {
     ]);
   });
 
+  it('iterates every link across the pages with for await', async () => {
+    const keys: string[] = [];
+    for await (const link of sdk.links.list({ search: 'sdk-page', limit: 1 })) keys.push(link.key);
+    expect(keys.sort()).toEqual(['sdk-page-a', 'sdk-page-b', 'sdk-page-c']);
+  });
+
   it('a repeated create with the same idempotency key answers the first link, not a second one', async () => {
     const body = { url: 'https://example.com/sdk-idem', domain: t.tenantA.domain };
     const first = await sdk.links.create(body, { idempotencyKey: 'sdk-idem-1' });
