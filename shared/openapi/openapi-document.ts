@@ -335,6 +335,20 @@ export const buildOpenApiDocument = (routes: readonly RouteDef[] = routeTable) =
     'input',
   );
   for (const [id] of legacyInputComponents()) inputs[id] = asMultipartForm(required(inputs[id], `the form ${id}`));
+  for (const { body } of registered) {
+    if (!body?.oneOfRequired) continue;
+    const schema = required(inputs[body.id], `the input schema ${body.id}`);
+    const properties = schema.properties as Record<string, JsonSchema>;
+    schema.allOf = [
+      {
+        anyOf: body.oneOfRequired.map((name) => ({
+          type: 'object',
+          required: [name],
+          properties: { [name]: properties[name] },
+        })),
+      },
+    ];
+  }
   const outputs = toComponents(
     [
       ...registered.flatMap((s) => (s.response ? [[s.response.id, s.response.schema] as [string, $ZodType]] : [])),

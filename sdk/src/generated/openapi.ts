@@ -713,7 +713,11 @@ export interface components {
                 [key: string]: string;
             } | null;
             domain: string;
-        };
+        } & ({
+            url: string;
+        } | {
+            destinationUrl: string;
+        });
         LinkBulkCreateRequest: {
             links: components["schemas"]["LinkCreateRequest"][];
         };
