@@ -16,6 +16,9 @@ export default tseslint.config(
       '.local/',
       'test/artifacts/',
       'bench/results/',
+      // The SDK's types are openapi-typescript's output (`npm run sdk:generate`), not edited by hand.
+      'sdk/src/generated/',
+      'sdk/dist/',
       '**/*.js',
       '**/*.mjs',
       '**/*.cjs',

@@ -6,6 +6,7 @@ import { errorEnvelopeSchema, paginationSchema, tagResourceSchema } from '@share
 import * as z from '@shared/schemas/zod-mini';
 import { routeSchemas, type RouteSchemas } from './route-schemas';
 import { eventComponents, webhooksSection } from './webhook-components';
+import { asMultipartForm, legacyInputComponents, legacyOperation, legacyOutputComponents } from './legacy-components';
 import { required } from '@shared/util/required';
 
 type JsonSchema = Record<string, unknown>;
@@ -40,6 +41,38 @@ const securityOf: Record<CredentialKind, Array<Record<string, string[]>>> = {
   none: [],
 };
 
+/**
+ * The JSON value (zod's recursive `z.json()`, in link `objects`), as a component generators can
+ * type: openapi-typescript turns `items: {$ref: JsonValue}` into `JsonValue[]`, a type that refers
+ * to itself outside an object type, which `tsc --strict` refuses (TS2502). Array items are `{}`
+ * (any JSON value: the same values, since a JSON body holds nothing else); objects still recurse.
+ */
+const jsonValueComponent = (): JsonSchema => ({
+  description: 'Any JSON value: string, number, boolean, null, array or object',
+  anyOf: [
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'null' },
+    { type: 'array', items: {} },
+    { type: 'object', additionalProperties: ref('JsonValue') },
+  ],
+});
+
+/** Is this lifted recursive schema (its own address `self`) the one `z.json()` produces? */
+const isJsonValue = (schema: unknown, self: string) =>
+  JSON.stringify(schema) ===
+  JSON.stringify({
+    anyOf: [
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'null' },
+      { type: 'array', items: { $ref: self } },
+      { type: 'object', propertyNames: { type: 'string' }, additionalProperties: { $ref: self } },
+    ],
+  });
+
 /** Converts a registry in one go, so shared schemas become components referenced by `$ref`. */
 const toComponents = (entries: Array<[string, $ZodType]>, io: 'input' | 'output'): Record<string, JsonSchema> => {
   const registry = z.registry<{ id: string }>();
@@ -55,17 +88,53 @@ const toComponents = (entries: Array<[string, $ZodType]>, io: 'input' | 'output'
     unrepresentable: 'any',
     uri: (id) => `#/components/schemas/${id}`,
   });
-  // Recursive schemas (z.json()) land in a `__shared` bag of $defs: lift them into components.
+  // Recursive schemas (z.json()) land in a `__shared` bag of $defs: lift them into components,
+  // the JSON value under its own name, anything else under a prefixed one.
+  const sharedAddress = '#/components/schemas/__shared#/$defs/';
   const prefix = io === 'input' ? 'SharedInput' : 'SharedOutput';
-  const { __shared, ...named } = JSON.parse(
-    JSON.stringify(schemas).replaceAll('#/components/schemas/__shared#/$defs/', `#/components/schemas/${prefix}_`),
-  ) as Record<string, JsonSchema>;
-  const shared = Object.entries((__shared?.$defs ?? {}) as Record<string, JsonSchema>).map(
-    ([id, s]) => [`${prefix}_${id}`, s] as const,
+  const sharedDefs = (schemas.__shared?.$defs ?? {}) as Record<string, JsonSchema>;
+  const names = new Map(
+    Object.entries(sharedDefs).map(([id, s]) => [
+      id,
+      isJsonValue(s, `${sharedAddress}${id}`) ? 'JsonValue' : `${prefix}_${id}`,
+    ]),
   );
+  const { __shared, ...named } = JSON.parse(
+    JSON.stringify(schemas).replace(
+      /#\/components\/schemas\/__shared#\/\$defs\/(\w+)/g,
+      (_match, id: string) => `#/components/schemas/${names.get(id) ?? `${prefix}_${id}`}`,
+    ),
+  ) as Record<string, JsonSchema>;
+  const shared = Object.entries((__shared?.$defs ?? {}) as Record<string, JsonSchema>).map(([id, s]) => {
+    const name = names.get(id) ?? `${prefix}_${id}`;
+    return [name, name === 'JsonValue' ? jsonValueComponent() : s] as const;
+  });
   return Object.fromEntries(
     [...Object.entries(named), ...shared].map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]),
   );
+};
+
+/**
+ * A query parameter as a client sends it. The handlers read the query string's text (digits for
+ * numbers, "true"/"false" for flags), so zod's input schema says `string`; generators and
+ * validators want the value's type: `integer` or `boolean` (serialized the same way).
+ */
+const queryParameterSchema = (schema: JsonSchema): JsonSchema => {
+  const { type, pattern, enum: values, ...rest } = schema;
+  if (
+    type === 'string' &&
+    Array.isArray(values) &&
+    values.length === 2 &&
+    values.includes('true') &&
+    values.includes('false')
+  )
+    return { ...rest, type: 'boolean' };
+  if (type === 'string' && typeof pattern === 'string') {
+    if (pattern === '^\\+?\\d+$') return { ...rest, type: 'integer', minimum: 0 };
+    const digits = /^\^\\d\{1,(\d+)\}\$$/.exec(pattern)?.[1];
+    if (digits !== undefined) return { ...rest, type: 'integer', minimum: 0, maximum: 10 ** Number(digits) - 1 };
+  }
+  return schema;
 };
 
 const openApiPath = (path: string) => path.replace(/\{(\w+)\+\}/g, '{$1}');
@@ -97,6 +166,48 @@ const successEnvelope = (schemas: RouteSchemas): JsonSchema => {
   };
 };
 
+const rateLimitHeaders = {
+  RateLimit: {
+    description: 'Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>)',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description: 'The budget: quota per window ("<budget>";q=<n>;w=60)',
+    schema: { type: 'string' },
+  },
+};
+const retryAfterHeader = { description: 'Seconds until the window resets', schema: { type: 'integer' } };
+const rateLimitedDescription =
+  'rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry)';
+
+/** What each error status of a v1 route means: the error.code values it carries and when. */
+const v1ErrorDescription = (route: RouteDef, status: string): string => {
+  switch (status) {
+    case '400':
+      return 'invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query)';
+    case '401':
+      return 'unauthorized: the key is missing, unknown, revoked or expired';
+    case '403':
+      return route.scope
+        ? `forbidden: a key of another kind, or a server key without the ${route.scope} scope (details.reason "missing_scope", details.required "${route.scope}")`
+        : route.credential === 'publishable'
+          ? "forbidden: a key of another kind; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason)"
+          : 'forbidden: a key of another kind for this route';
+    case '404':
+      return "not_found: an unknown id, another workspace's id, or an unknown route";
+    case '409':
+      return 'slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs)';
+    case '415':
+      return 'unsupported_media_type: a request body that is not application/json';
+    case '429':
+      return `${rateLimitedDescription}; also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys`;
+    case '503':
+      return 'analytics_unavailable: the analytics backend is not available (the rest of the API keeps working)';
+    default:
+      return 'internal_error: a bug; a generic message, logged with the request id';
+  }
+};
+
 const v1ErrorResponses = (route: RouteDef) => {
   const statuses = [
     '400',
@@ -104,40 +215,18 @@ const v1ErrorResponses = (route: RouteDef) => {
     '404',
     '409',
     '415',
-    // Per-workspace rate limits (docs/operations.md): every route with a credential.
+    // Per-workspace rate limits: every route with a credential.
     ...(route.credential === 'none' ? [] : ['429']),
     '500',
     // analytics_unavailable (503) is answered by the three analytics routes only.
     ...(route.grants.analytics ? ['503'] : []),
   ];
-  const rateLimitHeaders = {
-    RateLimit: {
-      description: 'Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>)',
-      schema: { type: 'string' },
-    },
-    'RateLimit-Policy': {
-      description: 'The budget: quota per window ("<budget>";q=<n>;w=60)',
-      schema: { type: 'string' },
-    },
-  };
   return Object.fromEntries(
     statuses.map((s) => [
       s,
       {
-        description:
-          s === '429'
-            ? 'rate_limited: the workspace used its per-minute budget for this kind of key'
-            : s === '403' && route.scope
-              ? `forbidden: a key of another kind, or a server key without the ${route.scope} scope (details.reason "missing_scope", details.required "${route.scope}")`
-              : 'Error (v1 envelope; error.code from the documented code list)',
-        ...(s === '429'
-          ? {
-              headers: {
-                ...rateLimitHeaders,
-                'Retry-After': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
-              },
-            }
-          : {}),
+        description: v1ErrorDescription(route, s),
+        ...(s === '429' ? { headers: { ...rateLimitHeaders, 'Retry-After': retryAfterHeader } } : {}),
         content: { 'application/json': { schema: ref('ErrorEnvelope') } },
       },
     ]),
@@ -168,7 +257,7 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
       in: 'query',
       required: false,
       ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
-      schema,
+      schema: queryParameterSchema(schema),
     })),
     ...(schemas?.idempotent
       ? [
@@ -198,23 +287,35 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
         },
       }
     : { '200': { description: 'Success' } };
-  return {
+  const common = {
     operationId: methodsOf(route).length > 1 ? `${route.handler}-${method}` : route.handler,
     summary: route.summary,
+    tags: [route.path.split('/').filter(Boolean).slice(0, 2).join('/') || 'meta'],
+    // OpenAPI 3.1 lets an apiKey requirement list the roles it needs: the key's scope.
+    security: route.scope ? [{ serverKey: [route.scope] }] : securityOf[route.credential],
+  };
+  if (!isV1) {
+    return {
+      ...common,
+      ...legacyOperation(route, {
+        description: rateLimitedDescription,
+        headers: { ...rateLimitHeaders, 'Retry-After': retryAfterHeader },
+      }),
+    };
+  }
+  return {
+    ...common,
     description:
       schemas?.description ??
       (schemas
         ? route.summary
         : `${route.summary}. Request and response are described in the feature's documentation.`),
-    tags: [route.path.split('/').filter(Boolean).slice(0, 2).join('/') || 'meta'],
-    // OpenAPI 3.1 lets an apiKey requirement list the roles it needs: the key's scope.
-    security: route.scope ? [{ serverKey: [route.scope] }] : securityOf[route.credential],
     ...(route.scope ? { 'x-required-scope': route.scope } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(schemas?.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(schemas.body.id) } } } }
       : {}),
-    responses: { ...success, ...(isV1 ? v1ErrorResponses(route) : { default: { description: 'Error' } }) },
+    responses: { ...success, ...v1ErrorResponses(route) },
   };
 };
 
@@ -225,18 +326,36 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
 export const buildOpenApiDocument = (routes: readonly RouteDef[] = routeTable) => {
   const registered = Object.values(routeSchemas);
   const inputs = toComponents(
-    registered.flatMap((s) => [
-      ...(s.body ? [[s.body.id, s.body.schema] as [string, $ZodType]] : []),
-      ...(s.query ? [[s.query.id, s.query.schema] as [string, $ZodType]] : []),
-    ]),
+    registered
+      .flatMap((s) => [
+        ...(s.body ? [[s.body.id, s.body.schema] as [string, $ZodType]] : []),
+        ...(s.query ? [[s.query.id, s.query.schema] as [string, $ZodType]] : []),
+      ])
+      .concat(legacyInputComponents()),
     'input',
   );
+  for (const [id] of legacyInputComponents()) inputs[id] = asMultipartForm(required(inputs[id], `the form ${id}`));
+  for (const { body } of registered) {
+    if (!body?.oneOfRequired) continue;
+    const schema = required(inputs[body.id], `the input schema ${body.id}`);
+    const properties = schema.properties as Record<string, JsonSchema>;
+    schema.allOf = [
+      {
+        anyOf: body.oneOfRequired.map((name) => ({
+          type: 'object',
+          required: [name],
+          properties: { [name]: properties[name] },
+        })),
+      },
+    ];
+  }
   const outputs = toComponents(
     [
       ...registered.flatMap((s) => (s.response ? [[s.response.id, s.response.schema] as [string, $ZodType]] : [])),
       ['Tag', tagResourceSchema],
       ['Pagination', paginationSchema],
       ['ErrorEnvelope', errorEnvelopeSchema],
+      ...legacyOutputComponents(),
       ...eventComponents(),
     ],
     'output',
@@ -254,7 +373,11 @@ export const buildOpenApiDocument = (routes: readonly RouteDef[] = routeTable) =
     info: {
       title: 'Link service API',
       version: '1.0.0',
-      description: 'Short links, deep links, domains, analytics and client attribution. Errors use the v1 envelope.',
+      description:
+        'Short links, deep links, domains, analytics and client attribution. Errors use the v1 envelope (ErrorEnvelope); the legacy /api/mobile routes answer in their own shape (LegacyError).',
+      // Not open source (no license file; a private package). SPDX names such a license
+      // `LicenseRef-<name>`.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/' }],
     paths,

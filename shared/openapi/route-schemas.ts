@@ -34,7 +34,11 @@ import {
 export interface RouteSchemas {
   /** Success status. */
   status: number;
-  body?: { id: string; schema: $ZodType };
+  /**
+   * The request body. `oneOfRequired`: two alias fields of which the body needs one (the zod
+   * schema refines it; JSON Schema says it as `allOf: [{anyOf: [...]}]`, which generators type).
+   */
+  body?: { id: string; schema: $ZodType; oneOfRequired?: [string, string] };
   query?: { id: string; schema: $ZodObject };
   path?: $ZodObject;
   /** `data` of the success envelope; `list` makes it an array with `pagination`. */
@@ -69,7 +73,7 @@ export const routeSchemas: Record<string, RouteSchemas> = {
   'links-list': { status: 200, query: linkQuery, response: linkList },
   'links-create': {
     status: 201,
-    body: { id: 'LinkCreateRequest', schema: createLinkBodySchema },
+    body: { id: 'LinkCreateRequest', schema: createLinkBodySchema, oneOfRequired: ['url', 'destinationUrl'] },
     response: link,
     idempotent: true,
   },

@@ -23,11 +23,15 @@ export const webhooksSection = () =>
       type,
       {
         post: {
+          operationId: `webhook-${type.replaceAll('.', '-').replaceAll('_', '-')}`,
           summary: `${type} delivered to a webhook endpoint`,
           description:
             type === 'link.clicked'
               ? 'Off by default: sent only to endpoints that list link.clicked.'
               : 'Sent to every enabled endpoint of the workspace that subscribes to it.',
+          // Not a key: the receiver checks the webhook-signature header (an HMAC of the id,
+          // timestamp and body), which OpenAPI's security schemes cannot express.
+          security: [],
           parameters: [
             header('webhook-id', 'The event id: the same on every retry and replay (deduplicate by it)'),
             header('webhook-timestamp', 'Unix seconds of this attempt'),
