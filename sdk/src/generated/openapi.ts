@@ -385,6 +385,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log, newest first (one entry per change: who, what, when, from where)
+         * @description One entry per change made through the API, newest first, in the same transaction as the change. Filters match, they never look up: an unknown id, or another workspace's, gives an empty page. Entries are kept 400 days.
+         */
+        get: operations["audit-log-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mobile/link/create": {
         parameters: {
             query?: never;
@@ -1039,6 +1059,31 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        AuditEntry: {
+            id: string;
+            occurredAt: string;
+            actor: {
+                /** @constant */
+                type: "api_key";
+                keyId: string;
+                name: string | null;
+            } | {
+                /** @constant */
+                type: "operator";
+                name: string;
+            };
+            /** @enum {string} */
+            action: "link.created" | "link.updated" | "link.archived" | "link.restored" | "deep_link.created" | "deep_link.updated" | "deep_link.archived" | "deep_link.restored";
+            resource: {
+                /** @enum {string} */
+                type: "link" | "deep_link";
+                id: string;
+            };
+            requestId: string | null;
+            ip: string | null;
+            userAgent: string | null;
+            changedFields: string[];
         };
         ClientResolveResponse: {
             link: ({
@@ -4290,6 +4335,126 @@ export interface operations {
             };
             /** @description analytics_unavailable: the analytics backend is not available (the rest of the API keeps working) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "audit-log-list": {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 (default 25); larger values are capped to 100 */
+                limit?: number;
+                /** @description pagination.nextCursor of the previous page; valid only with the same filters */
+                cursor?: string;
+                /** @description Only entries of this action */
+                action?: "link.created" | "link.updated" | "link.archived" | "link.restored" | "deep_link.created" | "deep_link.updated" | "deep_link.archived" | "deep_link.restored";
+                /** @description Only entries about this resource id */
+                resourceId?: string;
+                /** @description Only entries made with this API key id (key_...) */
+                keyId?: string;
+                /** @description Only entries at or after this time (ISO 8601) */
+                from?: string;
+                /** @description Only entries at or before this time (ISO 8601) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AuditEntry"][];
+                        pagination: components["schemas"]["Pagination"];
+                        /** @description Also in the X-Request-Id header */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthorized: the key is missing, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description forbidden: a key of another kind, or a server key without the audit:read scope (details.reason "missing_scope", details.required "audit:read") */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unsupported_media_type: a request body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            429: {
+                headers: {
+                    /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
+                    RateLimit?: string;
+                    /** @description The budget: quota per window ("<budget>";q=<n>;w=60) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a bug; a generic message, logged with the request id */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
