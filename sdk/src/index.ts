@@ -266,7 +266,7 @@ export class AnalyticsResource {
     return dataOf(await this.#client.GET('/v1/analytics/links/{linkId}', { params: { path: { linkId }, query } }));
   }
 
-  /** The deep-link app's funnel over a range. */
+  /** The deep-link app's analytics over a range: with the app's key (`apiKey`), not a server key. */
   async deepLinkApp(query: AnalyticsQuery = {}): Promise<DeepLinkAppAnalyticsData> {
     return dataOf(await this.#client.GET('/v1/analytics/deep-link-app', { params: { query } }));
   }
