@@ -48,6 +48,8 @@ export const budgets = {
    * LIST and GET requests and Athena's scanned bytes, both queries.
    */
   lakeViewUsd: 0.001,
+  /** @linkservice/sdk bundled with its dependencies, minified and gzipped (bench/sdk-size.ts). */
+  sdkGzipBytes: 15 * 1024,
 } as const;
 
 /** The redirect's handler: its init has the tightest budget. */

@@ -15,6 +15,7 @@ import type { LimiterOverhead } from './limiter-overhead';
 import type { HotKeysBenchResult } from './hot-keys';
 import type { HotLinkResult } from './hot-link';
 import type { LakeModelSummary } from './lake-cost';
+import type { SdkSize } from './sdk-size';
 
 export interface BenchResults {
   takenAt: string;
@@ -47,6 +48,8 @@ export interface BenchResults {
   hotLink?: HotLinkResult;
   /** The event lake at production volume (model; bench/lake-cost.ts). Absent in older results. */
   lake?: LakeModelSummary;
+  /** @linkservice/sdk's bundled size (bench/sdk-size.ts). Absent in older results. */
+  sdk?: SdkSize;
   /** Absent in results taken before the hot-keys section existed. */
   hotKeys?: HotKeysBenchResult;
   budgets: BudgetResult[];
@@ -116,6 +119,13 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
   }
   if (r.hotLink) out.push(...hotLinkBudgets(r.hotLink));
   if (r.lake) out.push(...lakeBudgets(r.lake));
+  if (r.sdk)
+    out.push({
+      name: '@linkservice/sdk bundled with its dependencies, minified, gzipped',
+      limit: `< ${budgets.sdkGzipBytes / 1024} KB`,
+      measured: `${(r.sdk.gzipBytes / 1024).toFixed(1)} KB (${(r.sdk.minifiedBytes / 1024).toFixed(1)} KB minified)`,
+      pass: r.sdk.gzipBytes < budgets.sdkGzipBytes,
+    });
   if (r.hotKeys) out.push(...hotKeysBudgets(r.hotKeys));
   const settled = r.cost.coldLinkCountersWithSettlePerMillion;
   if (settled !== undefined)

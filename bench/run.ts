@@ -30,6 +30,7 @@ import { measureLimiterOverhead } from './limiter-overhead';
 import { measureHotKeys } from './hot-keys';
 import { measureHotLink } from './hot-link';
 import { lakeModelReport } from './lake-cost';
+import { sdkSize } from './sdk-size';
 import { buildAll } from '../scripts/build';
 import { startWorld } from './world';
 import { must } from './must';
@@ -134,6 +135,8 @@ const emptySections = {
 
 // The lake model (no AWS, about a second): its budget lines are judged in every mode.
 const lake = (await lakeModelReport()).summary;
+// The SDK's bundled size (esbuild, well under a second): judged in every mode.
+const sdk = await sdkSize();
 
 let results: BenchResults;
 if (hotKeysOnly) {
@@ -143,7 +146,7 @@ if (hotKeysOnly) {
     progress(`hot keys: ${settings.hotKeysSeconds} modelled s of the scaled-down load`);
     const hotKeys = await measureHotKeys(world.stack.dynamoEndpoint, settings.hotKeysSeconds);
     const partial = { ...runHeader(), coldStart: emptyColdStart, ...emptySections, analytics: [], hotKeys };
-    results = { ...partial, budgets: judgeBudgets(partial) };
+    results = { ...partial, sdk, budgets: judgeBudgets({ ...partial, sdk }) };
   } finally {
     await world.stack.stop();
   }
@@ -161,7 +164,7 @@ if (hotKeysOnly) {
       analytics: [],
       hotLink,
     };
-    results = { ...partial, lake, budgets: judgeBudgets({ ...partial, lake }) };
+    results = { ...partial, lake, sdk, budgets: judgeBudgets({ ...partial, lake, sdk }) };
   } finally {
     await world.stack.stop();
   }
@@ -173,7 +176,7 @@ if (hotKeysOnly) {
   try {
     const analytics = await measureAnalyticsScale(world, settings.analyticsLevels, settings.analyticsRepeats, progress);
     const partial = { ...runHeader(), coldStart: emptyColdStart, ...emptySections, analytics };
-    results = { ...partial, lake, budgets: judgeBudgets({ ...partial, lake }) };
+    results = { ...partial, lake, sdk, budgets: judgeBudgets({ ...partial, lake, sdk }) };
   } finally {
     await world.stack.stop();
   }
@@ -181,7 +184,7 @@ if (hotKeysOnly) {
   progress('cold start only: building bundles and measuring cold starts');
   const coldStart = await measureColdStart(settings.coldSamples);
   const partial = { ...runHeader(), coldStart, ...emptySections, analytics: [] };
-  results = { ...partial, lake, budgets: judgeBudgets({ ...partial, lake }) };
+  results = { ...partial, lake, sdk, budgets: judgeBudgets({ ...partial, lake, sdk }) };
 } else {
   progress(`mode ${quick ? 'quick' : 'full'}: building bundles and measuring cold starts`);
   const coldStart = await measureColdStart(settings.coldSamples);
@@ -307,7 +310,7 @@ if (hotKeysOnly) {
       hotLink,
       hotKeys,
     };
-    results = { ...partial, lake, budgets: judgeBudgets({ ...partial, lake }) };
+    results = { ...partial, lake, sdk, budgets: judgeBudgets({ ...partial, lake, sdk }) };
   } finally {
     await world.stack.stop();
   }
