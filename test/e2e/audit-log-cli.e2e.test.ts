@@ -1,0 +1,121 @@
+/**
+ * The admin CLI's changes in the audit log: one entry per change, its actor the operator
+ * (`--actor`, else the OS user), no request; a refused command writes nothing.
+ */
+import { userInfo } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
+import type { AuditEntryResource } from '@shared/audit/audit-entry';
+import { listAuditLog } from '@shared/audit/list-audit-log';
+import { runAdminFailing, runAdminJson } from '@test/support/admin-cli';
+
+let w: BootstrapResult;
+beforeAll(async () => {
+  w = await bootstrapTenant({ baseUrl: '', edgeUrl: '', name: 'Audit CLI' });
+});
+
+/** The workspace's whole log, oldest first. */
+const log = async (): Promise<AuditEntryResource[]> =>
+  (await listAuditLog(w.workspaceId, { limit: 100 })).data.reverse();
+
+/** Runs the command, then expects exactly one new entry and returns it. */
+const oneEntryOf = async <T>(run: () => Promise<T>): Promise<{ result: T; entry: AuditEntryResource }> => {
+  const before = await log();
+  const result = await run();
+  const after = await log();
+  expect(after.slice(0, before.length)).toEqual(before);
+  expect(after.slice(before.length)).toHaveLength(1);
+  return { result, entry: after[before.length]! };
+};
+
+/** Runs the refused command and expects no new entry. */
+const noEntryOf = async (args: string[]) => {
+  const before = await log();
+  expect((await runAdminFailing(args)).code).toBe(1);
+  expect(await log()).toEqual(before);
+};
+
+const alice = { type: 'operator', name: 'alice' };
+
+// Each run starts a process (tsx, the SDK): seconds apiece on a busy machine.
+describe('audit log of admin CLI changes', { timeout: 240_000 }, () => {
+  it('keys create, rotate, revoke: one entry each, the operator from --actor; refusals write nothing', async () => {
+    const created = await oneEntryOf(() =>
+      runAdminJson<{ id: string; key: string }>([
+        '--actor',
+        'alice',
+        'keys',
+        'create',
+        w.workspaceId,
+        '--scope',
+        'read',
+        '--name',
+        'audited',
+      ]),
+    );
+    expect(created.entry).toMatchObject({
+      actor: alice,
+      action: 'key.created',
+      resource: { type: 'api_key', id: created.result.id },
+      resourceIds: [created.result.id],
+      requestId: null,
+      ip: null,
+      userAgent: null,
+      changedFields: [],
+    });
+
+    const rotated = await oneEntryOf(() =>
+      runAdminJson<{ id: string; key: string }>([
+        'keys',
+        'rotate',
+        created.result.id,
+        '--overlap',
+        '0s',
+        '--actor',
+        'alice',
+      ]),
+    );
+    expect(rotated.entry).toMatchObject({
+      actor: alice,
+      action: 'key.rotated',
+      resource: { type: 'api_key', id: created.result.id },
+      resourceIds: [created.result.id, rotated.result.id],
+      changedFields: ['expiresAt'],
+    });
+
+    const revoked = await oneEntryOf(() => runAdminJson(['--actor', 'alice', 'keys', 'revoke', rotated.result.id]));
+    expect(revoked.entry).toMatchObject({
+      actor: alice,
+      action: 'key.revoked',
+      resource: { type: 'api_key', id: rotated.result.id },
+      changedFields: ['revoked'],
+    });
+
+    // Refused: revoking a revoked key, rotating it, an unknown scope, an empty --actor.
+    await noEntryOf(['keys', 'revoke', rotated.result.id]);
+    await noEntryOf(['keys', 'rotate', rotated.result.id]);
+    await noEntryOf(['keys', 'create', w.workspaceId, '--scope', 'everything', '--name', 'x']);
+    await noEntryOf(['--actor', ' ', 'keys', 'create', w.workspaceId, '--scope', 'read', '--name', 'x']);
+
+    // No key, plain or hashed, is in the log.
+    const text = JSON.stringify(await log());
+    expect(text).not.toContain(created.result.key);
+    expect(text).not.toContain(rotated.result.key);
+  });
+
+  it('set-rate-limits: rate_limits.updated with the names of the limits set, never their values; the OS user without --actor', async () => {
+    const { entry } = await oneEntryOf(() =>
+      runAdminJson(['set-rate-limits', w.workspaceId, '--server-per-minute', '4321', '--legacy-per-minute', '8765']),
+    );
+    expect(entry).toMatchObject({
+      actor: { type: 'operator', name: userInfo().username },
+      action: 'rate_limits.updated',
+      resource: { type: 'workspace', id: w.workspaceId },
+    });
+    expect([...entry.changedFields].sort()).toEqual(['legacyPerMinute', 'serverPerMinute']);
+    expect(JSON.stringify(entry)).not.toMatch(/4321|8765/);
+
+    await noEntryOf(['set-rate-limits', w.workspaceId, '--server-per-minute', 'lots']);
+    await noEntryOf(['set-rate-limits', w.workspaceId]);
+  });
+});
