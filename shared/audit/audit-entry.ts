@@ -18,6 +18,10 @@ export const auditActions = [
   'deep_link.updated',
   'deep_link.archived',
   'deep_link.restored',
+  'domain.added',
+  'domain.verified',
+  'domain.removed',
+  'domain.updated',
   'key.created',
   'key.revoked',
   'key.rotated',
@@ -25,7 +29,7 @@ export const auditActions = [
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
-export const auditResourceTypes = ['link', 'deep_link', 'api_key', 'workspace'] as const;
+export const auditResourceTypes = ['link', 'deep_link', 'domain', 'api_key', 'workspace'] as const;
 export type AuditResourceType = (typeof auditResourceTypes)[number];
 
 /** Who made the change: an API key (by its public id and label) or an operator (the admin CLI). */

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import type { AuditEntryResource } from '@shared/audit/audit-entry';
 import { listAuditLog } from '@shared/audit/list-audit-log';
+import { domainRepository } from '@shared/tenancy/domain-repository';
 import { runAdminFailing, runAdminJson } from '@test/support/admin-cli';
 
 let w: BootstrapResult;
@@ -117,5 +118,61 @@ describe('audit log of admin CLI changes', { timeout: 240_000 }, () => {
 
     await noEntryOf(['set-rate-limits', w.workspaceId, '--server-per-minute', 'lots']);
     await noEntryOf(['set-rate-limits', w.workspaceId]);
+  });
+
+  it('domains add, verify, set-domain-urls, remove: one entry each; a change that changes nothing and refusals write none', async () => {
+    const hostname = `audit-${Date.now()}.example.com`;
+    const added = await oneEntryOf(() =>
+      runAdminJson(['--actor', 'alice', 'domains', 'add', hostname, '--workspace', w.workspaceId]),
+    );
+    const domainId = (await domainRepository.findHost(hostname))!.domainId;
+    expect(added.entry).toMatchObject({
+      actor: alice,
+      action: 'domain.added',
+      resource: { type: 'domain', id: domainId },
+      changedFields: [],
+    });
+    await noEntryOf(['domains', 'add', hostname, '--workspace', w.workspaceId]);
+    await noEntryOf(['domains', 'add', 'not a domain', '--workspace', w.workspaceId]);
+
+    const verified = await oneEntryOf(() => runAdminJson(['--actor', 'alice', 'domains', 'verify', hostname]));
+    expect(verified.entry).toMatchObject({
+      action: 'domain.verified',
+      resource: { type: 'domain', id: domainId },
+      changedFields: ['verified'],
+    });
+    // Verifying a verified domain again changes nothing.
+    const before = await log();
+    await runAdminJson(['domains', 'verify', hostname]);
+    expect(await log()).toEqual(before);
+
+    const updated = await oneEntryOf(() =>
+      runAdminJson([
+        '--actor',
+        'alice',
+        'set-domain-urls',
+        hostname,
+        '--expired-url',
+        'https://example.com/gone-audit',
+      ]),
+    );
+    expect(updated.entry).toMatchObject({
+      action: 'domain.updated',
+      resource: { type: 'domain', id: domainId },
+      changedFields: ['expiredUrl'],
+    });
+    expect(JSON.stringify(updated.entry)).not.toContain('gone-audit');
+    await noEntryOf(['set-domain-urls', hostname, '--expired-url', 'not-a-url']);
+
+    const removed = await oneEntryOf(() => runAdminJson(['--actor', 'alice', 'domains', 'remove', hostname]));
+    expect(removed.entry).toMatchObject({
+      actor: alice,
+      action: 'domain.removed',
+      resource: { type: 'domain', id: domainId },
+      changedFields: ['archived', 'verified'],
+    });
+    const afterRemove = await log();
+    await runAdminJson(['domains', 'remove', hostname]);
+    expect(await log()).toEqual(afterRemove);
   });
 });
