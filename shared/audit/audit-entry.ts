@@ -25,11 +25,14 @@ export const auditActions = [
   'key.created',
   'key.revoked',
   'key.rotated',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
   'rate_limits.updated',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
-export const auditResourceTypes = ['link', 'deep_link', 'domain', 'api_key', 'workspace'] as const;
+export const auditResourceTypes = ['link', 'deep_link', 'domain', 'api_key', 'webhook_endpoint', 'workspace'] as const;
 export type AuditResourceType = (typeof auditResourceTypes)[number];
 
 /** Who made the change: an API key (by its public id and label) or an operator (the admin CLI). */

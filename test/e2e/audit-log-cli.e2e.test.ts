@@ -175,4 +175,45 @@ describe('audit log of admin CLI changes', { timeout: 240_000 }, () => {
     await runAdminJson(['domains', 'remove', hostname]);
     expect(await log()).toEqual(afterRemove);
   });
+
+  it('webhooks add, rotate-secret, remove: one entry each, never the URL or the secret; refusals write none', async () => {
+    const url = 'https://1.1.1.1/audit-hook';
+    const added = await oneEntryOf(() =>
+      runAdminJson<{ id: string; secret: string }>([
+        '--actor',
+        'alice',
+        'webhooks',
+        'add',
+        w.workspaceId,
+        '--url',
+        url,
+      ]),
+    );
+    expect(added.entry).toMatchObject({
+      actor: alice,
+      action: 'webhook.created',
+      resource: { type: 'webhook_endpoint', id: added.result.id },
+      changedFields: [],
+    });
+    await noEntryOf(['webhooks', 'add', w.workspaceId, '--url', 'http://10.0.0.1/x']);
+
+    const rotated = await oneEntryOf(() =>
+      runAdminJson<{ secret: string }>(['--actor', 'alice', 'webhooks', 'rotate-secret', added.result.id]),
+    );
+    expect(rotated.entry).toMatchObject({
+      action: 'webhook.updated',
+      resource: { type: 'webhook_endpoint', id: added.result.id },
+    });
+    expect(rotated.entry.changedFields).toContain('secret');
+
+    const removed = await oneEntryOf(() => runAdminJson(['--actor', 'alice', 'webhooks', 'remove', added.result.id]));
+    expect(removed.entry).toMatchObject({
+      action: 'webhook.deleted',
+      resource: { type: 'webhook_endpoint', id: added.result.id },
+    });
+    await noEntryOf(['webhooks', 'remove', added.result.id]);
+
+    const text = JSON.stringify(await log());
+    for (const value of [url, added.result.secret, rotated.result.secret]) expect(text).not.toContain(value);
+  });
 });
