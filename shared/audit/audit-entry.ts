@@ -29,6 +29,7 @@ export const auditActions = [
   'webhook.updated',
   'webhook.deleted',
   'rate_limits.updated',
+  'workspace.exported',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -2,7 +2,9 @@
  * The admin CLI's changes in the audit log: one entry per change, its actor the operator
  * (`--actor`, else the OS user), no request; a refused command writes nothing.
  */
-import { userInfo } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import type { AuditEntryResource } from '@shared/audit/audit-entry';
@@ -215,5 +217,25 @@ describe('audit log of admin CLI changes', { timeout: 240_000 }, () => {
 
     const text = JSON.stringify(await log());
     for (const value of [url, added.result.secret, rotated.result.secret]) expect(text).not.toContain(value);
+  });
+
+  it('export-workspace: workspace.exported once the files are written; a refused export writes none', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'audit-export-'));
+    try {
+      const { entry } = await oneEntryOf(() =>
+        runAdminJson(['--actor', 'alice', 'export-workspace', w.workspaceId, '--out', out]),
+      );
+      expect(entry).toMatchObject({
+        actor: alice,
+        action: 'workspace.exported',
+        resource: { type: 'workspace', id: w.workspaceId },
+        changedFields: [],
+      });
+      const file = path.join(out, 'not-a-folder');
+      writeFileSync(file, '');
+      await noEntryOf(['export-workspace', w.workspaceId, '--out', file]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });

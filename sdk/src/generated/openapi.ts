@@ -1074,7 +1074,7 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "link.created" | "link.updated" | "link.archived" | "link.restored" | "deep_link.created" | "deep_link.updated" | "deep_link.archived" | "deep_link.restored" | "domain.added" | "domain.verified" | "domain.removed" | "domain.updated" | "key.created" | "key.revoked" | "key.rotated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "rate_limits.updated";
+            action: "link.created" | "link.updated" | "link.archived" | "link.restored" | "deep_link.created" | "deep_link.updated" | "deep_link.archived" | "deep_link.restored" | "domain.added" | "domain.verified" | "domain.removed" | "domain.updated" | "key.created" | "key.revoked" | "key.rotated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "rate_limits.updated" | "workspace.exported";
             resource: {
                 /** @enum {string} */
                 type: "link" | "deep_link" | "domain" | "api_key" | "webhook_endpoint" | "workspace";
@@ -4354,7 +4354,7 @@ export interface operations {
                 /** @description pagination.nextCursor of the previous page; valid only with the same filters */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "link.created" | "link.updated" | "link.archived" | "link.restored" | "deep_link.created" | "deep_link.updated" | "deep_link.archived" | "deep_link.restored" | "domain.added" | "domain.verified" | "domain.removed" | "domain.updated" | "key.created" | "key.revoked" | "key.rotated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "rate_limits.updated";
+                action?: "link.created" | "link.updated" | "link.archived" | "link.restored" | "deep_link.created" | "deep_link.updated" | "deep_link.archived" | "deep_link.restored" | "domain.added" | "domain.verified" | "domain.removed" | "domain.updated" | "key.created" | "key.revoked" | "key.rotated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "rate_limits.updated" | "workspace.exported";
                 /** @description Only entries about this resource id */
                 resourceId?: string;
                 /** @description Only entries made with this API key id (key_...) */
