@@ -9,8 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import type { AuditEntryResource } from '@shared/audit/audit-entry';
 import { listAuditLog } from '@shared/audit/list-audit-log';
+import { linkRepository } from '@shared/links/link-repository';
 import { domainRepository } from '@shared/tenancy/domain-repository';
-import { runAdminFailing, runAdminJson } from '@test/support/admin-cli';
+import { runAdmin, runAdminFailing, runAdminJson } from '@test/support/admin-cli';
 
 let w: BootstrapResult;
 beforeAll(async () => {
@@ -236,6 +237,42 @@ describe('audit log of admin CLI changes', { timeout: 240_000 }, () => {
       await noEntryOf(['export-workspace', w.workspaceId, '--out', file]);
     } finally {
       rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('import-links: one link.created entry per transaction chunk, listing the created links; a dry run or a re-run writes none', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'audit-import-'));
+    try {
+      const file = path.join(dir, 'links.csv');
+      writeFileSync(
+        file,
+        'url,key\nhttps://example.com/i1,audit-imp-1\nhttps://example.com/i2,audit-imp-2\nhttps://example.com/i3,audit-imp-3\n',
+      );
+      const args = ['import-links', file, '--workspace', w.workspaceId, '--domain', w.domain, '--format', 'generic'];
+      const before = await log();
+      expect((await runAdmin([...args, '--dry-run', '--json'])).code).toBe(0);
+      expect(await log()).toEqual(before);
+
+      const { result, entry } = await oneEntryOf(() =>
+        runAdminJson<{ created: number }>(['--actor', 'alice', ...args]),
+      );
+      expect(result.created).toBe(3);
+      expect(entry).toMatchObject({ actor: alice, action: 'link.created', requestId: null, changedFields: [] });
+      expect(entry.resourceIds).toHaveLength(3);
+      expect(entry.resource).toEqual({ type: 'link', id: entry.resourceIds[0] });
+      const created = await Promise.all(
+        ['audit-imp-1', 'audit-imp-2', 'audit-imp-3'].map(
+          async (key) => (await linkRepository.findBySlug(w.domain, key))!.id,
+        ),
+      );
+      expect([...entry.resourceIds].sort()).toEqual([...created].sort());
+      expect(JSON.stringify(entry)).not.toContain('example.com/i1');
+
+      const afterImport = await log();
+      await runAdmin([...args, '--json']);
+      expect(await log()).toEqual(afterImport);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
