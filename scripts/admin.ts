@@ -26,10 +26,11 @@ import { registerTenantCommands } from './admin/tenant-commands';
 import { registerWorkspaceCommands } from './admin/workspace-commands';
 import { registerWorkspaceDataCommands } from './admin/workspace-data-commands';
 import { registerWebhookCommands } from './admin/webhook-commands';
+import { setOperatorActor } from './admin/operator';
 
-const program = new Command('admin').description(
-  'Provision and operate the link service (local stack or a deployed table)',
-);
+const program = new Command('admin')
+  .description('Provision and operate the link service (local stack or a deployed table)')
+  .option('--actor <name>', 'who makes the change, for the audit log (default: the OS user)');
 
 // One line per command group.
 registerTenantCommands(program);
@@ -69,6 +70,7 @@ program.hook('preAction', (_program, action) => {
   const names: string[] = [];
   for (let c: Command | null = action; c && c !== program; c = c.parent) names.unshift(c.name());
   commandPath = names.join(' ');
+  setOperatorActor(program.opts<{ actor?: string }>().actor);
 });
 
 /** --json anywhere before a `--` asks for the error as JSON too, even when the command line was refused. */

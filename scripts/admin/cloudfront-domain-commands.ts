@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { invalidInput } from '@shared/admin/admin-error';
 import { addDomain, frontDoorFromEnv, removeDomain, verifyDomain, type DnsRecord } from '@shared/admin/tenant-domains';
 import { adminTarget } from './admin-target';
+import { cliOrigin } from './operator';
 import { printResult, type JsonOption } from './output';
 
 /** Exit code of `domains verify` while something is still missing (scripts can loop on it). */
@@ -37,7 +38,12 @@ export const registerCloudFrontDomainCommands = (program: Command): void => {
       const usage = options.usage.toUpperCase();
       if (usage !== 'SHORTLINK' && usage !== 'DEEPLINK')
         throw invalidInput(`--usage must be SHORTLINK or DEEPLINK (got ${options.usage})`);
-      const result = await addDomain({ domain, workspaceId: options.workspace, usage }, frontDoorFromEnv(), edgeUrl);
+      const result = await addDomain(
+        { domain, workspaceId: options.workspace, usage },
+        frontDoorFromEnv(),
+        edgeUrl,
+        cliOrigin(),
+      );
       printResult(options, result, (r) =>
         [
           `${r.domain} added to ${r.workspaceId} (${r.usage}), not verified yet.`,
@@ -56,7 +62,7 @@ export const registerCloudFrontDomainCommands = (program: Command): void => {
     .option('--json', 'print one line of JSON')
     .action(async (domain: string, options: JsonOption) => {
       const { edgeUrl } = adminTarget();
-      const result = await verifyDomain(domain, frontDoorFromEnv(), edgeUrl);
+      const result = await verifyDomain(domain, frontDoorFromEnv(), edgeUrl, cliOrigin());
       printResult(options, result, (r) =>
         r.verified
           ? `${r.domain} is verified${r.tenantId ? ` (tenant ${r.tenantId})` : ''}: its links answer on https://${r.domain}/`
@@ -77,7 +83,7 @@ export const registerCloudFrontDomainCommands = (program: Command): void => {
     .option('--json', 'print one line of JSON')
     .action(async (domain: string, options: JsonOption) => {
       adminTarget();
-      const result = await removeDomain(domain, frontDoorFromEnv());
+      const result = await removeDomain(domain, frontDoorFromEnv(), cliOrigin());
       printResult(options, result, (r) =>
         [`${r.domain} removed (tenant: ${r.tenant}).`, ...r.missing.map((m) => `  - ${m}`)].join('\n'),
       );

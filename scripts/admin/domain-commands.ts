@@ -3,7 +3,9 @@ import type { Command } from 'commander';
 import { invalidInput, notFound } from '@shared/admin/admin-error';
 import { httpUrlSchema } from '@shared/schemas/common-schemas';
 import { domainRepository } from '@shared/tenancy/domain-repository';
+import { domainAudit } from '@shared/admin/tenant-domains';
 import { adminTarget } from './admin-target';
+import { cliOrigin } from './operator';
 import { fieldLines, printResult, type JsonOption } from './output';
 
 const FLAGS = { expiredUrl: '--expired-url', notFoundUrl: '--not-found-url' } as const;
@@ -28,7 +30,8 @@ export const registerDomainCommands = (program: Command): void => {
       const host = await domainRepository.findHost(name);
       const domain = host ? await domainRepository.findById(host.workspaceId, host.domainId) : undefined;
       if (!domain) throw notFound(`No domain ${name} (a link domain added with bootstrap or domains add)`);
-      await domainRepository.setFallbackUrls(domain, urls);
+      const changed = (['expiredUrl', 'notFoundUrl'] as const).filter((field) => domain[field] !== urls[field]);
+      await domainRepository.setFallbackUrls(domain, urls, domainAudit(domain, cliOrigin(), 'domain.updated', changed));
       printResult(options, { domain: domain.domain, ...urls }, (v) =>
         [
           `Fallback URLs of ${v.domain} set (the edge sees them within 60 s):`,

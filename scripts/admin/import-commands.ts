@@ -8,6 +8,7 @@ import { importLinks, type CsvRecord, type ImportReport } from '@shared/import/i
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { invalidInput, notFound } from '@shared/admin/admin-error';
 import { adminTarget } from './admin-target';
+import { cliOrigin } from './operator';
 import { fromAppError } from './errors';
 import { printResult, progressBar, type JsonOption } from './output';
 
@@ -89,6 +90,7 @@ export const registerImportCommands = (program: Command): void => {
           domain: options.domain,
           format,
           dryRun: options.dryRun,
+          origin: cliOrigin(),
           onProgress: (n) => {
             bar.increment(n);
           },

@@ -16,6 +16,7 @@ import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
 import { adminTarget } from './admin-target';
+import { cliOrigin } from './operator';
 import { isConditionalCheckFailure } from './errors';
 import { fieldLines, printResult, progressBar, type JsonOption } from './output';
 
@@ -56,7 +57,15 @@ const registerKeysGroup = (program: Command): void => {
       const expiresAt =
         options.expiresIn === undefined ? null : expiryFrom(now, parseDuration(options.expiresIn, '--expires-in'));
       if (!(await workspaceRepository.findById(workspaceId))) throw notFound(`No workspace ${workspaceId}`);
-      const created = await issueKey({ workspaceId, kind: 'server', name, scopes, expiresAt, now });
+      const created = await issueKey({
+        workspaceId,
+        kind: 'server',
+        name,
+        scopes,
+        expiresAt,
+        now,
+        origin: cliOrigin(),
+      });
       printResult(options, created, shownOnce);
     });
 
@@ -90,7 +99,11 @@ const registerKeysGroup = (program: Command): void => {
     .option('--json', 'print one line of JSON')
     .action(async (keyId: string, options: JsonOption) => {
       adminTarget();
-      printResult(options, await revokeKeyById(keyId), (v) => `Key ${v.id} (${v.name}) revoked.`);
+      printResult(
+        options,
+        await revokeKeyById(keyId, Date.now(), cliOrigin()),
+        (v) => `Key ${v.id} (${v.name}) revoked.`,
+      );
     });
 
   group
@@ -101,7 +114,7 @@ const registerKeysGroup = (program: Command): void => {
     .option('--json', 'print {"id","key",...,"previousKeyId","previousExpiresAt"}')
     .action(async (keyId: string, options: JsonOption & { overlap: string }) => {
       adminTarget();
-      const rotated = await rotateKey(keyId, parseDuration(options.overlap, '--overlap'));
+      const rotated = await rotateKey(keyId, parseDuration(options.overlap, '--overlap'), Date.now(), cliOrigin());
       printResult(
         options,
         rotated,

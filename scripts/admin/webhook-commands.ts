@@ -13,6 +13,7 @@ import { allowLoopbackWebhooks } from '@shared/outbound/webhook-url';
 import { notFound } from '@shared/admin/admin-error';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { adminTarget } from './admin-target';
+import { cliOrigin } from './operator';
 import { fieldLines, printResult, progressBar, type JsonOption } from './output';
 
 /** The target; loopback http URLs only when it is the local stack. */
@@ -39,7 +40,13 @@ export const registerWebhookCommands = (program: Command): void => {
     .option('--json', 'print {"id","secret"}')
     .action(async (workspaceId: string, options: JsonOption & { url: string; events?: string }) => {
       target();
-      const added = await addWebhookEndpoint(workspaceId, options.url, parseEventTypes(options.events));
+      const added = await addWebhookEndpoint(
+        workspaceId,
+        options.url,
+        parseEventTypes(options.events),
+        new Date(),
+        cliOrigin(),
+      );
       printResult(options, added, (v) =>
         [
           'Endpoint added; keep its signing secret now, it is shown once:',
@@ -76,7 +83,7 @@ export const registerWebhookCommands = (program: Command): void => {
     .option('--json', 'print one line of JSON')
     .action(async (endpointId: string, options: JsonOption) => {
       target();
-      printResult(options, await removeWebhookEndpoint(endpointId), (v) => `Endpoint ${v.id} removed.`);
+      printResult(options, await removeWebhookEndpoint(endpointId, cliOrigin()), (v) => `Endpoint ${v.id} removed.`);
     });
 
   webhooks
@@ -86,7 +93,7 @@ export const registerWebhookCommands = (program: Command): void => {
     .option('--json', 'print {"id","secret","previousSecretExpiresAt"}')
     .action(async (endpointId: string, options: JsonOption) => {
       target();
-      const rotated = await rotateWebhookSecret(endpointId);
+      const rotated = await rotateWebhookSecret(endpointId, new Date(), cliOrigin());
       printResult(options, rotated, (v) =>
         [
           `New signing secret (shown once); the old one signs too until ${v.previousSecretExpiresAt}:`,

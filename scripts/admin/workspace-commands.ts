@@ -12,7 +12,10 @@ import {
 import { LIMITS_CACHE_SECONDS } from '@shared/rate-limits/rate-limiter';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { invalidInput, notFound } from '@shared/admin/admin-error';
+import { newAuditEntry } from '@shared/audit/audit-entry';
+import { auditPut } from '@shared/audit/audit-repository';
 import { adminTarget } from './admin-target';
+import { cliOrigin } from './operator';
 import { fieldLines, printResult, type JsonOption } from './output';
 
 const FLAGS = {
@@ -79,7 +82,12 @@ export const registerWorkspaceCommands = (program: Command): void => {
       if (Object.keys(changes).length === 0)
         throw invalidInput(`Give at least one of ${Object.values(FLAGS).join(', ')}`);
       await workspaceOrThrow(workspaceId);
-      const stored = await workspaceRepository.setRateLimits(workspaceId, changes);
+      const entry = newAuditEntry(workspaceId, cliOrigin(), {
+        action: 'rate_limits.updated',
+        resource: { type: 'workspace', id: workspaceId },
+        changedFields: Object.keys(changes),
+      });
+      const stored = await workspaceRepository.setRateLimits(workspaceId, changes, [auditPut(entry)]);
       const rateLimits = describeLimits(stored);
       printResult(options, { workspaceId, rateLimits }, () =>
         [`Rate limits of ${workspaceId} (requests per minute):`, limitLines(rateLimits)].join('\n'),

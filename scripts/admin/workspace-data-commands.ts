@@ -8,7 +8,10 @@ import { exportWorkspace } from '@shared/admin/export-workspace';
 import { createLocalLakeStore, createS3LakeStore, type LakeStore } from '@shared/admin/lake-store';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { AdminError, invalidInput, notFound } from '@shared/admin/admin-error';
+import { newAuditEntry } from '@shared/audit/audit-entry';
+import { auditRepository } from '@shared/audit/audit-repository';
 import { adminTarget } from './admin-target';
+import { cliOrigin } from './operator';
 import { fieldLines, printResult, progressBar, type JsonOption } from './output';
 import { localStreamFailuresDir } from '@shared/events/local-event-stream';
 
@@ -86,6 +89,13 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
       }).finally(() => {
         bar.stop();
       });
+      // An export writes files, not items: its entry is written once the files are (not in a transaction).
+      await auditRepository.put(
+        newAuditEntry(workspaceId, cliOrigin(), {
+          action: 'workspace.exported',
+          resource: { type: 'workspace', id: workspaceId },
+        }),
+      );
       printResult(options, result, (r) =>
         [`Exported ${r.workspaceId} to ${r.out} (lines per file):`, fieldLines(Object.entries(r.files))].join('\n'),
       );

@@ -11,6 +11,8 @@ import type { ApiKeyRecord, KeyKind, PublishableRestrictions } from '@shared/aut
 import { isKeyScope, keyScopes, scopesOf, type KeyScope } from '@shared/auth/scopes';
 import { derivedKeyId } from '@shared/auth/key-id';
 import { prefixedId } from '@shared/util/ids';
+import { newAuditEntry, type ChangeOrigin } from '@shared/audit/audit-entry';
+import { auditPut } from '@shared/audit/audit-repository';
 import { AdminError, invalidInput, notFound } from './admin-error';
 
 /** What `keys list` shows of a key (and `create` / `rotate`, with the plain key). */
@@ -88,6 +90,8 @@ export interface NewKeyOptions {
   appId?: string | null;
   publishable?: PublishableRestrictions | null;
   now?: number;
+  /** Who creates the key: given, its `key.created` audit entry is written in the key's transaction. */
+  origin?: ChangeOrigin;
 }
 
 /** A new key's record (with a public id) and its plain value, not yet stored. */
@@ -114,7 +118,17 @@ const newKeyRecord = (options: NewKeyOptions): { record: ApiKeyRecord & { keyId:
 /** Stores a new key with a public id; returns the plain key (shown once) and its view. */
 export const issueKey = async (options: NewKeyOptions): Promise<KeyView & { key: string }> => {
   const { record, key } = newKeyRecord(options);
-  await apiKeyRepository.put(record);
+  const audit = options.origin
+    ? [
+        auditPut(
+          newAuditEntry(record.workspaceId, options.origin, {
+            action: 'key.created',
+            resource: { type: 'api_key', id: record.keyId },
+          }),
+        ),
+      ]
+    : [];
+  await apiKeyRepository.put(record, audit);
   return { ...viewOf(record), key };
 };
 
@@ -132,12 +146,26 @@ const keyById = async (keyId: string): Promise<ApiKeyRecord & { keyId: string }>
   return record as ApiKeyRecord & { keyId: string };
 };
 
-/** Revokes a key by its public id; refuses an unknown or already revoked id. */
-export const revokeKeyById = async (keyId: string, now = Date.now()): Promise<ListedKey> => {
+/**
+ * Revokes a key by its public id; refuses an unknown or already revoked id. With an origin, its
+ * `key.revoked` audit entry is written in the revocation's transaction.
+ */
+export const revokeKeyById = async (keyId: string, now = Date.now(), origin?: ChangeOrigin): Promise<ListedKey> => {
   const record = await keyById(keyId);
   if (record.revoked) throw new AdminError('conflict', `Key ${record.keyId} is already revoked (nothing was changed)`);
   const revokedAt = new Date(now).toISOString();
-  await apiKeyRepository.revoke(record.keyHash, revokedAt);
+  const audit = origin
+    ? [
+        auditPut(
+          newAuditEntry(record.workspaceId, origin, {
+            action: 'key.revoked',
+            resource: { type: 'api_key', id: record.keyId },
+            changedFields: ['revoked'],
+          }),
+        ),
+      ]
+    : [];
+  await apiKeyRepository.revoke(record.keyHash, revokedAt, audit);
   return listedOf({ ...record, revoked: true, revokedAt });
 };
 
@@ -152,9 +180,16 @@ export interface Rotation extends KeyView {
  * keeps working until `overlapMs` from now (or its own earlier end), then stops. Refuses a revoked
  * or expired key. The new key and the old key's new end are one DynamoDB transaction, conditional
  * on the old key still existing, not revoked and unchanged since it was read: a key revoked (or
- * rotated) meanwhile fails the rotation with nothing written, no new key included.
+ * rotated) meanwhile fails the rotation with nothing written, no new key included. With an origin,
+ * the `key.rotated` audit entry (resource: the old key; resourceIds: the old and the new key) is
+ * in the same transaction.
  */
-export const rotateKey = async (keyId: string, overlapMs: number, now = Date.now()): Promise<Rotation> => {
+export const rotateKey = async (
+  keyId: string,
+  overlapMs: number,
+  now = Date.now(),
+  origin?: ChangeOrigin,
+): Promise<Rotation> => {
   if (overlapMs < 0) throw invalidInput('--overlap must not be negative');
   if (overlapMs > MAX_LIFETIME_MS) throw invalidInput('--overlap must be at most 2 years (730d)');
   const old = await keyById(keyId);
@@ -173,10 +208,23 @@ export const rotateKey = async (keyId: string, overlapMs: number, now = Date.now
     publishable: old.publishable,
     now,
   });
+  const audit = origin
+    ? [
+        auditPut(
+          newAuditEntry(old.workspaceId, origin, {
+            action: 'key.rotated',
+            resource: { type: 'api_key', id: old.keyId },
+            resourceIds: [old.keyId, record.keyId],
+            changedFields: ['expiresAt'],
+          }),
+        ),
+      ]
+    : [];
   const outcome = await apiKeyMaintenance.rotate(
     record,
     { keyHash: old.keyHash, readExpiresAt: old.expiresAt ?? null },
     previousExpiresAt,
+    audit,
   );
   if (outcome === 'old-key-changed') {
     const current = await apiKeyRepository.findByHash(old.keyHash);

@@ -21,17 +21,20 @@ export const apiKeyMaintenance = {
    * the old key still exists, is not revoked and still ends when it did when it was read
    * (`readExpiresAt`: a concurrent rotation or revocation cancels this one). Returns which
    * condition refused it, if one did (then nothing was written); any other cancellation (a
-   * conflicting transaction) is thrown.
+   * conflicting transaction) is thrown. `alongside` (such as the rotation's audit entry) is
+   * written in the same transaction.
    */
   async rotate(
     fresh: ApiKeyRecord,
     old: { keyHash: string; readExpiresAt: string | null },
     previousExpiresAt: string,
+    alongside: Record<string, unknown>[] = [],
   ): Promise<'rotated' | 'old-key-changed' | 'new-key-exists'> {
     const unchangedEnd =
       old.readExpiresAt === null ? '(attribute_not_exists(expiresAt) OR expiresAt = :null)' : 'expiresAt = :read';
     const writes = [
       ...newKeyWrites(fresh),
+      ...alongside,
       {
         Update: {
           TableName: tableName(),
@@ -47,7 +50,9 @@ export const apiKeyMaintenance = {
       },
     ];
     if (writes.length > MAX_TRANSACTION_ACTIONS)
-      throw new Error(`A key with ${writes.length - 2} browser origins is too large to rotate in one transaction`);
+      throw new Error(
+        `A key with ${writes.length - 2 - alongside.length} browser origins is too large to rotate in one transaction`,
+      );
     try {
       await getDocumentClient().send(new TransactWriteCommand({ TransactItems: writes }));
       return 'rotated';

@@ -23,6 +23,8 @@ import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { DomainRecord } from '@shared/tenancy/tenancy-types';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { prefixedId } from '@shared/util/ids';
+import { newAuditEntry, type AuditAction, type ChangeOrigin } from '@shared/audit/audit-entry';
+import { auditPut } from '@shared/audit/audit-repository';
 import { DomainFlowError, normalizeDomain } from './domain-name';
 
 export { DomainFlowError, normalizeDomain };
@@ -174,6 +176,25 @@ export const updateTenant = async (
     { retries: 3, minTimeout: 200, maxTimeout: 2_000 },
   );
 
+/** The audit entry of a domain change, as a transaction item (none without an origin). */
+export const domainAudit = (
+  domain: DomainRecord,
+  origin: ChangeOrigin | undefined,
+  action: AuditAction,
+  changedFields: string[] = [],
+) =>
+  origin
+    ? [
+        auditPut(
+          newAuditEntry(domain.workspaceId, origin, {
+            action,
+            resource: { type: 'domain', id: domain.id },
+            changedFields,
+          }),
+        ),
+      ]
+    : [];
+
 export interface AddDomainResult {
   domain: string;
   workspaceId: string;
@@ -187,6 +208,7 @@ export const addDomain = async (
   input: { domain: string; workspaceId: string; usage: DomainRecord['usage'] },
   target: FrontDoorTarget | null,
   localEdgeUrl = '',
+  origin?: ChangeOrigin,
 ): Promise<AddDomainResult> => {
   const hostname = normalizeDomain(input.domain);
   if (hostname.startsWith(ALTERNATE_LABEL))
@@ -211,7 +233,7 @@ export const addDomain = async (
     updatedAt: now,
   };
   try {
-    await domainRepository.create(record);
+    await domainRepository.create(record, domainAudit(record, origin, 'domain.added'));
   } catch (error) {
     if (errorName(error) === 'TransactionCanceledException')
       throw new DomainFlowError(`${hostname} is already a link domain (of this or another workspace)`, 'conflict');
@@ -250,11 +272,14 @@ export const verifyDomain = async (
   raw: string,
   target: FrontDoorTarget | null,
   localEdgeUrl = '',
+  origin?: ChangeOrigin,
 ): Promise<VerifyDomainResult> => {
   const domain = await findDomainOrThrow(raw);
   if (domain.archived) throw new DomainFlowError(`${domain.domain} was removed`, 'conflict');
   const routingEndpoint = await routingEndpointOf(target, localEdgeUrl);
   const hostnames = tenantHostnames(domain);
+  // Verifying a verified domain again changes nothing: no entry.
+  const verifiedAudit = () => (domain.verified ? [] : domainAudit(domain, origin, 'domain.verified', ['verified']));
   const result = (
     state: VerifyState,
     tenantId: string | null,
@@ -271,7 +296,7 @@ export const verifyDomain = async (
 
   if (!target) {
     // The local stack has no CloudFront, DNS or TLS: the edge answers any Host it is sent.
-    await domainRepository.setVerified(domain, true);
+    await domainRepository.setVerified(domain, true, verifiedAudit());
     return result('verified', null, []);
   }
 
@@ -360,7 +385,7 @@ export const verifyDomain = async (
     }
   }
 
-  await domainRepository.setVerified(domain, true);
+  await domainRepository.setVerified(domain, true, verifiedAudit());
   return result('verified', tenantId, []);
 };
 
@@ -375,7 +400,11 @@ export interface RemoveDomainResult {
  * Takes the tenant down (disabled, then deleted; CloudFront deletes only a disabled tenant) and
  * retires the domain: its links answer with the domain's not-found answer from then on.
  */
-export const removeDomain = async (raw: string, target: FrontDoorTarget | null): Promise<RemoveDomainResult> => {
+export const removeDomain = async (
+  raw: string,
+  target: FrontDoorTarget | null,
+  origin?: ChangeOrigin,
+): Promise<RemoveDomainResult> => {
   const domain = await findDomainOrThrow(raw);
   let tenant: RemoveDomainResult['tenant'] = 'none';
   const missing: string[] = [];
@@ -397,6 +426,10 @@ export const removeDomain = async (raw: string, target: FrontDoorTarget | null):
       }
     }
   }
-  if (!domain.archived) await domainRepository.retire(domain);
+  if (!domain.archived)
+    await domainRepository.retire(
+      domain,
+      domainAudit(domain, origin, 'domain.removed', domain.verified ? ['archived', 'verified'] : ['archived']),
+    );
   return { domain: domain.domain, tenant, removed: true, missing };
 };

@@ -18,10 +18,22 @@ export const auditActions = [
   'deep_link.updated',
   'deep_link.archived',
   'deep_link.restored',
+  'domain.added',
+  'domain.verified',
+  'domain.removed',
+  'domain.updated',
+  'key.created',
+  'key.revoked',
+  'key.rotated',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'rate_limits.updated',
+  'workspace.exported',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
-export const auditResourceTypes = ['link', 'deep_link'] as const;
+export const auditResourceTypes = ['link', 'deep_link', 'domain', 'api_key', 'webhook_endpoint', 'workspace'] as const;
 export type AuditResourceType = (typeof auditResourceTypes)[number];
 
 /** Who made the change: an API key (by its public id and label) or an operator (the admin CLI). */
@@ -46,6 +58,11 @@ export interface AuditEntry {
   actor: AuditActor;
   action: AuditAction;
   resource: { type: AuditResourceType; id: string };
+  /**
+   * When the change made or touched more than `resource` (a bulk chunk's links, a rotation's new
+   * key): all their ids, `resource.id` first. Absent otherwise (it is then `[resource.id]`).
+   */
+  resourceIds?: string[];
   requestId: string | null;
   ip: string | null;
   userAgent: string | null;
@@ -63,7 +80,7 @@ const USER_AGENT_MAX = 512;
 export const newAuditEntry = (
   workspaceId: string,
   origin: ChangeOrigin,
-  change: { action: AuditAction; resource: AuditEntry['resource']; changedFields?: string[] },
+  change: { action: AuditAction; resource: AuditEntry['resource']; resourceIds?: string[]; changedFields?: string[] },
   occurredAt = new Date().toISOString(),
 ): AuditEntry => ({
   id: prefixedId('aud'),
@@ -72,6 +89,7 @@ export const newAuditEntry = (
   actor: origin.actor,
   action: change.action,
   resource: change.resource,
+  ...(change.resourceIds ? { resourceIds: change.resourceIds } : {}),
   requestId: origin.requestId,
   ip: origin.ip,
   userAgent: origin.userAgent === null ? null : origin.userAgent.slice(0, USER_AGENT_MAX),
@@ -85,6 +103,7 @@ export const toAuditEntryResource = (entry: AuditEntry) => ({
   actor: entry.actor,
   action: entry.action,
   resource: entry.resource,
+  resourceIds: entry.resourceIds ?? [entry.resource.id],
   requestId: entry.requestId,
   ip: entry.ip,
   userAgent: entry.userAgent,

@@ -1,4 +1,4 @@
-import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import type { IndexName } from '@shared/db/table-definition';
@@ -83,6 +83,13 @@ const getEntries = async (entryKeys: Key[]): Promise<Map<string, AuditEntry>> =>
 };
 
 export const auditRepository = {
+  /**
+   * An entry on its own, for a change that is no DynamoDB write it could join (a workspace export
+   * writes files): written right after the change succeeded.
+   */
+  async put(entry: AuditEntry): Promise<void> {
+    await getDocumentClient().send(new PutCommand(auditPut(entry).Put));
+  },
   /**
    * Walks one partition newest first, a chunk at a time, yielding the entries (read from the
    * table when the partition is an index's). An index row whose entry is gone is skipped.

@@ -53,6 +53,10 @@ export const auditEntryResourceSchema = z.object({
   actor: actorSchema,
   action: z.enum(auditActions),
   resource: z.object({ type: z.enum(auditResourceTypes), id: z.string() }),
+  resourceIds: described(
+    z.array(z.string()),
+    'Every resource the change made or touched, resource.id first (a bulk chunk lists its links; a rotation the old key and the new one)',
+  ),
   requestId: z.nullable(z.string()),
   ip: z.nullable(z.string()),
   userAgent: z.nullable(z.string()),

@@ -29,9 +29,14 @@ export const newKeyWrites = (record: ApiKeyRecord) => [
 
 /** Keys are stored by their SHA-256 hash only; the plain key is never written. */
 export const apiKeyRepository = {
-  /** The key, and for a browser publishable key its origin-index items, in one transaction. */
-  async put(record: ApiKeyRecord): Promise<void> {
-    await getDocumentClient().send(new TransactWriteCommand({ TransactItems: newKeyWrites(record) }));
+  /**
+   * The key, and for a browser publishable key its origin-index items, in one transaction, with
+   * `alongside` (such as the change's audit entry) in the same transaction.
+   */
+  async put(record: ApiKeyRecord, alongside: Record<string, unknown>[] = []): Promise<void> {
+    await getDocumentClient().send(
+      new TransactWriteCommand({ TransactItems: [...newKeyWrites(record), ...alongside] }),
+    );
   },
   async findByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     const out = await getDocumentClient().send(new GetCommand({ TableName: tableName(), Key: keys.apiKey(keyHash) }));
@@ -89,9 +94,14 @@ export const apiKeyRepository = {
    * so preflights for its origins stop passing), in one transaction (further origin deletes in
    * follow-up transactions past DynamoDB's 100 actions). Idempotent: revoking again removes any
    * index item still left by an earlier revocation. Returns how many index items it cleared (deleted, or already absent);
-   * throws ConditionalCheckFailed (via the transaction) when no such key exists.
+   * throws ConditionalCheckFailed (via the transaction) when no such key exists. `alongside` (such as
+   * the revocation's audit entry) goes in the first transaction, with the key's update.
    */
-  async revoke(keyHash: string, now = new Date().toISOString()): Promise<{ indexItemsCleared: number }> {
+  async revoke(
+    keyHash: string,
+    now = new Date().toISOString(),
+    alongside: Record<string, unknown>[] = [],
+  ): Promise<{ indexItemsCleared: number }> {
     const record = await this.findByHash(keyHash);
     const origins = record ? browserOriginItems(record).map(({ pk, sk }) => ({ pk, sk })) : [];
     const update = {
@@ -103,13 +113,16 @@ export const apiKeyRepository = {
         ExpressionAttributeValues: { ':t': true, ':now': now },
       },
     };
-    if (origins.length === 0) {
+    if (origins.length === 0 && alongside.length === 0) {
       await getDocumentClient().send(new UpdateCommand(update.Update));
       return { indexItemsCleared: 0 };
     }
     const deletes = origins.map((Key) => ({ Delete: { TableName: tableName(), Key } }));
-    await getDocumentClient().send(new TransactWriteCommand({ TransactItems: [update, ...deletes.slice(0, 99)] }));
-    for (let i = 99; i < deletes.length; i += 100) {
+    const first = 100 - 1 - alongside.length;
+    await getDocumentClient().send(
+      new TransactWriteCommand({ TransactItems: [update, ...alongside, ...deletes.slice(0, first)] }),
+    );
+    for (let i = first; i < deletes.length; i += 100) {
       await getDocumentClient().send(new TransactWriteCommand({ TransactItems: deletes.slice(i, i + 100) }));
     }
     return { indexItemsCleared: origins.length };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { bulkCreateLinks } from '@shared/links/bulk-create-links';
+import type { ChangeOrigin } from '@shared/audit/audit-entry';
 import { getShortLinkDomainOrThrow } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { toIssues } from '@shared/http/validation';
@@ -22,6 +23,8 @@ export interface ImportOptions {
   domain: string;
   format: ImportFormat;
   dryRun?: boolean;
+  /** Who imports: each transaction chunk's `link.created` audit entry names it. */
+  origin: ChangeOrigin;
   /** Called after each batch with the number of rows it handled. */
   onProgress?: (rows: number) => void;
 }
@@ -165,6 +168,7 @@ export const importLinks = async (records: CsvRecord[], options: ImportOptions):
       const results = await bulkCreateLinks(
         options.workspaceId,
         valid.map((p) => p.body),
+        options.origin,
         { createdAt: valid.map((p) => p.createdAt) },
       );
       for (const [j, result] of results.entries()) {

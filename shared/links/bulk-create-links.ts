@@ -1,3 +1,4 @@
+import { newAuditEntry, type ChangeOrigin } from '@shared/audit/audit-entry';
 import { AppError, isAppError, type ValidationIssue } from '@shared/errors/app-error';
 import { toIssues } from '@shared/http/validation';
 import { createLinkBodySchema, type CreateLinkBody } from '@shared/schemas/link-schemas';
@@ -30,7 +31,8 @@ export type BulkItemResult =
 const MAX_DETAILS = 5;
 const MAX_DETAIL_CHARS = 200;
 /** DynamoDB: at most 100 actions and 4 MB per transaction; links are packed below both. */
-const TRANSACT_MAX_ITEMS = 100;
+/** DynamoDB's 100 items per transaction, less the chunk's audit entry. */
+const TRANSACT_MAX_ITEMS = 100 - 1;
 const TRANSACT_MAX_BYTES = 3 * 1024 * 1024;
 const GROUP_CONCURRENCY = 4;
 const CONFLICT_ATTEMPTS = 6;
@@ -108,11 +110,14 @@ const pack = (pending: Pending[]): Pending[][] => {
  * passwords are resolved once for the batch; two items asking for the same domain + key: the
  * earlier wins. The writes are packed into a few DynamoDB transactions (each link's item, slug
  * reservation and list entries together); a slug found taken drops (or, for a generated key,
- * re-keys) that link and the rest of its transaction is written again.
+ * re-keys) that link and the rest of its transaction is written again. Each transaction carries
+ * one `link.created` audit entry listing the links it creates (resource: the first of them;
+ * resourceIds: all of them), built afresh for each attempt.
  */
 export const bulkCreateLinks = async (
   workspaceId: string,
   items: unknown[],
+  origin: ChangeOrigin,
   options: {
     /** Per item: the original creation time of an imported link. */ createdAt?: Array<string | undefined>;
   } = {},
@@ -215,7 +220,16 @@ export const bulkCreateLinks = async (
     for (let conflicts = 0; rest.length > 0;) {
       let outcome: { slugTaken: string[]; idTaken: string[] };
       try {
-        outcome = await linkRepository.createManyWithSlugs(rest.map((p) => p.link));
+        const ids = rest.map((p) => p.link.id);
+        const audit = newAuditEntry(workspaceId, origin, {
+          action: 'link.created',
+          resource: { type: 'link', id: required(ids[0], 'the first link of a chunk') },
+          resourceIds: ids,
+        });
+        outcome = await linkRepository.createManyWithSlugs(
+          rest.map((p) => p.link),
+          audit,
+        );
       } catch (error) {
         if (!(error instanceof LinkChangedError)) throw error;
         if (++conflicts >= CONFLICT_ATTEMPTS) {

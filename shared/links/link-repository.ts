@@ -114,9 +114,13 @@ export const linkRepository = {
    * item, slug reservation and list entries, as `createWithSlug` does for one. When a condition
    * fails nothing is written, and the answer names the links whose slug (or, vanishingly rarely,
    * id) is taken, so the caller can drop or re-key them and write the rest again. Contention with
-   * another transaction is `LinkChangedError` (retry).
+   * another transaction is `LinkChangedError` (retry). The chunk's audit entry (one `link.created`
+   * listing the links) is the transaction's last item: both or neither.
    */
-  async createManyWithSlugs(links: LinkRecord[]): Promise<{ slugTaken: string[]; idTaken: string[] }> {
+  async createManyWithSlugs(
+    links: LinkRecord[],
+    audit: AuditEntry,
+  ): Promise<{ slugTaken: string[]; idTaken: string[] }> {
     const items: Array<{ Put: Record<string, unknown> }> = [];
     const positions: Array<{ id: string; link: number; slug: number }> = [];
     for (const link of links) {
@@ -128,7 +132,7 @@ export const linkRepository = {
       );
     }
     try {
-      await getDocumentClient().send(new TransactWriteCommand({ TransactItems: items as never }));
+      await getDocumentClient().send(new TransactWriteCommand({ TransactItems: [...items, auditPut(audit)] as never }));
       return { slugTaken: [], idTaken: [] };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;

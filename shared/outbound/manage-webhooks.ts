@@ -1,4 +1,6 @@
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
+import { newAuditEntry, type AuditAction, type ChangeOrigin } from '@shared/audit/audit-entry';
+import { auditPut } from '@shared/audit/audit-repository';
 import { prefixedId } from '@shared/util/ids';
 import {
   defaultSubscribedTypes,
@@ -43,11 +45,31 @@ const endpointOrThrow = async (endpointId: string): Promise<WebhookEndpoint> => 
   return endpoint;
 };
 
+/** The audit entry of an endpoint change, as a transaction item (none without an origin); never its URL or secret. */
+const webhookAudit = (
+  endpoint: WebhookEndpoint,
+  origin: ChangeOrigin | undefined,
+  action: AuditAction,
+  changedFields: string[] = [],
+) =>
+  origin
+    ? [
+        auditPut(
+          newAuditEntry(endpoint.workspaceId, origin, {
+            action,
+            resource: { type: 'webhook_endpoint', id: endpoint.id },
+            changedFields,
+          }),
+        ),
+      ]
+    : [];
+
 export const addWebhookEndpoint = async (
   workspaceId: string,
   url: string,
   events: OutboundEventType[],
   now = new Date(),
+  origin?: ChangeOrigin,
 ) => {
   try {
     await checkWebhookHost(checkWebhookUrl(url));
@@ -70,24 +92,31 @@ export const addWebhookEndpoint = async (
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
   };
-  await webhookEndpointRepository.create(endpoint);
+  await webhookEndpointRepository.create(endpoint, webhookAudit(endpoint, origin, 'webhook.created'));
   return { id: endpoint.id, secret: endpoint.secret };
 };
 
 export const listWebhookEndpoints = async (workspaceId: string) =>
   (await webhookEndpointRepository.listByWorkspace(workspaceId)).map(toEndpointView);
 
-export const removeWebhookEndpoint = async (endpointId: string) => {
-  await webhookEndpointRepository.remove(await endpointOrThrow(endpointId));
+export const removeWebhookEndpoint = async (endpointId: string, origin?: ChangeOrigin) => {
+  const endpoint = await endpointOrThrow(endpointId);
+  await webhookEndpointRepository.remove(endpoint, webhookAudit(endpoint, origin, 'webhook.deleted'));
   return { id: endpointId, removed: true };
 };
 
 /** A new secret; the old one still signs (a second signature) for 24 hours. */
-export const rotateWebhookSecret = async (endpointId: string, now = new Date()) => {
+export const rotateWebhookSecret = async (endpointId: string, now = new Date(), origin?: ChangeOrigin) => {
   const endpoint = await endpointOrThrow(endpointId);
   const secret = newWebhookSecret();
   const previousSecretExpiresAt = new Date(now.getTime() + SECRET_ROTATION_OVERLAP_MS).toISOString();
-  await webhookEndpointRepository.rotateSecret(endpoint, secret, previousSecretExpiresAt, now.toISOString());
+  await webhookEndpointRepository.rotateSecret(
+    endpoint,
+    secret,
+    previousSecretExpiresAt,
+    now.toISOString(),
+    webhookAudit(endpoint, origin, 'webhook.updated', ['secret', 'previousSecret', 'previousSecretExpiresAt']),
+  );
   return { id: endpoint.id, secret, previousSecretExpiresAt };
 };
 

@@ -1,4 +1,11 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { strip } from '@shared/tenancy/workspace-repository';
@@ -26,19 +33,20 @@ export interface WebhookEndpoint {
 export const toEndpointView = ({ secret: _s, previousSecret: _p, ...rest }: WebhookEndpoint) => rest;
 
 export const webhookEndpointRepository = {
-  async create(endpoint: WebhookEndpoint): Promise<void> {
-    await getDocumentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.webhookEndpoint(endpoint.workspaceId, endpoint.id),
-          ...keys.webhookEndpointLookup(endpoint.id),
-          type: 'WEBHOOK',
-          ...endpoint,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+  /** `alongside` (such as the change's audit entry), here and below, joins the change's transaction. */
+  async create(endpoint: WebhookEndpoint, alongside: Record<string, unknown>[] = []): Promise<void> {
+    const put = {
+      TableName: tableName(),
+      Item: {
+        ...keys.webhookEndpoint(endpoint.workspaceId, endpoint.id),
+        ...keys.webhookEndpointLookup(endpoint.id),
+        type: 'WEBHOOK',
+        ...endpoint,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    };
+    if (alongside.length === 0) await getDocumentClient().send(new PutCommand(put));
+    else await getDocumentClient().send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...alongside] }));
   },
 
   async find(workspaceId: string, endpointId: string): Promise<WebhookEndpoint | undefined> {
@@ -88,29 +96,41 @@ export const webhookEndpointRepository = {
     return endpoints;
   },
 
-  async remove(endpoint: WebhookEndpoint): Promise<void> {
-    await getDocumentClient().send(
-      new DeleteCommand({ TableName: tableName(), Key: keys.webhookEndpoint(endpoint.workspaceId, endpoint.id) }),
-    );
+  async remove(endpoint: WebhookEndpoint, alongside: Record<string, unknown>[] = []): Promise<void> {
+    const Key = keys.webhookEndpoint(endpoint.workspaceId, endpoint.id);
+    if (alongside.length === 0) {
+      await getDocumentClient().send(new DeleteCommand({ TableName: tableName(), Key }));
+      return;
+    }
+    // With an entry, the endpoint must still be there: no entry for a removal that removed nothing.
+    const remove = { TableName: tableName(), Key, ConditionExpression: 'attribute_exists(pk)' };
+    await getDocumentClient().send(new TransactWriteCommand({ TransactItems: [{ Delete: remove }, ...alongside] }));
   },
 
   /** New secret; the old one keeps signing (second signature) until `previousExpiresAt`. */
-  async rotateSecret(endpoint: WebhookEndpoint, secret: string, previousExpiresAt: string, now: string): Promise<void> {
-    await getDocumentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.webhookEndpoint(endpoint.workspaceId, endpoint.id),
-        UpdateExpression: 'SET secret = :s, previousSecret = :p, previousSecretExpiresAt = :e, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND secret = :old',
-        ExpressionAttributeValues: {
-          ':s': secret,
-          ':p': endpoint.secret,
-          ':e': previousExpiresAt,
-          ':now': now,
-          ':old': endpoint.secret,
-        },
-      }),
-    );
+  async rotateSecret(
+    endpoint: WebhookEndpoint,
+    secret: string,
+    previousExpiresAt: string,
+    now: string,
+    alongside: Record<string, unknown>[] = [],
+  ): Promise<void> {
+    const update = {
+      TableName: tableName(),
+      Key: keys.webhookEndpoint(endpoint.workspaceId, endpoint.id),
+      UpdateExpression: 'SET secret = :s, previousSecret = :p, previousSecretExpiresAt = :e, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk) AND secret = :old',
+      ExpressionAttributeValues: {
+        ':s': secret,
+        ':p': endpoint.secret,
+        ':e': previousExpiresAt,
+        ':now': now,
+        ':old': endpoint.secret,
+      },
+    };
+    if (alongside.length === 0) await getDocumentClient().send(new UpdateCommand(update));
+    else
+      await getDocumentClient().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...alongside] }));
   },
 
   /** An endpoint answering 410 Gone: no more deliveries (the delivery function may only do this). */

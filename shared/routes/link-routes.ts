@@ -28,7 +28,7 @@ export const linkRoutes: RouteDef[] = [
     credential: 'server',
     scope: 'links:write',
     api: 'service',
-    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#'] },
+    grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#', 'AUDIT#'] },
     summary: 'Create 1 to 100 short links; one result per item, in order',
     // Up to 100 scrypt password hashes (~50 ms of CPU each): 1,769 MB is one full vCPU, and the
     // time limit is API Gateway's 30 s less a margin, not the 10 s of single-link routes.

@@ -6,8 +6,11 @@ import type { DomainRecord, HostRecord } from './tenancy-types';
 import { strip } from './workspace-repository';
 
 export const domainRepository = {
-  /** Writes the domain and its host record together; a hostname belongs to one workspace. */
-  async create(domain: DomainRecord): Promise<void> {
+  /**
+   * Writes the domain and its host record together; a hostname belongs to one workspace.
+   * `alongside` (such as the change's audit entry), here and below, joins the same transaction.
+   */
+  async create(domain: DomainRecord, alongside: Record<string, unknown>[] = []): Promise<void> {
     const host: HostRecord = {
       hostname: domain.domain,
       workspaceId: domain.workspaceId,
@@ -33,6 +36,7 @@ export const domainRepository = {
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          ...alongside,
         ],
       }),
     );
@@ -45,6 +49,7 @@ export const domainRepository = {
   async setFallbackUrls(
     domain: DomainRecord,
     urls: { expiredUrl: string | null; notFoundUrl: string | null },
+    alongside: Record<string, unknown>[] = [],
   ): Promise<void> {
     const update = (key: { pk: string; sk: string }, withUpdatedAt: boolean) => ({
       Update: {
@@ -64,29 +69,31 @@ export const domainRepository = {
         TransactItems: [
           update(keys.domain(domain.workspaceId, domain.id), true),
           update(keys.host(domain.domain), false),
+          ...alongside,
         ],
       }),
     );
   },
 
   /** Flips `verified` (admin `domains verify`); the domain must exist. */
-  async setVerified(domain: DomainRecord, verified: boolean): Promise<void> {
-    await getDocumentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.domain(domain.workspaceId, domain.id),
-        UpdateExpression: 'SET verified = :v, updatedAt = :u',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':v': verified, ':u': new Date().toISOString() },
-      }),
-    );
+  async setVerified(domain: DomainRecord, verified: boolean, alongside: Record<string, unknown>[] = []): Promise<void> {
+    const update = {
+      TableName: tableName(),
+      Key: keys.domain(domain.workspaceId, domain.id),
+      UpdateExpression: 'SET verified = :v, updatedAt = :u',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':v': verified, ':u': new Date().toISOString() },
+    };
+    if (alongside.length === 0) await getDocumentClient().send(new UpdateCommand(update));
+    else
+      await getDocumentClient().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...alongside] }));
   },
 
   /**
    * `domains remove`: the domain archived and unverified, its host record retired (kept, so the
    * edge answers every key with the domain's not-found answer), in one transaction.
    */
-  async retire(domain: DomainRecord): Promise<void> {
+  async retire(domain: DomainRecord, alongside: Record<string, unknown>[] = []): Promise<void> {
     await getDocumentClient().send(
       new TransactWriteCommand({
         TransactItems: [
@@ -108,6 +115,7 @@ export const domainRepository = {
               ExpressionAttributeValues: { ':t': true, ':d': domain.id },
             },
           },
+          ...alongside,
         ],
       }),
     );

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import type { WorkspaceRecord } from './tenancy-types';
@@ -22,11 +22,13 @@ export const workspaceRepository = {
   /**
    * Sets the given per-minute limits, leaving the others as they are (field-level SETs: two
    * operators setting different limits at once both win). Throws ConditionalCheckFailed when
-   * the workspace does not exist. Returns what is stored after.
+   * the workspace does not exist. Returns what is stored after. `alongside` (such as the change's
+   * audit entry) is written in one transaction with the limits' SETs.
    */
   async setRateLimits(
     workspaceId: string,
     changes: NonNullable<WorkspaceRecord['rateLimits']>,
+    alongside: Record<string, unknown>[] = [],
   ): Promise<WorkspaceRecord['rateLimits']> {
     const client = getDocumentClient();
     const Key = keys.workspace(workspaceId);
@@ -43,17 +45,19 @@ export const workspaceRepository = {
     const given: Array<[string, number | undefined]> = Object.entries(changes);
     const fields = given.filter(([, v]) => v !== undefined);
     if (fields.length === 0) return (await this.findById(workspaceId, true))?.rateLimits;
-    const out = await client.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key,
-        UpdateExpression: `SET ${fields.map((_, i) => `rateLimits.#f${i} = :v${i}`).join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: Object.fromEntries(fields.map(([f], i) => [`#f${i}`, f])),
-        ExpressionAttributeValues: Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const update = {
+      TableName: tableName(),
+      Key,
+      UpdateExpression: `SET ${fields.map((_, i) => `rateLimits.#f${i} = :v${i}`).join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: Object.fromEntries(fields.map(([f], i) => [`#f${i}`, f])),
+      ExpressionAttributeValues: Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
+    };
+    if (alongside.length > 0) {
+      await client.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...alongside] }));
+      return (await this.findById(workspaceId, true))?.rateLimits;
+    }
+    const out = await client.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
     return out.Attributes?.rateLimits as WorkspaceRecord['rateLimits'];
   },
 };

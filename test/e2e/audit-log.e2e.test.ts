@@ -212,4 +212,33 @@ describe('audit log of link changes', () => {
     });
     expect(link.body.data.url).toBe('https://example.com/legacy');
   });
+
+  it('bulk create writes one link.created entry per transaction chunk listing the created links; a refused batch none', async () => {
+    const res = await send('POST', '/v1/links/bulk', 'req-audit-bulk', {
+      links: [
+        { domain: w.domain, url: 'https://example.com/bulk-1' },
+        { domain: w.domain, url: 'not a url' },
+        { domain: w.domain, url: 'https://example.com/bulk-2', key: 'audit-one' },
+        { domain: w.domain, url: 'https://example.com/bulk-3' },
+      ],
+    });
+    expect(res.status, res.text).toBe(200);
+    const results = res.body.data as Array<{ success: boolean; data?: { id: string } }>;
+    expect(results.map((r) => r.success)).toEqual([true, false, false, true]);
+    const created = results.flatMap((r) => (r.data ? [r.data.id] : []));
+    const bulk = (await walk('&action=link.created', 10)).filter((e) => e.requestId === 'req-audit-bulk');
+    expect(bulk).toHaveLength(1);
+    const entry = bulk[0]! as Entry & { resourceIds: string[] };
+    expect(entry.actor).toEqual({ type: 'api_key', keyId: writer.id, name: 'audit writer' });
+    expect([...entry.resourceIds].sort()).toEqual([...created].sort());
+    expect(entry.resource).toEqual({ type: 'link', id: entry.resourceIds[0] });
+    expect((await walk(`&resourceId=${entry.resourceIds[0]}`, 10)).map((e) => e.id)).toEqual([entry.id]);
+
+    // Every item refused: nothing is written, no entry.
+    const refused = await send('POST', '/v1/links/bulk', 'req-audit-bulk-refused', {
+      links: [{ domain: w.domain, url: 'https://example.com/x', key: 'audit-one' }],
+    });
+    expect(refused.status, refused.text).toBe(200);
+    expect((await walk('', 100)).filter((e) => e.requestId === 'req-audit-bulk-refused')).toEqual([]);
+  });
 });

@@ -1074,12 +1074,14 @@ export interface components {
                 name: string;
             };
             /** @enum {string} */
-            action: "link.created" | "link.updated" | "link.archived" | "link.restored" | "deep_link.created" | "deep_link.updated" | "deep_link.archived" | "deep_link.restored";
+            action: "link.created" | "link.updated" | "link.archived" | "link.restored" | "deep_link.created" | "deep_link.updated" | "deep_link.archived" | "deep_link.restored" | "domain.added" | "domain.verified" | "domain.removed" | "domain.updated" | "key.created" | "key.revoked" | "key.rotated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "rate_limits.updated" | "workspace.exported";
             resource: {
                 /** @enum {string} */
-                type: "link" | "deep_link";
+                type: "link" | "deep_link" | "domain" | "api_key" | "webhook_endpoint" | "workspace";
                 id: string;
             };
+            /** @description Every resource the change made or touched, resource.id first (a bulk chunk lists its links; a rotation the old key and the new one) */
+            resourceIds: string[];
             requestId: string | null;
             ip: string | null;
             userAgent: string | null;
@@ -4352,7 +4354,7 @@ export interface operations {
                 /** @description pagination.nextCursor of the previous page; valid only with the same filters */
                 cursor?: string;
                 /** @description Only entries of this action */
-                action?: "link.created" | "link.updated" | "link.archived" | "link.restored" | "deep_link.created" | "deep_link.updated" | "deep_link.archived" | "deep_link.restored";
+                action?: "link.created" | "link.updated" | "link.archived" | "link.restored" | "deep_link.created" | "deep_link.updated" | "deep_link.archived" | "deep_link.restored" | "domain.added" | "domain.verified" | "domain.removed" | "domain.updated" | "key.created" | "key.revoked" | "key.rotated" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "rate_limits.updated" | "workspace.exported";
                 /** @description Only entries about this resource id */
                 resourceId?: string;
                 /** @description Only entries made with this API key id (key_...) */
