@@ -89,11 +89,18 @@ const measureCapacityWith = async (world: World, dynamoEndpoint: string, request
         perRun.push(proxy.take());
         responseStrings.push(generatedStrings(result));
       }
-      // Generated ids are the response strings that differ from one run to the next.
+      // Generated ids are the response strings that differ from one run to the next, and the
+      // prefixed ids in the calls that differ likewise (ids no response shows: an audit entry's).
       const [first = [], second = []] = responseStrings;
+      const [firstCalls = [], secondCalls = []] = perRun.map(idsInCalls);
       recorded.set(key, {
         calls: must(perRun[0], `${key}'s first run`),
-        generated: first.filter((v) => !second.includes(v)),
+        generated: [
+          ...new Set([
+            ...first.filter((v) => !second.includes(v)),
+            ...firstCalls.filter((v) => !secondCalls.includes(v)),
+          ]),
+        ],
       });
       const totals = perRun.map((calls) => ({ calls, read: sum(calls, 'read'), write: sum(calls, 'write') }));
       totals.sort((a, b) => a.read + a.write - (b.read + b.write));
@@ -118,6 +125,11 @@ const measureCapacityWith = async (world: World, dynamoEndpoint: string, request
 };
 
 const sum = (calls: CapacityCall[], field: 'read' | 'write') => calls.reduce((n, c) => n + c[field], 0);
+
+/** Prefixed time-ordered ids (`aud_01...`, shared/util/ids.ts) anywhere in a run's DynamoDB requests. */
+const idsInCalls = (calls: CapacityCall[]): string[] => [
+  ...new Set(JSON.stringify(calls.map((c) => c.input)).match(/\b[a-z]{2,5}_[0-9A-Z]{26}\b/g) ?? []),
+];
 
 /** Ids the run generated, as its response shows them (v1 envelope `data`; a redirect has none). */
 const generatedStrings = (result: Parameters<typeof jsonBody>[0]): string[] => {

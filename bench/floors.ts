@@ -17,7 +17,8 @@ export interface FloorNeeds {
  * A handler's floor: the bare SDK clients of the AWS services its route calls (the route
  * table's grants): DynamoDB; Kinesis (the event stream) and SQS (the event spool, the durable
  * fallback every event sender is bound to) when it sends events; Secrets Manager (the
- * origin-verify secret) on the edge; Athena for analytics.
+ * origin-verify secret) on the edge; Athena for analytics, and S3 (analytics reads the lake's
+ * watermark object to know where compacted and daily data end: shared/analytics/analytics-backend.ts).
  */
 export const floorFor = (needs: FloorNeeds | Pick<RouteDef['grants'], 'events' | 'analytics'>): FloorName =>
   [
@@ -26,6 +27,7 @@ export const floorFor = (needs: FloorNeeds | Pick<RouteDef['grants'], 'events' |
     needs.events ? 'sqs' : null,
     'edge' in needs && needs.edge ? 'secrets' : null,
     needs.analytics ? 'athena' : null,
+    needs.analytics ? 's3' : null,
   ]
     .filter(Boolean)
     .join('+');
@@ -38,4 +40,5 @@ export const floorDefines = (floor: FloorName): Record<string, string> => ({
   __FLOOR_SQS__: String(floor.includes('sqs')),
   __FLOOR_SECRETS__: String(floor.includes('secrets')),
   __FLOOR_ATHENA__: String(floor.includes('athena')),
+  __FLOOR_S3__: String(floor.includes('s3')),
 });

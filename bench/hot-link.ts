@@ -1,4 +1,5 @@
 import { startDynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
+import { LOCAL_COUNTER_MAX_RETRY_MS } from '@shared/events/local-event-stream';
 import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
 import { apiEvent, importBundle, PHONE_UA, type BundledHandler } from './lambda-invoke';
 import { Writable } from 'node:stream';
@@ -217,7 +218,9 @@ export const measureHotLink = async (world: World, dynamoEndpoint: string, secon
         { id: hotLink.id, sent: sent.hot },
         { id: coldLink.id, sent: sent.cold },
       ],
-      5_000,
+      // Quiet for longer than the consumer's longest retry pause: a batch waiting out a throttle
+      // is late, not lost.
+      2 * LOCAL_COUNTER_MAX_RETRY_MS,
       90_000,
     );
     const side = (key: 'hot' | 'cold', counted: number): HotLinkSide => ({

@@ -15,6 +15,9 @@ import { clickCountersFunctionRow } from '@shared/routes/consumer-rows';
 import { LAKE_ONLY_PARTITION_PREFIX } from './stream-sink';
 
 /** Records the local consumer takes per batch (the deployed event source mapping's batch size). */
+/** The longest pause of the local counter consumer between retries of a throttled batch. */
+export const LOCAL_COUNTER_MAX_RETRY_MS = 5_000;
+
 export const LOCAL_COUNTER_BATCH = 1_000;
 
 /** Records the local stream keeps for re-delivery (the deployed stream keeps 24 hours). */
@@ -127,7 +130,7 @@ export const createLocalEventStream = (lakeDir: string, options: LocalEventStrea
           retryInMs: retryMs,
         });
         await new Promise<void>((resolve) => setTimeout(resolve, retryMs).unref());
-        retryMs = Math.min(retryMs * 2, 5_000);
+        retryMs = Math.min(retryMs * 2, LOCAL_COUNTER_MAX_RETRY_MS);
       }
     }
     pumping = undefined;
