@@ -220,52 +220,45 @@ if (hotKeysOnly) {
             },
           }
         : undefined;
+    /** The counters' cost per million clicks of a link clicked once per batch (and, settled, once per hour). */
+    const coldLinkCounters = (settled: boolean) =>
+      costPerMillion({
+        memoryMb,
+        durationMs: 0,
+        readUnits: 0,
+        writeUnits: 0,
+        events: 0,
+        eventBytes,
+        counters: {
+          clicks: 1,
+          clicksPerBatch: 1,
+          counterWriteUnits: counterWork.counterWriteUnits,
+          consumerDurationMs: counterWork.consumerDurationMs / counterWork.hotClicksPerBatch,
+          consumerMemoryMb: counterWork.consumerMemoryMb,
+          ...(settled
+            ? {
+                settle: {
+                  readUnits: counterWork.settleReadUnits,
+                  writeUnits: counterWork.settleWriteUnits,
+                  clicksPerSettle: 1,
+                },
+              }
+            : {}),
+        },
+      }).counters;
     const cost = {
       memoryMb,
       eventBytes,
       pricesTakenOn,
       counterWork,
       /** A link clicked once per batch pays one counter update and one consumer invocation per click. */
-      coldLinkCountersPerMillion: costPerMillion({
-        memoryMb,
-        durationMs: 0,
-        readUnits: 0,
-        writeUnits: 0,
-        events: 0,
-        eventBytes,
-        counters: {
-          clicks: 1,
-          clicksPerBatch: 1,
-          counterWriteUnits: counterWork.counterWriteUnits,
-          consumerDurationMs: counterWork.consumerDurationMs / counterWork.hotClicksPerBatch,
-          consumerMemoryMb: counterWork.consumerMemoryMb,
-        },
-      }).counters,
+      coldLinkCountersPerMillion: coldLinkCounters(false),
       keptFailures: keptFailuresCost(eventBytes),
       /**
        * The same link clicked once per hour, with its duplicates settled: each click also pays one
        * settle (a read, and an update folding its hour into the day's exact count).
        */
-      coldLinkCountersWithSettlePerMillion: costPerMillion({
-        memoryMb,
-        durationMs: 0,
-        readUnits: 0,
-        writeUnits: 0,
-        events: 0,
-        eventBytes,
-        counters: {
-          clicks: 1,
-          clicksPerBatch: 1,
-          counterWriteUnits: counterWork.counterWriteUnits,
-          consumerDurationMs: counterWork.consumerDurationMs / counterWork.hotClicksPerBatch,
-          consumerMemoryMb: counterWork.consumerMemoryMb,
-          settle: {
-            readUnits: counterWork.settleReadUnits,
-            writeUnits: counterWork.settleWriteUnits,
-            clicksPerSettle: 1,
-          },
-        },
-      }).counters,
+      coldLinkCountersWithSettlePerMillion: coldLinkCounters(true),
       rows: capacity.map((c) => ({
         operation: c.operation,
         name: c.name,
