@@ -27,6 +27,12 @@ const lakeDir = mkdtempSync(path.join(os.tmpdir(), 'settle-lake-'));
 afterAll(() => {
   rmSync(lakeDir, { recursive: true, force: true });
 });
+/** Stream records of one shard, with rising sequence numbers, as the consumer receives them. */
+const shardBatches = (shardId: string) => {
+  let sequence = 0n;
+  return (events: EventRecord[]): CounterStreamRecord[] =>
+    events.map((event) => ({ shardId, sequenceNumber: String((sequence += 1n)), data: JSON.stringify(event) }));
+};
 let tenant: BootstrapResult;
 beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
@@ -62,13 +68,7 @@ describe('settling the click counters after the deployed compaction (Athena SQL 
     await createLocalLakeSink(lakeDir).send(clicks);
     await createLocalLakeSink(lakeDir).send([clicks[0]!, clicks[3]!]);
     // The consumer: every click, and a1 and a3 again in later batches (a spool replay).
-    let sequence = 0n;
-    const batch = (events: EventRecord[]): CounterStreamRecord[] =>
-      events.map((event) => ({
-        shardId: 'shardId-000000000001',
-        sequenceNumber: String((sequence += 1n)),
-        data: JSON.stringify(event),
-      }));
+    const batch = shardBatches('shardId-000000000001');
     await applyClickCounters(batch(clicks), 16, NOW);
     await applyClickCounters(batch([clicks[0]!]), 16, NOW);
     await applyClickCounters(batch([clicks[2]!]), 16, NOW);
@@ -113,13 +113,7 @@ describe('settling the click counters after the deployed compaction (Athena SQL 
     });
     const clicks = [click('c1', '2026-11-25T08:01:00.000Z'), click('c2', '2026-11-25T09:01:00.000Z')];
     await createLocalLakeSink(lakeDir).send(clicks);
-    let sequence = 1000n;
-    const batch = (events: EventRecord[]): CounterStreamRecord[] =>
-      events.map((event) => ({
-        shardId: 'shardId-000000000002',
-        sequenceNumber: String((sequence += 1n)),
-        data: JSON.stringify(event),
-      }));
+    const batch = shardBatches('shardId-000000000002');
     // c1 counted twice (two batches): 3 live clicks for 2 distinct.
     await applyClickCounters(batch(clicks), 16, NOW);
     await applyClickCounters(batch([clicks[0]!]), 16, NOW);
