@@ -1,8 +1,9 @@
 /**
  * Admin CLI (provisioning is outside the HTTP API): `npm run -s admin -- --help`.
  * One file per command group under scripts/admin/; each command takes --help and --json.
- * Targets the running local stack (.local/stack.json) or, deployed, the table named by
- * TABLE_NAME with the usual AWS credentials (set BASE_URL and EDGE_URL to the stack outputs).
+ * Targets the table named by --table (else TABLE_NAME; deployed: with the usual AWS credentials,
+ * BASE_URL and EDGE_URL set to the stack outputs) or the running local stack (.local/stack.json);
+ * --endpoint (else DYNAMODB_ENDPOINT) names DynamoDB's endpoint (admin/admin-target.ts).
  *
  * Results go to stdout: text for a person, or with --json one line of JSON. Any failure, from a
  * mistyped option to an AWS refusal, is one sentence on stderr (with --json one line
@@ -27,26 +28,35 @@ import { registerWorkspaceCommands } from './admin/workspace-commands';
 import { registerWorkspaceDataCommands } from './admin/workspace-data-commands';
 import { registerWebhookCommands } from './admin/webhook-commands';
 import { setOperatorActor } from './admin/operator';
+import { adminTargetFrom, type AdminTargetOptions } from './admin/admin-target';
 
 const program = new Command('admin')
   .description('Provision and operate the link service (local stack or a deployed table)')
-  .option('--actor <name>', 'who makes the change, for the audit log (default: the OS user)');
+  .option('--actor <name>', 'who makes the change, for the audit log (default: the OS user)')
+  .option('--table <name>', 'the table to write (default: TABLE_NAME, else the running local stack)')
+  .option(
+    '--endpoint <url>',
+    "DynamoDB's endpoint (default: DYNAMODB_ENDPOINT, else AWS or the running local stack's)",
+  );
+
+/** The target every command writes to, from the global flags, resolved when a command first needs it. */
+const adminTarget = adminTargetFrom(() => program.opts<AdminTargetOptions>());
 
 // One line per command group.
-registerTenantCommands(program);
-registerKeyCommands(program);
-registerDomainCommands(program);
-registerWebhookCommands(program);
-registerAppCommands(program);
-registerWorkspaceCommands(program);
-registerWorkspaceDataCommands(program);
-registerEventCommands(program);
-registerCloudFrontDomainCommands(program);
-registerLakeCommands(program);
-registerStreamFailureCommands(program);
-registerImportCommands(program);
-registerClickCommands(program);
-registerLinkCommands(program);
+registerTenantCommands(program, adminTarget);
+registerKeyCommands(program, adminTarget);
+registerDomainCommands(program, adminTarget);
+registerWebhookCommands(program, adminTarget);
+registerAppCommands(program, adminTarget);
+registerWorkspaceCommands(program, adminTarget);
+registerWorkspaceDataCommands(program, adminTarget);
+registerEventCommands(program, adminTarget);
+registerCloudFrontDomainCommands(program, adminTarget);
+registerLakeCommands(program, adminTarget);
+registerStreamFailureCommands(program, adminTarget);
+registerImportCommands(program, adminTarget);
+registerClickCommands(program, adminTarget);
+registerLinkCommands(program, adminTarget);
 
 /** Help and version output are not failures: commander has printed them; exit with its code. */
 const SHOWN = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);

@@ -3,7 +3,7 @@
  * lib/bundle-settings.ts) into dist/<handler>/index.mjs and prints the sizes.
  */
 import path from 'node:path';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { bundleDefinesFor, bundleSettings } from '@lib/bundle-settings';
 import { projectRoot } from '@shared/local/paths';
 import { routeTable } from '@shared/routes/route-table';
@@ -11,10 +11,10 @@ import { handlerEntry } from '@shared/routes/route-types';
 
 export const distDir = path.join(projectRoot, 'dist');
 
-export const bundleEntry = async (entry: string, outfile: string, define: Record<string, string> = {}) => {
-  const result = await build({
+/** esbuild's options for one Lambda entry, as the CDK construct bundles it (lib/bundle-settings.ts). */
+export const bundleOptions = (entry: string, define: Record<string, string> = {}) =>
+  ({
     entryPoints: [entry],
-    outfile,
     bundle: true,
     platform: 'node',
     target: bundleSettings.target,
@@ -28,7 +28,10 @@ export const bundleEntry = async (entry: string, outfile: string, define: Record
     tsconfig: path.join(projectRoot, 'tsconfig.json'),
     metafile: true,
     logLevel: 'error',
-  });
+  }) satisfies BuildOptions;
+
+export const bundleEntry = async (entry: string, outfile: string, define: Record<string, string> = {}) => {
+  const result = await build({ ...bundleOptions(entry, define), outfile });
   const output = Object.entries(result.metafile.outputs).find(([file]) => file.endsWith('.mjs'));
   if (!output) throw new Error(`esbuild wrote no .mjs file for ${outfile}`);
   return { outfile, bytes: output[1].bytes, metafile: result.metafile };

@@ -4,7 +4,7 @@ import { invalidInput, notFound } from '@shared/admin/admin-error';
 import { configureApp, type AppSettingsChange } from '@shared/admin/configure-app';
 import { isAppError } from '@shared/errors/app-error';
 import type { DeepLinkAppRecord } from '@shared/tenancy/tenancy-types';
-import { adminTarget } from './admin-target';
+import type { AdminTargetOf } from './admin-target';
 import { fieldLines, printResult, type JsonOption } from './output';
 
 interface SetAppOptions extends JsonOption {
@@ -45,7 +45,7 @@ const settingsText = (app: Pick<DeepLinkAppRecord, 'id' | 'domain' | 'ios' | 'an
 /** `none` clears an optional setting. */
 const orNull = (value: string | undefined) => (value === undefined ? undefined : value === 'none' ? null : value);
 
-export const registerAppCommands = (program: Command): void => {
+export const registerAppCommands = (program: Command, adminTarget: AdminTargetOf): void => {
   program
     .command('set-app')
     .description(

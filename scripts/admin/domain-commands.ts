@@ -4,13 +4,13 @@ import { invalidInput, notFound } from '@shared/admin/admin-error';
 import { httpUrlSchema } from '@shared/schemas/common-schemas';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import { domainAudit } from '@shared/admin/tenant-domains';
-import { adminTarget } from './admin-target';
+import type { AdminTargetOf } from './admin-target';
 import { cliOrigin } from './operator';
 import { fieldLines, printResult, type JsonOption } from './output';
 
 const FLAGS = { expiredUrl: '--expired-url', notFoundUrl: '--not-found-url' } as const;
 
-export const registerDomainCommands = (program: Command): void => {
+export const registerDomainCommands = (program: Command, adminTarget: AdminTargetOf): void => {
   program
     .command('set-domain-urls')
     .description("set a domain's expiredUrl / notFoundUrl (an omitted one is cleared; the edge sees it within 60 s)")

@@ -16,6 +16,7 @@ import {
 import { AdminError, type AdminErrorCode } from '@shared/admin/admin-error';
 import { isAppError, type AppError } from '@shared/errors/app-error';
 import { WebhookAdminError } from '@shared/outbound/manage-webhooks';
+import { getConfig, type Config } from '@shared/config/config';
 
 export const FAILURE_EXIT = 1;
 
@@ -113,9 +114,18 @@ const endpointOf = (error: unknown): string | undefined => {
   return undefined;
 };
 
+/** The run's configuration (its target's, admin-target.ts), if there is a valid one, for the messages. */
+const configured = (): Config | undefined => {
+  try {
+    return getConfig();
+  } catch {
+    return undefined;
+  }
+};
+
 /** A connection that failed: the local stack's DynamoDB is down, or the network / region is wrong. */
 const unreachable = (error: unknown, code: string): string => {
-  const local = process.env.DYNAMODB_ENDPOINT;
+  const local = configured()?.DYNAMODB_ENDPOINT;
   const where = endpointOf(error) ?? local ?? 'AWS';
   return local
     ? `Cannot reach DynamoDB at ${where} (${code}): is the local stack running (\`npm start\`), or is DYNAMODB_ENDPOINT right?`
@@ -134,7 +144,7 @@ const awsFailure = (error: Error): CliFailure | undefined => {
   if (error instanceof DynamoDbResourceNotFoundException)
     return fail(
       'not_configured',
-      `Table ${process.env.TABLE_NAME ?? '(TABLE_NAME unset)'} does not exist: check TABLE_NAME and AWS_REGION (the stack output TableName), or start the local stack with \`npm start\``,
+      `Table ${configured()?.TABLE_NAME || '(TABLE_NAME unset)'} does not exist: check TABLE_NAME and AWS_REGION (the stack output TableName), or start the local stack with \`npm start\``,
     );
   const name = error.name;
   if (name === 'ResourceNotFoundException')

@@ -11,10 +11,10 @@ import { createReplayPacer, partitionLimitFromEnv } from '@shared/events/paced-r
 import { replaySpool } from '@shared/events/replay-spool';
 import { createErasedCheck } from '@shared/tenancy/erased-workspaces';
 import { AdminError, invalidInput } from '@shared/admin/admin-error';
-import { adminTarget } from './admin-target';
+import type { AdminTargetOf } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
 
-export const registerEventCommands = (program: Command): void => {
+export const registerEventCommands = (program: Command, adminTarget: AdminTargetOf): void => {
   program
     .command('replay-events')
     .description(

@@ -7,7 +7,7 @@ import { hasUrlColumn, IMPORT_FORMATS, type ImportFormat } from '@shared/import/
 import { importLinks, type CsvRecord, type ImportReport } from '@shared/import/import-links';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { invalidInput, notFound } from '@shared/admin/admin-error';
-import { adminTarget } from './admin-target';
+import type { AdminTargetOf } from './admin-target';
 import { cliOrigin } from './operator';
 import { fromAppError } from './errors';
 import { printResult, progressBar, type JsonOption } from './output';
@@ -51,7 +51,7 @@ const summary = (r: ImportReport) =>
     ),
   ].join('\n');
 
-export const registerImportCommands = (program: Command): void => {
+export const registerImportCommands = (program: Command, adminTarget: AdminTargetOf): void => {
   program
     .command('import-links')
     .description(

@@ -15,7 +15,7 @@ import {
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
-import { adminTarget } from './admin-target';
+import type { AdminTargetOf } from './admin-target';
 import { cliOrigin } from './operator';
 import { isConditionalCheckFailure } from './errors';
 import { fieldLines, printResult, progressBar, type JsonOption } from './output';
@@ -32,7 +32,7 @@ const keyLines = (v: KeyView) =>
 
 const shownOnce = (v: KeyView & { key: string }) => `Keep this key now, it is shown once:\n  ${v.key}\n${keyLines(v)}`;
 
-const registerKeysGroup = (program: Command): void => {
+const registerKeysGroup = (program: Command, adminTarget: AdminTargetOf): void => {
   const group = program
     .command('keys')
     .description("a workspace's API keys: create (scoped), list, revoke and rotate by public id (key_...)");
@@ -149,8 +149,8 @@ const registerKeysGroup = (program: Command): void => {
     });
 };
 
-export const registerKeyCommands = (program: Command): void => {
-  registerKeysGroup(program);
+export const registerKeyCommands = (program: Command, adminTarget: AdminTargetOf): void => {
+  registerKeysGroup(program, adminTarget);
   program
     .command('revoke-key')
     .description('revoke an API key (server, mobile, app or publishable) by its plain value')

@@ -15,7 +15,7 @@ import { replayPaced } from '@shared/events/paced-replay';
 import { localDir } from '@shared/local/paths';
 import { createErasedCheck, dropErased } from '@shared/tenancy/erased-workspaces';
 import { AdminError, invalidInput, notFound } from '@shared/admin/admin-error';
-import { adminTarget } from './admin-target';
+import type { AdminTargetOf } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
 
 /** The lake to compact: --lake-dir, else LOCAL_LAKE_DIR, else the running local stack's. */
@@ -38,7 +38,7 @@ const lakeDirOf = (option?: string): string => {
   );
 };
 
-export const registerLakeCommands = (program: Command): void => {
+export const registerLakeCommands = (program: Command, adminTarget: AdminTargetOf): void => {
   program
     .command('compact-lake')
     .description(

@@ -1,10 +1,10 @@
 /** admin reindex-links: puts links written before the clicks index into it (sort=clicks_*). */
 import type { Command } from 'commander';
 import { backfillClicksIndex } from '@shared/links/clicks-index-backfill';
-import { adminTarget } from './admin-target';
+import type { AdminTargetOf } from './admin-target';
 import { printResult, type JsonOption } from './output';
 
-export const registerLinkCommands = (program: Command): void => {
+export const registerLinkCommands = (program: Command, adminTarget: AdminTargetOf): void => {
   program
     .command('reindex-links')
     .description('index links created before the clicks order existed (once after upgrading; safe to repeat)')

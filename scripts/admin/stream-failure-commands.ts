@@ -9,7 +9,7 @@ import { createErasedCheck } from '@shared/tenancy/erased-workspaces';
 import { localStreamFailuresDir } from '@shared/events/local-event-stream';
 import { localDir } from '@shared/local/paths';
 import { invalidInput } from '@shared/admin/admin-error';
-import { adminTarget } from './admin-target';
+import type { AdminTargetOf } from './admin-target';
 import { printResult, progressBar, type JsonOption } from './output';
 
 /** The local stack's kept failures: next to its lake (LOCAL_LAKE_DIR, else the running stack's). */
@@ -22,7 +22,7 @@ const localFailuresDir = (): string => {
   return localStreamFailuresDir(lakeDir);
 };
 
-export const registerStreamFailureCommands = (program: Command): void => {
+export const registerStreamFailureCommands = (program: Command, adminTarget: AdminTargetOf): void => {
   program
     .command('replay-stream-failures')
     .description(

@@ -1,7 +1,7 @@
 /** admin bootstrap: a new workspace with its keys, domains and deep-link app. */
 import type { Command } from 'commander';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
-import { adminTarget } from './admin-target';
+import type { AdminTargetOf } from './admin-target';
 import { fieldLines, printResult, type JsonOption } from './output';
 
 const bootstrapText = (r: BootstrapResult): string =>
@@ -22,7 +22,7 @@ const bootstrapText = (r: BootstrapResult): string =>
     ]),
   ].join('\n');
 
-export const registerTenantCommands = (program: Command): void => {
+export const registerTenantCommands = (program: Command, adminTarget: AdminTargetOf): void => {
   program
     .command('bootstrap')
     .description('create a workspace with its keys, a short-link domain and a deep-link app; keys are shown once')

@@ -12,18 +12,18 @@ import {
 import { allowLoopbackWebhooks } from '@shared/outbound/webhook-url';
 import { notFound } from '@shared/admin/admin-error';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
-import { adminTarget } from './admin-target';
+import type { AdminTargetOf } from './admin-target';
 import { cliOrigin } from './operator';
 import { fieldLines, printResult, progressBar, type JsonOption } from './output';
 
-/** The target; loopback http URLs only when it is the local stack. */
-const target = () => {
-  const t = adminTarget();
-  allowLoopbackWebhooks(t.local !== undefined);
-  return t;
-};
+export const registerWebhookCommands = (program: Command, adminTarget: AdminTargetOf): void => {
+  /** The target; loopback http URLs only when it is the local stack. */
+  const target = () => {
+    const t = adminTarget();
+    allowLoopbackWebhooks(t.local !== undefined);
+    return t;
+  };
 
-export const registerWebhookCommands = (program: Command): void => {
   const webhooks = program
     .command('webhooks')
     .description("a workspace's signed webhook endpoints (Standard Webhooks)");

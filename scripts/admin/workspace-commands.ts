@@ -14,7 +14,7 @@ import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { invalidInput, notFound } from '@shared/admin/admin-error';
 import { newAuditEntry } from '@shared/audit/audit-entry';
 import { auditPut } from '@shared/audit/audit-repository';
-import { adminTarget } from './admin-target';
+import type { AdminTargetOf } from './admin-target';
 import { cliOrigin } from './operator';
 import { fieldLines, printResult, type JsonOption } from './output';
 
@@ -55,7 +55,7 @@ const workspaceOrThrow = async (workspaceId: string) => {
   return workspace;
 };
 
-export const registerWorkspaceCommands = (program: Command): void => {
+export const registerWorkspaceCommands = (program: Command, adminTarget: AdminTargetOf): void => {
   program
     .command('set-rate-limits')
     .description(

@@ -10,7 +10,7 @@ import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { AdminError, invalidInput, notFound } from '@shared/admin/admin-error';
 import { newAuditEntry } from '@shared/audit/audit-entry';
 import { auditRepository } from '@shared/audit/audit-repository';
-import { adminTarget } from './admin-target';
+import type { AdminTargetOf } from './admin-target';
 import { cliOrigin } from './operator';
 import { fieldLines, printResult, progressBar, type JsonOption } from './output';
 import { localStreamFailuresDir } from '@shared/events/local-event-stream';
@@ -23,18 +23,11 @@ const checkId = (workspaceId: string) => {
 };
 
 /**
- * The local lake: LOCAL_LAKE_DIR, or the running local stack's folder unless LAKE_BUCKET names a
- * deployed one. Set in the environment too, so the local analytics engine (DuckDB) reads it.
+ * The lake to erase: the local folder (the target's LOCAL_LAKE_DIR: that variable, or the running
+ * local stack's folder unless LAKE_BUCKET names a deployed one), else the deployed bucket
+ * LAKE_BUCKET (stack output EventLakeBucketName).
  */
-const localLakeDir = (): string | undefined => {
-  const dir = process.env.LOCAL_LAKE_DIR ?? (process.env.LAKE_BUCKET ? undefined : adminTarget().local?.lakeDir);
-  if (dir) process.env.LOCAL_LAKE_DIR = dir;
-  return dir;
-};
-
-/** The lake to erase: the local folder, else the deployed bucket LAKE_BUCKET (stack output EventLakeBucketName). */
-const lakeStore = (): LakeStore => {
-  const localDir = localLakeDir();
+const lakeStore = (localDir: string | undefined): LakeStore => {
   if (localDir) return createLocalLakeStore(localDir);
   if (process.env.LAKE_BUCKET)
     return createS3LakeStore(new S3Client({ region: process.env.AWS_REGION ?? 'us-east-1' }), process.env.LAKE_BUCKET);
@@ -50,8 +43,7 @@ const lakeStore = (): LakeStore => {
  * CounterFailuresBucketName and PublishFailuresBucketName) and the Athena results bucket
  * (ATHENA_RESULTS_BUCKET: the stack output AthenaResultsBucketName).
  */
-const copiesStores = (): { keptFailures: LakeStore[]; queryResults?: LakeStore } => {
-  const localDir = localLakeDir();
+const copiesStores = (localDir: string | undefined): { keptFailures: LakeStore[]; queryResults?: LakeStore } => {
   if (localDir) return { keptFailures: [createLocalLakeStore(localStreamFailuresDir(localDir))] };
   const s3 = new S3Client({ region: process.env.AWS_REGION ?? 'us-east-1' });
   const buckets = (process.env.STREAM_FAILURES_BUCKETS ?? '').split(',').filter((b) => b.trim() !== '');
@@ -63,7 +55,7 @@ const copiesStores = (): { keptFailures: LakeStore[]; queryResults?: LakeStore }
   };
 };
 
-export const registerWorkspaceDataCommands = (program: Command): void => {
+export const registerWorkspaceDataCommands = (program: Command, adminTarget: AdminTargetOf): void => {
   program
     .command('export-workspace')
     .description(
@@ -73,10 +65,10 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
     .requiredOption('--out <dir>', 'the folder to write (created if missing; files in it are replaced)')
     .option('--json', 'print one line of JSON')
     .action(async (workspaceId: string, options: JsonOption & { out: string }) => {
+      // Events come through the analytics engine: DuckDB over the target's local lake, or Athena
+      // (ATHENA_WORKGROUP, ATHENA_DATABASE).
       adminTarget();
       checkId(workspaceId);
-      // Events come through the analytics engine: DuckDB over the local lake, or Athena (ATHENA_WORKGROUP, ATHENA_DATABASE).
-      localLakeDir();
       const out = path.resolve(options.out);
       if (existsSync(out) && !statSync(out).isDirectory())
         throw invalidInput(`--out must be a folder; ${options.out} is a file`);
@@ -110,12 +102,12 @@ export const registerWorkspaceDataCommands = (program: Command): void => {
     .requiredOption('--confirm <workspaceId>', 'the same workspace id again (nothing is erased otherwise)')
     .option('--json', 'print one line of JSON')
     .action(async (workspaceId: string, options: JsonOption & { confirm: string }) => {
-      adminTarget();
+      const { config } = adminTarget();
       checkId(workspaceId);
       if (options.confirm !== workspaceId)
         throw invalidInput(`--confirm must repeat the workspace id (${workspaceId}); nothing was erased`);
-      const lake = lakeStore();
-      const copies = copiesStores();
+      const lake = lakeStore(config.LOCAL_LAKE_DIR);
+      const copies = copiesStores(config.LOCAL_LAKE_DIR);
       let bar = progressBar(options, 0, 'items erased');
       const result = await deleteWorkspace(workspaceId, lake, {
         ...copies,

@@ -4,7 +4,6 @@ import { getConfig, type Config } from '@shared/config/config';
 import { AnalyticsUnavailableError, type AnalyticsEngine } from './analytics-engine';
 import { createAthenaClient } from './athena-client';
 import { createAthenaEngine } from './athena-engine';
-import { createDuckDbEngine } from './duckdb-engine';
 import { parseMergedBefore, WATERMARK_KEY } from './compaction-plan';
 import { cachedWatermarkReader } from './raw-read';
 
@@ -21,11 +20,11 @@ const s3WatermarkReaders = (region: string, bucket: string) => {
 };
 
 /**
- * The engine the configuration names: Athena when ATHENA_WORKGROUP and ATHENA_DATABASE are set
- * (deployed), else DuckDB over LOCAL_LAKE_DIR; neither is 503 analytics_unavailable.
+ * The deployed engine: Athena when ATHENA_WORKGROUP and ATHENA_DATABASE are set, else 503
+ * analytics_unavailable. (DuckDB over the local lake is the local stack's, shared/local/local-services.ts.)
  */
 export const engineFromConfig = (
-  config: Pick<Config, 'ATHENA_WORKGROUP' | 'ATHENA_DATABASE' | 'LAKE_BUCKET' | 'LOCAL_LAKE_DIR' | 'AWS_REGION'>,
+  config: Pick<Config, 'ATHENA_WORKGROUP' | 'ATHENA_DATABASE' | 'LAKE_BUCKET' | 'AWS_REGION'>,
 ): AnalyticsEngine => {
   if (config.ATHENA_WORKGROUP && config.ATHENA_DATABASE) {
     return createAthenaEngine({
@@ -35,19 +34,28 @@ export const engineFromConfig = (
       ...(config.LAKE_BUCKET ? s3WatermarkReaders(config.AWS_REGION, config.LAKE_BUCKET) : {}),
     });
   }
-  if (config.LOCAL_LAKE_DIR) return createDuckDbEngine(config.LOCAL_LAKE_DIR);
   throw new AnalyticsUnavailableError('Analytics are not configured for this deployment');
 };
 
+let build: (config: Config) => AnalyticsEngine = engineFromConfig;
 let cached: { config: Config; engine: AnalyticsEngine } | undefined;
 let override: AnalyticsEngine | undefined;
 
-/** One engine per process and configuration. */
+/** One engine per process and configuration: the production one, unless the composition root provided another. */
 export const getAnalyticsEngine = (): AnalyticsEngine => {
   if (override) return override;
   const config = getConfig();
-  if (cached?.config !== config) cached = { config, engine: engineFromConfig(config) };
+  if (cached?.config !== config) cached = { config, engine: build(config) };
   return cached.engine;
+};
+
+/**
+ * For a composition root other than a Lambda's (the local stack, the admin CLI pointed at it, the
+ * test environment): how this process builds its engine; undefined: the production one again.
+ */
+export const provideAnalyticsEngine = (factory: ((config: Config) => AnalyticsEngine) | undefined): void => {
+  build = factory ?? engineFromConfig;
+  cached = undefined;
 };
 
 /** For tests: run analytics on another engine (e.g. Athena over an intercepted client). */

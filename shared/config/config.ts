@@ -88,14 +88,24 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
 };
 
 let cached: Config | undefined;
+let provided: Config | undefined;
 
 export const getConfig = (): Config => {
-  cached ??= parseConfig(process.env);
+  cached ??= provided ?? parseConfig(process.env);
   return cached;
 };
 
 /** Read the environment again on next use (tests; the local stack once its edge's port is known). */
 export const resetConfig = () => {
+  cached = undefined;
+};
+
+/**
+ * For a composition root that builds its configuration itself rather than from its environment
+ * (the admin CLI, from its flags): the configuration from now on; undefined: the environment's again.
+ */
+export const provideConfig = (config: Config | undefined) => {
+  provided = config;
   cached = undefined;
 };
 

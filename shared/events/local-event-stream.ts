@@ -6,7 +6,7 @@ import { CounterUpdatesFailed, recordsOfLinks, type CounterStreamRecord } from '
 import { log } from '@shared/util/logger';
 import { CONSUMER_MAX_RECORD_AGE_HOURS } from './consumer-retention';
 import type { EventRecord } from './event-record';
-import type { EventSink, SendOptions } from './event-sink';
+import type { EventSink, SendOptions } from './event-sink-interface';
 import { keptKinesisFailure } from './kept-failure-record';
 import { createLocalLakeSink } from './local-lake-sink';
 import { outsideInvocations } from '@shared/local/invocation-event-loop';

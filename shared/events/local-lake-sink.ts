@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { RAW_FILE_EXTENSION, rawPartitionOf, rawPartitionPath } from '@shared/analytics/lake-layout';
 import { encodeRawLines } from '@shared/analytics/raw-objects';
 import type { EventRecord } from './event-record';
-import type { EventSink } from './event-sink';
+import type { EventSink } from './event-sink-interface';
 
 /**
  * Local stand-in for Firehose -> S3: newline-delimited JSON, gzip-compressed as Firehose writes it

@@ -5,7 +5,7 @@ import { cutBatches, PUT_RECORDS_LIMITS, utf8Bytes } from '@shared/util/byte-bat
 import { setTimeout as delay } from 'node:timers/promises';
 import type { PutRecords } from './kinesis-client';
 import type { EventRecord } from './event-record';
-import type { EventSink, SendOptions } from './event-sink';
+import type { EventSink, SendOptions } from './event-sink-interface';
 import type { EventSpool } from './event-spool';
 
 /**

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { EventSink } from '@shared/events/event-sink';
+import type { EventSink } from '@shared/events/event-sink-interface';
 import type { RouteDef } from '@shared/routes/route-types';
 import { functionTableAccess, refusedAccess } from '@shared/routes/table-access';
 import { routeContext } from './route-context';

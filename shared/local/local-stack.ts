@@ -9,8 +9,9 @@ import { handlerEntry, type RouteDef } from '@shared/routes/route-types';
 import { createTableIfMissing } from './create-table';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { getDocumentClient } from '@shared/db/dynamo-client';
-import { getEventSink, setEventSink } from '@shared/events/event-sink';
-import { drainEventStream } from '@shared/events/local-event-stream';
+import { getEventSink } from '@shared/events/event-sink';
+import { createLocalEventStream, drainEventStream } from '@shared/events/local-event-stream';
+import { provideLocalServices } from './local-services';
 import { guardEventSink, installTableGrantGuard, routeContext } from './grant-guard';
 import { createLocalApiServer, type LambdaHandler } from './local-server';
 import { LocalInvocations } from './local-invocations';
@@ -148,7 +149,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     admin.destroy();
   }
   installTableGrantGuard(getDocumentClient());
-  setEventSink(guardEventSink(getEventSink()));
+  // This process's services: the event stream's stand-in over the lake folder (held to each
+  // route's grants) and DuckDB over the same lake; the Lambda bundles build the deployed ones.
+  provideLocalServices({ eventSink: () => guardEventSink(createLocalEventStream(lakeDir)) });
 
   // The edge sits behind a local front door (CloudFront's stand-in) with its own origin secret.
   const originSecret = randomBytes(24).toString('hex');

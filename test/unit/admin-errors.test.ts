@@ -10,6 +10,7 @@ import { DomainFlowError } from '@shared/admin/tenant-domains';
 import { AppError } from '@shared/errors/app-error';
 import { WebhookAdminError } from '@shared/outbound/manage-webhooks';
 import { CliUsageError, describeFailure } from '../../scripts/admin/errors';
+import { parseConfig, provideConfig } from '@shared/config/config';
 
 const metadata = { $metadata: {} };
 
@@ -58,8 +59,8 @@ describe('describeFailure', () => {
     });
     expect(describeFailure(cancelled)).toEqual(failure);
 
-    const previous = process.env.TABLE_NAME;
-    process.env.TABLE_NAME = 'links-table';
+    // The CLI's configuration comes from its target (--table, else TABLE_NAME), not from the environment it is run in.
+    provideConfig(parseConfig({ TABLE_NAME: 'links-table' }));
     try {
       const missing = describeFailure(
         new ResourceNotFoundException({ message: 'Cannot do operations on a non-existent table', ...metadata }),
@@ -69,7 +70,7 @@ describe('describeFailure', () => {
         message: expect.stringMatching(/^Table links-table does not exist: check TABLE_NAME/),
       });
     } finally {
-      process.env.TABLE_NAME = previous;
+      provideConfig(undefined);
     }
   });
 
@@ -89,14 +90,13 @@ describe('describeFailure', () => {
       address: '127.0.0.1',
       port: 8000,
     });
-    const previous = process.env.DYNAMODB_ENDPOINT;
-    process.env.DYNAMODB_ENDPOINT = 'http://127.0.0.1:8000';
+    provideConfig(parseConfig({ TABLE_NAME: 'links-table', DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' }));
     try {
       expect(describeFailure(refused).message).toBe(
         'Cannot reach DynamoDB at 127.0.0.1:8000 (ECONNREFUSED): is the local stack running (`npm start`), or is DYNAMODB_ENDPOINT right?',
       );
     } finally {
-      process.env.DYNAMODB_ENDPOINT = previous;
+      provideConfig(undefined);
     }
   });
 

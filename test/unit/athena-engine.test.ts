@@ -4,6 +4,7 @@ import { analyticsWindow } from '@shared/analytics/analytics-window';
 import { createAthenaEngine } from '@shared/analytics/athena-engine';
 import { computeAnalyticsData } from '@shared/analytics/compute-analytics';
 import { engineFromConfig } from '@shared/analytics/analytics-backend';
+import { localAnalyticsEngine } from '@shared/local/local-services';
 import { fakeAthenaApi, resultPages, type AthenaCall } from '@test/support/fake-athena';
 
 const window = analyticsWindow('7d', new Date('2026-03-15T10:30:00.000Z'));
@@ -219,7 +220,6 @@ describe('raw read past the compaction watermark (Athena)', () => {
       ATHENA_WORKGROUP: 'wg',
       ATHENA_DATABASE: 'db',
       LAKE_BUCKET: undefined,
-      LOCAL_LAKE_DIR: undefined,
       AWS_REGION: 'eu-west-1',
     });
     expect(await without.watermark()).toBeUndefined();
@@ -227,17 +227,26 @@ describe('raw read past the compaction watermark (Athena)', () => {
 });
 
 describe('engine selection', () => {
-  it('uses Athena when configured, DuckDB with a local lake, and is 503 with neither', () => {
+  it('deployed: uses Athena when configured, and is 503 otherwise, even with a local lake', () => {
+    expect(engineFromConfig({ ATHENA_WORKGROUP: 'wg', ATHENA_DATABASE: 'db', AWS_REGION: 'eu-west-1' }).name).toBe(
+      'athena',
+    );
+    expect(() =>
+      engineFromConfig({ ATHENA_WORKGROUP: undefined, ATHENA_DATABASE: undefined, AWS_REGION: 'eu-west-1' }),
+    ).toThrow(expect.objectContaining({ code: 'analytics_unavailable' }));
+  });
+
+  it('locally: uses Athena when configured, DuckDB with a local lake, and is 503 with neither', () => {
     expect(
-      engineFromConfig({
+      localAnalyticsEngine({
         ATHENA_WORKGROUP: 'wg',
         ATHENA_DATABASE: 'db',
-        LOCAL_LAKE_DIR: undefined,
+        LOCAL_LAKE_DIR: '/tmp/lake',
         AWS_REGION: 'eu-west-1',
       }).name,
     ).toBe('athena');
     expect(
-      engineFromConfig({
+      localAnalyticsEngine({
         ATHENA_WORKGROUP: undefined,
         ATHENA_DATABASE: undefined,
         LOCAL_LAKE_DIR: '/tmp/lake',
@@ -245,7 +254,7 @@ describe('engine selection', () => {
       }).name,
     ).toBe('duckdb');
     expect(() =>
-      engineFromConfig({
+      localAnalyticsEngine({
         ATHENA_WORKGROUP: undefined,
         ATHENA_DATABASE: undefined,
         LOCAL_LAKE_DIR: undefined,

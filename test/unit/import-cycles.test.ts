@@ -14,24 +14,6 @@ import { projectRoot } from '@shared/local/paths';
  */
 const ROOTS = ['shared', 'lib', 'lambdas', 'bin', 'scripts'];
 
-/**
- * Cycles known today, each as the files of its component. event-sink.ts declares the EventSink
- * interface and builds the configured sink (stream-sink.ts, or local-event-stream.ts, which writes
- * through local-lake-sink.ts and keeps failures in kept-failure-record.ts' shape); those import the
- * interface back with `import type`. The
- * architecture work that moves the interface into a module of its own removes this cycle, and
- * then this entry.
- */
-const ALLOWED_CYCLES: string[][] = [
-  [
-    'shared/events/event-sink.ts',
-    'shared/events/kept-failure-record.ts',
-    'shared/events/local-event-stream.ts',
-    'shared/events/local-lake-sink.ts',
-    'shared/events/stream-sink.ts',
-  ],
-];
-
 const relative = (file: string) => path.relative(projectRoot, file).split(path.sep).join('/');
 
 const sourceFiles = () =>
@@ -130,11 +112,10 @@ const key = (component: string[]) => [...component].sort().join('\n');
 describe('import cycles', () => {
   const graph = importGraph(sourceFiles());
   const found = cycles(graph);
-  const allowed = new Set(ALLOWED_CYCLES.map(key));
 
   it('reads the application code and sees type-only imports', () => {
     expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get('shared/events/local-lake-sink.ts')).toContain('shared/events/event-sink.ts');
+    expect(graph.get('shared/events/local-lake-sink.ts')).toContain('shared/events/event-sink-interface.ts');
   });
 
   it('finds a cycle, type-only or not, and only a real one', () => {
@@ -150,13 +131,7 @@ describe('import cycles', () => {
     expect(cycles(new Map([['a.ts', ['b.ts']]]))).toEqual([]);
   });
 
-  it('has no import cycle outside the allow-list', () => {
-    const unexpected = found.filter((component) => !allowed.has(key(component)));
-    expect(unexpected.map((component) => ({ files: component, forInstance: cyclePath(graph, component) }))).toEqual([]);
-  });
-
-  it('allows only cycles that still exist (remove an entry once its cycle is gone)', () => {
-    const present = new Set(found.map(key));
-    expect(ALLOWED_CYCLES.filter((component) => !present.has(key(component)))).toEqual([]);
+  it('has no import cycle', () => {
+    expect(found.map((component) => ({ files: component, forInstance: cyclePath(graph, component) }))).toEqual([]);
   });
 });

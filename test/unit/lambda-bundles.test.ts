@@ -1,0 +1,67 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { bundleDefinesFor } from '@lib/bundle-settings';
+import * as consumerRows from '@shared/routes/consumer-rows';
+import { projectRoot } from '@shared/local/paths';
+import { routeTable } from '@shared/routes/route-table';
+import { bundleOptions } from '../../scripts/build';
+
+/**
+ * Production code never carries the local stack: every Lambda entry (lambdas/*.ts), bundled with
+ * the CDK stack's settings, has no input under shared/local/, no local stand-in (a file named
+ * local-*: the local event stream, the local lake sink) and nothing of DuckDB (the local analytics
+ * engine). The local stack provides those itself (shared/local/local-services.ts).
+ */
+const lambdaDir = path.join(projectRoot, 'lambdas');
+const entries = readdirSync(lambdaDir)
+  .filter((file) => file.endsWith('.ts'))
+  .sort();
+const rows = [...routeTable, ...Object.values(consumerRows)];
+
+/** An input that belongs to the local stack, by its path in esbuild's metafile. */
+const isLocalOnly = (input: string): boolean =>
+  input.startsWith('shared/local/') || /(^|\/)local-[^/]*$/.test(input) || /duckdb/i.test(input);
+
+/** The local-only inputs of one entry's bundle (esbuild's metafile; nothing is written). */
+const localInputs = async (entry: string, define: Record<string, string> = {}): Promise<string[]> => {
+  const result = await build({ ...bundleOptions(entry, define), write: false, outdir: path.join(projectRoot, 'dist') });
+  return Object.keys(result.metafile.inputs).filter(isLocalOnly).sort();
+};
+
+describe('Lambda bundles', () => {
+  it('has an entry for every function, each with its row (its build-time constants)', () => {
+    expect(entries.length).toBeGreaterThan(30);
+    expect(entries.filter((file) => !rows.some((row) => `${row.handler}.ts` === file))).toEqual([]);
+  });
+
+  it('sees a local input when one is bundled', async () => {
+    expect(isLocalOnly('shared/events/local-lake-sink.ts')).toBe(true);
+    expect(isLocalOnly('node_modules/@duckdb/node-api/lib/index.js')).toBe(true);
+    expect(isLocalOnly('shared/events/stream-sink.ts')).toBe(false);
+    const local = await localInputs(path.join(projectRoot, 'shared/local/local-services.ts'));
+    expect(local).toEqual(
+      expect.arrayContaining([
+        'shared/local/local-services.ts',
+        'shared/events/local-event-stream.ts',
+        'shared/analytics/duckdb-engine.ts',
+      ]),
+    );
+  });
+
+  it('carries nothing of the local stack in any Lambda', { timeout: 300_000 }, async () => {
+    const found: Record<string, string[]> = {};
+    // Two at a time: esbuild is quick, but the machine runs other tests too.
+    for (let i = 0; i < entries.length; i += 2) {
+      await Promise.all(
+        entries.slice(i, i + 2).map(async (file) => {
+          const row = rows.find((r) => `${r.handler}.ts` === file);
+          const local = await localInputs(path.join(lambdaDir, file), row ? bundleDefinesFor(row) : {});
+          if (local.length > 0) found[file] = local;
+        }),
+      );
+    }
+    expect(found).toEqual({});
+  });
+});
