@@ -18,7 +18,7 @@ export interface FloorNeeds {
  * table's grants): DynamoDB; Kinesis (the event stream) and SQS (the event spool, the durable
  * fallback every event sender is bound to) when it sends events; Secrets Manager (the
  * origin-verify secret) on the edge; Athena for analytics, and S3 (analytics reads the lake's
- * watermark object to know where compacted and daily data end: shared/analytics/analytics-backend.ts).
+ * watermark object to know where compacted and daily data end: shared/analytics/query/analytics-backend.ts).
  */
 export const floorFor = (needs: FloorNeeds | Pick<RouteDef['grants'], 'events' | 'analytics'>): FloorName =>
   [

@@ -1,6 +1,6 @@
-import { plannedRawPartitions } from '@shared/analytics/analytics-sql';
-import { analyticsWindow } from '@shared/analytics/analytics-window';
-import { RAW_LATE_READ_HOURS, rawReadFrom } from '@shared/analytics/raw-read';
+import { plannedRawPartitions } from '@shared/analytics/query/analytics-sql';
+import { analyticsWindow } from '@shared/analytics/query/analytics-window';
+import { RAW_LATE_READ_HOURS, rawReadFrom } from '@shared/analytics/query/raw-read';
 import { randomUUID, createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -12,9 +12,9 @@ import {
   planCompactionUnits,
   type CompactionUnit,
   type RawObjectListing,
-} from '@shared/analytics/compaction-units';
-import { COMPACTION_GRACE_MS } from '@shared/analytics/compaction-plan';
-import { LAKE_SHARDS, RAW_FILE_EXTENSION, RAW_PREFIX } from '@shared/analytics/lake-layout';
+} from '@shared/analytics/lake/compaction-units';
+import { COMPACTION_GRACE_MS } from '@shared/analytics/lake/compaction-plan';
+import { LAKE_SHARDS, RAW_FILE_EXTENSION, RAW_PREFIX } from '@shared/analytics/lake/lake-layout';
 import { createLocalLakeSink } from '@shared/events/local-lake-sink';
 import { budgets } from './budgets';
 import { blankEvent, type EventRecord } from '@shared/events/event-record';
@@ -259,7 +259,7 @@ export const viewCost = (layout: ViewLayout, scannedBytesPerQuery: number, queri
 };
 
 /**
- * Raw hours a query reads (shared/analytics/raw-read.ts): from the watermark's hour, or
+ * Raw hours a query reads (shared/analytics/query/raw-read.ts): from the watermark's hour, or
  * RAW_LATE_READ_HOURS before the current hour if earlier (always, when compaction keeps up),
  * through the current one. Older hours hold no raw objects once compacted.
  */

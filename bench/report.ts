@@ -1,4 +1,4 @@
-import { activePartitionsFor, FIREHOSE_ACTIVE_PARTITION_LIMIT, LAKE_SHARDS } from '@shared/analytics/lake-layout';
+import { activePartitionsFor, FIREHOSE_ACTIVE_PARTITION_LIMIT, LAKE_SHARDS } from '@shared/analytics/lake/lake-layout';
 import { dashboardViewUsdFor, type AnalyticsLevel } from './analytics-scale';
 import { budgets, initLimitOf, isQrHandler, REDIRECT, type BudgetResult } from './budgets';
 import { frontDoorBudget, frontDoorPerMillion } from './cost';
@@ -274,7 +274,7 @@ export const notes = [
   'Runtime schemas on zod/mini (shared/schemas/zod-mini.ts) instead of classic zod: ~31 KiB instead of ~95 KiB per v1 handler; same rules, messages and OpenAPI document.',
   'One route row per bundle (shared/routes/own-route.ts, lib/bundle-settings.ts bundleDefinesFor): the handler reads its credential from its own row, inlined by esbuild from the route table; the table itself (~5 KiB) stays out of the Lambdas.',
   'linkIdPathSchema in its own module: zod schema construction is not tree-shaken, so GET/archive/analytics handlers built every create/patch schema at init (-16 KiB on links-get).',
-  'ICU country names (Intl.DisplayNames, ~10 ms to build) built on first use instead of at module init (shared/analytics/analytics-rows.ts): analytics init went from 1.16-1.32x to about 1.0-1.18x the floor; a cold start answered from the analytics cache never builds them.',
+  'ICU country names (Intl.DisplayNames, ~10 ms to build) built on first use instead of at module init (shared/analytics/query/analytics-rows.ts): analytics init went from 1.16-1.32x to about 1.0-1.18x the floor; a cold start answered from the analytics cache never builds them.',
   'Multipart forms parsed by the runtime (Response.formData(), undici in Node) instead of busboy (~23 KiB, ~3.5 ms init): the legacy creates went from 1.2999x to about 1.24x the floor in size.',
   'Issue 15 put back the official AWS clients (Firehose, since replaced by Kinesis in issue 19, and Athena), ua-parser-js 1.x and Powertools Logger + Metrics (~32 KiB) and re-based each floor on the clients its route calls; bundle sizes are now reported without a budget, and the budgets are on init time (docs/benchmarks.md, "Issue 15" and "Cold start: init-time ratios").',
   'Cold-start processes start with the deployed NODE_OPTIONS (--enable-source-maps, lib/bundle-settings.ts), floor included.',

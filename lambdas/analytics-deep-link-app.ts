@@ -1,5 +1,5 @@
-import { analyticsQuerySchema } from '@shared/analytics/analytics-schemas';
-import { getAppAnalyticsOrThrow } from '@shared/analytics/get-app-analytics';
+import { analyticsQuerySchema } from '@shared/analytics/query/analytics-schemas';
+import { getAppAnalyticsOrThrow } from '@shared/analytics/query/get-app-analytics';
 import { v1Handler } from '@shared/http/v1-handler';
 
 export const handler = v1Handler(

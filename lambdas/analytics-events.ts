@@ -1,5 +1,5 @@
-import { analyticsEventsQuerySchema } from '@shared/analytics/analytics-schemas';
-import { exportAnalyticsEvents } from '@shared/analytics/export-analytics-events';
+import { analyticsEventsQuerySchema } from '@shared/analytics/query/analytics-schemas';
+import { exportAnalyticsEvents } from '@shared/analytics/query/export-analytics-events';
 import { v1Handler } from '@shared/http/v1-handler';
 
 export const handler = v1Handler(

@@ -1,5 +1,5 @@
-import { analyticsQuerySchema } from '@shared/analytics/analytics-schemas';
-import { getLinkAnalyticsOrThrow } from '@shared/analytics/get-link-analytics';
+import { analyticsQuerySchema } from '@shared/analytics/query/analytics-schemas';
+import { getLinkAnalyticsOrThrow } from '@shared/analytics/query/get-link-analytics';
 import { v1Handler } from '@shared/http/v1-handler';
 import { linkIdPathSchema } from '@shared/schemas/link-id-path-schema';
 

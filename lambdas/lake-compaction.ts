@@ -1,6 +1,6 @@
 /**
  * The deployed lake compaction (EventBridge Scheduler, hourly): the local job's plan run on
- * Athena (shared/analytics/athena-compaction.ts). A failed run throws (Lambda errors alarm); the
+ * Athena (shared/analytics/lake/athena-compaction.ts). A failed run throws (Lambda errors alarm); the
  * next run does the work again, and the watermark moves only when a run completes.
  */
 import middy from '@middy/core';
@@ -8,9 +8,9 @@ import { S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
 import { createS3LakeStore } from '@shared/admin/lake-store';
 import { createAthenaClient } from '@shared/analytics/athena-client';
-import { compactLakeOnAthena, type AthenaCompactionReport } from '@shared/analytics/athena-compaction';
-import { parseLakeCompactionConfig } from '@shared/analytics/compaction-config';
-import { acquireCompactionLock } from '@shared/analytics/compaction-lock';
+import { compactLakeOnAthena, type AthenaCompactionReport } from '@shared/analytics/lake/athena-compaction';
+import { parseLakeCompactionConfig } from '@shared/analytics/lake/compaction-config';
+import { acquireCompactionLock } from '@shared/analytics/lake/compaction-lock';
 import { settleClickCountersOnAthena, type SettleTotals } from '@shared/clicks/settle-click-counters';
 import { observabilityMiddlewares } from '@shared/http/middleware/observability';
 import { log } from '@shared/util/logger';

@@ -4,8 +4,8 @@ import { CfnDatabase, CfnTable } from 'aws-cdk-lib/aws-glue';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { ANALYTICS_TABLE, COMPACTED_TABLE, DAILY_TABLE } from '@shared/analytics/analytics-sql';
-import { ATHENA_BYTES_SCANNED_CUTOFF } from '@shared/analytics/compaction-units';
+import { ANALYTICS_TABLE, COMPACTED_TABLE, DAILY_TABLE } from '@shared/analytics/query/analytics-sql';
+import { ATHENA_BYTES_SCANNED_CUTOFF } from '@shared/analytics/lake/compaction-units';
 import {
   COMPACTED_PREFIX,
   compactedPartitionKeys,
@@ -14,7 +14,7 @@ import {
   LAKE_SHARDS,
   RAW_PREFIX,
   rawPartitionKeys,
-} from '@shared/analytics/lake-layout';
+} from '@shared/analytics/lake/lake-layout';
 import { eventRecordSchema } from '@shared/events/event-record-schema';
 
 export interface AnalyticsProps {

@@ -1,6 +1,6 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
-import { COMPACTED_PREFIX, ERRORS_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
+import { COMPACTED_PREFIX, ERRORS_PREFIX, RAW_PREFIX } from '@shared/analytics/lake/lake-layout';
 import type { ServiceAlarms } from './service-alarms';
 import { BlockPublicAccess, Bucket, BucketEncryption, StorageClass } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';

@@ -16,7 +16,12 @@ import { LogGroup, LogStream, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
-import { ERRORS_PREFIX, RAW_FILE_EXTENSION, rawPartitionJq, rawPartitionPath } from '@shared/analytics/lake-layout';
+import {
+  ERRORS_PREFIX,
+  RAW_FILE_EXTENSION,
+  rawPartitionJq,
+  rawPartitionPath,
+} from '@shared/analytics/lake/lake-layout';
 import type { ServiceAlarms } from './service-alarms';
 import { StreamFailures } from './stream-failures';
 

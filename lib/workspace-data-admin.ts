@@ -3,7 +3,7 @@ import { AccountRootPrincipal, PolicyStatement, Role } from 'aws-cdk-lib/aws-iam
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { COMPACTED_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
+import { COMPACTED_PREFIX, RAW_PREFIX } from '@shared/analytics/lake/lake-layout';
 import type { Analytics } from './analytics';
 
 export interface WorkspaceDataAdminProps {

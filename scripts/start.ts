@@ -13,7 +13,7 @@ import '@shared/local/local-logging';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bootstrapTenant } from '@shared/admin/bootstrap';
-import { scheduleLakeCompaction } from '@shared/analytics/compaction-schedule';
+import { scheduleLakeCompaction } from '@shared/analytics/lake/compaction-schedule';
 import { startLocalStack, type LocalStack } from '@shared/local/local-stack';
 import { localDir } from '@shared/local/paths';
 import { firstPortInUse, portInUseMessage, PortInUseError, type NeededPort } from '@shared/local/ports';

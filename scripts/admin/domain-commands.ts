@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { invalidInput, notFound } from '@shared/admin/admin-error';
 import { httpUrlSchema } from '@shared/schemas/common-schemas';
 import { domainRepository } from '@shared/tenancy/domain-repository';
-import { domainAudit } from '@shared/admin/tenant-domains';
+import { domainAudit } from '@shared/admin/distribution-tenants';
 import type { AdminTargetOf } from './admin-target';
 import { cliOrigin } from './operator';
 import { fieldLines, printResult, type JsonOption } from './output';

@@ -5,9 +5,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { COMPACTION_GRACE_MS } from '@shared/analytics/compact-lake';
-import { compactLakeAndSettle } from '@shared/analytics/compaction-schedule';
-import { eventsFromErrorObject } from '@shared/analytics/lake-error-records';
+import { COMPACTION_GRACE_MS } from '@shared/analytics/lake/compact-lake';
+import { compactLakeAndSettle } from '@shared/analytics/lake/compaction-schedule';
+import { eventsFromErrorObject } from '@shared/analytics/lake/lake-error-records';
 import { getEventSink } from '@shared/events/event-sink';
 import type { EventRecord } from '@shared/events/event-record';
 import { createLocalLakeSink } from '@shared/events/local-lake-sink';

@@ -1,6 +1,6 @@
 /**
  * The one seam through which `admin delete-workspace` erases a workspace's events from the lake
- * (layout: shared/analytics/lake-layout.ts), local folder or deployed bucket alike (lake-store.ts):
+ * (layout: shared/analytics/lake/lake-layout.ts), local folder or deployed bucket alike (lake-store.ts):
  *
  * 1. Raw objects (`events/shard=SS/dt=/hour=/*.json.gz`, gzip; older `.json` plain) are shared by every workspace of a hash
  *    shard: each object of the workspace's shard that holds one of its lines is rewritten
@@ -13,9 +13,9 @@
  * Raw first: a compaction run that read raw lines before step 1 writes them under the compacted
  * prefix, which step 2 then removes (run the command again if a compaction ran meanwhile).
  */
-import { compactedWorkspacePath, dailyWorkspacePath, RAW_PREFIX, shardOf } from '@shared/analytics/lake-layout';
-import { decodeStoredText, encodeStoredText, isRawObjectName } from '@shared/analytics/raw-objects';
-import { assertSafeId } from '@shared/analytics/analytics-engine';
+import { compactedWorkspacePath, dailyWorkspacePath, RAW_PREFIX, shardOf } from '@shared/analytics/lake/lake-layout';
+import { decodeStoredText, encodeStoredText, isRawObjectName } from '@shared/analytics/lake/raw-objects';
+import { assertSafeId } from '@shared/analytics/query/analytics-engine';
 import type { LakeStore } from './lake-store';
 
 export interface LakeErasure {

@@ -7,10 +7,10 @@
 import { mkdir, writeFile, appendFile } from 'node:fs/promises';
 import { toAuditEntryResource, type AuditEntry } from '@shared/audit/audit-entry';
 import path from 'node:path';
-import { getAnalyticsEngine } from '@shared/analytics/analytics-backend';
-import { rawEventFrom } from '@shared/analytics/analytics-rows';
-import { exportPageQuery, type ExportPosition } from '@shared/analytics/analytics-sql';
-import { lakeReadBounds } from '@shared/analytics/raw-read';
+import { getAnalyticsEngine } from '@shared/analytics/query/analytics-backend';
+import { rawEventFrom } from '@shared/analytics/query/analytics-rows';
+import { exportPageQuery, type ExportPosition } from '@shared/analytics/query/analytics-sql';
+import { lakeReadBounds } from '@shared/analytics/query/raw-read';
 import type { LinkRecord } from '@shared/links/link-record';
 import { toLinkResource } from '@shared/links/link-view';
 import { collectWorkspaceItems, type TableItem, type WalkOptions } from './workspace-items';

@@ -1,7 +1,7 @@
-import type { AnalyticsEngine, AnalyticsRow } from '@shared/analytics/analytics-engine';
-import { linkClickCountsQuery } from '@shared/analytics/analytics-sql';
-import { compactedLinkClickCountsQuery, UNLOAD_MAX_WORKSPACES } from '@shared/analytics/athena-compaction';
-import { runAthenaStatement, type AthenaStatementOptions } from '@shared/analytics/athena-engine';
+import type { AnalyticsEngine, AnalyticsRow } from '@shared/analytics/query/analytics-engine';
+import { linkClickCountsQuery } from '@shared/analytics/query/analytics-sql';
+import { compactedLinkClickCountsQuery, UNLOAD_MAX_WORKSPACES } from '@shared/analytics/lake/athena-compaction';
+import { runAthenaStatement, type AthenaStatementOptions } from '@shared/analytics/query/athena-engine';
 import { log } from '@shared/util/logger';
 import { settleLinkDay, type SettleOutcome } from './link-counters';
 

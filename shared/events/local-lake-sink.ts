@@ -1,8 +1,8 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { RAW_FILE_EXTENSION, rawPartitionOf, rawPartitionPath } from '@shared/analytics/lake-layout';
-import { encodeRawLines } from '@shared/analytics/raw-objects';
+import { RAW_FILE_EXTENSION, rawPartitionOf, rawPartitionPath } from '@shared/analytics/lake/lake-layout';
+import { encodeRawLines } from '@shared/analytics/lake/raw-objects';
 import type { EventRecord } from './event-record';
 import type { EventSink } from './event-sink-interface';
 

@@ -4,7 +4,7 @@ import {
   LAKE_SHARDS,
   rawPartitionOf,
   rawPartitionPath,
-} from '@shared/analytics/lake-layout';
+} from '@shared/analytics/lake/lake-layout';
 import type { EventRecord } from './event-record';
 
 /**

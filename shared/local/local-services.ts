@@ -3,9 +3,9 @@
  * test environment provide in place of the production ones (which the Lambda entry points build
  * from their configuration, and which never import anything here).
  */
-import type { AnalyticsEngine } from '@shared/analytics/analytics-engine';
-import { engineFromConfig, provideAnalyticsEngine } from '@shared/analytics/analytics-backend';
-import { createDuckDbEngine } from '@shared/analytics/duckdb-engine';
+import type { AnalyticsEngine } from '@shared/analytics/query/analytics-engine';
+import { engineFromConfig, provideAnalyticsEngine } from '@shared/analytics/query/analytics-backend';
+import { createDuckDbEngine } from '@shared/analytics/query/duckdb-engine';
 import { getConfig, type Config } from '@shared/config/config';
 import { productionEventSink, provideEventSink } from '@shared/events/event-sink';
 import type { EventSink } from '@shared/events/event-sink-interface';

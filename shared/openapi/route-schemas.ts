@@ -1,5 +1,5 @@
 import type { $ZodObject, $ZodType } from 'zod/v4/core';
-import { analyticsEventsQuerySchema, analyticsQuerySchema } from '@shared/analytics/analytics-schemas';
+import { analyticsEventsQuerySchema, analyticsQuerySchema } from '@shared/analytics/query/analytics-schemas';
 import {
   clientClickBodySchema,
   clientLinkReferenceSchema,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { compactedDayPath, rawPartitionPath } from '@shared/analytics/lake-layout';
+import { compactedDayPath, rawPartitionPath } from '@shared/analytics/lake/lake-layout';
 import { eventRecordSchema } from '@shared/events/event-record-schema';
 import { routeTable } from '@shared/routes/route-table';
 import { synthStack } from '@test/support/synth-stack';

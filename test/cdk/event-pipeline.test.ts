@@ -9,7 +9,7 @@ import {
   rawPartitionOf,
   rawPartitionPath,
   shardOf,
-} from '@shared/analytics/lake-layout';
+} from '@shared/analytics/lake/lake-layout';
 import { routeTable } from '@shared/routes/route-table';
 import { synthStack } from '@test/support/synth-stack';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { COMPACTION_LOCK_KEY, COMPACTION_LOCK_TTL_MS } from '@shared/analytics/compaction-lock';
-import { COMPACTION_GRACE_MS } from '@shared/analytics/compaction-plan';
-import { COMPACTED_PREFIX, DAILY_PREFIX, ERRORS_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
-import { ATHENA_BYTES_SCANNED_CUTOFF, COMPACTION_UNIT_MAX_SCAN_BYTES } from '@shared/analytics/compaction-units';
+import { COMPACTION_LOCK_KEY, COMPACTION_LOCK_TTL_MS } from '@shared/analytics/lake/compaction-lock';
+import { COMPACTION_GRACE_MS } from '@shared/analytics/lake/compaction-plan';
+import { COMPACTED_PREFIX, DAILY_PREFIX, ERRORS_PREFIX, RAW_PREFIX } from '@shared/analytics/lake/lake-layout';
+import { ATHENA_BYTES_SCANNED_CUTOFF, COMPACTION_UNIT_MAX_SCAN_BYTES } from '@shared/analytics/lake/compaction-units';
 import { metricNames, metricsNamespace } from '@shared/util/telemetry-names';
 import {
   COMPACTION_BACKLOG_ALARM_AFTER,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lakeFilesFor } from '@shared/analytics/duckdb-engine';
+import { lakeFilesFor } from '@shared/analytics/query/duckdb-engine';
 import { blankEvent } from '@shared/events/event-record';
 import { createLocalLakeSink } from '@shared/events/local-lake-sink';
 import { projectRoot } from '@shared/local/paths';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
+import { rawPartitionPath, shardOf } from '@shared/analytics/lake/lake-layout';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
 import { bootstrapTenant } from '@shared/admin/bootstrap';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
-import { setAnalyticsEngine } from '@shared/analytics/analytics-backend';
-import { createAthenaEngine } from '@shared/analytics/athena-engine';
-import { getAppAnalyticsOrThrow } from '@shared/analytics/get-app-analytics';
-import { getLinkAnalyticsOrThrow } from '@shared/analytics/get-link-analytics';
+import { setAnalyticsEngine } from '@shared/analytics/query/analytics-backend';
+import { createAthenaEngine } from '@shared/analytics/query/athena-engine';
+import { getAppAnalyticsOrThrow } from '@shared/analytics/query/get-app-analytics';
+import { getLinkAnalyticsOrThrow } from '@shared/analytics/query/get-link-analytics';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { createShortLink } from '@shared/links/create-link';

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
-import { getAppAnalyticsOrThrow } from '@shared/analytics/get-app-analytics';
-import { getLinkAnalyticsOrThrow } from '@shared/analytics/get-link-analytics';
-import { exportAnalyticsEvents } from '@shared/analytics/export-analytics-events';
-import { compactLake } from '@shared/analytics/compact-lake';
-import { lakeFilesFor, readLocalMergedBefore } from '@shared/analytics/duckdb-engine';
-import { shardOf } from '@shared/analytics/lake-layout';
+import { getAppAnalyticsOrThrow } from '@shared/analytics/query/get-app-analytics';
+import { getLinkAnalyticsOrThrow } from '@shared/analytics/query/get-link-analytics';
+import { exportAnalyticsEvents } from '@shared/analytics/query/export-analytics-events';
+import { compactLake } from '@shared/analytics/lake/compact-lake';
+import { lakeFilesFor, readLocalMergedBefore } from '@shared/analytics/query/duckdb-engine';
+import { shardOf } from '@shared/analytics/lake/lake-layout';
 import type { EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
 import { createDeepLink } from '@shared/links/create-deep-link';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { createLocalLakeStore } from '@shared/admin/lake-store';
-import { compactLakeOnAthena } from '@shared/analytics/athena-compaction';
+import { compactLakeOnAthena } from '@shared/analytics/lake/athena-compaction';
 import { applyClickCounters, type CounterStreamRecord } from '@shared/clicks/link-counters';
 import { settleClickCountersOnAthena } from '@shared/clicks/settle-click-counters';
 import { blankEvent, type EventRecord } from '@shared/events/event-record';

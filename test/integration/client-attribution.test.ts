@@ -1,6 +1,6 @@
 import { drainEventStream } from '@shared/events/local-event-stream';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
+import { rawPartitionPath, shardOf } from '@shared/analytics/lake/lake-layout';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import type { AuthContext } from '@shared/auth/credential';

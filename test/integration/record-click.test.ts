@@ -1,7 +1,7 @@
 import { getEventSink } from '@shared/events/event-sink';
 import { drainEventStream } from '@shared/events/local-event-stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
+import { rawPartitionPath, shardOf } from '@shared/analytics/lake/lake-layout';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { recordClick } from '@shared/clicks/record-click';
 import { parseUserAgent } from '@shared/clicks/user-agent';

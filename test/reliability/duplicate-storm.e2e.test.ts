@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ChangeMessageVisibilityBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compactLakeAndSettle } from '@shared/analytics/compaction-schedule';
+import { compactLakeAndSettle } from '@shared/analytics/lake/compaction-schedule';
 import { replayClick, replaysInLog } from '@shared/clicks/click-replay';
 import { countClickBatch } from '@shared/clicks/count-click-batch';
 import type { CounterStreamRecord } from '@shared/clicks/link-counters';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { EventRecord } from '@shared/events/event-record';
-import type { AnalyticsData } from '@shared/analytics/analytics-types';
+import type { AnalyticsData } from '@shared/analytics/query/analytics-types';
 import {
   expectedBreakdowns,
   expectedRecent,

@@ -7,16 +7,16 @@ import {
   StopQueryExecutionCommand,
 } from '@aws-sdk/client-athena';
 import type { AthenaSender } from '@shared/analytics/athena-client';
-import { ANALYTICS_TABLE, COMPACTED_TABLE, DAILY_TABLE } from '@shared/analytics/analytics-sql';
+import { ANALYTICS_TABLE, COMPACTED_TABLE, DAILY_TABLE } from '@shared/analytics/query/analytics-sql';
 import {
   compactedRelationSql,
   dailyRelationSql,
   getDuckDbInstance,
   rawRelationSql,
   sqlString,
-} from '@shared/analytics/duckdb-engine';
-import { COMPACTED_PREFIX, DAILY_PREFIX, RAW_PREFIX } from '@shared/analytics/lake-layout';
-import { isRawObjectName } from '@shared/analytics/raw-objects';
+} from '@shared/analytics/query/duckdb-engine';
+import { COMPACTED_PREFIX, DAILY_PREFIX, RAW_PREFIX } from '@shared/analytics/lake/lake-layout';
+import { isRawObjectName } from '@shared/analytics/lake/raw-objects';
 
 const walk = async (dir: string): Promise<string[]> => {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);

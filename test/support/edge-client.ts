@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EventRecord } from '@shared/events/event-record';
-import { decodeStoredText, isRawObjectName } from '@shared/analytics/raw-objects';
+import { decodeStoredText, isRawObjectName } from '@shared/analytics/lake/raw-objects';
 
 export interface EdgeResponse {
   status: number;

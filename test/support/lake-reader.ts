@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { decodeStoredText, isRawObjectName } from '@shared/analytics/raw-objects';
+import { decodeStoredText, isRawObjectName } from '@shared/analytics/lake/raw-objects';
 
 export interface LakeLine {
   /** Partition folder relative to the lake root. */

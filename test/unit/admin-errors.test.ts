@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { AdminError } from '@shared/admin/admin-error';
-import { DomainFlowError } from '@shared/admin/tenant-domains';
+import { DomainFlowError } from '@shared/admin/distribution-tenants';
 import { AppError } from '@shared/errors/app-error';
 import { WebhookAdminError } from '@shared/outbound/manage-webhooks';
 import { CliUsageError, describeFailure } from '../../scripts/admin/errors';

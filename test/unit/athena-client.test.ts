@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateQuery, exportPageQuery } from '@shared/analytics/analytics-sql';
-import { analyticsWindow } from '@shared/analytics/analytics-window';
+import { aggregateQuery, exportPageQuery } from '@shared/analytics/query/analytics-sql';
+import { analyticsWindow } from '@shared/analytics/query/analytics-window';
 import {
   ATHENA_CONNECTION_TIMEOUT_MS,
   ATHENA_MAX_ATTEMPTS,
   ATHENA_REQUEST_TIMEOUT_MS,
   createAthenaClient,
 } from '@shared/analytics/athena-client';
-import { createAthenaEngine } from '@shared/analytics/athena-engine';
+import { createAthenaEngine } from '@shared/analytics/query/athena-engine';
 import { awsLoopback, loopbackCredentials } from '@test/support/aws-loopback';
 import { athenaDialectProblems } from '@test/support/athena-dialect';
 

@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createS3LakeStore } from '@shared/admin/lake-store';
-import { AnalyticsUnavailableError } from '@shared/analytics/analytics-engine';
+import { AnalyticsUnavailableError } from '@shared/analytics/query/analytics-engine';
 import {
   compactionUnloadStatement,
   compactLakeOnAthena,
   UNLOAD_MAX_WORKSPACES,
-} from '@shared/analytics/athena-compaction';
-import { WATERMARK_KEY } from '@shared/analytics/compaction-plan';
-import { rawPartitionOf, rawPartitionPath, shardOf } from '@shared/analytics/lake-layout';
+} from '@shared/analytics/lake/athena-compaction';
+import { WATERMARK_KEY } from '@shared/analytics/lake/compaction-plan';
+import { rawPartitionOf, rawPartitionPath, shardOf } from '@shared/analytics/lake/lake-layout';
 import { athenaDialectProblems } from '@test/support/athena-dialect';
 import { fakeAthenaApi, resultPages, type AthenaCall } from '@test/support/fake-athena';
 import { s3LakeLoopback } from '@test/support/s3-lake-loopback';

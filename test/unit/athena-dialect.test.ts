@@ -6,15 +6,15 @@ import {
   recentEventsQuery,
   topLinksQuery,
   type ScopeFilter,
-} from '@shared/analytics/analytics-sql';
-import { analyticsWindow } from '@shared/analytics/analytics-window';
+} from '@shared/analytics/query/analytics-sql';
+import { analyticsWindow } from '@shared/analytics/query/analytics-window';
 import {
   compactedLinkClickCountsQuery,
   compactionUnloadStatement,
   compactionWorkspacesQuery,
   UNLOAD_MAX_WORKSPACES,
   type CompactionScope,
-} from '@shared/analytics/athena-compaction';
+} from '@shared/analytics/lake/athena-compaction';
 import { athenaDialectProblems } from '@test/support/athena-dialect';
 
 const NOW = new Date('2026-03-15T10:30:00.000Z');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateQuery, exportPageQuery } from '@shared/analytics/analytics-sql';
-import { analyticsWindow } from '@shared/analytics/analytics-window';
-import { createAthenaEngine } from '@shared/analytics/athena-engine';
-import { computeAnalyticsData } from '@shared/analytics/compute-analytics';
-import { engineFromConfig } from '@shared/analytics/analytics-backend';
+import { aggregateQuery, exportPageQuery } from '@shared/analytics/query/analytics-sql';
+import { analyticsWindow } from '@shared/analytics/query/analytics-window';
+import { createAthenaEngine } from '@shared/analytics/query/athena-engine';
+import { computeAnalyticsData } from '@shared/analytics/query/compute-analytics';
+import { engineFromConfig } from '@shared/analytics/query/analytics-backend';
 import { localAnalyticsEngine } from '@shared/local/local-services';
 import { fakeAthenaApi, resultPages, type AthenaCall } from '@test/support/fake-athena';
 

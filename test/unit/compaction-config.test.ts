@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLakeCompactionConfig } from '@shared/analytics/compaction-config';
+import { parseLakeCompactionConfig } from '@shared/analytics/lake/compaction-config';
 
 describe("the compaction function's configuration", () => {
   it('reads the lake bucket, workgroup and database the stack sets', () => {

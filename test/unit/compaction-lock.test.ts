@@ -1,5 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { acquireCompactionLock, COMPACTION_LOCK_KEY, COMPACTION_LOCK_TTL_MS } from '@shared/analytics/compaction-lock';
+import {
+  acquireCompactionLock,
+  COMPACTION_LOCK_KEY,
+  COMPACTION_LOCK_TTL_MS,
+} from '@shared/analytics/lake/compaction-lock';
 import { s3LakeLoopback } from '@test/support/s3-lake-loopback';
 
 /** The deployed compaction's run lock through the official S3 client (conditional writes) against a loopback bucket. */

@@ -5,7 +5,7 @@ import {
   parseWatermark,
   planCompaction,
   watermarkBody,
-} from '@shared/analytics/compaction-plan';
+} from '@shared/analytics/lake/compaction-plan';
 
 /** The plan both compaction engines run (DuckDB locally, Athena deployed): which raw objects a run takes. */
 describe('compaction plan', () => {

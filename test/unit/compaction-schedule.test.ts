@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WATERMARK_FILE } from '@shared/analytics/compact-lake';
-import { FIRST_COMPACTION_DELAY_MS, scheduleLakeCompaction } from '@shared/analytics/compaction-schedule';
+import { WATERMARK_FILE } from '@shared/analytics/lake/compact-lake';
+import { FIRST_COMPACTION_DELAY_MS, scheduleLakeCompaction } from '@shared/analytics/lake/compaction-schedule';
 
 const lakes: string[] = [];
 afterEach(() => {

@@ -7,7 +7,7 @@ import {
   unitTimeBounds,
   watermarkAfter,
   type CompactionUnit,
-} from '@shared/analytics/compaction-units';
+} from '@shared/analytics/lake/compaction-units';
 import {
   GZIP_KEY_COLUMNS_PER_RAW_BYTE,
   measureCompression,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eraseWorkspaceLake } from '@shared/admin/erase-workspace-lake';
 import { createS3LakeStore } from '@shared/admin/lake-store';
-import { compactedWorkspacePath, rawPartitionOf, rawPartitionPath } from '@shared/analytics/lake-layout';
+import { compactedWorkspacePath, rawPartitionOf, rawPartitionPath } from '@shared/analytics/lake/lake-layout';
 import { s3LakeLoopback } from '@test/support/s3-lake-loopback';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blankEvent } from '@shared/events/event-record';
-import { eventsFromErrorObject } from '@shared/analytics/lake-error-records';
+import { eventsFromErrorObject } from '@shared/analytics/lake/lake-error-records';
 
 const event = (id: string) =>
   blankEvent({

@@ -45,7 +45,7 @@ describe('Lambda bundles', () => {
       expect.arrayContaining([
         'shared/local/local-services.ts',
         'shared/events/local-event-stream.ts',
-        'shared/analytics/duckdb-engine.ts',
+        'shared/analytics/query/duckdb-engine.ts',
       ]),
     );
   });

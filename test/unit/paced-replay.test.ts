@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rawPartitionOf, rawPartitionPath } from '@shared/analytics/lake-layout';
+import { rawPartitionOf, rawPartitionPath } from '@shared/analytics/lake/lake-layout';
 import { blankEvent, type EventRecord } from '@shared/events/event-record';
 import { partitionLimitFromEnv, replayPaced } from '@shared/events/paced-replay';
 

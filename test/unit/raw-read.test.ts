@@ -7,13 +7,13 @@ import {
   exportPageQuery,
   plannedRawPartitions,
   type ScopeFilter,
-} from '@shared/analytics/analytics-sql';
-import { analyticsWindow } from '@shared/analytics/analytics-window';
-import { compactLake } from '@shared/analytics/compact-lake';
-import { computeAnalyticsData } from '@shared/analytics/compute-analytics';
-import { createDuckDbEngine, lakeFilesFor } from '@shared/analytics/duckdb-engine';
-import { cachedWatermarkReader, RAW_LATE_READ_HOURS, rawReadFrom } from '@shared/analytics/raw-read';
-import type { AnalyticsEngine } from '@shared/analytics/analytics-engine';
+} from '@shared/analytics/query/analytics-sql';
+import { analyticsWindow } from '@shared/analytics/query/analytics-window';
+import { compactLake } from '@shared/analytics/lake/compact-lake';
+import { computeAnalyticsData } from '@shared/analytics/query/compute-analytics';
+import { createDuckDbEngine, lakeFilesFor } from '@shared/analytics/query/duckdb-engine';
+import { cachedWatermarkReader, RAW_LATE_READ_HOURS, rawReadFrom } from '@shared/analytics/query/raw-read';
+import type { AnalyticsEngine } from '@shared/analytics/query/analytics-engine';
 import type { EventRecord } from '@shared/events/event-record';
 import { createLocalLakeSink } from '@shared/events/local-lake-sink';
 import { generateFixtureEvents, type FixtureLink, type Range } from '@test/support/analytics-fixtures';

@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawPartitionOf, rawPartitionPath } from '@shared/analytics/lake-layout';
+import { rawPartitionOf, rawPartitionPath } from '@shared/analytics/lake/lake-layout';
 import { blankEvent, type EventRecord } from '@shared/events/event-record';
 import { createSqsSpool } from '@shared/events/event-spool';
 import { createReplayPacer } from '@shared/events/paced-replay';

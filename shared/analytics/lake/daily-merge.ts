@@ -2,8 +2,8 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { eventRecordFields } from '@shared/events/event-record';
-import { SAFE_ID } from './analytics-engine';
-import { compactedRelationSql, dailyRelationSql, getDuckDbInstance, sqlString } from './duckdb-engine';
+import { SAFE_ID } from '../query/analytics-engine';
+import { compactedRelationSql, dailyRelationSql, getDuckDbInstance, sqlString } from '../query/duckdb-engine';
 import { COMPACTED_PREFIX, compactedDayPath, dailyMonthPath } from './lake-layout';
 
 /*

@@ -6,7 +6,13 @@
  */
 import type { Command } from 'commander';
 import { invalidInput } from '@shared/admin/admin-error';
-import { addDomain, frontDoorFromEnv, removeDomain, verifyDomain, type DnsRecord } from '@shared/admin/tenant-domains';
+import {
+  addDomain,
+  frontDoorFromEnv,
+  removeDomain,
+  verifyDomain,
+  type DnsRecord,
+} from '@shared/admin/distribution-tenants';
 import type { AdminTargetOf } from './admin-target';
 import { cliOrigin } from './operator';
 import { printResult, type JsonOption } from './output';
@@ -17,7 +23,7 @@ export const VERIFY_PENDING_EXIT = 3;
 const recordsText = (records: DnsRecord[]) =>
   records.map((r) => `  ${r.type.padEnd(5)} ${r.name}  ->  ${r.value}    (${r.why})`).join('\n');
 
-export const registerCloudFrontDomainCommands = (program: Command, adminTarget: AdminTargetOf): void => {
+export const registerDistributionTenantCommands = (program: Command, adminTarget: AdminTargetOf): void => {
   const domains = program
     .command('domains')
     .description('customer link domains on the CloudFront front door (add, verify, remove)');

@@ -1,7 +1,7 @@
 import { log } from '@shared/util/logger';
-import { parseWatermark } from './compaction-plan';
+import { parseWatermark } from '../lake/compaction-plan';
 import type { AnalyticsEngine } from './analytics-engine';
-import { HOURS_IN_FLIGHT } from './lake-layout';
+import { HOURS_IN_FLIGHT } from '../lake/lake-layout';
 
 const HOUR = 3_600_000;
 

@@ -1,8 +1,8 @@
 import type { LakeStore } from '@shared/admin/lake-store';
 import { eventRecordFields } from '@shared/events/event-record';
-import { SAFE_ID } from './analytics-engine';
-import { COMPACTED_TABLE, DAILY_TABLE, type SqlQuery } from './analytics-sql';
-import { runAthenaStatement, type AthenaStatementOptions } from './athena-engine';
+import { SAFE_ID } from '../query/analytics-engine';
+import { COMPACTED_TABLE, DAILY_TABLE, type SqlQuery } from '../query/analytics-sql';
+import { runAthenaStatement, type AthenaStatementOptions } from '../query/athena-engine';
 import { COMPACTION_UNIT_MAX_SCAN_BYTES } from './compaction-units';
 import { COMPACTED_PREFIX, DAILY_PREFIX } from './lake-layout';
 

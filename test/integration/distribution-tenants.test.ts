@@ -11,7 +11,7 @@ import {
   removeDomain,
   verifyDomain,
   type FrontDoorTarget,
-} from '@shared/admin/tenant-domains';
+} from '@shared/admin/distribution-tenants';
 import { clearHostCache } from '@shared/edge/host-resolver';
 import { handleLinkRequest } from '@shared/edge/handle-click';
 import { createShortLink } from '@shared/links/create-link';

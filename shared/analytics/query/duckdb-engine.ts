@@ -12,9 +12,9 @@ import {
   RAW_PREFIX,
   rawPartitionKeys,
   shardOf,
-} from './lake-layout';
+} from '../lake/lake-layout';
 import { log } from '@shared/util/logger';
-import { parseMergedBefore, parseWatermark, WATERMARK_KEY } from './compaction-plan';
+import { parseMergedBefore, parseWatermark, WATERMARK_KEY } from '../lake/compaction-plan';
 import {
   AnalyticsUnavailableError,
   assertSafeId,

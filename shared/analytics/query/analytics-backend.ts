@@ -2,9 +2,9 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { createS3LakeStore } from '@shared/admin/lake-store';
 import { getConfig, type Config } from '@shared/config/config';
 import { AnalyticsUnavailableError, type AnalyticsEngine } from './analytics-engine';
-import { createAthenaClient } from './athena-client';
+import { createAthenaClient } from '../athena-client';
 import { createAthenaEngine } from './athena-engine';
-import { parseMergedBefore, WATERMARK_KEY } from './compaction-plan';
+import { parseMergedBefore, WATERMARK_KEY } from '../lake/compaction-plan';
 import { cachedWatermarkReader } from './raw-read';
 
 /**

@@ -1,9 +1,9 @@
 import type { LakeStore } from '@shared/admin/lake-store';
 import { eventRecordFields } from '@shared/events/event-record';
 import { log } from '@shared/util/logger';
-import { SAFE_ID } from './analytics-engine';
-import { ANALYTICS_TABLE, COMPACTED_TABLE, DAILY_TABLE, type SqlQuery } from './analytics-sql';
-import { runAthenaStatement, type AthenaStatementOptions } from './athena-engine';
+import { SAFE_ID } from '../query/analytics-engine';
+import { ANALYTICS_TABLE, COMPACTED_TABLE, DAILY_TABLE, type SqlQuery } from '../query/analytics-sql';
+import { runAthenaStatement, type AthenaStatementOptions } from '../query/athena-engine';
 import type { CompactionReport } from './compact-lake';
 import { parseMergedBefore, WATERMARK_KEY, watermarkBody, type CompactionDay } from './compaction-plan';
 import { planCompactionUnits, unitTimeBounds, watermarkAfter, type CompactionUnit } from './compaction-units';

@@ -3,7 +3,7 @@ import { routeContext } from '@shared/local/route-context';
 import { lakeCompactionRow } from '@shared/routes/consumer-rows';
 import { log } from '@shared/util/logger';
 import { compactLake, type CompactionReport } from './compact-lake';
-import { createDuckDbEngine } from './duckdb-engine';
+import { createDuckDbEngine } from '../query/duckdb-engine';
 
 /**
  * One compaction of the local lake, then the correction of the click counters of the

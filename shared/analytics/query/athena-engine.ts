@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-athena';
 import { log } from '@shared/util/logger';
 import { AnalyticsUnavailableError, deadlineOf, type AnalyticsEngine, type AnalyticsRow } from './analytics-engine';
-import type { AthenaSender } from './athena-client';
+import type { AthenaSender } from '../athena-client';
 import type { SqlQuery } from './analytics-sql';
 
 export interface AthenaEngineOptions {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { eventRecordFields } from '@shared/events/event-record';
 import { log } from '@shared/util/logger';
 import { required } from '@shared/util/required';
-import { SAFE_ID } from './analytics-engine';
+import { SAFE_ID } from '../query/analytics-engine';
 import {
   compactedRelationSql,
   dailyRelationSql,
@@ -12,7 +12,7 @@ import {
   rawRelationSql,
   readLocalMergedBefore,
   sqlString,
-} from './duckdb-engine';
+} from '../query/duckdb-engine';
 import { createLocalLakeStore } from '@shared/admin/lake-store';
 import { WATERMARK_KEY, watermarkBody } from './compaction-plan';
 import { planCompactionUnits, watermarkAfter } from './compaction-units';

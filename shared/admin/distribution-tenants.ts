@@ -57,11 +57,11 @@ export const frontDoorFromEnv = (env = process.env): FrontDoorTarget | null => {
 };
 
 /** The hostnames one tenant serves for a domain. */
-export const tenantHostnames = (domain: Pick<DomainRecord, 'domain' | 'usage'>): string[] =>
+export const distributionTenantHostnames = (domain: Pick<DomainRecord, 'domain' | 'usage'>): string[] =>
   domain.usage === 'DEEPLINK' ? [domain.domain, `${ALTERNATE_LABEL}${domain.domain}`] : [domain.domain];
 
 /** CloudFront tenant names: letters, digits, dots and hyphens. */
-export const tenantName = (domain: Pick<DomainRecord, 'domain'>) => `link-${domain.domain}`.slice(0, 128);
+export const distributionTenantName = (domain: Pick<DomainRecord, 'domain'>) => `link-${domain.domain}`.slice(0, 128);
 
 export interface DnsRecord {
   type: 'CNAME' | 'TXT';
@@ -75,14 +75,14 @@ export const dnsRecordsFor = (
   routingEndpoint: string,
   options: { challenge?: boolean } = {},
 ): DnsRecord[] => {
-  const records: DnsRecord[] = tenantHostnames(domain).map((name) => ({
+  const records: DnsRecord[] = distributionTenantHostnames(domain).map((name) => ({
     type: 'CNAME',
     name,
     value: routingEndpoint,
     why: name === domain.domain ? 'routes the link domain to the front door' : 'the launch view\'s "Open in app" host',
   }));
   if (options.challenge) {
-    for (const name of tenantHostnames(domain)) {
+    for (const name of distributionTenantHostnames(domain)) {
       records.push({
         type: 'TXT',
         name: `_cf-challenge.${name}`,
@@ -120,7 +120,7 @@ const findDomainOrThrow = async (raw: string): Promise<DomainRecord> => {
 
 const errorName = (error: unknown) => (error as { name?: string }).name ?? '';
 
-const tenantByDomain = async (
+const distributionTenantByDomain = async (
   target: FrontDoorTarget,
   hostname: string,
 ): Promise<{ tenant: DistributionTenant; etag: string } | undefined> => {
@@ -143,7 +143,7 @@ type TenantChange = Partial<Pick<UpdateDistributionTenantRequest, 'Enabled' | 'M
  * connection group back with the change, and a `PreconditionFailed` (someone changed the tenant
  * since the read) is retried with a new read, up to 4 attempts, by p-retry.
  */
-export const updateTenant = async (
+export const updateDistributionTenant = async (
   target: FrontDoorTarget,
   tenantId: string,
   change: TenantChange,
@@ -277,7 +277,7 @@ export const verifyDomain = async (
   const domain = await findDomainOrThrow(raw);
   if (domain.archived) throw new DomainFlowError(`${domain.domain} was removed`, 'conflict');
   const routingEndpoint = await routingEndpointOf(target, localEdgeUrl);
-  const hostnames = tenantHostnames(domain);
+  const hostnames = distributionTenantHostnames(domain);
   // Verifying a verified domain again changes nothing: no entry.
   const verifiedAudit = () => (domain.verified ? [] : domainAudit(domain, origin, 'domain.verified', ['verified']));
   const result = (
@@ -300,14 +300,14 @@ export const verifyDomain = async (
     return result('verified', null, []);
   }
 
-  let found = await tenantByDomain(target, domain.domain);
+  let found = await distributionTenantByDomain(target, domain.domain);
   if (!found) {
     try {
       const out = await target.client.send(
         new CreateDistributionTenantCommand({
           DistributionId: target.distributionId,
           ConnectionGroupId: target.connectionGroupId,
-          Name: tenantName(domain),
+          Name: distributionTenantName(domain),
           Domains: hostnames.map((Domain) => ({ Domain })),
           Enabled: true,
           ...(target.linkCertificateArn
@@ -367,7 +367,7 @@ export const verifyDomain = async (
     const status = cert.ManagedCertificateDetails?.CertificateStatus ?? 'pending-validation';
     if (CERT_FAILED.has(status)) {
       // Ask again: CloudFront validates over HTTP now that DNS is right.
-      await updateTenant(target, tenantId, {
+      await updateDistributionTenant(target, tenantId, {
         ManagedCertificateRequest: {
           ValidationTokenHost: 'cloudfront',
           PrimaryDomainName: domain.domain,
@@ -409,10 +409,11 @@ export const removeDomain = async (
   let tenant: RemoveDomainResult['tenant'] = 'none';
   const missing: string[] = [];
   if (target) {
-    const found = await tenantByDomain(target, domain.domain);
+    const found = await distributionTenantByDomain(target, domain.domain);
     if (found?.tenant.Id) {
       let etag = found.etag;
-      if (found.tenant.Enabled !== false) etag = (await updateTenant(target, found.tenant.Id, { Enabled: false })).etag;
+      if (found.tenant.Enabled !== false)
+        etag = (await updateDistributionTenant(target, found.tenant.Id, { Enabled: false })).etag;
       try {
         await target.client.send(new DeleteDistributionTenantCommand({ Id: found.tenant.Id, IfMatch: etag }));
         tenant = 'deleted';

@@ -1,7 +1,7 @@
 import { eventRecordFields, type EventType } from '@shared/events/event-record';
 import type { TrafficFilter } from './analytics-schemas';
 import type { AnalyticsWindow } from './analytics-window';
-import { shardOf } from './lake-layout';
+import { shardOf } from '../lake/lake-layout';
 
 /**
  * The analytics SQL: one text for both engines (Athena / Trino and DuckDB, which gets a few
