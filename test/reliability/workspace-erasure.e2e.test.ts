@@ -8,7 +8,7 @@ import type { KinesisStreamRecord } from 'aws-lambda';
 import { createLocalLakeStore } from '@shared/admin/lake-store';
 import { scanTable, type TableItem } from '@shared/admin/workspace-items';
 import { compactLake } from '@shared/analytics/lake/compact-lake';
-import { compactedWorkspacePath } from '@shared/analytics/lake/lake-layout';
+import { compactedWorkspacePath, dailyWorkspacePath } from '@shared/analytics/lake/lake-layout';
 import { hashApiKey } from '@shared/auth/api-keys';
 import type { EventRecord } from '@shared/events/event-record';
 import { spoolMessages } from '@shared/events/event-spool';
@@ -206,8 +206,11 @@ describe('admin export-workspace and delete-workspace', () => {
         : [];
     const compactedA = path.join(lakeDir, compactedWorkspacePath(A));
     const compactedB = path.join(lakeDir, compactedWorkspacePath(B));
-    const filesOfCount = filesOf(compactedA).length;
-    expect(filesOfCount).toBeGreaterThan(0);
+    const dailyA = path.join(lakeDir, dailyWorkspacePath(A));
+    expect(filesOf(compactedA).length).toBeGreaterThan(0);
+    // The compaction runs 3 h ahead: from 21:00 UTC on, that closes today, and the daily merge
+    // writes A's day under daily/ too. The erasure deletes both.
+    const filesOfCount = filesOf(compactedA).length + filesOf(dailyA).length;
     const bCompactedBefore = filesOf(compactedB).map((f) => [
       f,
       readFileSync(path.join(compactedB, f)).toString('base64'),
@@ -324,6 +327,7 @@ describe('admin export-workspace and delete-workspace', () => {
     // Nothing of A in the lake; B's lines (the shared object's one included) unchanged.
     expect(readLake().filter((l) => l.line.workspaceId === A)).toEqual([]);
     expect(existsSync(compactedA)).toBe(false);
+    expect(existsSync(dailyA)).toBe(false);
     expect((readdirSync(lakeDir, { recursive: true }) as string[]).filter((f) => f.includes(A))).toEqual([]);
     expect(readLake().filter((l) => l.line.workspaceId === B)).toEqual(bLakeBefore);
     expect(filesOf(compactedB).map((f) => [f, readFileSync(path.join(compactedB, f)).toString('base64')])).toEqual(
