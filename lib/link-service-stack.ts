@@ -106,7 +106,7 @@ export class LinkServiceStack extends Stack {
           fn.bindEvents(this.eventPipeline.eventStream);
           this.eventSpool.bindSpool(fn);
         }
-        if (routeTable.some((r) => r.handler === route.handler && r.credential !== 'none')) {
+        if (routeTable.some((r) => r.handler === route.handler && (r.credential !== 'none' || r.authenticatesKey))) {
           fn.addEnvironment(AUTH_FAILURE_LIMIT_ENV, String(this.authFailureLimit));
         }
         if (handler.analytics) fn.bindAnalytics(this.analytics);

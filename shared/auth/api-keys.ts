@@ -42,6 +42,8 @@ export const isExpired = (record: Pick<ApiKeyRecord, 'expiresAt'>, now: number):
   typeof record.expiresAt === 'string' && Date.parse(record.expiresAt) <= now;
 
 let keyClock: () => number = Date.now;
+/** The time keys are checked against (ms): the real clock, or the tests' fake one. */
+export const keyNow = (): number => keyClock();
 /** Tests: a fake clock for key expiry (rotation overlaps); undefined restores the real one. */
 export const setKeyClock = (now: (() => number) | undefined): void => {
   keyClock = now ?? Date.now;

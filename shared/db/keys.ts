@@ -7,6 +7,8 @@ export interface ItemKey {
 export const keys = {
   workspace: (workspaceId: string): ItemKey => ({ pk: `WS#${workspaceId}`, sk: 'WORKSPACE' }),
   apiKey: (keyHash: string): ItemKey => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  /** A console sign-in session, by the SHA-256 of its cookie's token (expires by TTL; reads check its expiry). */
+  session: (tokenHash: string): ItemKey => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
   /** An API key found by its public id (gsi1) and listed with its workspace's keys (gsi2, oldest first). */
   apiKeyById: (keyId: string) => ({ gsi1pk: `KEYID#${keyId}`, gsi1sk: 'APIKEY' }),
   apiKeysOfWorkspace: (workspaceId: string, createdAt: string, keyId: string) => ({

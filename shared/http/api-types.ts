@@ -26,6 +26,8 @@ export interface ApiReply {
   data?: unknown;
   pagination?: Pagination;
   headers?: Record<string, string>;
+  /** `Set-Cookie` values (the console's session cookie), as API Gateway's payload 2.0 `cookies`. */
+  cookies?: string[];
   /** A non-JSON body (QR images): sent as is instead of the envelope; errors still use the envelope. */
   raw?: { contentType: string; body: string; isBase64Encoded: boolean };
 }

@@ -4,18 +4,26 @@ import type { ApiReply, ApiResult } from './api-types';
 export const JSON_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' };
 
 export const successResult = (reply: ApiReply, requestId: string): ApiResult =>
-  reply.raw
-    ? {
-        statusCode: reply.status,
-        headers: { 'Content-Type': reply.raw.contentType, 'X-Content-Type-Options': 'nosniff', ...reply.headers },
-        body: reply.raw.body,
-        isBase64Encoded: reply.raw.isBase64Encoded,
+  reply.status === 204
+    ? // No Content: no body, and so no Content-Type.
+      {
+        statusCode: 204,
+        headers: { 'Cache-Control': 'no-store', ...reply.headers },
+        ...(reply.cookies?.length ? { cookies: reply.cookies } : {}),
       }
-    : jsonSuccessResult(reply, requestId);
+    : reply.raw
+      ? {
+          statusCode: reply.status,
+          headers: { 'Content-Type': reply.raw.contentType, 'X-Content-Type-Options': 'nosniff', ...reply.headers },
+          body: reply.raw.body,
+          isBase64Encoded: reply.raw.isBase64Encoded,
+        }
+      : jsonSuccessResult(reply, requestId);
 
 const jsonSuccessResult = (reply: ApiReply, requestId: string): ApiResult => ({
   statusCode: reply.status,
   headers: { ...JSON_HEADERS, ...reply.headers },
+  ...(reply.cookies?.length ? { cookies: reply.cookies } : {}),
   body: JSON.stringify({
     success: true,
     ...(reply.data !== undefined ? { data: reply.data } : {}),

@@ -200,6 +200,8 @@ const v1ErrorDescription = (route: RouteDef, status: string): string => {
     case '415':
       return 'unsupported_media_type: a request body that is not application/json';
     case '429':
+      if (route.credential === 'none')
+        return 'rate_limited: after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys (Retry-After says when to retry)';
       return `${rateLimitedDescription}; also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys`;
     case '503':
       return 'analytics_unavailable: the analytics backend is not available (the rest of the API keeps working)';
@@ -211,12 +213,13 @@ const v1ErrorDescription = (route: RouteDef, status: string): string => {
 const v1ErrorResponses = (route: RouteDef) => {
   const statuses = [
     '400',
-    ...(route.credential === 'none' ? [] : ['401', '403']),
+    // Keyed routes, and sign-in, which checks the key in its body.
+    ...(route.credential === 'none' && !route.authenticatesKey ? [] : ['401', '403']),
     '404',
     '409',
     '415',
     // Per-workspace rate limits: every route with a credential.
-    ...(route.credential === 'none' ? [] : ['429']),
+    ...(route.credential === 'none' && !route.authenticatesKey ? [] : ['429']),
     '500',
     // analytics_unavailable (503) is answered by the three analytics routes only.
     ...(route.grants.analytics ? ['503'] : []),
@@ -272,20 +275,22 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
       : []),
   ];
   const success = schemas
-    ? {
-        [String(schemas.status)]: {
-          description: 'Success',
-          content: schemas.binary
-            ? Object.fromEntries(
-                schemas.binary.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
-              )
-            : {
-                'application/json': {
-                  schema: route.handler === 'openapi-get' ? { type: 'object' } : successEnvelope(schemas),
+    ? schemas.status === 204
+      ? { '204': { description: 'No Content' } }
+      : {
+          [String(schemas.status)]: {
+            description: 'Success',
+            content: schemas.binary
+              ? Object.fromEntries(
+                  schemas.binary.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
+                )
+              : {
+                  'application/json': {
+                    schema: route.handler === 'openapi-get' ? { type: 'object' } : successEnvelope(schemas),
+                  },
                 },
-              },
-        },
-      }
+          },
+        }
     : { '200': { description: 'Success' } };
   const common = {
     operationId: methodsOf(route).length > 1 ? `${route.handler}-${method}` : route.handler,

@@ -7,6 +7,7 @@ import {
   firstOpenBodySchema,
 } from '@shared/attribution/client-schemas';
 import { auditEntryResourceSchema, listAuditLogQuerySchema } from '@shared/audit/audit-schemas';
+import { createSessionBodySchema, sessionResourceSchema } from '@shared/auth/session-schemas';
 import { domainIdPathSchema } from '@shared/schemas/domain-schemas';
 import {
   createDeepLinkBodySchema,
@@ -177,6 +178,23 @@ export const routeSchemas: Record<string, RouteSchemas> = {
     query: { id: 'AnalyticsEventsQuery', schema: analyticsEventsQuerySchema },
     description:
       'Raw events, newest first, paged with a signed cursor. 503 analytics_unavailable when the analytics backend is not available.',
+  },
+  'sessions-create': {
+    status: 201,
+    body: { id: 'SessionCreateRequest', schema: createSessionBodySchema },
+    response: { id: 'Session', schema: sessionResourceSchema },
+    description:
+      'Console sign-in: exchanges a server key (in the body; no api-key header) for a session. The session travels in the cookie ' +
+      "`__Host-session` (HttpOnly, Secure, SameSite=Strict, Path=/, Max-Age 12 h); the body names its workspace, the key's scopes " +
+      'and when it expires. With that cookie and the header `x-requested-with: console` (and no api-key header), every server-key ' +
+      'route answers as the key would; the cookie without the header is 401 (details.reason "console_header_required"), and a ' +
+      "session that ended (signed out, 12 h old, or its key revoked, expired or past a rotation's overlap) is 401 (details.reason " +
+      '"session_ended"). A wrong key is 401 with no cookie and counts against the failed-key limit; a key of another kind is 403.',
+  },
+  'sessions-delete': {
+    status: 204,
+    description:
+      'Console sign-out: deletes the session the `__Host-session` cookie names and clears the cookie (204 even without one).',
   },
   'openapi-get': {
     status: 200,

@@ -8,6 +8,7 @@ import { legacyRoutes } from './legacy-routes';
 import { linkRoutes } from './link-routes';
 import { metaRoutes } from './meta-routes';
 import type { RouteDef, RouteGrants } from './route-types';
+import { sessionRoutes } from './session-routes';
 
 /**
  * The one route table. The CDK stack, the local server and the OpenAPI document all read it;
@@ -22,6 +23,7 @@ export const routeTable: readonly RouteDef[] = /* @__PURE__ */ (() => [
   ...clientRoutes,
   ...analyticsRoutes,
   ...auditRoutes,
+  ...sessionRoutes,
   ...legacyRoutes,
   ...metaRoutes,
   ...edgeRoutes,

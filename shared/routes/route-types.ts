@@ -27,6 +27,7 @@ export const writablePrefixes = [
   'EVENTLOG#',
   'WEBHOOKSENT#',
   'AUDIT#',
+  'SESSION#',
 ] as const;
 export type WritablePrefix = (typeof writablePrefixes)[number];
 
@@ -99,6 +100,11 @@ export interface RouteDef {
   /** Least privilege: what the function may do with the table, and whether it sends events. */
   grants: RouteGrants;
   summary: string;
+  /**
+   * A public route (`credential: 'none'`) that authenticates a key itself (console sign-in): it
+   * gets the failed-auth limit's configuration, as keyed routes do.
+   */
+  authenticatesKey?: boolean;
   /** A route whose work is heavier than one request's: more memory (CPU) and time than the defaults. */
   lambda?: { memorySize?: number; timeoutSeconds?: number };
 }

@@ -33,6 +33,8 @@ export interface TableAccessStatement {
 
 /** Partition-key prefixes every function of a credential reads: the API key it authenticates with (GetItem only). */
 const API_KEY_PREFIX = 'APIKEY#';
+/** A secret-key function also reads the console session a cookie names (GetItem only; shared/auth/sessions.ts). */
+const SESSION_PREFIX = 'SESSION#';
 /** The rate limiter: the workspace's limits (WS#, read) and its counters (RATE#, UpdateItem). */
 const WORKSPACE_PREFIX = 'WS#';
 const RATE_PREFIX = 'RATE#';
@@ -48,7 +50,8 @@ const uniq = (values: readonly string[]): string[] => [...new Set(values)];
  * - Read: GetItem, BatchGetItem, Query on the partitions the rows read (`grants.reads`), write
  *   (`grants.writes`), and the workspace item when a row is rate-limited.
  * - ReadApiKey: a keyed function reads the `APIKEY#<hash>` item it authenticates with by GetItem,
- *   and nothing else under `APIKEY#`.
+ *   and nothing else under `APIKEY#`; a server- or app-key function also the `SESSION#<hash>` item
+ *   of a console session cookie.
  * - QueryIndexes: Query on the indexes, only on the index partitions the rows name
  *   (`grants.indexes`; LeadingKeys is the index's partition key there).
  * - Write: the writes under the rows' prefixes, plus `RATE#` when rate-limited.
@@ -68,6 +71,7 @@ export const functionTableAccess = (route: RouteDef): TableAccessStatement[] => 
     : [route];
   const rateLimited = rows.some((r) => rateLimitKindOf(r.credential) !== undefined);
   const keyed = rows.some((r) => r.credential !== 'none');
+  const sessions = rows.some((r) => r.credential === 'server' || r.credential === 'app');
   const statements: TableAccessStatement[] = [];
   const writes =
     grants.table === 'readWrite' && grants.writes?.length
@@ -102,7 +106,12 @@ export const functionTableAccess = (route: RouteDef): TableAccessStatement[] => 
       });
   }
   if (keyed)
-    statements.push({ sid: 'ReadApiKey', actions: ['dynamodb:GetItem'], on: 'table', leadingKeys: [API_KEY_PREFIX] });
+    statements.push({
+      sid: 'ReadApiKey',
+      actions: ['dynamodb:GetItem'],
+      on: 'table',
+      leadingKeys: sessions ? [API_KEY_PREFIX, SESSION_PREFIX] : [API_KEY_PREFIX],
+    });
   if (rateLimited && grants.table !== 'readWrite')
     statements.push({ sid: 'RateCounters', actions: ['dynamodb:UpdateItem'], on: 'table', leadingKeys: [RATE_PREFIX] });
   if (keyed)

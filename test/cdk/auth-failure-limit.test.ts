@@ -26,7 +26,7 @@ const limitsOf = ({ stack, template }: { stack: LinkServiceStack; template: Temp
   );
 };
 
-const keyed = new Set(routeTable.filter((r) => r.credential !== 'none').map((r) => r.handler));
+const keyed = new Set(routeTable.filter((r) => r.credential !== 'none' || r.authenticatesKey).map((r) => r.handler));
 
 describe('the failed-key limit setting (context authFailureLimit)', () => {
   it('by default every keyed function gets AUTH_FAILURE_LIMIT=100, and no public function gets it', () => {

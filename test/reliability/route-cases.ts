@@ -164,6 +164,10 @@ export const routeCases: Record<string, RouteCase> = {
   'analytics-deep-link-app': () => ({ method: 'GET', path: '/v1/analytics/deep-link-app?range=7d' }),
   'analytics-events': () => ({ method: 'GET', path: '/v1/analytics/events?range=24h&limit=5' }),
   'audit-log-list': (t) => ({ method: 'GET', path: `/v1/audit-log?resourceId=${t.shortLink.id}&limit=5` }),
+  // Console sessions (public: the key is in the body). A key of another kind reaches the route
+  // and is refused (403) without counting a failed key or naming the workspace.
+  'sessions-create': (t) => ({ method: 'POST', path: '/v1/sessions', json: { apiKey: t.tenant.mobileKey } }),
+  'sessions-delete': () => ({ method: 'DELETE', path: '/v1/sessions/current' }),
   // legacy
   'legacy-link-create': () => ({
     method: 'POST',

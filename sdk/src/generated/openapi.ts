@@ -405,6 +405,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in to the console: exchange a server key for a session cookie (no api-key header)
+         * @description Console sign-in: exchanges a server key (in the body; no api-key header) for a session. The session travels in the cookie `__Host-session` (HttpOnly, Secure, SameSite=Strict, Path=/, Max-Age 12 h); the body names its workspace, the key's scopes and when it expires. With that cookie and the header `x-requested-with: console` (and no api-key header), every server-key route answers as the key would; the cookie without the header is 401 (details.reason "console_header_required"), and a session that ended (signed out, 12 h old, or its key revoked, expired or past a rotation's overlap) is 401 (details.reason "session_ended"). A wrong key is 401 with no cookie and counts against the failed-key limit; a key of another kind is 403.
+         */
+        post: operations["sessions-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out of the console: end the session of the cookie and clear it
+         * @description Console sign-out: deletes the session the `__Host-session` cookie names and clears the cookie (204 even without one).
+         */
+        delete: operations["sessions-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mobile/link/create": {
         parameters: {
             query?: never;
@@ -923,6 +963,9 @@ export interface components {
                     [key: string]: string | number | boolean;
                 };
             }[];
+        };
+        SessionCreateRequest: {
+            apiKey: string;
         };
         LegacyLinkForm: {
             url: string;
@@ -1469,6 +1512,11 @@ export interface components {
             installId?: string;
         } & {
             [key: string]: unknown;
+        };
+        Session: {
+            workspaceId: string;
+            scopes: ("links:read" | "links:write" | "domains:read" | "analytics:read" | "audit:read" | "read" | "all")[];
+            expiresAt: string;
         };
         Tag: {
             id: string;
@@ -3931,20 +3979,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description No Content */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data?: unknown;
-                        /** @description Also in the X-Request-Id header */
-                        requestId: string;
-                    };
-                };
+                content?: never;
             };
             /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
             400: {
@@ -4449,6 +4489,177 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description Seconds until the window resets */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a bug; a generic message, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "sessions-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Session"];
+                        /** @description Also in the X-Request-Id header */
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthorized: the key is missing, unknown, revoked or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description forbidden: a key of another kind for this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unsupported_media_type: a request body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rate_limited: after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
+                    RateLimit?: string;
+                    /** @description The budget: quota per window ("<budget>";q=<n>;w=60) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internal_error: a bug; a generic message, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "sessions-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unsupported_media_type: a request body that is not application/json */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
