@@ -15,11 +15,11 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
     rolldownOptions: {
-      onwarn(warning, warn) {
+      onLog(level, log, handler) {
         // TanStack Query marks its modules "use client" for server-component frameworks; this app
         // has no server components, so the directive means nothing once bundled.
-        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
-        warn(warning);
+        if (log.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        handler(level, log);
       },
     },
   },
