@@ -8,11 +8,16 @@ import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 export const Dialog = ({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) => {
   const ref = useRef<HTMLDialogElement>(null);
   const headingId = useId();
+  // The dialog closes by unmounting (the parent's state), never by the native close event: React's
+  // development double mount closes it once on purpose.
   useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     const opener = document.activeElement;
     if (!dialog.open) dialog.showModal();
+    // showModal() focuses the first focusable element (the Close button); a field marked
+    // data-autofocus takes focus instead (React's autoFocus runs before the dialog opens).
+    dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       dialog.close();
       if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
@@ -22,7 +27,6 @@ export const Dialog = ({ title, onClose, children }: { title: string; onClose: (
     <dialog
       ref={ref}
       aria-labelledby={headingId}
-      onClose={onClose}
       onCancel={(event) => {
         // Escape: the parent unmounts the dialog, which closes it.
         event.preventDefault();

@@ -30,7 +30,7 @@ const Field = ({
     id,
     value,
     required,
-    autoFocus,
+    'data-autofocus': autoFocus ? true : undefined,
     'aria-describedby': hint ? hintId : undefined,
   };
   return (
