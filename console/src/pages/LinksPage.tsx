@@ -336,30 +336,32 @@ export const LinksPage = () => {
         </div>
       )}
 
-      <nav className="pager" aria-label="Pages of links">
-        <button
-          type="button"
-          className="secondary"
-          disabled={cursors.length === 1}
-          onClick={() => {
-            setCursors((old) => old.slice(0, -1));
-          }}
-        >
-          Previous page
-        </button>
-        <span>Page {cursors.length}</span>
-        <button
-          type="button"
-          className="secondary"
-          disabled={!links.data?.pagination.hasMore || links.isPlaceholderData}
-          onClick={() => {
-            const next = links.data?.pagination.nextCursor;
-            if (next) setCursors((old) => [...old, next]);
-          }}
-        >
-          Next page
-        </button>
-      </nav>
+      {cursors.length > 1 || links.data?.pagination.hasMore ? (
+        <nav className="pager" aria-label="Pages of links">
+          <button
+            type="button"
+            className="secondary"
+            disabled={cursors.length === 1}
+            onClick={() => {
+              setCursors((old) => old.slice(0, -1));
+            }}
+          >
+            Previous page
+          </button>
+          <span>Page {cursors.length}</span>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!links.data?.pagination.hasMore || links.isPlaceholderData}
+            onClick={() => {
+              const next = links.data?.pagination.nextCursor;
+              if (next) setCursors((old) => [...old, next]);
+            }}
+          >
+            Next page
+          </button>
+        </nav>
+      ) : null}
 
       {creating ? (
         <CreateLinkDialog
