@@ -28,6 +28,8 @@ export type RawAnalyticsEvent = components['schemas']['RawAnalyticsEvent'];
 export type AnalyticsEventsQuery = NonNullable<operations['analytics-events']['parameters']['query']>;
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type AuditLogQuery = NonNullable<operations['audit-log-list']['parameters']['query']>;
+export type Session = components['schemas']['Session'];
+export type SessionCreateRequest = components['schemas']['SessionCreateRequest'];
 export type ClientLinkReference = components['schemas']['ClientLinkReference'];
 export type ClientResolveResponse = components['schemas']['ClientResolveResponse'];
 export type ClientClickRequest = components['schemas']['ClientClickRequest'];
@@ -48,6 +50,13 @@ export interface Page<T> {
 export interface LinkServiceOptions {
   /** A workspace server key (`sk_...`), sent as `api-key`. Keep it server-side. */
   apiKey?: string;
+  /**
+   * Session mode, for a page served on the API's own origin (the web console): no key is sent;
+   * the browser's `__Host-session` cookie (set by `sessions.create`) goes with every request
+   * (`credentials: 'same-origin'`) together with the header `x-requested-with: console`, without
+   * which the API refuses the cookie. Not with `apiKey`.
+   */
+  session?: boolean;
   /** A publishable key (`pk_...`), sent as `x-publishable-key`: for `client.*` only. */
   publishableKey?: string;
   /** Headers sent with every request (e.g. a publishable key's `x-ios-bundle-id`). */
@@ -299,6 +308,29 @@ export class AuditLogResource {
   }
 }
 
+/**
+ * Console sign-in: `/v1/sessions`. `create` exchanges a server key for a session cookie (the key
+ * is sent once, in the body, and not kept); `delete` signs out (the cookie is cleared).
+ */
+export class SessionsResource {
+  readonly #client: Client<paths>;
+
+  constructor(client: Client<paths>) {
+    this.#client = client;
+  }
+
+  /** Signs in: the session's workspace, the key's scopes and when it expires (the cookie is the browser's). */
+  async create(body: SessionCreateRequest): Promise<Session> {
+    return dataOf(await this.#client.POST('/v1/sessions', { body }));
+  }
+
+  /** Signs out: the session ends and its cookie is cleared (no error without one). */
+  async delete(): Promise<void> {
+    const { response, error } = await this.#client.DELETE('/v1/sessions/current');
+    if (!response.ok) throw errorOf(response, error);
+  }
+}
+
 /** Client attribution with a publishable key: `/v1/client/*` (the only routes browsers may call). */
 export class ClientResource {
   readonly #client: Client<paths>;
@@ -379,13 +411,18 @@ export class LinkService {
   readonly analytics: AnalyticsResource;
   readonly auditLog: AuditLogResource;
   readonly client: ClientResource;
+  readonly sessions: SessionsResource;
 
   constructor(options: LinkServiceOptions) {
+    if (options.session && options.apiKey !== undefined)
+      throw new TypeError('LinkService: session mode sends no key; pass either session or apiKey');
     const fetchImpl = options.fetch ?? ((request: Request) => globalThis.fetch(request));
     const client = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      ...(options.session ? { credentials: 'same-origin' as const } : {}),
       headers: {
         ...options.headers,
+        ...(options.session ? { 'x-requested-with': 'console' } : {}),
         ...(options.apiKey === undefined ? {} : { 'api-key': options.apiKey }),
         ...(options.publishableKey === undefined ? {} : { 'x-publishable-key': options.publishableKey }),
       },
@@ -397,5 +434,6 @@ export class LinkService {
     this.analytics = new AnalyticsResource(client);
     this.auditLog = new AuditLogResource(client);
     this.client = new ClientResource(client);
+    this.sessions = new SessionsResource(client);
   }
 }
