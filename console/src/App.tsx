@@ -35,7 +35,12 @@ export const App = () => {
     };
     return new QueryClient({
       queryCache: new QueryCache({ onError }),
-      mutationCache: new MutationCache({ onError }),
+      mutationCache: new MutationCache({
+        // A wrong key at sign-in is a 401 too: the sign-in page shows it, no session has ended.
+        onError: (error, _variables, _context, mutation) => {
+          if (mutation.meta?.signIn !== true) onError(error);
+        },
+      }),
       defaultOptions: {
         queries: { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 },
       },

@@ -5,7 +5,7 @@
  * cookie) is only what the answer says about the session: its workspace, scopes and expiry, to
  * show the workspace and hide the controls a read-only key could not use.
  */
-import { LinkServiceError } from '@linkservice/sdk';
+import { api, isSessionEnded } from './api';
 
 /** What `POST /v1/sessions` answers about the new session. */
 export interface SessionInfo {
@@ -15,9 +15,6 @@ export interface SessionInfo {
 }
 
 const STORAGE_KEY = 'linkservice.console.session';
-
-/** The header v1 routes need beside the session cookie (a cross-site form cannot send it). */
-export const CONSOLE_HEADERS = { 'x-requested-with': 'console' } as const;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -48,50 +45,25 @@ export const storeSession = (session: SessionInfo | undefined): void => {
 export const canWriteLinks = (session: SessionInfo): boolean =>
   session.scopes.some((s) => s === 'all' || s === 'links:write');
 
-/** The LinkServiceError of a failed answer in the API's envelope (or of a gateway's own body). */
-const errorOf = async (response: Response): Promise<LinkServiceError> => {
-  const body: unknown = await response.json().catch(() => undefined);
-  const error = isRecord(body) && isRecord(body.error) ? body.error : undefined;
-  const requestId =
-    (isRecord(body) && typeof body.requestId === 'string' ? body.requestId : undefined) ??
-    response.headers.get('x-request-id') ??
-    undefined;
-  return new LinkServiceError({
-    status: response.status,
-    code: error && typeof error.code === 'string' ? error.code : `http_${String(response.status)}`,
-    message:
-      error && typeof error.message === 'string' ? error.message : response.statusText || `HTTP ${response.status}`,
-    details: error?.details,
-    ...(requestId === undefined ? {} : { requestId }),
-  });
-};
-
-/** Signs in with a server key: the session's cookie is set by the answer. */
+/** Signs in with a server key: the answer sets the session's cookie (the SDK's `sessions.create`). */
 export const signIn = async (apiKey: string): Promise<SessionInfo> => {
-  const response = await fetch('/v1/sessions', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ apiKey }),
-    credentials: 'same-origin',
-  });
-  if (!response.ok) throw await errorOf(response);
-  const body: unknown = await response.json();
-  const data = isRecord(body) ? body.data : undefined;
-  if (!isSessionInfo(data)) throw new Error('The sign-in answer has no session');
-  storeSession(data);
-  return data;
+  const session = await api.sessions.create({ apiKey });
+  const info: SessionInfo = {
+    workspaceId: session.workspaceId,
+    scopes: [...session.scopes],
+    expiresAt: session.expiresAt,
+  };
+  storeSession(info);
+  return info;
 };
 
 /** Signs out: the session stops working and its cookie is cleared. */
 export const signOut = async (): Promise<void> => {
   try {
-    const response = await fetch('/v1/sessions/current', {
-      method: 'DELETE',
-      headers: CONSOLE_HEADERS,
-      credentials: 'same-origin',
-    });
+    await api.sessions.delete();
+  } catch (error) {
     // 401: the session had already ended, which is what signing out wants.
-    if (!response.ok && response.status !== 401) throw await errorOf(response);
+    if (!isSessionEnded(error)) throw error;
   } finally {
     storeSession(undefined);
   }

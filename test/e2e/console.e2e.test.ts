@@ -171,6 +171,8 @@ describe('the console in Chromium', () => {
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/Request id\s*\S+/);
+    // A wrong key is not a session that ended: the page says only what the API said.
+    expect(await page.getByText('Your session has ended').count()).toBe(0);
     expect(await seriousViolations()).toEqual([]);
     await screenshot('sign-in-error');
 

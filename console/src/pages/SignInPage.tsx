@@ -12,7 +12,7 @@ export const SignInPage = ({
   onSignedIn: (session: SessionInfo) => void;
 }) => {
   const [apiKey, setApiKey] = useState('');
-  const attempt = useMutation({ mutationFn: signIn, onSuccess: onSignedIn });
+  const attempt = useMutation({ mutationFn: signIn, onSuccess: onSignedIn, meta: { signIn: true } });
   useEffect(() => {
     document.title = 'Sign in · Link service console';
   }, []);
