@@ -18,7 +18,9 @@ const SORTS: readonly (readonly [Sort, string])[] = [
   ['clicks_asc', 'Fewest clicks'],
 ];
 const isSort = (value: string | null): value is Sort => SORTS.some(([s]) => s === value);
-const PAGE_SIZE = 25;
+const PAGE_SIZES = [25, 50, 100] as const;
+type PageSize = (typeof PAGE_SIZES)[number];
+const pageSizeOf = (value: string | null): PageSize => PAGE_SIZES.find((n) => String(n) === value) ?? 25;
 
 /** The list's filters, kept in the address so a view can be shared. */
 interface Filters {
@@ -26,6 +28,7 @@ interface Filters {
   tag: string;
   sort: Sort;
   archived: boolean;
+  limit: PageSize;
 }
 
 const filtersOf = (search: string): Filters => {
@@ -36,6 +39,7 @@ const filtersOf = (search: string): Filters => {
     tag: params.get('tag') ?? '',
     sort: isSort(sort) ? sort : 'created_at_desc',
     archived: params.get('archived') === 'true',
+    limit: pageSizeOf(params.get('limit')),
   };
 };
 
@@ -45,6 +49,7 @@ const searchOf = (filters: Filters): string => {
   if (filters.tag) params.set('tag', filters.tag);
   if (filters.sort !== 'created_at_desc') params.set('sort', filters.sort);
   if (filters.archived) params.set('archived', 'true');
+  if (filters.limit !== 25) params.set('limit', String(filters.limit));
   const text = params.toString();
   return text ? `?${text}` : '';
 };
@@ -103,7 +108,7 @@ export const LinksPage = () => {
 
   const cursor = cursors[cursors.length - 1];
   const query: LinkListQuery = {
-    limit: PAGE_SIZE,
+    limit: filters.limit,
     sort: filters.sort,
     ...(filters.search ? { search: filters.search } : {}),
     ...(filters.tag ? { tag: filters.tag } : {}),
@@ -197,6 +202,22 @@ export const LinksPage = () => {
             {SORTS.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="links-limit">Rows per page</label>
+          <select
+            id="links-limit"
+            value={filters.limit}
+            onChange={(event) => {
+              setFilters({ limit: pageSizeOf(event.target.value) });
+            }}
+          >
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
               </option>
             ))}
           </select>
