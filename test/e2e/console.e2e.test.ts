@@ -13,7 +13,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { issueKey } from '@shared/admin/api-key-lifecycle';
+import { issueKey, revokeKeyById } from '@shared/admin/api-key-lifecycle';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '@shared/http/console-headers';
 import { consoleDistDir } from '@shared/local/console-build';
 import { launchChromium, requireChromium } from '@test/support/chromium';
@@ -42,6 +42,7 @@ const INITIAL_JS_BUDGET = 200 * 1024;
 let t: TestStack;
 let origin: string;
 let readOnlyKey: string;
+let readOnlyKeyId: string;
 let context: BrowserContext;
 let page: Page;
 let userDataDir: string;
@@ -54,9 +55,14 @@ beforeAll(async () => {
   t = await startTestStack();
   // localhost, not 127.0.0.1: browsers count it a secure context, which `__Host-` cookies need.
   origin = t.baseUrl.replace('//127.0.0.1:', '//localhost:');
-  readOnlyKey = (
-    await issueKey({ workspaceId: t.tenantA.workspaceId, kind: 'server', name: 'console read-only', scopes: ['read'] })
-  ).key;
+  const readOnly = await issueKey({
+    workspaceId: t.tenantA.workspaceId,
+    kind: 'server',
+    name: 'console read-only',
+    scopes: ['read'],
+  });
+  readOnlyKey = readOnly.key;
+  readOnlyKeyId = readOnly.id;
   await mkdir(ARTIFACTS, { recursive: true });
   userDataDir = mkdtempSync(path.join(tmpdir(), 'console-chromium-'));
   context = await launchChromium(userDataDir, { args: ARGS, viewport: { width: 1280, height: 800 } });
@@ -426,6 +432,15 @@ describe('the console in Chromium', () => {
       return response.status;
     }, t.tenantA.domain);
     expect(refused).toBe(403);
+  });
+
+  it('goes back to sign-in, saying so, when the session ends because its key is revoked', async () => {
+    await revokeKeyById(readOnlyKeyId);
+    await page.reload();
+    await page.waitForURL(`${origin}/console/sign-in`);
+    await page.getByText('Your session has ended: sign in again.').waitFor();
+    expect(await seriousViolations()).toEqual([]);
+    await screenshot('session-ended');
   });
 
   it('made no request to another origin and logged no error (no CSP violation)', () => {
