@@ -73,12 +73,10 @@ try {
   const samples: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
     await page.goto(`${origin}/console/links?limit=${String(LINKS)}`);
-    // Evaluated in the page (this file is type-checked without the DOM's types).
-    await page.waitForFunction(
-      `document.querySelectorAll('table tbody tr:not(.skeleton-row)').length === ${String(LINKS)}`,
-      undefined,
-      { polling: 'raf' },
-    );
+    await page
+      .locator('table tbody tr:not(.skeleton-row)')
+      .nth(LINKS - 1)
+      .waitFor({ state: 'attached' });
     // performance.now() counts from this navigation's start (the document's time origin).
     samples.push(await page.evaluate(() => performance.now()));
   }
