@@ -27,6 +27,8 @@ import { ServiceFunction } from './service-function';
 import { ServiceHttpApi, type ServiceHttpApiProps } from './service-http-api';
 import { clickPathHandlers, TraceSampling } from './trace-sampling';
 import { EdgeFrontDoor } from './edge-front-door';
+import { ConsoleFrontDoor, DEFAULT_SIGN_IN_RATE_LIMIT_PER_5_MIN } from './console-front-door';
+import { ORIGIN_VERIFY_SECRET_ARN_ENV } from '@shared/http/origin-verify';
 import { WorkspaceDataAdmin } from './workspace-data-admin';
 import { frontDoorContext } from './front-door/front-door-context';
 
@@ -44,6 +46,8 @@ export class LinkServiceStack extends Stack {
   readonly outbound: OutboundEvents;
   readonly serviceApi: HttpApi;
   readonly frontDoor: EdgeFrontDoor;
+  /** The web console's distribution (a nested stack). */
+  readonly consoleFrontDoor: ConsoleFrontDoor;
   readonly workspaceDataAdmin: WorkspaceDataAdmin;
   readonly functions = new Map<string, ServiceFunction>();
   readonly dashboard: ServiceDashboard;
@@ -156,6 +160,27 @@ export class LinkServiceStack extends Stack {
       }),
     });
 
+    // The web console: its own distribution, its files and /v1/* on one origin. The v1 functions
+    // trust CloudFront-Viewer-Address on requests carrying the front door's origin secret.
+    const doorContext = frontDoorContext(this);
+    const v1Handlers = new Set(
+      routeTable.filter((r) => r.api === 'service' && r.path.startsWith('/v1/')).map((r) => r.handler),
+    );
+    for (const handler of v1Handlers) {
+      const fn = required(this.functions.get(handler), `the ${handler} function`);
+      this.frontDoor.originSecret.grantRead(fn);
+      fn.addEnvironment(ORIGIN_VERIFY_SECRET_ARN_ENV, this.frontDoor.originSecret.secretArn);
+    }
+    this.consoleFrontDoor = new ConsoleFrontDoor(this, 'Console', {
+      serviceName: this.stackName,
+      serviceApi: this.serviceApi,
+      originSecret: this.frontDoor.originSecret,
+      waf: doorContext.waf,
+      signInRateLimitPer5Min: signInRateLimitFromContext(this),
+      originSecretRotation: doorContext.originSecretRotation,
+      distDir: stringContext(this, 'consoleDist'),
+    });
+
     // The click path is traced at 1 in 1,000 requests, not per request (X-Ray bills per trace recorded).
     new TraceSampling(this, 'TraceSampling', {
       clickPath: clickPathHandlers.map((handler) => required(this.functions.get(handler), `the ${handler} function`)),
@@ -184,6 +209,10 @@ export class LinkServiceStack extends Stack {
     });
 
     new CfnOutput(this, 'BaseUrl', { value: this.serviceApi.apiEndpoint });
+    new CfnOutput(this, 'ConsoleUrl', {
+      value: this.consoleFrontDoor.url,
+      description: 'The web console (sign in with a server key); its /v1/* is the service API',
+    });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     // For `admin replay-events` (EVENTS_STREAM_NAME, EVENTS_SPOOL_QUEUE_URL, EVENTS_SPOOL_DLQ_URL).
     new CfnOutput(this, 'EventsStreamName', { value: this.eventPipeline.eventStream.streamName });
@@ -213,3 +242,21 @@ export class LinkServiceStack extends Stack {
     new CfnOutput(this, 'LakeCompactionFunctionName', { value: this.lakeCompaction.fn.functionName });
   }
 }
+
+const stringContext = (scope: Construct, name: string): string | undefined => {
+  const value: unknown = scope.node.tryGetContext(name);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
+/** Context `consoleSignInRateLimitPer5Min`: sign-ins per address per 5 minutes before the console's WAF answers 429. */
+const signInRateLimitFromContext = (scope: Construct): number => {
+  const raw: unknown = scope.node.tryGetContext('consoleSignInRateLimitPer5Min');
+  if (raw === undefined || raw === null || raw === '') return DEFAULT_SIGN_IN_RATE_LIMIT_PER_5_MIN;
+  const value = Number(raw);
+  // WAF's rate-based rules take 10 to 2,000,000,000 requests per window.
+  if (!Number.isInteger(value) || value < 10 || value > 2_000_000_000)
+    throw new Error(
+      `-c consoleSignInRateLimitPer5Min must be a whole number from 10 to 2000000000, got ${JSON.stringify(raw)}`,
+    );
+  return value;
+};

@@ -5,14 +5,9 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { header, type ApiEvent } from './api-types';
+import { ORIGIN_VERIFY_HEADER } from './origin-verify-header';
 
-/**
- * The front door's proof: CloudFront adds this header (a secret from Secrets Manager) to every
- * origin request. A function URL is public (auth NONE), so the edge answers 403 to a request
- * without it, and trusts the CDN's viewer headers (x-forwarded-host, CloudFront-Viewer-Country,
- * CloudFront-Viewer-Address) only on a request that carries it.
- */
-export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+export { ORIGIN_VERIFY_HEADER };
 
 /** Deployed: the secret's ARN; the edge accepts its AWSCURRENT and AWSPREVIOUS values (rotation). */
 export const ORIGIN_VERIFY_SECRET_ARN_ENV = 'ORIGIN_VERIFY_SECRET_ARN';

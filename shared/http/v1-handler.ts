@@ -6,6 +6,7 @@ import type { ApiContext, ApiEvent, ApiReply, ApiResult } from './api-types';
 import { header } from './api-types';
 import { authMiddlewareFor, type V1Credential } from './middleware/auth';
 import { clientCorsMiddleware } from './middleware/client-cors';
+import { consoleOriginMiddleware } from './middleware/console-origin';
 import { jsonBodyMiddleware } from './middleware/json-body';
 import { observabilityMiddlewares } from './middleware/observability';
 import { rateLimitMiddleware } from './middleware/rate-limit';
@@ -79,6 +80,8 @@ export const v1Handler = <
   // Client routes: CORS headers go onto the enveloped response, errors included.
   if (credential === 'publishable') chain.use(clientCorsMiddleware());
   chain.use(v1EnvelopeMiddleware());
+  // Behind the console's distribution: trust the viewer's address (before auth counts failures by it).
+  chain.use(consoleOriginMiddleware());
   const auth = authMiddlewareFor(credential, own.scope);
   if (auth) chain.use(auth);
   const limitKind = rateLimitKindOf(credential);

@@ -115,9 +115,12 @@ describe('CDK: the CloudFront SaaS Manager front door', () => {
         }),
       );
     }
-    // The service API's functions never get the secret.
+    // The service API's v1 functions read it too, only to trust the console distribution's viewer
+    // address (test/cdk/console.test.ts); they refuse nothing without it.
     const linksCreate = stack.getLogicalId(stack.functions.get('links-create')!.node.defaultChild as never);
-    expect(json.Resources[linksCreate].Properties.Environment.Variables[ORIGIN_VERIFY_SECRET_ARN_ENV]).toBeUndefined();
+    expect(json.Resources[linksCreate].Properties.Environment.Variables[ORIGIN_VERIFY_SECRET_ARN_ENV]).toEqual({
+      Ref: secretId,
+    });
   });
 
   it('associates a WAFv2 web ACL: managed common + known bad inputs + IP reputation, a per-IP rate rule, plain 403/429 answers', () => {

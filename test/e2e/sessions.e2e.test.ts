@@ -8,6 +8,7 @@ import { SESSION_TTL_SECONDS } from '@shared/auth/sessions';
 import { getDocumentClient } from '@shared/db/dynamo-client';
 import { sha256Hex } from '@shared/util/hash';
 import { keys } from '@shared/db/keys';
+import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
@@ -74,7 +75,7 @@ describe('POST /v1/sessions (console sign-in)', () => {
   });
 
   it('a wrong key is 401 with no cookie, a key of another kind 403 with no cookie, a bad body 400', async () => {
-    const wrong = await signIn('sk_not-a-real-key', { 'x-forwarded-for': '1' });
+    const wrong = await signIn('sk_not-a-real-key');
     expect(wrong.res.status).toBe(401);
     expect(wrong.res.body).toMatchObject({ success: false, error: { code: 'unauthorized' } });
     expect(wrong.setCookies).toEqual([]);
@@ -220,5 +221,43 @@ describe('how a session ends', () => {
     expect((await asConsole('GET', '/v1/links', cookie)).status).toBe(200);
     setKeyClock(() => overlapEnd + 1000);
     expect((await asConsole('GET', '/v1/links', cookie)).status).toBe(401);
+  });
+});
+
+describe("behind the console's distribution (the origin-verify header)", () => {
+  /** What the console's CloudFront adds to a /v1/* request: the origin secret and the viewer's address. */
+  const viaConsole = (viewer: string, secret = (process.env[ORIGIN_VERIFY_VALUES_ENV] ?? '').split(',')[0] ?? '') => ({
+    [ORIGIN_VERIFY_HEADER]: secret,
+    'cloudfront-viewer-address': `${viewer}:443`,
+  });
+
+  it("counts failed sign-ins by the viewer's address, and trusts that address only with the secret", async () => {
+    const windowStart = Date.parse('2034-04-04T00:00:00Z');
+    setKeyClock(() => windowStart + 1000);
+    const statuses = async (headers: () => Record<string, string>, n: number) => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) out.push((await signIn(`sk_wrong-viewer-${String(i)}`, headers())).res.status);
+      return out;
+    };
+    // One viewer over the limit (3 here) does not limit another viewer behind the same CloudFront.
+    expect(await statuses(() => viaConsole('203.0.113.7'), 4)).toEqual([401, 401, 401, 429]);
+    expect(await statuses(() => viaConsole('203.0.113.8'), 1)).toEqual([401]);
+    // A wrong secret: the viewer header is not trusted and every failure counts against the TCP peer.
+    let n = 0;
+    expect(await statuses(() => viaConsole(`198.51.100.${String(++n)}`, 'not-the-secret'), 4)).toEqual([
+      401, 401, 401, 429,
+    ]);
+  });
+
+  it("records the viewer's address in the audit log for a change made through the console", async () => {
+    const { cookie } = await signIn(t.tenantA.serverKey);
+    const created = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: { cookie, ...CONSOLE, ...viaConsole('192.0.2.44') },
+      json: { url: 'https://example.com/from-the-console', domain: t.tenantA.domain },
+    });
+    expect(created.status, created.text).toBe(201);
+    const linkId = (created.body as { data: { id: string } }).data.id;
+    const audit = await asConsole('GET', `/v1/audit-log?resourceId=${linkId}`, cookie);
+    expect((audit.body as { data: Array<{ ip: string | null }> }).data.map((e) => e.ip)).toEqual(['192.0.2.44']);
   });
 });
