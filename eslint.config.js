@@ -19,6 +19,8 @@ export default tseslint.config(
       // The SDK's types are openapi-typescript's output (`npm run sdk:generate`), not edited by hand.
       'sdk/src/generated/',
       'sdk/dist/',
+      'console/dist/',
+      'console/dist.tmp-*/',
       '**/*.js',
       '**/*.mjs',
       '**/*.cjs',

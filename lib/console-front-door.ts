@@ -28,6 +28,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { SESSION_COOKIE } from '@shared/auth/sessions';
+import { CONSOLE_CONTENT_SECURITY_POLICY } from '@shared/http/console-headers';
 import { ORIGIN_VERIFY_HEADER } from '@shared/http/origin-verify-header';
 
 /** A stack's account or region as cdk-nag prints it: the value, or `<AWS::AccountId>` for an unresolved one. */
@@ -57,20 +58,10 @@ export const CONSOLE_API_HEADERS = [
 
 /**
  * The console's Content-Security-Policy: everything from its own origin, no inline script (Vite
- * builds script files), images also as data: and blob: URLs (QR codes), no framing.
+ * builds script files), images also as data: and blob: URLs (QR codes), no framing. The one
+ * definition is shared/http/console-headers.ts: `npm start` serves the console with it too.
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONSOLE_CSP = CONSOLE_CONTENT_SECURITY_POLICY;
 
 /** Sign-in attempts (POST /v1/sessions) per address per five minutes before WAF answers 429. */
 export const DEFAULT_SIGN_IN_RATE_LIMIT_PER_5_MIN = 100;

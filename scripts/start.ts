@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { bootstrapTenant } from '@shared/admin/bootstrap';
 import { scheduleLakeCompaction } from '@shared/analytics/lake/compaction-schedule';
+import { ensureConsoleBuilt } from '@shared/local/console-build';
 import { startLocalStack, type LocalStack } from '@shared/local/local-stack';
 import { localDir } from '@shared/local/paths';
 import { firstPortInUse, portInUseMessage, PortInUseError, type NeededPort } from '@shared/local/ports';
@@ -49,6 +50,9 @@ const needed: NeededPort[] = [
 ];
 const busy = await firstPortInUse(needed);
 if (busy) fail(portInUseMessage(busy));
+
+// The web console is served at /console/ on the service API: built here when missing or out of date.
+ensureConsoleBuilt();
 
 // Stop requests count from the moment the ports are checked: one that comes while the stack
 // starts stops it once it has started (a half-started stack stops itself only on failure).
@@ -140,9 +144,13 @@ if (!existsSync(credentialsFile)) {
 // The lake's closed hours move into Parquet as deployed (docs/analytics.md), here every 10 minutes.
 control.stopCompaction = scheduleLakeCompaction(stack.lakeDir);
 const tenant = JSON.parse(readFileSync(credentialsFile, 'utf8')) as { domain: string; serverKey: string };
+// The console's session cookie (`__Host-`) needs a secure context: browsers count localhost as
+// one, not 127.0.0.1 over plain HTTP.
+const consoleUrl = `${stack.baseUrl.replace('//127.0.0.1:', '//localhost:')}/console/`;
 
 console.log(`Link service running locally
   service API   ${stack.baseUrl}   (v1, legacy /api/mobile, OpenAPI at /v1/openapi.json)
+  web console   ${consoleUrl}   (sign in with the demo key ${tenant.serverKey})
   edge          ${stack.edgeUrl}   (short links: Host header = a link domain, e.g. ${tenant.domain})
   DynamoDB      ${stack.dynamoEndpoint}   table ${stack.tableName}, data in ${path.join(localDir, 'dynamodb-data')}
   event lake    ${stack.lakeDir}

@@ -12,6 +12,7 @@ import { runViewerRequest } from '@lib/front-door/viewer-request-code';
 import type { PreludeStream, ResponsePrelude } from './lambda-streaming';
 import { invocationEventLoop } from './invocation-event-loop';
 import { LocalInvocations, type InvocationEnd } from './local-invocations';
+import { isConsolePath, serveConsole } from './console-static';
 
 /** A handler as the local server invokes it; `streaming` is set for a RESPONSE_STREAM handler. */
 export type LambdaHandler = ((event: ApiEvent, context: Context) => Promise<ApiResult | undefined>) & {
@@ -236,6 +237,8 @@ export const createLocalApiServer = (options: {
   invocations?: LocalInvocations;
   /** Called with one line per request once it is answered (`npm start` prints them); none when omitted. */
   requestLog?: (line: string) => void;
+  /** The web console's built files (console/dist), served at /console/ on this API's origin. */
+  consoleDir?: string;
 }): Server => {
   const invocations = options.invocations ?? new LocalInvocations();
   const fallback = options.routes.find((r) => r.api === options.api && r.path === '$default');
@@ -249,7 +252,12 @@ export const createLocalApiServer = (options: {
 
   return createServer((req, res) => {
     if (options.requestLog) logWhenAnswered(req, res, options.api, options.requestLog);
-    handle(req, res).catch((error: unknown) => {
+    const { consoleDir } = options;
+    const serve =
+      consoleDir !== undefined && isConsolePath(new URL(req.url ?? '/', 'http://local').pathname)
+        ? serveConsole(req, res, consoleDir)
+        : handle(req, res);
+    serve.catch((error: unknown) => {
       console.error(JSON.stringify({ level: 'error', message: 'local server failure', error: String(error) }));
       if (res.writableEnded) return;
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });

@@ -15,6 +15,7 @@ import { provideLocalServices } from './local-services';
 import { guardEventSink, installTableGrantGuard, routeContext } from './grant-guard';
 import { createLocalApiServer, type LambdaHandler } from './local-server';
 import { LocalInvocations } from './local-invocations';
+import { consoleDistDir } from './console-build';
 import { installAwsLambdaGlobal, invokeCollected, isStreamingHandler } from './lambda-streaming';
 import { startLocalOutbound, type LocalOutbound } from './local-outbound';
 import { localDir, projectRoot } from './paths';
@@ -159,7 +160,14 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   // One process runs both APIs' invocations: one concurrency cap for both.
   const invocations = new LocalInvocations();
   const { requestLog } = options;
-  const service = createLocalApiServer({ api: 'service', routes: routeTable, loadHandler, invocations, requestLog });
+  const service = createLocalApiServer({
+    api: 'service',
+    routes: routeTable,
+    loadHandler,
+    invocations,
+    requestLog,
+    consoleDir: consoleDistDir,
+  });
   const edge = createLocalApiServer({
     api: 'edge',
     routes: routeTable,
