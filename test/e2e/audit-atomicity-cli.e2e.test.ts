@@ -75,13 +75,18 @@ const atomic = async <T>(
 
 // Each run starts a process (tsx, the SDK): seconds apiece on a busy machine.
 describe('admin CLI changes and their audit entries: all or nothing (fault proxy)', { timeout: 600_000 }, () => {
-  it('keys create, rotate, revoke', async () => {
+  it('keys create, rotate, revoke, revoke-key', async () => {
     const created = await atomic<{ id: string }>(
       ['keys', 'create', w.workspaceId, '--scope', 'read', '--name', 'faulty'],
       'key.created',
     );
     const rotated = await atomic<{ id: string }>(['keys', 'rotate', created.id, '--overlap', '0s'], 'key.rotated');
     await atomic(['keys', 'revoke', rotated.id], 'key.revoked');
+    const byValue = await atomic<{ key: string }>(
+      ['keys', 'create', w.workspaceId, '--scope', 'read', '--name', 'faulty by value'],
+      'key.created',
+    );
+    await atomic(['revoke-key', byValue.key], 'key.revoked');
   });
 
   it('set-rate-limits', async () => {
