@@ -48,6 +48,8 @@ export const budgets = {
    * LIST and GET requests and Athena's scanned bytes, both queries.
    */
   lakeViewUsd: 0.001,
+  /** Audit items the redirect writes: the audit log leaves the redirect path unchanged. */
+  redirectAuditItems: 0,
   /** @linkservice/sdk bundled with its dependencies, minified and gzipped (bench/sdk-size.ts). */
   sdkGzipBytes: 15 * 1024,
 } as const;

@@ -14,6 +14,8 @@ export const prices = {
   /** DynamoDB on-demand: per write and read request unit. */
   dynamoWriteUnit: 0.625 / 1_000_000,
   dynamoReadUnit: 0.125 / 1_000_000,
+  /** DynamoDB storage, Standard table class, per GB-month (the first 25 GB free is left out). */
+  dynamoStorageGbMonth: 0.25,
   /**
    * Kinesis Data Streams, provisioned mode: per PUT payload unit (25 KB of a record, rounded up)
    * and per shard-hour.

@@ -5,10 +5,11 @@ import { frontDoorBudget, frontDoorPerMillion } from './cost';
 import type { CapacityRow } from './capacity';
 import { CONFIRM_MARGIN, HANDLER_RUNS_PER_FLOOR_RUN, type ColdStartResults, type ColdStartRow } from './cold-start';
 import type { CostPerMillion } from './cost';
+import type { AuditWriteRow } from './audit-cost';
 import type { CounterWork } from './counter-cost';
 import type { KeptFailuresCost } from './kept-failures-cost';
 import { must } from './must';
-import { pricesTakenOn, telemetryAssumptions } from './prices';
+import { prices, pricesTakenOn, telemetryAssumptions } from './prices';
 import type { ThroughputRow } from './throughput';
 import type { LatencyRow } from './warm-latency';
 import type { LimiterOverhead } from './limiter-overhead';
@@ -41,6 +42,11 @@ export interface BenchResults {
     keptFailures?: KeptFailuresCost;
     /** Absent in results taken before the counters were settled from the lake. */
     coldLinkCountersWithSettlePerMillion?: number;
+    /**
+     * The audit log's share: per audited operation, its audit items' write units and storage; and
+     * the audit items the redirect writes (none). Absent in results taken before it was priced.
+     */
+    audit?: { rows: AuditWriteRow[]; redirectAuditItems: number };
   };
   throughput: ThroughputRow[];
   analytics: AnalyticsLevel[];
@@ -127,6 +133,13 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
       pass: r.sdk.gzipBytes < budgets.sdkGzipBytes,
     });
   if (r.hotKeys) out.push(...hotKeysBudgets(r.hotKeys));
+  if (r.cost.audit)
+    out.push({
+      name: 'audit items the redirect writes (the redirect path is unchanged by the audit log)',
+      limit: `<= ${budgets.redirectAuditItems}`,
+      measured: `${r.cost.audit.redirectAuditItems}`,
+      pass: r.cost.audit.redirectAuditItems <= budgets.redirectAuditItems,
+    });
   const settled = r.cost.coldLinkCountersWithSettlePerMillion;
   if (settled !== undefined)
     out.push({
@@ -468,6 +481,40 @@ export const toMarkdown = (r: BenchResults): string => {
     if (work) {
       lines.push(
         `Counters: a click writes no counter itself; the consumer of the event stream makes one update per link per batch. The **Counters $** column is a click's share at the hot link's batch size (${work.hotClicksPerBatch} clicks of one link per batch: one ${work.counterWriteUnits}-WCU update of the ${work.linkItemBytes}-byte link item and one consumer invocation of ${work.consumerDurationMs} ms at ${work.consumerMemoryMb} MB per batch). A link clicked once per batch pays one update and one invocation per click: $${r.cost.coldLinkCountersPerMillion} per million clicks. Exact counts under duplicates add, per link and day with clicks, one settle after each compaction (a ${work.settleReadUnits}-RCU consistent read and a ${work.settleWriteUnits}-WCU update; in the column at one per batch): a link clicked once per hour pays it per click, $${r.cost.coldLinkCountersWithSettlePerMillion ?? 'n/a'} per million clicks in all. Stream shard-hours ($0.015 each) are fixed, not per click (docs/event-stream.md).`,
+        '',
+      );
+    }
+    const audit = r.cost.audit;
+    if (audit) {
+      lines.push(
+        `Audit log: each change writes its audit entry in its own transaction (docs/audit-log.md). What that costs each audited operation, included in its row above: the entry (and, for a bulk chunk, one index item per further link) at 2 write units per KB in the transaction, 1 per KB on each index it is in (action, resource, key; KEYS_ONLY), and the storage it takes (items and index entries with DynamoDB's 100 bytes each) at $${prices.dynamoStorageGbMonth} per GB-month, kept for the retention (400 days by default). The redirect writes ${audit.redirectAuditItems} audit items.`,
+        '',
+        table(
+          [
+            'operation',
+            'entries',
+            'index items',
+            'table WCU',
+            'index WCU',
+            'audit WCU',
+            'audit $ / 1M',
+            '% of the operation',
+            'bytes stored',
+            'storage $ / 1M / month',
+          ],
+          audit.rows.map((a) => [
+            a.name,
+            a.entries,
+            a.indexItems,
+            a.tableWriteUnits,
+            a.indexWriteUnits,
+            a.writeUnits,
+            `**${a.perMillion}**`,
+            `${a.shareOfOperation}%`,
+            a.storedBytes,
+            a.storagePerMillionPerMonth,
+          ]),
+        ),
         '',
       );
     }

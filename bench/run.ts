@@ -17,6 +17,7 @@ import { measureAnalyticsScale } from './analytics-scale';
 import { measureCapacity } from './capacity';
 import { emptyColdStart, measureColdStart } from './cold-start';
 import { costPerMillion } from './cost';
+import { auditItemsOf, auditWriteOf } from './audit-cost';
 import { keptFailuresCost } from './kept-failures-cost';
 import { measureCounterWork } from './counter-cost';
 import { operations } from './operations';
@@ -282,6 +283,12 @@ if (hotKeysOnly) {
         }),
       })),
     };
+    /** What each audited change pays for its audit entry; the redirect must write none (bench/audit-cost.ts). */
+    const callsOf = (operation: string) => must(recorded.get(operation), `the recorded run of ${operation}`).calls;
+    const audit = {
+      rows: cost.rows.flatMap((row) => auditWriteOf(row, callsOf(row.operation)) ?? []),
+      redirectAuditItems: auditItemsOf(callsOf('redirect')).length,
+    };
     progress('throughput (autocannon on loopback)');
     const throughput = await measureThroughput(world, settings.throughputSeconds, CONNECTIONS);
     progress(`analytics scale: ${settings.analyticsLevels.join(', ')} events`);
@@ -297,7 +304,7 @@ if (hotKeysOnly) {
       limiter,
       capacity,
       durationsMs,
-      cost,
+      cost: { ...cost, audit },
       throughput,
       analytics,
       hotLink,

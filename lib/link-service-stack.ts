@@ -8,7 +8,9 @@ import type { RouteDef } from '@shared/routes/route-types';
 import { required } from '@shared/util/required';
 import { Analytics } from './analytics';
 import { authFailureLimitFromContext } from './auth-settings';
+import { auditRetentionDaysFromContext, touchesAuditLog } from './audit-settings';
 import { AUTH_FAILURE_LIMIT_ENV } from '@shared/config/auth-failure-limit';
+import { AUDIT_RETENTION_ENV } from '@shared/config/audit-retention';
 import {
   capacityFromContext,
   checkReservations,
@@ -54,11 +56,14 @@ export class LinkServiceStack extends Stack {
   readonly capacity: CapacitySettings;
   /** Failed API keys allowed per address per five minutes (context `authFailureLimit`), on every keyed function. */
   readonly authFailureLimit: number;
+  /** Days audit-log entries are kept (context `auditRetentionDays`), on every function that writes or reads them. */
+  readonly auditRetentionDays: number;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
     this.capacity = capacityFromContext(this.node);
     this.authFailureLimit = authFailureLimitFromContext(this.node);
+    this.auditRetentionDays = auditRetentionDaysFromContext(this.node);
     const reservationOf = (route: RouteDef) =>
       CLICK_PATH_HANDLERS.includes(route.handler)
         ? this.capacity.clickPathReservedConcurrency
@@ -113,6 +118,7 @@ export class LinkServiceStack extends Stack {
         if (routeTable.some((r) => r.handler === route.handler && (r.credential !== 'none' || r.authenticatesKey))) {
           fn.addEnvironment(AUTH_FAILURE_LIMIT_ENV, String(this.authFailureLimit));
         }
+        if (touchesAuditLog(route)) fn.addEnvironment(AUDIT_RETENTION_ENV, String(this.auditRetentionDays));
         if (handler.analytics) fn.bindAnalytics(this.analytics);
         this.functions.set(route.handler, fn);
         this.alarms.watchFunction(pascal(route.handler), fn);

@@ -16,6 +16,9 @@ import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
 import type { AdminTargetOf } from './admin-target';
+import { publicKeyIdOf } from '@shared/auth/key-id';
+import { newAuditEntry } from '@shared/audit/audit-entry';
+import { auditPut } from '@shared/audit/audit-repository';
 import { cliOrigin } from './operator';
 import { isConditionalCheckFailure } from './errors';
 import { fieldLines, printResult, progressBar, type JsonOption } from './output';
@@ -160,7 +163,23 @@ export const registerKeyCommands = (program: Command, adminTarget: AdminTargetOf
       adminTarget();
       const plain = key.trim();
       if (!plain) throw invalidInput('Give the key to revoke (the plain value, as it was shown once)');
-      const { indexItemsCleared } = await apiKeyRepository.revoke(hashApiKey(plain)).catch((error: unknown) => {
+      const keyHash = hashApiKey(plain);
+      // Revoking a key that is not revoked yet is a change: its `key.revoked` entry (the key by its
+      // public id) joins the revocation's transaction. Revoking it again changes nothing: no entry.
+      const record = await apiKeyRepository.findByHash(keyHash);
+      const audit =
+        record && !record.revoked
+          ? [
+              auditPut(
+                newAuditEntry(record.workspaceId, cliOrigin(), {
+                  action: 'key.revoked',
+                  resource: { type: 'api_key', id: publicKeyIdOf(record) },
+                  changedFields: ['revoked'],
+                }),
+              ),
+            ]
+          : [];
+      const { indexItemsCleared } = await apiKeyRepository.revoke(keyHash, undefined, audit).catch((error: unknown) => {
         // Only the key's hash is stored: a key that was never issued and a mistyped one look the same.
         if (isConditionalCheckFailure(error))
           throw new AdminError('not_found', 'No such key: nothing was revoked (check that the key is complete)');

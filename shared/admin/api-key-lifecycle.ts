@@ -12,7 +12,7 @@ import { isKeyScope, keyScopes, scopesOf, type KeyScope } from '@shared/auth/sco
 import { derivedKeyId } from '@shared/auth/key-id';
 import { prefixedId } from '@shared/util/ids';
 import { newAuditEntry, type ChangeOrigin } from '@shared/audit/audit-entry';
-import { auditPut } from '@shared/audit/audit-repository';
+import { auditPut, auditPuts } from '@shared/audit/audit-repository';
 import { AdminError, invalidInput, notFound } from './admin-error';
 
 /** What `keys list` shows of a key (and `create` / `rotate`, with the plain key). */
@@ -208,17 +208,16 @@ export const rotateKey = async (
     publishable: old.publishable,
     now,
   });
+  // The entry and its index item for the new key (resourceId finds the rotation by either key).
   const audit = origin
-    ? [
-        auditPut(
-          newAuditEntry(old.workspaceId, origin, {
-            action: 'key.rotated',
-            resource: { type: 'api_key', id: old.keyId },
-            resourceIds: [old.keyId, record.keyId],
-            changedFields: ['expiresAt'],
-          }),
-        ),
-      ]
+    ? auditPuts(
+        newAuditEntry(old.workspaceId, origin, {
+          action: 'key.rotated',
+          resource: { type: 'api_key', id: old.keyId },
+          resourceIds: [old.keyId, record.keyId],
+          changedFields: ['expiresAt'],
+        }),
+      )
     : [];
   const outcome = await apiKeyMaintenance.rotate(
     record,

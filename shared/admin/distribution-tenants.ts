@@ -278,8 +278,12 @@ export const verifyDomain = async (
   if (domain.archived) throw new DomainFlowError(`${domain.domain} was removed`, 'conflict');
   const routingEndpoint = await routingEndpointOf(target, localEdgeUrl);
   const hostnames = distributionTenantHostnames(domain);
-  // Verifying a verified domain again changes nothing: no entry.
-  const verifiedAudit = () => (domain.verified ? [] : domainAudit(domain, origin, 'domain.verified', ['verified']));
+  // Verifying a verified domain again changes nothing: no entry. The flip is conditional on the
+  // domain being unverified, so of concurrent runs exactly one writes `domain.verified`.
+  const markVerified = async () => {
+    if (domain.verified || !origin) await domainRepository.setVerified(domain, true);
+    else await domainRepository.flipToVerified(domain, domainAudit(domain, origin, 'domain.verified', ['verified']));
+  };
   const result = (
     state: VerifyState,
     tenantId: string | null,
@@ -296,7 +300,7 @@ export const verifyDomain = async (
 
   if (!target) {
     // The local stack has no CloudFront, DNS or TLS: the edge answers any Host it is sent.
-    await domainRepository.setVerified(domain, true, verifiedAudit());
+    await markVerified();
     return result('verified', null, []);
   }
 
@@ -385,7 +389,7 @@ export const verifyDomain = async (
     }
   }
 
-  await domainRepository.setVerified(domain, true, verifiedAudit());
+  await markVerified();
   return result('verified', tenantId, []);
 };
 

@@ -70,10 +70,6 @@ export interface AuditEntry {
   changedFields: string[];
 }
 
-/** Entries are kept this long (TTL), and reads ignore older ones even before DynamoDB deletes them. */
-export const AUDIT_RETENTION_DAYS = 400;
-export const AUDIT_RETENTION_MS = AUDIT_RETENTION_DAYS * 24 * 60 * 60 * 1000;
-
 /** The longest user agent kept (longer ones are cut): an entry stays a small item. */
 const USER_AGENT_MAX = 512;
 

@@ -1,7 +1,8 @@
 import type { Pagination } from '@shared/http/api-types';
 import { keys } from '@shared/db/keys';
 import { positionFromCursor, toPage } from '@shared/pagination/page';
-import { AUDIT_RETENTION_MS, toAuditEntryResource, type AuditEntry, type AuditEntryResource } from './audit-entry';
+import { auditRetentionMs } from '@shared/config/audit-retention';
+import { toAuditEntryResource, type AuditEntry, type AuditEntryResource } from './audit-entry';
 import { auditRepository, auditSortKey, type AuditPartition } from './audit-repository';
 import type { ListAuditLogQuery } from './audit-schemas';
 
@@ -30,14 +31,14 @@ export const listAuditLog = async (
     to: query.to ?? null,
   };
   const after = await positionFromCursor<string>(query.cursor, cursorQuery);
-  const retentionStart = new Date(now - AUDIT_RETENTION_MS).toISOString();
+  const retentionStart = new Date(now - auditRetentionMs()).toISOString();
   const from = query.from !== undefined && query.from > retentionStart ? query.from : retentionStart;
   const upper = query.to === undefined ? AFTER_TIME : `${query.to}${AFTER_TIME}`;
   const to = after !== undefined && after < upper ? after : upper;
   const empty = { data: [], pagination: { limit: query.limit, nextCursor: null, hasMore: false } };
   if (from > to) return empty;
 
-  const partition: Omit<AuditPartition, 'from' | 'to'> =
+  const partition: Omit<AuditPartition, 'from' | 'to' | 'workspaceId'> =
     query.resourceId !== undefined
       ? { index: 'gsi2', partition: keys.auditByResource(workspaceId, query.resourceId) }
       : query.keyId !== undefined
@@ -56,7 +57,7 @@ export const listAuditLog = async (
       sortKey <= upper &&
       (after === undefined || sortKey < after) &&
       (query.action === undefined || entry.action === query.action) &&
-      (query.resourceId === undefined || entry.resource.id === query.resourceId) &&
+      (query.resourceId === undefined || (entry.resourceIds ?? [entry.resource.id]).includes(query.resourceId)) &&
       (query.keyId === undefined || (entry.actor.type === 'api_key' && entry.actor.keyId === query.keyId))
     );
   };
@@ -64,7 +65,7 @@ export const listAuditLog = async (
   const found: AuditEntry[] = [];
   // The cursor's own entry is the bound's first row: one more row per chunk covers it.
   const chunkSize = filtersInMemory ? FILTERED_CHUNK : want + 1;
-  for await (const entries of auditRepository.walk({ ...partition, from, to }, chunkSize)) {
+  for await (const entries of auditRepository.walk({ ...partition, workspaceId, from, to }, chunkSize)) {
     for (const entry of entries) {
       if (matches(entry)) found.push(entry);
       if (found.length === want) break;

@@ -31,8 +31,7 @@ export type BulkItemResult =
 const MAX_DETAILS = 5;
 const MAX_DETAIL_CHARS = 200;
 /** DynamoDB: at most 100 actions and 4 MB per transaction; links are packed below both. */
-/** DynamoDB's 100 items per transaction, less the chunk's audit entry. */
-const TRANSACT_MAX_ITEMS = 100 - 1;
+const TRANSACT_MAX_ITEMS = 100;
 const TRANSACT_MAX_BYTES = 3 * 1024 * 1024;
 const GROUP_CONCURRENCY = 4;
 const CONFLICT_ATTEMPTS = 6;
@@ -58,7 +57,11 @@ const compactOf = (link: LinkRecord): CompactLink => ({
 });
 
 const slugId = (domain: string, key: string) => `${domain.toLowerCase()}#${key}`;
-const writeItems = (link: LinkRecord) => 3 + link.tags.length;
+/**
+ * A link's items in its chunk's transaction: its item, slug and list entries (3 + one per tag), and
+ * one for the log: the chunk's audit entry for the first link, an index item for each other.
+ */
+const writeItems = (link: LinkRecord) => 3 + link.tags.length + 1;
 const writeBytes = (link: LinkRecord) => 2 * Buffer.byteLength(JSON.stringify(link)) + 1024 * (1 + link.tags.length);
 
 interface Pending {
@@ -81,7 +84,7 @@ const inParallel = async <T>(items: T[], limit: number, work: (item: T) => Promi
   );
 };
 
-/** Packs links into transactions of at most 100 actions and ~3 MB. */
+/** Packs links into transactions of at most 100 actions (their log's items included) and ~3 MB. */
 const pack = (pending: Pending[]): Pending[][] => {
   const groups: Pending[][] = [];
   let group: Pending[] = [];
@@ -112,7 +115,8 @@ const pack = (pending: Pending[]): Pending[][] => {
  * reservation and list entries together); a slug found taken drops (or, for a generated key,
  * re-keys) that link and the rest of its transaction is written again. Each transaction carries
  * one `link.created` audit entry listing the links it creates (resource: the first of them;
- * resourceIds: all of them), built afresh for each attempt.
+ * resourceIds: all of them), built afresh for each attempt, and an index item per further link so
+ * that `resourceId` finds the entry by any link it created.
  */
 export const bulkCreateLinks = async (
   workspaceId: string,

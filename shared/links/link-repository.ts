@@ -1,6 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { auditPut } from '@shared/audit/audit-repository';
+import { auditPut, auditPuts } from '@shared/audit/audit-repository';
 import type { AuditEntry } from '@shared/audit/audit-entry';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
@@ -115,7 +115,8 @@ export const linkRepository = {
    * fails nothing is written, and the answer names the links whose slug (or, vanishingly rarely,
    * id) is taken, so the caller can drop or re-key them and write the rest again. Contention with
    * another transaction is `LinkChangedError` (retry). The chunk's audit entry (one `link.created`
-   * listing the links) is the transaction's last item: both or neither.
+   * listing the links) and its index items (one per link after the first, so `resourceId` finds
+   * the entry by any of them) are the transaction's last items: all or none.
    */
   async createManyWithSlugs(
     links: LinkRecord[],
@@ -132,7 +133,9 @@ export const linkRepository = {
       );
     }
     try {
-      await getDocumentClient().send(new TransactWriteCommand({ TransactItems: [...items, auditPut(audit)] as never }));
+      await getDocumentClient().send(
+        new TransactWriteCommand({ TransactItems: [...items, ...auditPuts(audit)] as never }),
+      );
       return { slugTaken: [], idTaken: [] };
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;

@@ -1,3 +1,4 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
@@ -87,6 +88,32 @@ export const domainRepository = {
     if (alongside.length === 0) await getDocumentClient().send(new UpdateCommand(update));
     else
       await getDocumentClient().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...alongside] }));
+  },
+
+  /**
+   * `domains verify`'s flip of an unverified domain, with its audit entry (`alongside`) in the same
+   * transaction, on the condition that the stored domain is still unverified: of concurrent runs
+   * exactly one flips it and writes the entry. A run that finds it already flipped writes nothing
+   * and gets `false`.
+   */
+  async flipToVerified(domain: DomainRecord, alongside: Record<string, unknown>[]): Promise<boolean> {
+    const update = {
+      TableName: tableName(),
+      Key: keys.domain(domain.workspaceId, domain.id),
+      UpdateExpression: 'SET verified = :t, updatedAt = :u',
+      ConditionExpression: 'attribute_exists(pk) AND verified = :f',
+      ExpressionAttributeValues: { ':t': true, ':f': false, ':u': new Date().toISOString() },
+    };
+    try {
+      await getDocumentClient().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...alongside] }));
+      return true;
+    } catch (error) {
+      const refused =
+        error instanceof TransactionCanceledException &&
+        error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
+      if (refused && (await this.findById(domain.workspaceId, domain.id))?.verified === true) return false;
+      throw error;
+    }
   },
 
   /**

@@ -107,6 +107,30 @@ describe('audit log of admin CLI changes', { timeout: 240_000 }, () => {
     expect(text).not.toContain(rotated.result.key);
   });
 
+  it('revoke-key (by plain value): key.revoked naming the key by its public id; revoking it again writes none', async () => {
+    const issued = await runAdminJson<{ id: string; key: string }>([
+      'keys',
+      'create',
+      w.workspaceId,
+      '--scope',
+      'read',
+      '--name',
+      'revoked by value',
+    ]);
+    const revoked = await oneEntryOf(() => runAdminJson(['--actor', 'alice', 'revoke-key', issued.key]));
+    expect(revoked.entry).toMatchObject({
+      actor: alice,
+      action: 'key.revoked',
+      resource: { type: 'api_key', id: issued.id },
+      changedFields: ['revoked'],
+    });
+    const before = await log();
+    await runAdminJson(['revoke-key', issued.key]);
+    expect(await log()).toEqual(before);
+    await noEntryOf(['revoke-key', 'sk_never_issued_to_anyone']);
+    expect(JSON.stringify(await log())).not.toContain(issued.key);
+  });
+
   it('set-rate-limits: rate_limits.updated with the names of the limits set, never their values; the OS user without --actor', async () => {
     const { entry } = await oneEntryOf(() =>
       runAdminJson(['set-rate-limits', w.workspaceId, '--server-per-minute', '4321', '--legacy-per-minute', '8765']),

@@ -29,6 +29,7 @@ interface Entry {
   actor: { type: string; keyId?: string; name: string | null };
   action: string;
   resource: { type: string; id: string };
+  resourceIds: string[];
   requestId: string | null;
   ip: string | null;
   userAgent: string | null;
@@ -228,11 +229,32 @@ describe('audit log of link changes', () => {
     const created = results.flatMap((r) => (r.data ? [r.data.id] : []));
     const bulk = (await walk('&action=link.created', 10)).filter((e) => e.requestId === 'req-audit-bulk');
     expect(bulk).toHaveLength(1);
-    const entry = bulk[0]! as Entry & { resourceIds: string[] };
+    const entry = bulk[0]!;
     expect(entry.actor).toEqual({ type: 'api_key', keyId: writer.id, name: 'audit writer' });
     expect([...entry.resourceIds].sort()).toEqual([...created].sort());
     expect(entry.resource).toEqual({ type: 'link', id: entry.resourceIds[0] });
-    expect((await walk(`&resourceId=${entry.resourceIds[0]}`, 10)).map((e) => e.id)).toEqual([entry.id]);
+    // resourceId finds the chunk's entry by every link it created, not only the first.
+    for (const id of entry.resourceIds)
+      expect((await walk(`&resourceId=${id}`, 10)).map((e) => e.id)).toEqual([entry.id]);
+
+    // A batch of 100 spans several transactions: each link is found under exactly its chunk's entry.
+    const big = await send('POST', '/v1/links/bulk', 'req-audit-bulk-100', {
+      links: Array.from({ length: 100 }, (_, i) => ({
+        domain: w.domain,
+        url: `https://example.com/many-${i}`,
+        tags: i % 2 ? ['t'] : [],
+      })),
+    });
+    expect(big.status, big.text).toBe(200);
+    const bigIds = (big.body.data as Array<{ success: boolean; data: { id: string } }>).map((r) => r.data.id);
+    const chunks = (await walk('&action=link.created', 100)).filter((e) => e.requestId === 'req-audit-bulk-100');
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.flatMap((e) => e.resourceIds).sort()).toEqual([...bigIds].sort());
+    for (const id of bigIds) {
+      const found = await walk(`&resourceId=${id}`, 10);
+      expect(found, id).toHaveLength(1);
+      expect(found[0]!.resourceIds, id).toContain(id);
+    }
 
     // Every item refused: nothing is written, no entry.
     const refused = await send('POST', '/v1/links/bulk', 'req-audit-bulk-refused', {

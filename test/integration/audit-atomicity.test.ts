@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { listAuditLog } from '@shared/audit/list-audit-log';
 import type { ListAuditLogQuery } from '@shared/audit/audit-schemas';
+import { addDomain, domainAudit, verifyDomain } from '@shared/admin/distribution-tenants';
+import { bulkCreateLinks } from '@shared/links/bulk-create-links';
 import { insertLink } from '@shared/links/create-link';
 import { linkChangedEntry } from '@shared/links/link-audit';
 import { LinkChangedError, linkRepository, SlugTakenError } from '@shared/links/link-repository';
@@ -86,5 +88,77 @@ describe('audit entries are atomic with their change (fault proxy)', () => {
     await expect(linkRepository.saveChange(next, again, entry)).rejects.toBeInstanceOf(LinkChangedError);
     expect((await linkRepository.findById(link.id, true))?.title).toBe('logged once');
     expect((await entries({ resourceId: link.id })).map((e) => e.action)).toEqual(['link.updated', 'link.created']);
+  });
+});
+
+describe('bulk create and its chunk entries are atomic (fault proxy)', () => {
+  const items = (n: number, tag: string) =>
+    Array.from({ length: n }, (_, i) => ({ domain: tenant.domain, url: `https://e.com/${tag}-${i}` }));
+  const linksOf = async (tag: string, n: number) =>
+    (await Promise.all(items(n, tag).map((_, i) => linkRepository.findBySlug(tenant.domain, `${tag}-${i}`)))).filter(
+      Boolean,
+    );
+  const withKeys = (n: number, tag: string) => items(n, tag).map((item, i) => ({ ...item, key: `${tag}-${i}` }));
+
+  it.each([
+    [
+      'its entry',
+      ({ pk }: { pk: string }) => pk.startsWith(`AUDIT#${tenant.workspaceId}`) && !pk.includes('#resource#'),
+    ],
+    ['an index item of the entry', ({ pk }: { pk: string }) => pk.includes('#resource#')],
+    ['a link', ({ pk }: { pk: string }) => pk.startsWith('LINK#')],
+  ])('a chunk whose %s cannot be written writes no link and no entry', async (what, held) => {
+    const tag = `bulk-fault-${what.replace(/\W+/g, '-')}-${Date.now()}`;
+    const before = await entries({});
+    proxy.conflictOn(held);
+    const results = await bulkCreateLinks(tenant.workspaceId, withKeys(3, tag), TEST_ORIGIN).finally(() => {
+      proxy.conflictOn(null);
+    });
+    expect(results.map((r) => r.success)).toEqual([false, false, false]);
+    expect(await linksOf(tag, 3)).toEqual([]);
+    expect(await entries({})).toEqual(before);
+
+    // The same batch without the fault: its links and one entry naming all of them.
+    const written = await bulkCreateLinks(tenant.workspaceId, withKeys(3, tag), TEST_ORIGIN);
+    const ids = written.map((r) => (r.success ? r.data.id : ''));
+    const after = await entries({});
+    expect(after.slice(1)).toEqual(before);
+    expect(after[0]).toMatchObject({ action: 'link.created', resourceIds: ids });
+    for (const id of ids) expect((await entries({ resourceId: id })).map((e) => e.id)).toEqual([after[0]!.id]);
+  });
+});
+
+describe('domains verify: one domain.verified entry, however many runs race', () => {
+  const newDomain = async () => {
+    const hostname = `race-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.example.com`;
+    await addDomain({ domain: hostname, workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, null, '', TEST_ORIGIN);
+    const domain = (await domainRepository.findByHostname(tenant.workspaceId, hostname))!;
+    return { hostname, domain };
+  };
+  const verifiedEntries = async (domainId: string) =>
+    (await entries({ resourceId: domainId })).filter((e) => e.action === 'domain.verified');
+
+  it('a run that read the domain unverified after another flipped it writes nothing', async () => {
+    const { domain } = await newDomain();
+    // Both runs read the domain unverified; the first flips it, the second finds it flipped.
+    const flip = () =>
+      domainRepository.flipToVerified(domain, domainAudit(domain, TEST_ORIGIN, 'domain.verified', ['verified']));
+    expect(await flip()).toBe(true);
+    expect(await flip()).toBe(false);
+    expect((await domainRepository.findById(tenant.workspaceId, domain.id))?.verified).toBe(true);
+    expect(await verifiedEntries(domain.id)).toHaveLength(1);
+  });
+
+  it('concurrent runs: the domain verified once, one entry', async () => {
+    const { hostname, domain } = await newDomain();
+    const runs = await Promise.allSettled(
+      Array.from({ length: 4 }, () => verifyDomain(hostname, null, '', TEST_ORIGIN)),
+    );
+    // A run whose transaction overlapped the winner's is cancelled (a conflict, as DynamoDB does); none writes a second entry.
+    expect(runs.some((r) => r.status === 'fulfilled' && r.value.verified)).toBe(true);
+    for (const run of runs)
+      if (run.status === 'rejected') expect((run.reason as Error).name).toBe('TransactionCanceledException');
+    expect((await domainRepository.findById(tenant.workspaceId, domain.id))?.verified).toBe(true);
+    expect(await verifiedEntries(domain.id)).toHaveLength(1);
   });
 });

@@ -41,6 +41,9 @@ import {
  *   `ProvisionedThroughputExceededException` with `ThrottlingReasons` (the two exceptions spell
  *   the member differently in the service model). Batch calls return what did not fit as
  *   `UnprocessedKeys` / `UnprocessedItems`.
+ * - **Items held elsewhere** (`conflictOn`): a write touching an item the given test picks is
+ *   answered as if another transaction held that item (the conflict above), so a test can make
+ *   one chosen item of a transaction fail, e.g. an audit entry, and see what the rest does.
  * - **Capacity recording** (`recordCapacity`, what `npm run bench` measures with): every
  *   data-plane call asks for `ReturnConsumedCapacity=TOTAL` and `take()` returns what each call
  *   consumed. A `ConsumedCapacity` the caller did not ask for is removed from the answer.
@@ -161,6 +164,19 @@ const transactionItems = (input: { TransactItems?: TransactItem[] }): string[] =
     return itemId(op?.TableName, op?.Item ?? op?.Key);
   });
 
+/** The `S` value of a key attribute on the wire ('' when absent). */
+const keyText = (v: AttributeValue | undefined) => (typeof v?.S === 'string' ? v.S : '');
+/** The pk / sk of each item a transaction's entries touch, in order. */
+const transactionKeys = (input: { TransactItems?: TransactItem[] }) =>
+  (input.TransactItems ?? []).map((entry) => {
+    const op = entry.Put ?? entry.Update ?? entry.Delete ?? entry.ConditionCheck;
+    const key = op?.Item ?? op?.Key;
+    return { pk: keyText(key?.pk), sk: keyText(key?.sk) };
+  });
+
+/** Picks the items every write conflicts with (`conflictOn`). */
+export type HeldItems = (key: { pk: string; sk: string }) => boolean;
+
 const singleItem = (input: {
   TableName?: string;
   Item?: Record<string, AttributeValue>;
@@ -262,6 +278,8 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
   const held = new Set<ServerResponse>();
   /** While set, transactions stay ongoing (their items taken) until it resolves. */
   let transactionGate: Promise<void> | null = null;
+  /** Items held by no real transaction that every write still conflicts with. */
+  let heldItems: HeldItems | null = null;
   const add = (map: Map<string, number>, ids: string[]) => {
     ids.forEach((id) => map.set(id, (map.get(id) ?? 0) + 1));
   };
@@ -388,7 +406,10 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
     let owned: { map: Map<string, number>; ids: string[] } | null = null;
     if (operation === 'TransactWriteItems') {
       const ids = transactionItems(input as { TransactItems?: TransactItem[] });
-      const conflicting = ids.map((id) => inTransaction.has(id) || beingWritten.has(id));
+      const itemKeys = transactionKeys(input as { TransactItems?: TransactItem[] });
+      const conflicting = ids.map(
+        (id, i) => inTransaction.has(id) || beingWritten.has(id) || (heldItems?.(itemKeys[i]!) ?? false),
+      );
       if (conflicting.some(Boolean)) {
         counts.transactionConflicts += 1;
         const reasons = conflicting.map((c) =>
@@ -403,7 +424,9 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
       owned = { map: inTransaction, ids };
     } else if (SINGLE_WRITES.has(operation)) {
       const id = singleItem(input as Parameters<typeof singleItem>[0]);
-      if (inTransaction.has(id)) {
+      const single = input as { Item?: Record<string, AttributeValue>; Key?: Record<string, AttributeValue> };
+      const key = single.Item ?? single.Key;
+      if (inTransaction.has(id) || (heldItems?.({ pk: keyText(key?.pk), sk: keyText(key?.sk) }) ?? false)) {
         counts.conflictExceptions += 1;
         errorReply(res, 'TransactionConflictException', { message: 'Transaction is ongoing for the item' });
         return;
@@ -493,6 +516,14 @@ export const startDynamoFaultProxy = async (target: string, options: ProxyOption
           release();
         },
       };
+    },
+    /**
+     * From now on every write touching an item `held` picks conflicts, as if another transaction
+     * held it (a transaction is cancelled with `TransactionConflict` at that item's index, a
+     * single-item write fails with `TransactionConflictException`); `null` ends it.
+     */
+    conflictOn(held: HeldItems | null) {
+      heldItems = held;
     },
     /** How many transactions are ongoing right now (items of theirs taken). */
     ongoingTransactionItems: () => inTransaction.size,
