@@ -8,13 +8,9 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
  *   `TransactionConflictException`.
  * Neither wrote anything, and the SDK retries neither (they are not throttling errors), so the
  * request is simply sent again after a jittered backoff.
+ *
+ * A conflict only: no reason other than `TransactionConflict` / `None` (a failed condition is an answer, not a conflict).
  */
-export const conflictReasonIndexes = (error: unknown): number[] =>
-  error instanceof TransactionCanceledException
-    ? (error.CancellationReasons ?? []).flatMap((r, i) => (r.Code === 'TransactionConflict' ? [i] : []))
-    : [];
-
-/** A conflict only: no reason other than `TransactionConflict` / `None` (a failed condition is an answer, not a conflict). */
 export const isTransactionConflict = (error: unknown): boolean => {
   if ((error as { name?: string } | null)?.name === 'TransactionConflictException') return true;
   if (!(error instanceof TransactionCanceledException)) return false;

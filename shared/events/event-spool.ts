@@ -3,10 +3,10 @@ import type { EventRecord } from './event-record';
 import { cutBatches, utf8Bytes } from '@shared/util/byte-batches';
 
 /**
- * Where events go when Firehose still rejects them after the sink's retries: a durable queue
- * (SQS deployed) from which the redrive Lambda re-sends them when Firehose recovers, and from
- * which `admin replay-events` re-sends them by hand. Firehose does not de-duplicate, so a
- * re-sent event may reach the lake twice; analytics count each eventId once.
+ * Where events go when the event stream still rejects them after the sink's retries: a durable
+ * queue (SQS deployed) from which the redrive Lambda re-sends them when the stream recovers, and
+ * from which `admin replay-events` re-sends them by hand. Neither the stream nor Firehose
+ * de-duplicates, so a re-sent event may reach the lake twice; analytics count each eventId once.
  */
 export interface EventSpool {
   /** An aborted `signal` (the caller's budget) cancels the call in flight and stops. */
@@ -54,7 +54,7 @@ export const parseSpoolMessage = (body: string): SpoolMessage => {
 
 /**
  * The deployed spool: SendMessageBatch with the official SQS client (loaded on first use, so
- * the redirect's cold start does not pay for it while Firehose is healthy). Entries SQS refuses
+ * the redirect's cold start does not pay for it while the event stream is healthy). Entries SQS refuses
  * are retried once, then the call throws (the sink then logs the events in full).
  */
 export const createSqsSpool = (options: {
