@@ -1,6 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { EventRecord } from './event-record';
-import { cutBatches, utf8Bytes } from '@shared/util/byte-batches';
+import { sendInBatches } from '@shared/util/batch-send';
+import { utf8Bytes } from '@shared/util/byte-batches';
 
 /**
  * Where events go when the event stream still rejects them after the sink's retries: a durable
@@ -75,27 +76,32 @@ export const createSqsSpool = (options: {
     async spool(events, reason, signal) {
       const { SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
       const sqsClient = await sqs();
-      const bodies = spoolMessages(events, reason);
-      const batches = cutBatches(
-        bodies,
-        { api: 'SQS SendMessageBatch (event spool)', maxEntries: MAX_BATCH_MESSAGES, maxBytes: MAX_BATCH_BYTES },
-        utf8Bytes,
-      );
-      for (const batch of batches) {
-        let entries = batch.map((body, i) => ({ Id: String(i), MessageBody: body }));
-        for (let attempt = 1; entries.length > 0; attempt++) {
+      let lastCodes = '';
+      await sendInBatches(spoolMessages(events, reason), {
+        limits: {
+          api: 'SQS SendMessageBatch (event spool)',
+          maxEntries: MAX_BATCH_MESSAGES,
+          maxBytes: MAX_BATCH_BYTES,
+        },
+        bytes: utf8Bytes,
+        // Refused entries are sent again once, at once, then the call throws.
+        maxAttempts: 2,
+        delayMs: () => 0,
+        sleep: () => Promise.resolve(),
+        exhausted: (left) => new Error(`SQS refused ${left.length} spool messages: ${lastCodes}`),
+        send: async (bodies) => {
           const out = await sqsClient.send(
-            new SendMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: entries }),
+            new SendMessageBatchCommand({
+              QueueUrl: options.queueUrl,
+              Entries: bodies.map((body, i) => ({ Id: String(i), MessageBody: body })),
+            }),
             { abortSignal: signal },
           );
           const failed = new Set((out.Failed ?? []).map((f) => f.Id));
-          entries = entries.filter((e) => failed.has(e.Id));
-          if (entries.length && attempt >= 2)
-            throw new Error(
-              `SQS refused ${entries.length} spool messages: ${(out.Failed ?? []).map((f) => f.Code).join(',')}`,
-            );
-        }
-      }
+          lastCodes = (out.Failed ?? []).map((f) => f.Code).join(',');
+          return bodies.filter((_, i) => failed.has(String(i)));
+        },
+      });
     },
   };
 };
