@@ -1,4 +1,6 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import pRetry from 'p-retry';
 
 /**
  * Transaction conflicts (docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-conflict-handling):
@@ -36,17 +38,22 @@ export const DEFAULT_CONFLICT_RETRY: ConflictRetryPolicy = { attempts: 8, baseMs
 export const conflictBackoffMs = (retry: number, policy: ConflictRetryPolicy = DEFAULT_CONFLICT_RETRY) =>
   Math.random() * Math.min(policy.capMs, policy.baseMs * 2 ** retry);
 
-/** Runs `send`, again after a conflict, until it answers otherwise or the attempts are spent (then the last conflict is thrown). */
-export const retryConflicts = async <T>(
+/**
+ * Runs `send`, again after a conflict, until it answers otherwise or the attempts are spent (then
+ * the last conflict is thrown). p-retry runs the loop; the wait is the full-jitter backoff above,
+ * slept in `onFailedAttempt` (p-retry's own randomized delay is never below the exponential step).
+ */
+export const retryConflicts = <T>(
   send: () => Promise<T>,
   policy: ConflictRetryPolicy = DEFAULT_CONFLICT_RETRY,
-): Promise<T> => {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await send();
-    } catch (error) {
-      if (!isTransactionConflict(error) || attempt >= policy.attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, conflictBackoffMs(attempt - 1, policy)));
-    }
-  }
-};
+): Promise<T> =>
+  pRetry(() => send(), {
+    retries: policy.attempts - 1,
+    minTimeout: 0,
+    maxTimeout: 0,
+    randomize: false,
+    shouldRetry: ({ error }) => isTransactionConflict(error),
+    onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
+      if (isTransactionConflict(error) && retriesLeft > 0) await delay(conflictBackoffMs(attemptNumber - 1, policy));
+    },
+  });
