@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import pRetry from 'p-retry';
+import { retry } from '@shared/util/retry';
 
 /**
  * Transaction conflicts (docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-conflict-handling):
@@ -40,20 +40,15 @@ export const conflictBackoffMs = (retry: number, policy: ConflictRetryPolicy = D
 
 /**
  * Runs `send`, again after a conflict, until it answers otherwise or the attempts are spent (then
- * the last conflict is thrown). p-retry runs the loop; the wait is the full-jitter backoff above,
- * slept in `onFailedAttempt` (p-retry's own randomized delay is never below the exponential step).
+ * the last conflict is thrown), through the one retry helper (p-retry, shared/util/retry.ts); the
+ * wait is the full-jitter backoff above (p-retry's own randomized delay is never below the step).
  */
 export const retryConflicts = <T>(
   send: () => Promise<T>,
   policy: ConflictRetryPolicy = DEFAULT_CONFLICT_RETRY,
 ): Promise<T> =>
-  pRetry(() => send(), {
-    retries: policy.attempts - 1,
-    minTimeout: 0,
-    maxTimeout: 0,
-    randomize: false,
-    shouldRetry: ({ error }) => isTransactionConflict(error),
-    onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
-      if (isTransactionConflict(error) && retriesLeft > 0) await delay(conflictBackoffMs(attemptNumber - 1, policy));
-    },
+  retry(send, {
+    attempts: policy.attempts,
+    retryOn: isTransactionConflict,
+    pause: (attempt) => delay(conflictBackoffMs(attempt - 1, policy)),
   });
