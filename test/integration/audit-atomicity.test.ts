@@ -1,15 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
+import { describe, expect, it } from 'vitest';
 import { listAuditLog } from '@shared/audit/list-audit-log';
 import type { ListAuditLogQuery } from '@shared/audit/audit-schemas';
-import { insertLink } from '@shared/links/create-link';
 import { linkChangedEntry } from '@shared/links/link-audit';
 import { LinkChangedError, linkRepository, SlugTakenError } from '@shared/links/link-repository';
 import { applyLinkPatch, patchLink } from '@shared/links/patch-link';
-import { domainRepository } from '@shared/tenancy/domain-repository';
-import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
 import { TEST_ORIGIN } from '@test/support/test-origin';
-import { waitUntil } from '@test/support/wait-until';
+import { useFaultProxyTenant } from '@test/support/fault-proxy-tenant';
 
 /**
  * No change without its audit entry, no entry without its change: the entry is one item of the
@@ -17,40 +13,21 @@ import { waitUntil } from '@test/support/wait-until';
  * fault proxy, as deployed DynamoDB reports them) and by the entry's own condition leave
  * neither behind; each committed change leaves exactly one entry.
  */
-let proxy: DynamoFaultProxy;
-let tenant: BootstrapResult;
-beforeAll(async () => {
-  proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!);
-  process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
-  return () => proxy.stop();
-});
-beforeAll(async () => {
-  tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
-});
-
-const until = (check: () => boolean) => waitUntil(check, 'the fault proxy', { interval: 5 });
-
-const newLink = async (key?: string) => {
-  const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
-  return insertLink(
-    { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
-    key ? { key } : {},
-    TEST_ORIGIN,
-  );
-};
+const fixture = useFaultProxyTenant();
+const { until, newLink } = fixture;
 
 const entries = async (filters: Partial<ListAuditLogQuery>) =>
-  (await listAuditLog(tenant.workspaceId, { limit: 100, ...filters })).data;
+  (await listAuditLog(fixture.tenant.workspaceId, { limit: 100, ...filters })).data;
 
 describe('audit entries are atomic with their change (fault proxy)', () => {
   it('two colliding PATCHes: each committed change has exactly one entry, the cancelled attempts none', async () => {
     const link = await newLink();
-    const gate = proxy.holdTransactions();
-    const first = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { title: 'first' }, TEST_ORIGIN);
-    await until(() => proxy.ongoingTransactionItems() > 0);
-    const before = proxy.counts.transactionConflicts;
-    const second = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { comments: 'second' }, TEST_ORIGIN);
-    await until(() => proxy.counts.transactionConflicts > before);
+    const gate = fixture.proxy.holdTransactions();
+    const first = patchLink(fixture.tenant.workspaceId, 'SHORTLINK', link.id, { title: 'first' }, TEST_ORIGIN);
+    await until(() => fixture.proxy.ongoingTransactionItems() > 0);
+    const before = fixture.proxy.counts.transactionConflicts;
+    const second = patchLink(fixture.tenant.workspaceId, 'SHORTLINK', link.id, { comments: 'second' }, TEST_ORIGIN);
+    await until(() => fixture.proxy.counts.transactionConflicts > before);
     gate.release();
     const [a, b] = await Promise.all([first, second]);
     const logged = await entries({ resourceId: link.id });
@@ -64,9 +41,9 @@ describe('audit entries are atomic with their change (fault proxy)', () => {
 
   it('a create that loses its slug through every retry writes neither the link nor an entry', async () => {
     const createdBefore = (await entries({ action: 'link.created' })).length;
-    const gate = proxy.holdTransactions();
+    const gate = fixture.proxy.holdTransactions();
     const first = newLink('audit-held-slug');
-    await until(() => proxy.ongoingTransactionItems() > 0);
+    await until(() => fixture.proxy.ongoingTransactionItems() > 0);
     const error = await newLink('audit-held-slug').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SlugTakenError);
     gate.release();
