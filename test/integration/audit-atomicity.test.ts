@@ -3,7 +3,7 @@ import { listAuditLog } from '@shared/audit/list-audit-log';
 import type { ListAuditLogQuery } from '@shared/audit/audit-schemas';
 import { linkChangedEntry } from '@shared/links/link-audit';
 import { LinkChangedError, linkRepository, SlugTakenError } from '@shared/links/link-repository';
-import { applyLinkPatch, patchLink } from '@shared/links/patch-link';
+import { applyLinkPatch } from '@shared/links/patch-link';
 import { TEST_ORIGIN } from '@test/support/test-origin';
 import { useFaultProxyTenant } from '@test/support/fault-proxy-tenant';
 
@@ -22,14 +22,7 @@ const entries = async (filters: Partial<ListAuditLogQuery>) =>
 describe('audit entries are atomic with their change (fault proxy)', () => {
   it('two colliding PATCHes: each committed change has exactly one entry, the cancelled attempts none', async () => {
     const link = await newLink();
-    const gate = fixture.proxy.holdTransactions();
-    const first = patchLink(fixture.tenant.workspaceId, 'SHORTLINK', link.id, { title: 'first' }, TEST_ORIGIN);
-    await until(() => fixture.proxy.ongoingTransactionItems() > 0);
-    const before = fixture.proxy.counts.transactionConflicts;
-    const second = patchLink(fixture.tenant.workspaceId, 'SHORTLINK', link.id, { comments: 'second' }, TEST_ORIGIN);
-    await until(() => fixture.proxy.counts.transactionConflicts > before);
-    gate.release();
-    const [a, b] = await Promise.all([first, second]);
+    const [a, b] = await fixture.collidingPatches(link.id);
     const logged = await entries({ resourceId: link.id });
     expect(logged.map((e) => [e.action, e.occurredAt, e.changedFields])).toEqual([
       ['link.updated', b.updatedAt, ['comments']],

@@ -63,14 +63,7 @@ describe('transaction conflicts (fault proxy)', () => {
 
   it("a PATCH colliding with another PATCH's transaction is retried and applied on top of it", async () => {
     const link = await newLink();
-    const gate = fixture.proxy.holdTransactions();
-    const first = patchLink(fixture.tenant.workspaceId, 'SHORTLINK', link.id, { title: 'first' }, TEST_ORIGIN);
-    await until(() => fixture.proxy.ongoingTransactionItems() > 0);
-    const before = fixture.proxy.counts.transactionConflicts;
-    const second = patchLink(fixture.tenant.workspaceId, 'SHORTLINK', link.id, { comments: 'second' }, TEST_ORIGIN);
-    await until(() => fixture.proxy.counts.transactionConflicts > before);
-    gate.release();
-    const [a, b] = await Promise.all([first, second]);
+    const [a, b] = await fixture.collidingPatches(link.id);
     expect(a.title).toBe('first');
     expect(b).toMatchObject({ title: 'first', comments: 'second' });
   });

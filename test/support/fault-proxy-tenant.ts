@@ -2,6 +2,8 @@ import { beforeAll } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { insertLink } from '@shared/links/create-link';
 import type { LinkRecord } from '@shared/links/link-record';
+import { patchLink } from '@shared/links/patch-link';
+import type { LinkResource } from '@shared/links/link-view';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import { startDynamoFaultProxy, type DynamoFaultProxy } from './dynamodb-fault-proxy';
 import { TEST_ORIGIN } from './test-origin';
@@ -15,6 +17,11 @@ export interface FaultProxyTenant {
   until: (check: () => boolean) => Promise<void>;
   /** A short link of the tenant, with this key or a generated one. */
   newLink: (key?: string) => Promise<LinkRecord>;
+  /**
+   * Two PATCHes of one link that collide: `{ title: 'first' }` held inside its transaction until
+   * `{ comments: 'second' }` has met it (a transaction conflict), then both let finish.
+   */
+  collidingPatches: (linkId: string) => Promise<[LinkResource, LinkResource]>;
 }
 
 /**
@@ -47,6 +54,20 @@ export const useFaultProxyTenant = (): FaultProxyTenant => {
       return ready(tenant, 'the tenant');
     },
     until: (check) => waitUntil(check, 'the fault proxy', { interval: 5 }),
+    collidingPatches: async (linkId) => {
+      const {
+        proxy: faults,
+        tenant: { workspaceId },
+      } = self;
+      const gate = faults.holdTransactions();
+      const first = patchLink(workspaceId, 'SHORTLINK', linkId, { title: 'first' }, TEST_ORIGIN);
+      await self.until(() => faults.ongoingTransactionItems() > 0);
+      const before = faults.counts.transactionConflicts;
+      const second = patchLink(workspaceId, 'SHORTLINK', linkId, { comments: 'second' }, TEST_ORIGIN);
+      await self.until(() => faults.counts.transactionConflicts > before);
+      gate.release();
+      return Promise.all([first, second]);
+    },
     newLink: async (key) => {
       const { workspaceId, domainId } = self.tenant;
       const domain = (await domainRepository.findById(workspaceId, domainId))!;
