@@ -59,9 +59,6 @@ export interface EdgeFrontDoorProps {
   originSecretRotation?: string;
 }
 
-/** Body size limit of the AWS common rule set (SizeRestrictions_BODY): 8 KB. */
-export const COMMON_RULE_SET_BODY_LIMIT = 8 * 1024;
-
 const cfPathPattern = (path: string) => path.replace(/^\//, '');
 
 /**

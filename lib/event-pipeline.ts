@@ -10,7 +10,7 @@ import {
   STREAM_FAILURES_BUCKET_ENV,
   STREAM_RETENTION_HOURS,
 } from '@shared/events/consumer-retention';
-import { clickCountersFunctionRow } from '@shared/routes/consumer-rows';
+import { clickCountersConsumer } from '@shared/routes/consumer-specs';
 import { ServiceFunction } from './service-function';
 import { LogGroup, LogStream, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -49,9 +49,6 @@ export interface EventPipelineProps {
   /** The links' table: the click counter consumer updates link items. */
   table: ITableV2;
 }
-
-/** The counter consumer is not an HTTP route: its row (entry and table access) is shared with the local stack. */
-export { clickCountersFunctionRow };
 
 /**
  * The event stream's capacity, from context `eventStreamShards`: a shard count (provisioned
@@ -198,11 +195,11 @@ export class EventPipeline extends Construct {
     // the per-shard checkpoints need) and may only update link items.
     this.counterFailures = new StreamFailures(this, 'CounterFailures', { consumer: 'click counter consumer' });
     this.counters = new ServiceFunction(this, 'ClickCounters', {
-      route: clickCountersFunctionRow,
+      fn: clickCountersConsumer,
       timeout: Duration.seconds(60),
     });
-    // GetItem and UpdateItem on link items only, as its row declares (functionTableAccess).
-    this.counters.bindTable(props.table, clickCountersFunctionRow);
+    // GetItem and UpdateItem on link items only, as its spec declares (functionTableAccess).
+    this.counters.bindTable(props.table);
     // The consumer keeps the links it could not count itself (at 18 h); PutObject only.
     this.counterFailures.grantPut(this.counters);
     this.counters.addEnvironment(STREAM_FAILURES_BUCKET_ENV, this.counterFailures.bucket.bucketName);

@@ -5,12 +5,9 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
-import { redriveFunctionRow } from '@shared/routes/consumer-rows';
+import { redriveConsumer } from '@shared/routes/consumer-specs';
 import type { ServiceAlarms } from './service-alarms';
 import { ServiceFunction } from './service-function';
-
-/** The redrive is not an HTTP route: its row (entry and table access) is shared with the local stack. */
-export { redriveFunctionRow };
 
 /** How long the redrive keeps trying one message before SQS moves it to the dead-letter queue. */
 export const SPOOL_VISIBILITY_TIMEOUT = Duration.minutes(5);
@@ -51,9 +48,9 @@ export class EventSpool extends Construct {
       visibilityTimeout: SPOOL_VISIBILITY_TIMEOUT,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: SPOOL_MAX_RECEIVES },
     });
-    this.redrive = new ServiceFunction(scope, 'EventsRedrive', { route: redriveFunctionRow })
+    this.redrive = new ServiceFunction(scope, 'EventsRedrive', { fn: redriveConsumer })
       .bindEvents(props.stream)
-      .bindTable(props.table, redriveFunctionRow);
+      .bindTable(props.table);
     this.redrive.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
     props.alarms.watchFunction('EventsRedrive', this.redrive);
     props.alarms.alarmOn(

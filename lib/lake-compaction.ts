@@ -12,13 +12,10 @@ import { metricNames, metricsNamespace, serviceName } from '@shared/util/telemet
 import { lakeCompactionEnvNames } from '@shared/analytics/lake/compaction-config';
 import { COMPACTION_LOCK_KEY } from '@shared/analytics/lake/compaction-lock';
 import { COMPACTED_PREFIX, RAW_PREFIX } from '@shared/analytics/lake/lake-layout';
-import { lakeCompactionRow } from '@shared/routes/consumer-rows';
+import { lakeCompactionConsumer } from '@shared/routes/consumer-specs';
 import type { Analytics } from './analytics';
 import type { ServiceAlarms } from './service-alarms';
 import { ServiceFunction } from './service-function';
-
-/** The compaction function is not an HTTP route: its row (entry and table access) is shared with the local stack. */
-export { lakeCompactionRow };
 
 /** Minute past each hour the schedule fires: after compaction's 10-minute grace, so the last hour is closed. */
 export const COMPACTION_MINUTE = 15;
@@ -55,7 +52,7 @@ export class LakeCompaction extends Construct {
     super(scope, id);
     const { lakeBucket, analytics, table } = props;
     this.fn = new ServiceFunction(this, 'Function', {
-      route: lakeCompactionRow,
+      fn: lakeCompactionConsumer,
       memorySize: 256,
       timeout: COMPACTION_TIMEOUT,
       // One run at a time is the run lock's job (an S3 object written conditionally), not a reserved
@@ -90,7 +87,7 @@ export class LakeCompaction extends Construct {
     );
     // The settle after a run (settle-click-counters.ts): it reads a link's counters and sets the
     // compacted hours' distinct count, on link items only (as the click counter consumer may).
-    this.fn.bindTable(table, lakeCompactionRow);
+    this.fn.bindTable(table);
     this.fn.addEnvironment(lakeCompactionEnvNames.lakeBucket, lakeBucket.bucketName);
     this.fn.addEnvironment(envNames.athenaWorkgroup, analytics.workgroupName);
     this.fn.addEnvironment(envNames.athenaDatabase, analytics.databaseName);

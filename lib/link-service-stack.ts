@@ -108,9 +108,9 @@ export class LinkServiceStack extends Stack {
         // its table access is computed from the rows' declarations (shared/routes/table-access.ts).
         const handler = handlerGrants(route);
         fn = new ServiceFunction(this, pascal(route.handler), {
-          route,
+          fn: route,
           reservedConcurrentExecutions: reservationOf(route),
-        }).bindTable(this.table, route);
+        }).bindTable(this.table);
         if (handler.events) {
           fn.bindEvents(this.eventPipeline.eventStream);
           this.eventSpool.bindSpool(fn);

@@ -9,7 +9,7 @@ import { CONSUMER_MAX_RECORD_AGE_HOURS } from '@shared/events/consumer-retention
 import { streamedItemSortKeys } from '@shared/db/keys';
 import { outboundEnvNames } from '@shared/outbound/outbound-config';
 import { MAX_DELIVERY_ATTEMPTS } from '@shared/outbound/retry-schedule';
-import { outboundPublisherRow, webhookDeliveryRow } from '@shared/routes/consumer-rows';
+import { outboundPublisherConsumer, webhookDeliveryConsumer } from '@shared/routes/consumer-specs';
 import { ServiceFunction } from './service-function';
 import type { ServiceAlarms } from './service-alarms';
 import { StreamFailures } from './stream-failures';
@@ -72,12 +72,12 @@ export class OutboundEvents extends Construct {
 
     // Publisher: reads the stream; Queries webhook endpoints; writes the event log; puts on the bus; sends to the queue.
     this.publisher = new ServiceFunction(this, 'Publisher', {
-      route: outboundPublisherRow,
+      fn: outboundPublisherConsumer,
       timeout: Duration.seconds(60),
     });
     table.grantStreamRead(this.publisher);
-    // Query on WEBHOOKS#, BatchWriteItem/PutItem on EVENTLOG#, as its row declares (functionTableAccess).
-    this.publisher.bindTable(table, outboundPublisherRow);
+    // Query on WEBHOOKS#, BatchWriteItem/PutItem on EVENTLOG#, as its spec declares (functionTableAccess).
+    this.publisher.bindTable(table);
     this.bus.grantPutEventsTo(this.publisher);
     this.queue.grantSendMessages(this.publisher);
     this.publisher.addEnvironment(outboundEnvNames.busName, this.bus.eventBusName);
@@ -109,12 +109,12 @@ export class OutboundEvents extends Construct {
 
     // Delivery: reads webhook endpoints and may only mark one disabled (410); consumes the queue.
     this.delivery = new ServiceFunction(this, 'Delivery', {
-      route: webhookDeliveryRow,
+      fn: webhookDeliveryConsumer,
       timeout: DELIVERY_TIMEOUT,
     });
     // GetItem on WEBHOOKS#, UpdateItem of only enabled/disabledAt/disabledReason there (a 410),
     // and its delivery markers (Put/Update/Delete on WEBHOOKSENT#), as its row declares.
-    this.delivery.bindTable(table, webhookDeliveryRow);
+    this.delivery.bindTable(table);
     this.delivery.addEnvironment(outboundEnvNames.queueUrl, this.queue.queueUrl);
     this.delivery.addEventSource(
       new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 20 }),

@@ -17,8 +17,9 @@ import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
 import { projectRoot } from '@shared/local/paths';
 import { bundleDefinesFor, bundleSettings, runtimeNodeOptions } from './bundle-settings';
+import { isRoute, type FunctionSpec } from '@shared/routes/function-spec';
 import { handlerGrants } from '@shared/routes/route-table';
-import { handlerEntry, routeTimeoutSeconds, type RouteDef } from '@shared/routes/route-types';
+import { handlerEntry, routeTimeoutSeconds } from '@shared/routes/route-types';
 import {
   functionTableAccess,
   tableReadActions,
@@ -31,7 +32,8 @@ import type { Analytics } from './analytics';
 export { tableReadActions, tableWriteActions };
 
 export interface ServiceFunctionProps {
-  route: RouteDef;
+  /** The route or consumer it runs: its entry, and the access its grants come from. */
+  fn: FunctionSpec;
   memorySize?: number;
   /** Reserved concurrency (also the function's maximum); unset: the account's shared pool. */
   reservedConcurrentExecutions?: number;
@@ -70,6 +72,8 @@ export class ServiceFunction extends NodejsFunction {
    * optional only for imported functions, which have none here). `declare`: only the type narrows.
    */
   declare readonly role: IRole;
+  /** The route or consumer it runs (bindTable grants its access). */
+  readonly spec: FunctionSpec;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
@@ -78,13 +82,13 @@ export class ServiceFunction extends NodejsFunction {
     logGroup.grantWrite(role);
     super(scope, id, {
       role,
-      entry: path.join(projectRoot, handlerEntry(props.route)),
+      entry: path.join(projectRoot, handlerEntry(props.fn)),
       handler: 'handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
-      memorySize: props.memorySize ?? props.route.lambda?.memorySize ?? 512,
+      memorySize: props.memorySize ?? props.fn.lambda?.memorySize ?? 512,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
-      timeout: props.timeout ?? Duration.seconds(routeTimeoutSeconds(props.route)),
+      timeout: props.timeout ?? Duration.seconds(routeTimeoutSeconds(props.fn)),
       // Lambda's advanced logging controls: JSON lines; the platform's START/END/REPORT lines are
       // INFO, so system level WARN drops them (duration and memory stay in CloudWatch's own Lambda
       // metrics); application level INFO keeps the metrics (EMF) lines, which Lambda counts as
@@ -105,7 +109,8 @@ export class ServiceFunction extends NodejsFunction {
         tsconfig: path.join(projectRoot, 'tsconfig.json'),
         banner: bundleSettings.banner,
         externalModules: [...bundleSettings.external],
-        define: bundleDefinesFor(props.route),
+        // A route's bundle inlines its own row (shared/routes/own-route.ts); a consumer reads none.
+        define: isRoute(props.fn) ? bundleDefinesFor(props.fn) : {},
       },
     });
     Validations.of(role).acknowledge({
@@ -114,6 +119,7 @@ export class ServiceFunction extends NodejsFunction {
         'X-Ray active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords take no resource-level permissions.',
     });
     this.reservedConcurrency = props.reservedConcurrentExecutions;
+    this.spec = props.fn;
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
@@ -122,17 +128,17 @@ export class ServiceFunction extends NodejsFunction {
   }
 
   /**
-   * Grants exactly the table access the route table declares for this function, and sets
-   * TABLE_NAME: the statements of `functionTableAccess` (shared/routes/table-access.ts, which
+   * Grants exactly the table access its spec declares (a route's rows, or a consumer's spec), and
+   * sets TABLE_NAME: the statements of `functionTableAccess` (shared/routes/table-access.ts, which
    * the local grant guard enforces too), each on the table or its indexes and only on items whose
    * partition key starts with one of its prefixes (`dynamodb:LeadingKeys`). No Scan, no wildcard
    * action. The edge can therefore never read an API key or a webhook secret, nor write a link.
    */
-  bindTable(table: ITableV2, route: RouteDef): this {
-    const grants = handlerGrants(route);
+  bindTable(table: ITableV2): this {
+    const grants = handlerGrants(this.spec);
     if (grants.table === 'readWrite' && !grants.writes?.length)
       throw new Error(`Route ${this.node.id}: a readWrite route names the key prefixes it writes (grants.writes)`);
-    const statements = functionTableAccess(route);
+    const statements = functionTableAccess(this.spec);
     if (statements.length === 0) return this;
     for (const statement of statements) this.addToRolePolicy(policyOf(table, statement));
     if (statements.some((s) => s.on === 'indexes')) {

@@ -3,13 +3,14 @@
  * which every keyed handler bundles): the rotation's transaction, and finding and giving ids to
  * keys stored before public ids existed.
  */
-import { ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { newKeyWrites } from '@shared/auth/api-key-repository';
 import type { ApiKeyRecord } from '@shared/auth/credential';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { strip } from '@shared/tenancy/workspace-repository';
+import { scanTable } from './workspace-items';
 
 /** DynamoDB's limit of actions in one TransactWriteItems. */
 const MAX_TRANSACTION_ACTIONS = 100;
@@ -72,34 +73,16 @@ export const apiKeyMaintenance = {
   async listWithoutId(
     options: { workspaceId?: string; onPage?: (scanned: number) => void; segments?: number } = {},
   ): Promise<{ records: ApiKeyRecord[]; scanned: number }> {
-    const segments = options.segments ?? 4;
     const records: ApiKeyRecord[] = [];
-    let scanned = 0;
-    await Promise.all(
-      Array.from({ length: segments }, async (_, segment) => {
-        let startKey: Record<string, unknown> | undefined;
-        do {
-          const out = await getDocumentClient().send(
-            new ScanCommand({
-              TableName: tableName(),
-              Segment: segment,
-              TotalSegments: segments,
-              FilterExpression: `#type = :apikey AND attribute_not_exists(keyId)${options.workspaceId === undefined ? '' : ' AND workspaceId = :ws'}`,
-              ExpressionAttributeNames: { '#type': 'type' },
-              ExpressionAttributeValues: {
-                ':apikey': 'APIKEY',
-                ...(options.workspaceId === undefined ? {} : { ':ws': options.workspaceId }),
-              },
-              ExclusiveStartKey: startKey,
-            }),
-          );
-          for (const item of out.Items ?? []) records.push(strip(item) as ApiKeyRecord);
-          scanned += out.ScannedCount ?? 0;
-          options.onPage?.(out.ScannedCount ?? 0);
-          startKey = out.LastEvaluatedKey;
-        } while (startKey);
-      }),
-    );
+    const scanned = await scanTable((item) => records.push(strip(item) as ApiKeyRecord), {
+      ...(options.segments === undefined ? {} : { segments: options.segments }),
+      ...(options.onPage ? { onPage: options.onPage } : {}),
+      filter: {
+        expression: `#type = :apikey AND attribute_not_exists(keyId)${options.workspaceId === undefined ? '' : ' AND workspaceId = :ws'}`,
+        names: { '#type': 'type' },
+        values: { ':apikey': 'APIKEY', ...(options.workspaceId === undefined ? {} : { ':ws': options.workspaceId }) },
+      },
+    });
     return { records: records.sort((a, b) => a.createdAt.localeCompare(b.createdAt)), scanned };
   },
   /**

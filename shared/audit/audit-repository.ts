@@ -1,4 +1,5 @@
-import { BatchGetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '@shared/db/batch-get';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import type { IndexName } from '@shared/db/table-definition';
@@ -105,23 +106,10 @@ export interface AuditPartition {
 }
 
 type Key = Record<string, unknown>;
-/** A BatchGetItem request's keys per table (also the shape of its UnprocessedKeys). */
-type BatchGetKeys = Record<string, { Keys: Key[] }>;
-const BATCH_GET_MAX = 100;
 
 const getEntries = async (entryKeys: Key[]): Promise<Map<string, AuditEntry>> => {
   const found = new Map<string, AuditEntry>();
-  for (let i = 0; i < entryKeys.length; i += BATCH_GET_MAX) {
-    let request: BatchGetKeys | undefined = {
-      [tableName()]: { Keys: entryKeys.slice(i, i + BATCH_GET_MAX) },
-    };
-    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-      const out = await getDocumentClient().send(new BatchGetCommand({ RequestItems: request }));
-      for (const raw of out.Responses?.[tableName()] ?? []) found.set(String(raw.sk), strip(raw) as AuditEntry);
-      request = out.UnprocessedKeys as BatchGetKeys | undefined;
-    }
-  }
+  for (const raw of await batchGetItems(entryKeys)) found.set(String(raw.sk), strip(raw) as AuditEntry);
   return found;
 };
 

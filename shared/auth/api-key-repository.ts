@@ -1,4 +1,5 @@
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '@shared/db/batch-get';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { strip } from '@shared/tenancy/workspace-repository';
@@ -74,17 +75,8 @@ export const apiKeyRepository = {
       for (const item of out.Items ?? []) pks.push(String(item.pk));
       startKey = out.LastEvaluatedKey;
     } while (startKey);
-    const records: ApiKeyRecord[] = [];
-    for (let i = 0; i < pks.length; i += 100) {
-      let request = { [tableName()]: { Keys: pks.slice(i, i + 100).map((pk) => ({ pk, sk: 'APIKEY' })) } };
-      for (;;) {
-        const out = await getDocumentClient().send(new BatchGetCommand({ RequestItems: request }));
-        for (const item of out.Responses?.[tableName()] ?? []) records.push(strip(item) as ApiKeyRecord);
-        const left = out.UnprocessedKeys;
-        if (!left || Object.keys(left).length === 0) break;
-        request = left as typeof request;
-      }
-    }
+    const items = await batchGetItems(pks.map((pk) => ({ pk, sk: 'APIKEY' })));
+    const records = items.map((item) => strip(item) as ApiKeyRecord);
     return records.sort(
       (a, b) => a.createdAt.localeCompare(b.createdAt) || (a.keyId ?? '').localeCompare(b.keyId ?? ''),
     );

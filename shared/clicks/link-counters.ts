@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
@@ -565,23 +566,25 @@ export const applyClickCounters = async (
 ): Promise<CounterBatchResult> => {
   const tallies = tallyClicks(records);
   const result: CounterBatchResult = { links: tallies.length, clicks: 0, applied: 0, alreadyApplied: 0, linksGone: 0 };
-  let next = 0;
   const failures: Array<{ linkId: string; shardId: string; error: unknown }> = [];
-  const worker = async () => {
-    for (let tally = tallies[next++]; tally !== undefined; tally = tallies[next++]) {
-      try {
-        const applied = await applyLinkTally(tally, now, replayId);
-        if (applied.outcome === 'applied') {
-          result.applied += 1;
-          result.clicks += applied.clicks;
-        } else if (applied.outcome === 'already_applied') result.alreadyApplied += 1;
-        else result.linksGone += 1;
-      } catch (error) {
-        failures.push({ linkId: tally.linkId, shardId: tally.shardId, error });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, tallies.length) }, worker));
+  // At most `concurrency` links at a time (p-limit), in the tallies' order.
+  const limit = pLimit(concurrency);
+  await Promise.all(
+    tallies.map((tally) =>
+      limit(async () => {
+        try {
+          const applied = await applyLinkTally(tally, now, replayId);
+          if (applied.outcome === 'applied') {
+            result.applied += 1;
+            result.clicks += applied.clicks;
+          } else if (applied.outcome === 'already_applied') result.alreadyApplied += 1;
+          else result.linksGone += 1;
+        } catch (error) {
+          failures.push({ linkId: tally.linkId, shardId: tally.shardId, error });
+        }
+      }),
+    ),
+  );
   if (failures.length)
     throw new CounterUpdatesFailed(
       failures.map(({ linkId, shardId }) => ({ linkId, shardId })),

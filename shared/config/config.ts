@@ -15,9 +15,9 @@ export interface Config {
   AWS_REGION: string;
   /** Set only for the local stack (DynamoDB Local). */
   DYNAMODB_ENDPOINT?: string;
-  /** Firehose delivery stream for events (deployed). */
+  /** Kinesis data stream every event is put to (deployed); Firehose reads it into the lake. */
   EVENTS_STREAM_NAME?: string;
-  /** SQS queue URL of the event spool: events Firehose rejects after the retries (deployed). */
+  /** SQS queue URL of the event spool: events the stream rejects after the retries (deployed). */
   EVENTS_SPOOL_QUEUE_URL?: string;
   /** Local stand-in for the Firehose -> S3 lake: a directory. */
   LOCAL_LAKE_DIR?: string;

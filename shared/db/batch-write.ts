@@ -3,11 +3,13 @@
  * (`BATCH_WRITE_ITEM_LIMITS`, shared/util/byte-batches.ts: 25 requests and 16 MB per call, 400 KB
  * per item), through the official lib-dynamodb client; only the requests a call returns as
  * unprocessed (throttling, partition limits) are sent again, after an exponential backoff, until
- * none are left or `maxAttempts` is reached.
+ * none are left or `maxAttempts` is reached (the service's one batch-and-resend helper,
+ * shared/util/batch-send.ts).
  */
 import { BatchWriteCommand, type BatchWriteCommandInput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { BATCH_WRITE_ITEM_LIMITS, cutBatches, utf8Bytes } from '@shared/util/byte-batches';
+import { sendInBatches } from '@shared/util/batch-send';
+import { BATCH_WRITE_ITEM_LIMITS, utf8Bytes } from '@shared/util/byte-batches';
 import { getDocumentClient, tableName } from './dynamo-client';
 import { itemSize } from './item-size';
 
@@ -48,8 +50,6 @@ export interface BatchWriteOptions {
   table?: string;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * Writes `requests` (puts and deletes on one table) in as few BatchWriteItem calls as the limits
  * allow, in order; throws `EntryTooLarge` before any call when one item is over 400 KB.
@@ -59,34 +59,23 @@ export const batchWrite = async (
   requests: WriteRequest[],
   options: BatchWriteOptions = {},
 ): Promise<{ calls: number; retries: number }> => {
-  const maxAttempts = options.maxAttempts ?? 10;
-  const sleep = options.sleep ?? defaultSleep;
-  const delayMs = options.delayMs ?? ((resend: number) => Math.min(50 * 2 ** (resend - 1), 5_000));
   const client = options.client ?? getDocumentClient();
   const table = options.table ?? tableName();
-  const batches = cutBatches(requests, BATCH_WRITE_ITEM_LIMITS, writeRequestBytes, writeRequestItemBytes);
-  let calls = 0;
-  let retries = 0;
-  for (const batch of batches) {
-    let pending = batch;
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > maxAttempts)
-        throw (
-          options.exhausted?.(pending.length, maxAttempts) ??
-          new Error(
-            `BatchWriteItem left ${String(pending.length)} items unprocessed after ${String(maxAttempts)} attempts`,
-          )
-        );
-      if (attempt > 1) {
-        retries++;
-        await sleep(delayMs(attempt - 1));
-      }
-      const before = pending.length;
+  return sendInBatches(requests, {
+    limits: BATCH_WRITE_ITEM_LIMITS,
+    bytes: writeRequestBytes,
+    entryBytes: writeRequestItemBytes,
+    maxAttempts: options.maxAttempts ?? 10,
+    delayMs: options.delayMs ?? ((resend: number) => Math.min(50 * 2 ** (resend - 1), 5_000)),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+    exhausted: (left, attempts) =>
+      options.exhausted?.(left.length, attempts) ??
+      new Error(`BatchWriteItem left ${String(left.length)} items unprocessed after ${String(attempts)} attempts`),
+    send: async (pending) => {
       const out = await client.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      calls++;
-      pending = out.UnprocessedItems?.[table] ?? [];
-      options.onWritten?.(before - pending.length);
-    }
-  }
-  return { calls, retries };
+      const unprocessed = out.UnprocessedItems?.[table] ?? [];
+      options.onWritten?.(pending.length - unprocessed.length);
+      return unprocessed;
+    },
+  });
 };

@@ -1,4 +1,6 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { retry } from '@shared/util/retry';
 
 /**
  * Transaction conflicts (docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-conflict-handling):
@@ -8,13 +10,9 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
  *   `TransactionConflictException`.
  * Neither wrote anything, and the SDK retries neither (they are not throttling errors), so the
  * request is simply sent again after a jittered backoff.
+ *
+ * A conflict only: no reason other than `TransactionConflict` / `None` (a failed condition is an answer, not a conflict).
  */
-export const conflictReasonIndexes = (error: unknown): number[] =>
-  error instanceof TransactionCanceledException
-    ? (error.CancellationReasons ?? []).flatMap((r, i) => (r.Code === 'TransactionConflict' ? [i] : []))
-    : [];
-
-/** A conflict only: no reason other than `TransactionConflict` / `None` (a failed condition is an answer, not a conflict). */
 export const isTransactionConflict = (error: unknown): boolean => {
   if ((error as { name?: string } | null)?.name === 'TransactionConflictException') return true;
   if (!(error instanceof TransactionCanceledException)) return false;
@@ -40,17 +38,17 @@ export const DEFAULT_CONFLICT_RETRY: ConflictRetryPolicy = { attempts: 8, baseMs
 export const conflictBackoffMs = (retry: number, policy: ConflictRetryPolicy = DEFAULT_CONFLICT_RETRY) =>
   Math.random() * Math.min(policy.capMs, policy.baseMs * 2 ** retry);
 
-/** Runs `send`, again after a conflict, until it answers otherwise or the attempts are spent (then the last conflict is thrown). */
-export const retryConflicts = async <T>(
+/**
+ * Runs `send`, again after a conflict, until it answers otherwise or the attempts are spent (then
+ * the last conflict is thrown), through the one retry helper (p-retry, shared/util/retry.ts); the
+ * wait is the full-jitter backoff above (p-retry's own randomized delay is never below the step).
+ */
+export const retryConflicts = <T>(
   send: () => Promise<T>,
   policy: ConflictRetryPolicy = DEFAULT_CONFLICT_RETRY,
-): Promise<T> => {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await send();
-    } catch (error) {
-      if (!isTransactionConflict(error) || attempt >= policy.attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, conflictBackoffMs(attempt - 1, policy)));
-    }
-  }
-};
+): Promise<T> =>
+  retry(send, {
+    attempts: policy.attempts,
+    retryOn: isTransactionConflict,
+    pause: (attempt) => delay(conflictBackoffMs(attempt - 1, policy)),
+  });

@@ -1,26 +1,20 @@
+import { LRUCache } from 'lru-cache';
 import { appRepository } from '@shared/tenancy/app-repository';
 import type { Tracking } from '@shared/links/link-record';
 import { normalizeSha256Fingerprint } from '@shared/tenancy/app-settings';
 import type { DeepLinkAppRecord } from '@shared/tenancy/tenancy-types';
 import { ALTERNATE_LABEL, HOST_CACHE_TTL_MS } from './host-resolver';
 
-const appCache = new Map<string, { app: DeepLinkAppRecord | undefined; expires: number }>();
+/** At most 1,000 apps (lru-cache), hits and misses alike. */
+const appCache = new LRUCache<string, { app: DeepLinkAppRecord | undefined }>({ max: 1_000, ttl: HOST_CACHE_TTL_MS });
 
 /** A deep-link app, cached in memory as long as host records are (app settings change rarely). */
-export const getAppCached = async (
-  workspaceId: string,
-  appId: string,
-  now = Date.now(),
-): Promise<DeepLinkAppRecord | undefined> => {
+export const getAppCached = async (workspaceId: string, appId: string): Promise<DeepLinkAppRecord | undefined> => {
   const id = `${workspaceId}#${appId}`;
   const hit = appCache.get(id);
-  if (hit && hit.expires > now) return hit.app;
+  if (hit) return hit.app;
   const app = await appRepository.findById(workspaceId, appId);
-  if (appCache.size >= 1_000) {
-    const oldest = appCache.keys().next();
-    if (!oldest.done) appCache.delete(oldest.value);
-  }
-  appCache.set(id, { app, expires: now + HOST_CACHE_TTL_MS });
+  appCache.set(id, { app });
   return app;
 };
 

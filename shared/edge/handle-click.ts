@@ -79,7 +79,7 @@ export const handleLinkRequest = async (event: ApiEvent, requestId: string): Pro
   const read: { host: ResolvedHost | null; record?: RedirectRecord } = { host: null };
   try {
     await withinReadBudget(async (signal) => {
-      read.host = await resolveHost(request.hostname, Date.now(), signal);
+      read.host = await resolveHost(request.hostname, signal);
       if (read.host && LINK_KEY.test(key)) read.record = await findRecordOnHost(read.host, key, signal);
     });
   } catch (error) {

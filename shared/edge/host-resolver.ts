@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { ALTERNATE_LABEL } from '@shared/links/link-domain';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { HostRecord } from '@shared/tenancy/tenancy-types';
@@ -16,15 +17,8 @@ export interface ResolvedHost extends HostRecord {
   alternate: boolean;
 }
 
-const cache = new Map<string, { value: ResolvedHost | null; expires: number }>();
-
-const remember = (hostname: string, value: ResolvedHost | null, now: number) => {
-  if (cache.size >= HOST_CACHE_MAX) {
-    const oldest = cache.keys().next();
-    if (!oldest.done) cache.delete(oldest.value);
-  }
-  cache.set(hostname, { value, expires: now + HOST_CACHE_TTL_MS });
-};
+/** Hits and misses (`value: null`), each for HOST_CACHE_TTL_MS, at most HOST_CACHE_MAX hostnames (lru-cache). */
+const cache = new LRUCache<string, { value: ResolvedHost | null }>({ max: HOST_CACHE_MAX, ttl: HOST_CACHE_TTL_MS });
 
 const lookup = async (hostname: string, signal?: AbortSignal): Promise<ResolvedHost | null> => {
   const direct = await domainRepository.findHost(hostname, signal);
@@ -35,16 +29,12 @@ const lookup = async (hostname: string, signal?: AbortSignal): Promise<ResolvedH
 };
 
 /** The host record of a hostname (null: not a domain of any workspace), cached in memory. */
-export const resolveHost = async (
-  hostname: string,
-  now = Date.now(),
-  signal?: AbortSignal,
-): Promise<ResolvedHost | null> => {
+export const resolveHost = async (hostname: string, signal?: AbortSignal): Promise<ResolvedHost | null> => {
   if (!hostname) return null;
   const hit = cache.get(hostname);
-  if (hit && hit.expires > now) return hit.value;
+  if (hit) return hit.value;
   const value = await lookup(hostname, signal);
-  remember(hostname, value, now);
+  cache.set(hostname, { value });
   return value;
 };
 

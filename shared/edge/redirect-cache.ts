@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * A per-instance cache of redirect records for hot links only, so a viral link costs next to no
  * DynamoDB reads while every other link is read fresh on each click.
@@ -14,7 +16,7 @@
  *   and caches again if the key is still hot. A PATCH, archive or delete therefore reaches every
  *   click within 2 s plus the eventually consistent read's lag (normally well under a second):
  *   within 3 s. A hot link costs each instance one read per 2 s instead of one per click.
- * - **Bounded**: at most `REDIRECT_CACHE_MAX` (1,000) records (LRU; a record is about 1-2 KB),
+ * - **Bounded**: at most `REDIRECT_CACHE_MAX` (1,000) records (LRU, lru-cache; a record is about 1-2 KB),
  *   and as many hotness counters.
  * - **Never shared wrongly**: entries are per (lower-cased hostname, case-sensitive key), the
  *   same identity as the slug item `SLUG#<domain>#<key>`; a failed read (timeout, throttle) is
@@ -37,36 +39,6 @@ export interface RedirectCacheOptions {
   now: () => number;
 }
 
-/** A bounded Map that forgets its least recently used entry. */
-const lru = <V>(max: number) => {
-  const map = new Map<string, V>();
-  return {
-    get(id: string): V | undefined {
-      const value = map.get(id);
-      if (value !== undefined) {
-        map.delete(id);
-        map.set(id, value);
-      }
-      return value;
-    },
-    set(id: string, value: V) {
-      map.delete(id);
-      if (map.size >= max) {
-        const oldest = map.keys().next();
-        if (!oldest.done) map.delete(oldest.value);
-      }
-      map.set(id, value);
-    },
-    delete: (id: string) => map.delete(id),
-    clear: () => {
-      map.clear();
-    },
-    get size() {
-      return map.size;
-    },
-  };
-};
-
 export const createRedirectCache = <T>(options: Partial<RedirectCacheOptions> = {}) => {
   const { hotLookups, hotWindowMs, ttlMs, max, now } = {
     hotLookups: REDIRECT_HOT_LOOKUPS,
@@ -76,10 +48,12 @@ export const createRedirectCache = <T>(options: Partial<RedirectCacheOptions> = 
     now: () => Date.now(),
     ...options,
   };
+  // Both bounded by lru-cache (the least recently used entry goes first); freshness is checked
+  // here against `readAt`, on the injected clock, so the bound counts from the read's start.
   /** Lookups of a key in its current window. */
-  const lookups = lru<{ windowStart: number; count: number }>(max);
+  const lookups = new LRUCache<string, { windowStart: number; count: number }>({ max });
   /** `value: null`: the key was looked up and is not there. */
-  const records = lru<{ value: T | null; readAt: number }>(max);
+  const records = new LRUCache<string, { value: T | null; readAt: number }>({ max });
   /** Reads of hot keys in flight. */
   const inFlight = new Map<string, Promise<T | undefined>>();
 

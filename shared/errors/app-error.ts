@@ -21,6 +21,4 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
-export const invalidRequest = (issues: ValidationIssue[], message = 'The request is invalid') =>
-  new AppError('invalid_request', message, issues);
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

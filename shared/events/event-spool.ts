@@ -1,12 +1,13 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { EventRecord } from './event-record';
-import { cutBatches, utf8Bytes } from '@shared/util/byte-batches';
+import { sendInBatches } from '@shared/util/batch-send';
+import { utf8Bytes } from '@shared/util/byte-batches';
 
 /**
- * Where events go when Firehose still rejects them after the sink's retries: a durable queue
- * (SQS deployed) from which the redrive Lambda re-sends them when Firehose recovers, and from
- * which `admin replay-events` re-sends them by hand. Firehose does not de-duplicate, so a
- * re-sent event may reach the lake twice; analytics count each eventId once.
+ * Where events go when the event stream still rejects them after the sink's retries: a durable
+ * queue (SQS deployed) from which the redrive Lambda re-sends them when the stream recovers, and
+ * from which `admin replay-events` re-sends them by hand. Neither the stream nor Firehose
+ * de-duplicates, so a re-sent event may reach the lake twice; analytics count each eventId once.
  */
 export interface EventSpool {
   /** An aborted `signal` (the caller's budget) cancels the call in flight and stops. */
@@ -54,7 +55,7 @@ export const parseSpoolMessage = (body: string): SpoolMessage => {
 
 /**
  * The deployed spool: SendMessageBatch with the official SQS client (loaded on first use, so
- * the redirect's cold start does not pay for it while Firehose is healthy). Entries SQS refuses
+ * the redirect's cold start does not pay for it while the event stream is healthy). Entries SQS refuses
  * are retried once, then the call throws (the sink then logs the events in full).
  */
 export const createSqsSpool = (options: {
@@ -75,27 +76,32 @@ export const createSqsSpool = (options: {
     async spool(events, reason, signal) {
       const { SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
       const sqsClient = await sqs();
-      const bodies = spoolMessages(events, reason);
-      const batches = cutBatches(
-        bodies,
-        { api: 'SQS SendMessageBatch (event spool)', maxEntries: MAX_BATCH_MESSAGES, maxBytes: MAX_BATCH_BYTES },
-        utf8Bytes,
-      );
-      for (const batch of batches) {
-        let entries = batch.map((body, i) => ({ Id: String(i), MessageBody: body }));
-        for (let attempt = 1; entries.length > 0; attempt++) {
+      let lastCodes = '';
+      await sendInBatches(spoolMessages(events, reason), {
+        limits: {
+          api: 'SQS SendMessageBatch (event spool)',
+          maxEntries: MAX_BATCH_MESSAGES,
+          maxBytes: MAX_BATCH_BYTES,
+        },
+        bytes: utf8Bytes,
+        // Refused entries are sent again once, at once, then the call throws.
+        maxAttempts: 2,
+        delayMs: () => 0,
+        sleep: () => Promise.resolve(),
+        exhausted: (left) => new Error(`SQS refused ${left.length} spool messages: ${lastCodes}`),
+        send: async (bodies) => {
           const out = await sqsClient.send(
-            new SendMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: entries }),
+            new SendMessageBatchCommand({
+              QueueUrl: options.queueUrl,
+              Entries: bodies.map((body, i) => ({ Id: String(i), MessageBody: body })),
+            }),
             { abortSignal: signal },
           );
           const failed = new Set((out.Failed ?? []).map((f) => f.Id));
-          entries = entries.filter((e) => failed.has(e.Id));
-          if (entries.length && attempt >= 2)
-            throw new Error(
-              `SQS refused ${entries.length} spool messages: ${(out.Failed ?? []).map((f) => f.Code).join(',')}`,
-            );
-        }
-      }
+          lastCodes = (out.Failed ?? []).map((f) => f.Code).join(',');
+          return bodies.filter((_, i) => failed.has(String(i)));
+        },
+      });
     },
   };
 };

@@ -11,7 +11,7 @@ import { keptKinesisFailure } from './kept-failure-record';
 import { createLocalLakeSink } from './local-lake-sink';
 import { outsideInvocations } from '@shared/local/invocation-event-loop';
 import { routeContext } from '@shared/local/route-context';
-import { clickCountersFunctionRow } from '@shared/routes/consumer-rows';
+import { clickCountersConsumer } from '@shared/routes/consumer-specs';
 import { LAKE_ONLY_PARTITION_PREFIX } from './stream-sink';
 
 /** Records the local consumer takes per batch (the deployed event source mapping's batch size). */
@@ -107,7 +107,7 @@ export const createLocalEventStream = (lakeDir: string, options: LocalEventStrea
       const batch = queue.slice(0, LOCAL_COUNTER_BATCH);
       try {
         // As its own function: the local grant guard holds it to its row's grants (LINK# only).
-        await routeContext.run(clickCountersFunctionRow, () => apply(batch));
+        await routeContext.run(clickCountersConsumer, () => apply(batch));
         queue.splice(0, batch.length);
         retryMs = 50;
       } catch (error) {

@@ -3,6 +3,7 @@ import { countThrottle, countUndeliveredEvents } from '@shared/util/metrics';
 import { randomBytes } from 'node:crypto';
 import { cutBatches, PUT_RECORDS_LIMITS, utf8Bytes } from '@shared/util/byte-batches';
 import { setTimeout as delay } from 'node:timers/promises';
+import { retry } from '@shared/util/retry';
 import type { PutRecords } from './kinesis-client';
 import type { EventRecord } from './event-record';
 import type { EventSink, SendOptions } from './event-sink-interface';
@@ -84,6 +85,14 @@ interface Pending {
   data: Uint8Array;
   partitionKey: string;
   error?: string;
+}
+
+/** The records a pass could not deliver, thrown so p-retry sees a failed attempt. */
+class FailedRecords extends Error {
+  constructor(readonly records: Pending[]) {
+    super(`${String(records.length)} records failed`);
+    this.name = 'FailedRecords';
+  }
 }
 
 /** One record = one JSON line, newline-terminated (the lake is newline-delimited JSON). */
@@ -190,26 +199,39 @@ export const createStreamSink = (options: StreamSinkOptions): StreamSink => {
     }));
     const tooLarge = encoded.filter((r) => putRecordBytes(r) > streamLimits.bytesPerRecord);
     let pending: Pending[] = encoded.filter((r) => putRecordBytes(r) <= streamLimits.bytesPerRecord);
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      const failed = (
-        await Promise.all(batchRecords(pending).map((batch) => putBatch(batch, failures, signal)))
-      ).flat();
-      signal?.throwIfAborted();
-      if (failed.length === 0) break;
-      if (failed.some((r) => r.error && THROTTLED.test(r.error))) countThrottle('Kinesis');
-      if (attempt >= maxAttempts) {
-        const reasons = [...new Set(failed.map((r) => r.error))].join(',');
-        report(failures, `RetriesExhausted:${reasons}`, failed);
-        break;
-      }
-      log('warn', 'Event stream: retrying failed records', {
-        streamName: options.streamName,
-        attempt,
-        failed: failed.length,
-      });
-      await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs, random), signal);
-      signal?.throwIfAborted();
-      pending = failed;
+    if (pending.length === 0) return { failures, tooLarge };
+    // The one retry helper (p-retry, shared/util/retry.ts) runs the passes, each sending what the
+    // last left, re-cut into calls; the wait is the equal-jitter backoff, ended by `signal`.
+    try {
+      await retry(
+        async () => {
+          const failed = (
+            await Promise.all(batchRecords(pending).map((batch) => putBatch(batch, failures, signal)))
+          ).flat();
+          signal?.throwIfAborted();
+          if (failed.length === 0) return;
+          if (failed.some((r) => r.error && THROTTLED.test(r.error))) countThrottle('Kinesis');
+          pending = failed;
+          throw new FailedRecords(failed);
+        },
+        {
+          attempts: maxAttempts,
+          retryOn: (error) => error instanceof FailedRecords,
+          pause: async (attempt, error) => {
+            log('warn', 'Event stream: retrying failed records', {
+              streamName: options.streamName,
+              attempt,
+              failed: error instanceof FailedRecords ? error.records.length : 0,
+            });
+            await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs, random), signal);
+            signal?.throwIfAborted();
+          },
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof FailedRecords)) throw error;
+      const reasons = [...new Set(error.records.map((r) => r.error))].join(',');
+      report(failures, `RetriesExhausted:${reasons}`, error.records);
     }
     return { failures, tooLarge };
   };

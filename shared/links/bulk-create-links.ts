@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { newAuditEntry, type ChangeOrigin } from '@shared/audit/audit-entry';
 import { AppError, isAppError, type ValidationIssue } from '@shared/errors/app-error';
 import { toIssues } from '@shared/http/validation';
@@ -73,15 +74,10 @@ interface Pending {
   keyAttempts: number;
 }
 
-/** Runs `work` over `items`, at most `limit` at a time. */
+/** Runs `work` over `items`, at most `limit` at a time, in order (p-limit). */
 const inParallel = async <T>(items: T[], limit: number, work: (item: T) => Promise<void>) => {
-  // One iterator shared by the workers: each takes the next item not yet taken.
-  const queue = items.values();
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      for (const item of queue) await work(item);
-    }),
-  );
+  const run = pLimit(limit);
+  await Promise.all(items.map((item) => run(() => work(item))));
 };
 
 /** Packs links into transactions of at most 100 actions (their log's items included) and ~3 MB. */

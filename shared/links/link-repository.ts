@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetItems } from '@shared/db/batch-get';
 import { auditPut, auditPuts } from '@shared/audit/audit-repository';
 import type { AuditEntry } from '@shared/audit/audit-entry';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
@@ -57,10 +58,6 @@ const EDITABLE_ATTRIBUTES = [
   'gsi2sk',
   'gsi3pk',
 ] as const;
-
-const BATCH_GET_MAX = 100;
-/** A BatchGetItem request's keys per table (also the shape of its UnprocessedKeys). */
-type BatchGetKeys = Record<string, { Keys: Record<string, unknown>[] }>;
 
 export const linkItem = (link: LinkRecord) => ({
   ...keys.link(link.id),
@@ -209,20 +206,9 @@ export const linkRepository = {
   /** The link items for these ids (missing ones are absent from the map); BatchGet of 100. */
   async findByIds(linkIds: string[]): Promise<Map<string, LinkRecord>> {
     const found = new Map<string, LinkRecord>();
-    const unique = [...new Set(linkIds)];
-    for (let i = 0; i < unique.length; i += BATCH_GET_MAX) {
-      let request: BatchGetKeys | undefined = {
-        [tableName()]: { Keys: unique.slice(i, i + BATCH_GET_MAX).map((id) => ({ ...keys.link(id) })) },
-      };
-      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-        const out = await getDocumentClient().send(new BatchGetCommand({ RequestItems: request }));
-        for (const raw of out.Responses?.[tableName()] ?? []) {
-          const link = strip(raw) as LinkRecord;
-          found.set(link.id, link);
-        }
-        request = out.UnprocessedKeys as BatchGetKeys | undefined;
-      }
+    for (const raw of await batchGetItems([...new Set(linkIds)].map((id) => ({ ...keys.link(id) })))) {
+      const link = strip(raw) as LinkRecord;
+      found.set(link.id, link);
     }
     return found;
   },

@@ -4,6 +4,8 @@ import { AppError } from '@shared/errors/app-error';
 import type { PatchLinkBody } from '@shared/schemas/link-schemas';
 import { tagRepository } from '@shared/tags/tag-repository';
 import { hashPassword } from '@shared/util/password';
+import { retry } from '@shared/util/retry';
+import { setTimeout as delay } from 'node:timers/promises';
 import { getShortLinkDomainOrThrow } from './create-link';
 import { destinationOf, geoOf, keyOf, normalizeObjects, overridesOf } from './link-input';
 import { shortLinkOf, type LinkRecord, type LinkType, type TagRef } from './link-record';
@@ -141,19 +143,23 @@ export const patchLink = async (
     body.tags === undefined ? undefined : tagRepository.ensureTags(workspaceId, body.tags ?? []),
     body.password === undefined ? undefined : body.password === null ? null : hashPassword(body.password),
   ]);
-  for (let attempt = 1; ; attempt++) {
-    const next = applyLinkPatch(link, body, { domain, tags, passwordHash });
-    assertLinkFits(next);
-    try {
+  return retry(
+    async () => {
+      const next = applyLinkPatch(link, body, { domain, tags, passwordHash });
+      assertLinkFits(next);
       await linkRepository.saveChange(link, next, linkChangedEntry(link, next, origin));
       return toLinkResource(next);
-    } catch (error) {
-      if (!(error instanceof LinkChangedError) || attempt >= MAX_ATTEMPTS) throw error;
+    },
+    {
+      attempts: MAX_ATTEMPTS,
+      retryOn: (error) => error instanceof LinkChangedError,
       // Another change won (it is committed): re-read at once, with a little jitter against lockstep.
-      await new Promise((r) => setTimeout(r, conflictBackoffMs(0)));
-      link = await linkRepository.getByIdOrThrow(workspaceId, linkId, linkType, true);
-    }
-  }
+      pause: async () => {
+        await delay(conflictBackoffMs(0));
+        link = await linkRepository.getByIdOrThrow(workspaceId, linkId, linkType, true);
+      },
+    },
+  );
 };
 
 /** DELETE /v1/links/{id} and /v1/deep-links/{id}: archives (slug, analytics, app config kept). Already archived: unchanged. */

@@ -22,7 +22,7 @@ import type { OutboundEvent } from '@shared/outbound/event-catalogue';
 import { setEventBus, type EventBus } from '@shared/outbound/event-bus';
 import { localRetryDelaysMs, MAX_DELIVERY_ATTEMPTS, setRetryDelays } from '@shared/outbound/retry-schedule';
 import { allowLoopbackWebhooks } from '@shared/outbound/webhook-url';
-import { outboundPublisherRow, webhookDeliveryRow } from '@shared/routes/consumer-rows';
+import { outboundPublisherConsumer, webhookDeliveryConsumer } from '@shared/routes/consumer-specs';
 import { log } from '@shared/util/logger';
 import { projectRoot } from './paths';
 import { routeContext } from './route-context';
@@ -247,7 +247,7 @@ export const startLocalOutbound = async (options: {
       if (records.length === 0) continue;
       busy = true;
       // Each consumer runs under its own row's grants (the local grant guard), as its function deployed.
-      const result = await routeContext.run(outboundPublisherRow, () =>
+      const result = await routeContext.run(outboundPublisherConsumer, () =>
         publish({ Records: records as unknown as DynamoDBRecord[] }),
       );
       const failedFrom = result.batchItemFailures[0]?.itemIdentifier;
@@ -260,7 +260,7 @@ export const startLocalOutbound = async (options: {
   const stopQueue = loop('queue', async () => {
     const received = queue.receive(Date.now());
     if (received.length === 0) return POLL_MS;
-    const result = await routeContext.run(webhookDeliveryRow, () => deliver({ Records: received.map(sqsRecord) }));
+    const result = await routeContext.run(webhookDeliveryConsumer, () => deliver({ Records: received.map(sqsRecord) }));
     const failed = new Set(result.batchItemFailures.map((f) => f.itemIdentifier));
     for (const m of received) if (!failed.has(m.messageId)) queue.remove(m.messageId);
     return 0;

@@ -1,6 +1,7 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { OutboundEvent } from './event-catalogue';
-import { cutBatches, SEND_MESSAGE_BATCH_LIMITS, utf8Bytes } from '@shared/util/byte-batches';
+import { sendInBatches } from '@shared/util/batch-send';
+import { SEND_MESSAGE_BATCH_LIMITS, utf8Bytes } from '@shared/util/byte-batches';
 import { outboundEnv } from './outbound-config';
 
 /** One delivery: one event for one endpoint. Retried as a whole until the endpoint takes it. */
@@ -28,22 +29,30 @@ const ATTEMPTS = 4;
 
 export const createSqsDeliveryQueue = (options: { client: SQSClient; queueUrl: string }): DeliveryQueue => ({
   async send(messages) {
-    const bodies = messages.map((m) => JSON.stringify(m));
-    // Cut by count and bytes (an entry too large alone throws before any call); failed entries are resent alone.
-    for (const batch of cutBatches(bodies, SEND_MESSAGE_BATCH_LIMITS, utf8Bytes)) {
-      let entries = batch.map((body, j) => ({ Id: String(j), MessageBody: body }));
-      for (let attempt = 1; entries.length > 0; attempt++) {
-        const out = await options.client.send(
-          new SendMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: entries }),
-        );
-        const failed = new Set((out.Failed ?? []).map((f) => f.Id));
-        if (failed.size === 0) break;
-        if (attempt >= ATTEMPTS)
-          throw new Error(`SendMessageBatch: ${failed.size} messages failed (${out.Failed?.[0]?.Code})`);
-        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
-        entries = entries.filter((e) => failed.has(e.Id));
-      }
-    }
+    // Cut by count and bytes (an entry too large alone throws before any call); failed entries are
+    // resent alone (200, 400, 800 ms after; shared/util/batch-send.ts), then it throws.
+    let lastCode: string | undefined;
+    await sendInBatches(
+      messages.map((m) => JSON.stringify(m)),
+      {
+        limits: SEND_MESSAGE_BATCH_LIMITS,
+        bytes: utf8Bytes,
+        maxAttempts: ATTEMPTS,
+        delayMs: (resend) => 100 * 2 ** resend,
+        exhausted: (left) => new Error(`SendMessageBatch: ${left.length} messages failed (${lastCode})`),
+        send: async (bodies) => {
+          const out = await options.client.send(
+            new SendMessageBatchCommand({
+              QueueUrl: options.queueUrl,
+              Entries: bodies.map((body, j) => ({ Id: String(j), MessageBody: body })),
+            }),
+          );
+          const failed = new Set((out.Failed ?? []).map((f) => f.Id));
+          lastCode = out.Failed?.[0]?.Code;
+          return bodies.filter((_, j) => failed.has(String(j)));
+        },
+      },
+    );
   },
   async retryLater(receiptHandle, delayMs) {
     await options.client.send(

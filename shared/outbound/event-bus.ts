@@ -1,6 +1,7 @@
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { OutboundEvent } from './event-catalogue';
-import { cutBatches, PUT_EVENTS_LIMITS, utf8Bytes } from '@shared/util/byte-batches';
+import { sendInBatches } from '@shared/util/batch-send';
+import { PUT_EVENTS_LIMITS, utf8Bytes } from '@shared/util/byte-batches';
 import { outboundEnv } from './outbound-config';
 
 /** Where every outbound event goes for operators: the stack's EventBridge bus (a stand-in locally). */
@@ -30,7 +31,7 @@ export const busEntry = (event: OutboundEvent, busName: string, source: string):
 /**
  * PutEvents over the official client, in calls cut by count and bytes (an entry too large alone
  * throws `EntryTooLarge` before any call); entries that fail (throttling, internal) are resent
- * alone, then the call throws.
+ * alone (200, 400, 800 ms after; shared/util/batch-send.ts), then the call throws.
  */
 export const createEventBridgeBus = (options: {
   client: EventBridgeClient;
@@ -38,21 +39,26 @@ export const createEventBridgeBus = (options: {
   source: string;
 }): EventBus => ({
   async put(events) {
-    const all = events.map((e) => busEntry(e, options.busName, options.source));
-    for (const batch of cutBatches(all, PUT_EVENTS_LIMITS, busEntrySize)) {
-      let entries = batch;
-      for (let attempt = 1; entries.length > 0; attempt++) {
-        const out = await options.client.send(new PutEventsCommand({ Entries: entries }));
-        if (!out.FailedEntryCount) break;
-        const failed = entries.filter((_, j) => out.Entries?.[j]?.ErrorCode);
-        if (attempt >= ATTEMPTS) {
-          const first = out.Entries?.find((e) => e.ErrorCode);
-          throw new Error(`PutEvents: ${failed.length} entries failed (${first?.ErrorCode}: ${first?.ErrorMessage})`);
-        }
-        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
-        entries = failed;
-      }
-    }
+    let lastFailure: { ErrorCode?: string; ErrorMessage?: string } | undefined;
+    await sendInBatches(
+      events.map((e) => busEntry(e, options.busName, options.source)),
+      {
+        limits: PUT_EVENTS_LIMITS,
+        bytes: busEntrySize,
+        maxAttempts: ATTEMPTS,
+        delayMs: (resend) => 100 * 2 ** resend,
+        exhausted: (left) =>
+          new Error(
+            `PutEvents: ${left.length} entries failed (${lastFailure?.ErrorCode}: ${lastFailure?.ErrorMessage})`,
+          ),
+        send: async (entries) => {
+          const out = await options.client.send(new PutEventsCommand({ Entries: entries }));
+          if (!out.FailedEntryCount) return [];
+          lastFailure = out.Entries?.find((e) => e.ErrorCode);
+          return entries.filter((_, j) => out.Entries?.[j]?.ErrorCode);
+        },
+      },
+    );
   },
 });
 

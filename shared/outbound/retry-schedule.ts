@@ -18,5 +18,3 @@ export const setRetryDelays = (next: readonly number[]) => {
 /** The wait before attempt `attempt + 1`, after attempt `attempt` (1-based) failed; undefined: no more. */
 export const retryDelayAfter = (attempt: number): number | undefined =>
   attempt >= 1 ? delays[attempt - 1] : undefined;
-
-export const totalRetryWindowMs = () => delays.reduce((a, b) => a + b, 0);

@@ -14,7 +14,6 @@ let loopbackAllowed = false;
 export const allowLoopbackWebhooks = (allowed: boolean) => {
   loopbackAllowed = allowed;
 };
-export const loopbackWebhooksAllowed = () => loopbackAllowed;
 
 export class WebhookUrlError extends Error {
   override name = 'WebhookUrlError';

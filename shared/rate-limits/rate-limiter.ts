@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
@@ -36,7 +37,8 @@ export const setRateLimitClock = (now: (() => number) | undefined): void => {
   clock = now ?? (() => Date.now());
 };
 
-const limitsCache = new Map<string, { limits: RateLimits; until: number }>();
+/** At most 10,000 workspaces' limits (lru-cache); each for LIMITS_CACHE_SECONDS on the limiter's clock. */
+const limitsCache = new LRUCache<string, { limits: RateLimits; until: number }>({ max: 10_000 });
 
 /**
  * Shards this instance saw over their share, per workspace, budget, window and limit. Within a
@@ -56,7 +58,6 @@ const limitsOf = async (workspaceId: string, nowMs: number): Promise<RateLimits>
   if (hit && hit.until > nowMs) return hit.limits;
   const workspace = await workspaceRepository.findById(workspaceId);
   const limits = effectiveRateLimits(workspace?.rateLimits);
-  if (limitsCache.size > 10_000) limitsCache.clear();
   limitsCache.set(workspaceId, { limits, until: nowMs + LIMITS_CACHE_SECONDS * 1000 });
   return limits;
 };

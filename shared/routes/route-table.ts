@@ -41,7 +41,7 @@ export const routeByHandler = (handler: string): RouteDef => {
  * analytics when any row needs them. The CDK stack grants this; the local grant guard enforces it.
  * A route outside the table (tests) keeps its own grants.
  */
-export const handlerGrants = (route: RouteDef): RouteGrants => {
+export const handlerGrants = (route: Pick<RouteDef, 'handler' | 'grants'>): RouteGrants => {
   const rows = routeTable.filter((r) => r.handler === route.handler);
   if (rows.length === 0) return route.grants;
   const table = rows.some((r) => r.grants.table === 'readWrite')

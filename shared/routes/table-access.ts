@@ -1,6 +1,7 @@
 import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
 import { handlerGrants, routeTable } from './route-table';
-import type { RouteDef, TableItemAction } from './route-types';
+import { isRoute, type FunctionSpec } from './function-spec';
+import type { TableItemAction } from './route-types';
 
 /** Table actions by kind: exact names, no wildcards, no Scan. */
 export const tableReadActions = [
@@ -43,9 +44,10 @@ const uniq = (values: readonly string[]): string[] => [...new Set(values)];
 
 /**
  * The table access of one function (one per handler; edge-links answers several rows), from
- * the access declarations of its route-table rows, and nothing else: the CDK stack grants exactly
- * these statements (lib/service-function.ts) and the local grant guard (shared/local/grant-guard.ts)
- * refuses any call they do not cover.
+ * the access declarations of its route-table rows (a consumer's: its own spec), and nothing
+ * else: the one function that turns access into IAM. The CDK stack grants exactly these
+ * statements (lib/service-function.ts), the local grant guard (shared/local/grant-guard.ts)
+ * refuses any call they do not cover, and the tests compare both with it.
  *
  * - Read: GetItem, BatchGetItem, Query on the partitions the rows read (`grants.reads`), write
  *   (`grants.writes`), and the workspace item when a row is rate-limited.
@@ -58,20 +60,20 @@ const uniq = (values: readonly string[]): string[] => [...new Set(values)];
  * - RateCounters: a rate-limited function without other writes may UpdateItem `RATE#` items.
  * - KeyLastUsed: a keyed function may UpdateItem only `lastUsedOn` of `APIKEY#` items.
  *
- * With `grants.actions` (the consumers: shared/routes/consumer-rows.ts), Read, QueryIndexes and
+ * With `grants.actions` (the consumers: shared/routes/consumer-specs.ts), Read, QueryIndexes and
  * Write keep only those actions, a statement left with none is dropped, and Read covers only the
  * prefixes `grants.reads` names.
  * - UpdateAttributes: with `grants.attributeUpdates`, UpdateItem of only those attributes of
  *   items under its prefixes, returning nothing.
  */
-export const functionTableAccess = (route: RouteDef): TableAccessStatement[] => {
-  const grants = handlerGrants(route);
-  const rows = routeTable.some((r) => r.handler === route.handler)
-    ? routeTable.filter((r) => r.handler === route.handler)
-    : [route];
-  const rateLimited = rows.some((r) => rateLimitKindOf(r.credential) !== undefined);
-  const keyed = rows.some((r) => r.credential !== 'none');
-  const sessions = rows.some((r) => r.credential === 'server' || r.credential === 'app');
+export const functionTableAccess = (fn: FunctionSpec): TableAccessStatement[] => {
+  const grants = handlerGrants(fn);
+  // The credentials of the function's routes (a consumer has none: no key, no rate limit).
+  const rows = routeTable.filter((r) => r.handler === fn.handler);
+  const credentials = rows.length ? rows.map((r) => r.credential) : isRoute(fn) ? [fn.credential] : [];
+  const rateLimited = credentials.some((c) => rateLimitKindOf(c) !== undefined);
+  const keyed = credentials.some((c) => c !== 'none');
+  const sessions = credentials.some((c) => c === 'server' || c === 'app');
   const statements: TableAccessStatement[] = [];
   const writes =
     grants.table === 'readWrite' && grants.writes?.length

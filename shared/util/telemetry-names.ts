@@ -17,7 +17,7 @@ export const metricNames = {
   botClicks: 'BotClicks',
   /** Edge answers by `Outcome` (redirect, launch_view, preview, password, not_found, expired). */
   redirects: 'Redirects',
-  /** AWS calls refused for throttling, by `Service` (DynamoDB, Firehose). */
+  /** AWS calls refused for throttling, by `Service` (DynamoDB, Kinesis). */
   throttles: 'Throttles',
   /** Events the sink gave up on after retries, by `StreamName` (lost events; also in the error log). */
   undeliveredEvents: 'UndeliveredEvents',

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { tableReadActions, tableWriteActions, type ServiceFunction } from '@lib/service-function';
 import {
-  clickCountersFunctionRow,
-  lakeCompactionRow,
-  outboundPublisherRow,
-  redriveFunctionRow,
-  webhookDeliveryRow,
-} from '@shared/routes/consumer-rows';
+  clickCountersConsumer,
+  lakeCompactionConsumer,
+  outboundPublisherConsumer,
+  redriveConsumer,
+  webhookDeliveryConsumer,
+} from '@shared/routes/consumer-specs';
+import type { FunctionSpec } from '@shared/routes/function-spec';
 import { routeTable } from '@shared/routes/route-table';
-import type { RouteDef } from '@shared/routes/route-types';
 import { functionTableAccess, refusedAccess } from '@shared/routes/table-access';
 import { synthStack } from '@test/support/synth-stack';
 
@@ -25,13 +25,13 @@ const STREAM_READS = [
   'dynamodb:ListStreams',
 ];
 
-/** The functions that are not routes but touch the table, with their rows. */
-const consumers: Array<[RouteDef, ServiceFunction]> = [
-  [clickCountersFunctionRow, stack.eventPipeline.counters],
-  [lakeCompactionRow, stack.lakeCompaction.fn],
-  [redriveFunctionRow, stack.eventSpool.redrive],
-  [outboundPublisherRow, stack.outbound.publisher],
-  [webhookDeliveryRow, stack.outbound.delivery],
+/** The functions that are not routes but touch the table, with their specs. */
+const consumers: Array<[FunctionSpec, ServiceFunction]> = [
+  [clickCountersConsumer, stack.eventPipeline.counters],
+  [lakeCompactionConsumer, stack.lakeCompaction.fn],
+  [redriveConsumer, stack.eventSpool.redrive],
+  [outboundPublisherConsumer, stack.outbound.publisher],
+  [webhookDeliveryConsumer, stack.outbound.delivery],
 ];
 
 /** The statements of a function's role that name the table (or its indexes). */
@@ -140,15 +140,15 @@ describe('IAM by access pattern: table grants name the key prefixes each functio
         .flatMap((s) => actionsOf(s).flatMap((a) => leadingKeysOf(s).map((p) => `${a} ${p}`)))
         .sort();
     const counterAccess = ['dynamodb:GetItem LINK#*', 'dynamodb:UpdateItem LINK#*'];
-    expect(pairs(clickCountersFunctionRow.handler)).toEqual(counterAccess);
-    expect(pairs(lakeCompactionRow.handler)).toEqual(counterAccess);
-    expect(pairs(redriveFunctionRow.handler)).toEqual(['dynamodb:GetItem ERASED#*']);
-    expect(pairs(outboundPublisherRow.handler)).toEqual([
+    expect(pairs(clickCountersConsumer.handler)).toEqual(counterAccess);
+    expect(pairs(lakeCompactionConsumer.handler)).toEqual(counterAccess);
+    expect(pairs(redriveConsumer.handler)).toEqual(['dynamodb:GetItem ERASED#*']);
+    expect(pairs(outboundPublisherConsumer.handler)).toEqual([
       'dynamodb:BatchWriteItem EVENTLOG#*',
       'dynamodb:PutItem EVENTLOG#*',
       'dynamodb:Query WEBHOOKS#*',
     ]);
-    expect(pairs(webhookDeliveryRow.handler)).toEqual([
+    expect(pairs(webhookDeliveryConsumer.handler)).toEqual([
       'dynamodb:DeleteItem WEBHOOKSENT#*',
       'dynamodb:GetItem WEBHOOKS#*',
       'dynamodb:PutItem WEBHOOKSENT#*',
@@ -156,7 +156,7 @@ describe('IAM by access pattern: table grants name the key prefixes each functio
       'dynamodb:UpdateItem WEBHOOKSENT#*',
     ]);
     // On WEBHOOKS#, the delivery may only mark an endpoint disabled, returning nothing.
-    const disable = tableStatementsOf(webhookDeliveryRow.handler).find((s) => s.Sid === 'UpdateAttributes');
+    const disable = tableStatementsOf(webhookDeliveryConsumer.handler).find((s) => s.Sid === 'UpdateAttributes');
     expect(disable.Condition).toEqual({
       'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['WEBHOOKS#*'] },
       'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'enabled', 'disabledAt', 'disabledReason'] },

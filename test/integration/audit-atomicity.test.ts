@@ -1,17 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
+import { describe, expect, it } from 'vitest';
 import { listAuditLog } from '@shared/audit/list-audit-log';
 import type { ListAuditLogQuery } from '@shared/audit/audit-schemas';
 import { addDomain, domainAudit, verifyDomain } from '@shared/admin/distribution-tenants';
 import { bulkCreateLinks } from '@shared/links/bulk-create-links';
-import { insertLink } from '@shared/links/create-link';
+import { domainRepository } from '@shared/tenancy/domain-repository';
 import { linkChangedEntry } from '@shared/links/link-audit';
 import { LinkChangedError, linkRepository, SlugTakenError } from '@shared/links/link-repository';
-import { applyLinkPatch, patchLink } from '@shared/links/patch-link';
-import { domainRepository } from '@shared/tenancy/domain-repository';
-import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
+import { applyLinkPatch } from '@shared/links/patch-link';
 import { TEST_ORIGIN } from '@test/support/test-origin';
-import { waitUntil } from '@test/support/wait-until';
+import { useFaultProxyTenant } from '@test/support/fault-proxy-tenant';
 
 /**
  * No change without its audit entry, no entry without its change: the entry is one item of the
@@ -19,42 +16,16 @@ import { waitUntil } from '@test/support/wait-until';
  * fault proxy, as deployed DynamoDB reports them) and by the entry's own condition leave
  * neither behind; each committed change leaves exactly one entry.
  */
-let proxy: DynamoFaultProxy;
-let tenant: BootstrapResult;
-beforeAll(async () => {
-  proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!);
-  process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
-  return () => proxy.stop();
-});
-beforeAll(async () => {
-  tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
-});
-
-const until = (check: () => boolean) => waitUntil(check, 'the fault proxy', { interval: 5 });
-
-const newLink = async (key?: string) => {
-  const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
-  return insertLink(
-    { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
-    key ? { key } : {},
-    TEST_ORIGIN,
-  );
-};
+const fixture = useFaultProxyTenant();
+const { until, newLink } = fixture;
 
 const entries = async (filters: Partial<ListAuditLogQuery>) =>
-  (await listAuditLog(tenant.workspaceId, { limit: 100, ...filters })).data;
+  (await listAuditLog(fixture.tenant.workspaceId, { limit: 100, ...filters })).data;
 
 describe('audit entries are atomic with their change (fault proxy)', () => {
   it('two colliding PATCHes: each committed change has exactly one entry, the cancelled attempts none', async () => {
     const link = await newLink();
-    const gate = proxy.holdTransactions();
-    const first = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { title: 'first' }, TEST_ORIGIN);
-    await until(() => proxy.ongoingTransactionItems() > 0);
-    const before = proxy.counts.transactionConflicts;
-    const second = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { comments: 'second' }, TEST_ORIGIN);
-    await until(() => proxy.counts.transactionConflicts > before);
-    gate.release();
-    const [a, b] = await Promise.all([first, second]);
+    const [a, b] = await fixture.collidingPatches(link.id);
     const logged = await entries({ resourceId: link.id });
     expect(logged.map((e) => [e.action, e.occurredAt, e.changedFields])).toEqual([
       ['link.updated', b.updatedAt, ['comments']],
@@ -66,9 +37,9 @@ describe('audit entries are atomic with their change (fault proxy)', () => {
 
   it('a create that loses its slug through every retry writes neither the link nor an entry', async () => {
     const createdBefore = (await entries({ action: 'link.created' })).length;
-    const gate = proxy.holdTransactions();
+    const gate = fixture.proxy.holdTransactions();
     const first = newLink('audit-held-slug');
-    await until(() => proxy.ongoingTransactionItems() > 0);
+    await until(() => fixture.proxy.ongoingTransactionItems() > 0);
     const error = await newLink('audit-held-slug').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SlugTakenError);
     gate.release();
@@ -93,9 +64,9 @@ describe('audit entries are atomic with their change (fault proxy)', () => {
 
 describe('bulk create and its chunk entries are atomic (fault proxy)', () => {
   const items = (n: number, tag: string) =>
-    Array.from({ length: n }, (_, i) => ({ domain: tenant.domain, url: `https://e.com/${tag}-${i}` }));
+    Array.from({ length: n }, (_, i) => ({ domain: fixture.tenant.domain, url: `https://e.com/${tag}-${i}` }));
   const linksOf = async (tag: string, n: number) =>
-    (await Promise.all(items(n, tag).map((_, i) => linkRepository.findBySlug(tenant.domain, `${tag}-${i}`)))).filter(
+    (await Promise.all(items(n, tag).map((_, i) => linkRepository.findBySlug(fixture.tenant.domain, `${tag}-${i}`)))).filter(
       Boolean,
     );
   const withKeys = (n: number, tag: string) => items(n, tag).map((item, i) => ({ ...item, key: `${tag}-${i}` }));
@@ -103,23 +74,23 @@ describe('bulk create and its chunk entries are atomic (fault proxy)', () => {
   it.each([
     [
       'its entry',
-      ({ pk }: { pk: string }) => pk.startsWith(`AUDIT#${tenant.workspaceId}`) && !pk.includes('#resource#'),
+      ({ pk }: { pk: string }) => pk.startsWith(`AUDIT#${fixture.tenant.workspaceId}`) && !pk.includes('#resource#'),
     ],
     ['an index item of the entry', ({ pk }: { pk: string }) => pk.includes('#resource#')],
     ['a link', ({ pk }: { pk: string }) => pk.startsWith('LINK#')],
   ])('a chunk whose %s cannot be written writes no link and no entry', async (what, held) => {
     const tag = `bulk-fault-${what.replace(/\W+/g, '-')}-${Date.now()}`;
     const before = await entries({});
-    proxy.conflictOn(held);
-    const results = await bulkCreateLinks(tenant.workspaceId, withKeys(3, tag), TEST_ORIGIN).finally(() => {
-      proxy.conflictOn(null);
+    fixture.proxy.conflictOn(held);
+    const results = await bulkCreateLinks(fixture.tenant.workspaceId, withKeys(3, tag), TEST_ORIGIN).finally(() => {
+      fixture.proxy.conflictOn(null);
     });
     expect(results.map((r) => r.success)).toEqual([false, false, false]);
     expect(await linksOf(tag, 3)).toEqual([]);
     expect(await entries({})).toEqual(before);
 
     // The same batch without the fault: its links and one entry naming all of them.
-    const written = await bulkCreateLinks(tenant.workspaceId, withKeys(3, tag), TEST_ORIGIN);
+    const written = await bulkCreateLinks(fixture.tenant.workspaceId, withKeys(3, tag), TEST_ORIGIN);
     const ids = written.map((r) => (r.success ? r.data.id : ''));
     const after = await entries({});
     expect(after.slice(1)).toEqual(before);
@@ -131,8 +102,8 @@ describe('bulk create and its chunk entries are atomic (fault proxy)', () => {
 describe('domains verify: one domain.verified entry, however many runs race', () => {
   const newDomain = async () => {
     const hostname = `race-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.example.com`;
-    await addDomain({ domain: hostname, workspaceId: tenant.workspaceId, usage: 'SHORTLINK' }, null, '', TEST_ORIGIN);
-    const domain = (await domainRepository.findByHostname(tenant.workspaceId, hostname))!;
+    await addDomain({ domain: hostname, workspaceId: fixture.tenant.workspaceId, usage: 'SHORTLINK' }, null, '', TEST_ORIGIN);
+    const domain = (await domainRepository.findByHostname(fixture.tenant.workspaceId, hostname))!;
     return { hostname, domain };
   };
   const verifiedEntries = async (domainId: string) =>
@@ -145,7 +116,7 @@ describe('domains verify: one domain.verified entry, however many runs race', ()
       domainRepository.flipToVerified(domain, domainAudit(domain, TEST_ORIGIN, 'domain.verified', ['verified']));
     expect(await flip()).toBe(true);
     expect(await flip()).toBe(false);
-    expect((await domainRepository.findById(tenant.workspaceId, domain.id))?.verified).toBe(true);
+    expect((await domainRepository.findById(fixture.tenant.workspaceId, domain.id))?.verified).toBe(true);
     expect(await verifiedEntries(domain.id)).toHaveLength(1);
   });
 
@@ -158,7 +129,7 @@ describe('domains verify: one domain.verified entry, however many runs race', ()
     expect(runs.some((r) => r.status === 'fulfilled' && r.value.verified)).toBe(true);
     for (const run of runs)
       if (run.status === 'rejected') expect((run.reason as Error).name).toBe('TransactionCanceledException');
-    expect((await domainRepository.findById(tenant.workspaceId, domain.id))?.verified).toBe(true);
+    expect((await domainRepository.findById(fixture.tenant.workspaceId, domain.id))?.verified).toBe(true);
     expect(await verifiedEntries(domain.id)).toHaveLength(1);
   });
 });

@@ -16,12 +16,12 @@ import { blankEvent } from '@shared/events/event-record';
 import { createLocalEventStream } from '@shared/events/local-event-stream';
 import { guardEventSink, installTableGrantGuard, routeContext } from '@shared/local/grant-guard';
 import {
-  clickCountersFunctionRow,
-  lakeCompactionRow,
-  outboundPublisherRow,
-  redriveFunctionRow,
-  webhookDeliveryRow,
-} from '@shared/routes/consumer-rows';
+  clickCountersConsumer,
+  lakeCompactionConsumer,
+  outboundPublisherConsumer,
+  redriveConsumer,
+  webhookDeliveryConsumer,
+} from '@shared/routes/consumer-specs';
 import { routeByHandler } from '@shared/routes/route-table';
 import type { RouteDef } from '@shared/routes/route-types';
 
@@ -234,7 +234,7 @@ describe('local grant guards (IAM on one machine)', () => {
       await stream.drained();
       expect(seen).toEqual([
         {
-          handler: clickCountersFunctionRow.handler,
+          handler: clickCountersConsumer.handler,
           apiKey: 'AccessDeniedException',
           link: 'allowed',
           linkPut: 'AccessDeniedException',
@@ -247,12 +247,12 @@ describe('local grant guards (IAM on one machine)', () => {
   });
 
   it('holds the compaction and the spool redrive to their rows: LINK# GetItem/UpdateItem, ERASED# GetItem', async () => {
-    await routeContext.run(lakeCompactionRow, async () => {
+    await routeContext.run(lakeCompactionConsumer, async () => {
       await expect(get()).resolves.toBeDefined();
       await expect(put()).rejects.toMatchObject({ name: 'AccessDeniedException' });
       await expect(put('WEBHOOKS#ws')).rejects.toMatchObject({ name: 'AccessDeniedException' });
     });
-    await routeContext.run(redriveFunctionRow, async () => {
+    await routeContext.run(redriveConsumer, async () => {
       await expect(
         getDocumentClient().send(
           new GetCommand({ TableName: tableName(), Key: { pk: 'ERASED#ws_guard', sk: 'ERASED' } }),
@@ -277,7 +277,7 @@ describe('local grant guards (IAM on one machine)', () => {
         }),
       );
     const disable = 'SET enabled = :f, disabledAt = :now, disabledReason = :r';
-    await routeContext.run(webhookDeliveryRow, async () => {
+    await routeContext.run(webhookDeliveryConsumer, async () => {
       await expect(update('WEBHOOKS#ws_guard', disable)).resolves.toBeDefined();
       // Not the endpoint's URL or secret; nothing returned.
       await expect(
@@ -306,7 +306,7 @@ describe('local grant guards (IAM on one machine)', () => {
           ExpressionAttributeValues: { ':p': pk },
         }),
       );
-    await routeContext.run(outboundPublisherRow, async () => {
+    await routeContext.run(outboundPublisherConsumer, async () => {
       await expect(queryOf('WEBHOOKS#ws_guard')).resolves.toBeDefined();
       // It writes the event log but does not read it back, nor anything else.
       await expect(queryOf('EVENTLOG#ws_guard#0')).rejects.toMatchObject({ name: 'AccessDeniedException' });

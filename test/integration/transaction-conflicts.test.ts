@@ -1,50 +1,33 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
+import { describe, expect, it } from 'vitest';
 import { countClicks } from '@test/support/count-clicks';
-import { insertLink } from '@shared/links/create-link';
 import { linkRepository, SlugTakenError } from '@shared/links/link-repository';
 import { patchLink } from '@shared/links/patch-link';
-import { domainRepository } from '@shared/tenancy/domain-repository';
-import { startDynamoFaultProxy, type DynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
-import { waitUntil } from '@test/support/wait-until';
 import { TEST_ORIGIN } from '@test/support/test-origin';
+import { useFaultProxyTenant } from '@test/support/fault-proxy-tenant';
 
 /**
  * The conflicts deployed DynamoDB reports and DynamoDB Local never does, produced on the wire
  * by the fault proxy with transactions held open on purpose (no timing involved: a test waits
  * for the collision, then lets the held transaction finish).
  */
-let proxy: DynamoFaultProxy;
-let tenant: BootstrapResult;
-beforeAll(async () => {
-  proxy = await startDynamoFaultProxy(process.env.DYNAMODB_ENDPOINT!);
-  process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
-  return () => proxy.stop();
-});
-beforeAll(async () => {
-  tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
-});
-
-const until = (check: () => boolean) => waitUntil(check, 'the fault proxy', { interval: 5 });
-
-const newLink = async (key?: string) => {
-  const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
-  return insertLink(
-    { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url: 'https://e.com' },
-    key ? { key } : {},
-    TEST_ORIGIN,
-  );
-};
+const fixture = useFaultProxyTenant();
+const { until, newLink } = fixture;
 
 describe('transaction conflicts (fault proxy)', () => {
   it('a counter update on a link inside a running PATCH transaction is retried and counted', async () => {
     const link = await newLink();
-    const gate = proxy.holdTransactions();
-    const patched = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { title: 'during a click' }, TEST_ORIGIN);
-    await until(() => proxy.ongoingTransactionItems() > 0);
-    const before = proxy.counts.conflictExceptions;
+    const gate = fixture.proxy.holdTransactions();
+    const patched = patchLink(
+      fixture.tenant.workspaceId,
+      'SHORTLINK',
+      link.id,
+      { title: 'during a click' },
+      TEST_ORIGIN,
+    );
+    await until(() => fixture.proxy.ongoingTransactionItems() > 0);
+    const before = fixture.proxy.counts.conflictExceptions;
     const click = countClicks(link.id, { humans: 1 });
-    await until(() => proxy.counts.conflictExceptions > before);
+    await until(() => fixture.proxy.counts.conflictExceptions > before);
     gate.release();
     expect(await click).toMatchObject({ applied: 1, clicks: 1 });
     expect((await patched).title).toBe('during a click');
@@ -53,12 +36,12 @@ describe('transaction conflicts (fault proxy)', () => {
   });
 
   it('a create whose slug is inside a running transaction: retried, then 409 slug_taken once the other holds it', async () => {
-    const gate = proxy.holdTransactions();
+    const gate = fixture.proxy.holdTransactions();
     const first = newLink('conflict-slug');
-    await until(() => proxy.ongoingTransactionItems() > 0);
-    const before = proxy.counts.transactionConflicts;
+    await until(() => fixture.proxy.ongoingTransactionItems() > 0);
+    const before = fixture.proxy.counts.transactionConflicts;
     const second = newLink('conflict-slug').catch((e: unknown) => e);
-    await until(() => proxy.counts.transactionConflicts > before);
+    await until(() => fixture.proxy.counts.transactionConflicts > before);
     gate.release();
     const winner = await first;
     expect(await second).toBeInstanceOf(SlugTakenError);
@@ -66,28 +49,21 @@ describe('transaction conflicts (fault proxy)', () => {
   });
 
   it('a slug conflict that outlasts every retry is slug_taken, not a 500', async () => {
-    const gate = proxy.holdTransactions();
+    const gate = fixture.proxy.holdTransactions();
     const first = newLink('held-slug');
-    await until(() => proxy.ongoingTransactionItems() > 0);
-    const before = proxy.counts.transactionConflicts;
+    await until(() => fixture.proxy.ongoingTransactionItems() > 0);
+    const before = fixture.proxy.counts.transactionConflicts;
     const error = await newLink('held-slug').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SlugTakenError);
     expect((error as SlugTakenError).code).toBe('slug_taken');
-    expect(proxy.counts.transactionConflicts - before).toBe(8);
+    expect(fixture.proxy.counts.transactionConflicts - before).toBe(8);
     gate.release();
     await first;
   });
 
   it("a PATCH colliding with another PATCH's transaction is retried and applied on top of it", async () => {
     const link = await newLink();
-    const gate = proxy.holdTransactions();
-    const first = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { title: 'first' }, TEST_ORIGIN);
-    await until(() => proxy.ongoingTransactionItems() > 0);
-    const before = proxy.counts.transactionConflicts;
-    const second = patchLink(tenant.workspaceId, 'SHORTLINK', link.id, { comments: 'second' }, TEST_ORIGIN);
-    await until(() => proxy.counts.transactionConflicts > before);
-    gate.release();
-    const [a, b] = await Promise.all([first, second]);
+    const [a, b] = await fixture.collidingPatches(link.id);
     expect(a.title).toBe('first');
     expect(b).toMatchObject({ title: 'first', comments: 'second' });
   });

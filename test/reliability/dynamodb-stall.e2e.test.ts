@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { replayClick, replaysInLog } from '@shared/clicks/click-replay';
 import { getEventSink, setEventSink } from '@shared/events/event-sink';
-import { captureOutput } from '@test/support/log-capture';
+import { errorLinesDuring } from '@test/support/log-capture';
 import { clearHostCache } from '@shared/edge/host-resolver';
 import { linkRepository } from '@shared/links/link-repository';
 import { domainRepository } from '@shared/tenancy/domain-repository';
@@ -56,26 +56,6 @@ const create = async (key: string) => {
   expect(res.status).toBe(201);
   return res.body.data as { id: string; key: string };
 };
-/** Log lines written while `run` runs (Powertools writes JSON lines to stdout/stderr through its own Console). */
-const errorLinesDuring = async <T>(run: () => Promise<T>): Promise<{ result: T; lines: string }> => {
-  const previous = process.env.LOG_LEVEL;
-  process.env.LOG_LEVEL = 'error';
-  const output = captureOutput();
-  try {
-    const result = await run();
-    return {
-      result,
-      lines: output
-        .lines()
-        .map((l) => l.line)
-        .join('\n'),
-    };
-  } finally {
-    output.stop();
-    process.env.LOG_LEVEL = previous;
-  }
-};
-
 describe('DynamoDB stalled behind the edge', () => {
   it('writes stalled: the redirect and its event go through at once; the counters catch up, once, when DynamoDB answers again', async () => {
     const link = await create('stall-write');

@@ -10,7 +10,7 @@ import type { InvocationEnd } from '@shared/local/local-invocations';
 import { loopbackCredentials } from '@test/support/aws-loopback';
 import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
-import { captureOutput } from '@test/support/log-capture';
+import { errorLinesDuring } from '@test/support/log-capture';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { IPHONE_UA } from './route-cases';
 
@@ -61,26 +61,6 @@ const stalledSink = () =>
     putRecords: createKinesisPut({ region: 'us-east-1', endpoint, credentials: loopbackCredentials }),
     streamName: 'events',
   });
-
-/** Error log lines written while `run` runs (Powertools writes JSON lines to stdout/stderr). */
-const errorLinesDuring = async <T>(run: () => Promise<T>): Promise<{ result: T; lines: string }> => {
-  const previous = process.env.LOG_LEVEL;
-  process.env.LOG_LEVEL = 'error';
-  const output = captureOutput();
-  try {
-    const result = await run();
-    return {
-      result,
-      lines: output
-        .lines()
-        .map((l) => l.line)
-        .join('\n'),
-    };
-  } finally {
-    output.stop();
-    process.env.LOG_LEVEL = previous;
-  }
-};
 
 describe('the event stream stalled: the click budget cancels the write', () => {
   it('answers the redirect, aborts the put at the budget, ends the invocation with nothing left running; the replay counts the click once', async () => {

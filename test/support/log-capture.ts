@@ -39,3 +39,26 @@ export const captureOutput = () => {
     },
   };
 };
+
+/**
+ * What `run` answers, and the log lines written while it runs at level `error` (the edge and the
+ * sink run in the test's process), one per line.
+ */
+export const errorLinesDuring = async <T>(run: () => Promise<T>): Promise<{ result: T; lines: string }> => {
+  const previous = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = 'error';
+  const output = captureOutput();
+  try {
+    const result = await run();
+    return {
+      result,
+      lines: output
+        .lines()
+        .map((l) => l.line)
+        .join('\n'),
+    };
+  } finally {
+    output.stop();
+    process.env.LOG_LEVEL = previous;
+  }
+};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LAST_USED_UPDATE } from '@shared/auth/last-used';
-import { webhookDeliveryRow } from '@shared/routes/consumer-rows';
+import { webhookDeliveryConsumer } from '@shared/routes/consumer-specs';
 import { functionTableAccess, refusedAccess, updatedAttributesOf } from '@shared/routes/table-access';
 
 describe('attribute-limited updates (dynamodb:Attributes), as the local grant guard reads them', () => {
@@ -15,7 +15,7 @@ describe('attribute-limited updates (dynamodb:Attributes), as the local grant gu
   });
 
   it("covers the delivery's disable and nothing else of an endpoint: other attributes, returned values, transactions", () => {
-    const statements = functionTableAccess(webhookDeliveryRow);
+    const statements = functionTableAccess(webhookDeliveryConsumer);
     const key = { pk: 'WEBHOOKS#ws_1', sk: 'WEBHOOK#wh_1' };
     const disable = { Key: key, UpdateExpression: 'SET enabled = :f, disabledAt = :now, disabledReason = :r' };
     expect(refusedAccess(statements, 'UpdateItemCommand', disable)).toBeNull();

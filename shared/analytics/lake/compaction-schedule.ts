@@ -1,6 +1,6 @@
 import { settleClickCounters } from '@shared/clicks/settle-click-counters';
 import { routeContext } from '@shared/local/route-context';
-import { lakeCompactionRow } from '@shared/routes/consumer-rows';
+import { lakeCompactionConsumer } from '@shared/routes/consumer-specs';
 import { log } from '@shared/util/logger';
 import { compactLake, type CompactionReport } from './compact-lake';
 import { createDuckDbEngine } from '../query/duckdb-engine';
@@ -14,7 +14,7 @@ export const compactLakeAndSettle = async (
   options: Parameters<typeof compactLake>[1] = {},
 ): Promise<CompactionReport & { settled: Awaited<ReturnType<typeof settleClickCounters>> }> =>
   // The compaction function's work, under its row's grants (the local grant guard: LINK# only).
-  routeContext.run(lakeCompactionRow, async () => {
+  routeContext.run(lakeCompactionConsumer, async () => {
     const report = await compactLake(lakeDir, options);
     const settled = await settleClickCounters(
       createDuckDbEngine(lakeDir),

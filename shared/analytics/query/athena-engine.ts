@@ -10,6 +10,7 @@ import { log } from '@shared/util/logger';
 import { AnalyticsUnavailableError, deadlineOf, type AnalyticsEngine, type AnalyticsRow } from './analytics-engine';
 import type { AthenaSender } from '../athena-client';
 import type { SqlQuery } from './analytics-sql';
+import { retry } from '@shared/util/retry';
 
 export interface AthenaEngineOptions {
   /** The official Athena client (athena-client.ts), or a test double of its `send`. */
@@ -55,6 +56,11 @@ export interface AthenaStatementOptions {
   maxPollIntervalMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+}
+
+/** A poll that found the query still running (the poll is retried). */
+class QueryRunning extends Error {
+  override name = 'QueryRunning';
 }
 
 /** Why a statement did not complete (logged; the analytics routes answer 503, compaction retries next run). */
@@ -110,33 +116,43 @@ export const runAthenaStatement = async (
   const id = started.QueryExecutionId;
   if (!id) throw unavailable('athena returned no query id', {});
 
-  let delay = firstPollMs;
-  for (;;) {
-    const { QueryExecution: execution } = await call('GetQueryExecution', (abortSignal) =>
-      athena.send(new GetQueryExecutionCommand({ QueryExecutionId: id }), { abortSignal }),
-    ).catch(async (error: unknown) => {
-      await athena.send(new StopQueryExecutionCommand({ QueryExecutionId: id })).catch(() => undefined);
-      throw error;
-    });
-    const state = execution?.Status?.State;
-    if (state === 'SUCCEEDED') break;
-    if (state === 'FAILED' || state === 'CANCELLED') {
-      // e.g. TABLE_NOT_FOUND (not initialized), bytes-scanned cutoff, S3 access.
-      throw unavailable('athena query failed', {
-        queryExecutionId: id,
-        state,
-        reason: execution?.Status?.StateChangeReason,
-        error: execution?.Status?.AthenaError,
+  // Polled through the one retry helper (p-retry, shared/util/retry.ts): a running query is a
+  // failed attempt, waited for 100 ms doubling to 1 s, never past the deadline.
+  await retry(
+    async () => {
+      const { QueryExecution: execution } = await call('GetQueryExecution', (abortSignal) =>
+        athena.send(new GetQueryExecutionCommand({ QueryExecutionId: id }), { abortSignal }),
+      ).catch(async (error: unknown) => {
+        await athena.send(new StopQueryExecutionCommand({ QueryExecutionId: id })).catch(() => undefined);
+        throw error;
       });
-    }
-    const remaining = deadline - now();
-    if (remaining <= 0) {
-      await athena.send(new StopQueryExecutionCommand({ QueryExecutionId: id })).catch(() => undefined);
-      throw unavailable('athena query timed out', { queryExecutionId: id });
-    }
-    await sleep(Math.min(delay, remaining));
-    delay = Math.min(delay * 2, maxPollMs);
-  }
+      const state = execution?.Status?.State;
+      if (state === 'SUCCEEDED') return;
+      if (state === 'FAILED' || state === 'CANCELLED') {
+        // e.g. TABLE_NOT_FOUND (not initialized), bytes-scanned cutoff, S3 access.
+        throw unavailable('athena query failed', {
+          queryExecutionId: id,
+          state,
+          reason: execution?.Status?.StateChangeReason,
+          error: execution?.Status?.AthenaError,
+        });
+      }
+      throw new QueryRunning();
+    },
+    {
+      attempts: Infinity,
+      retryOn: (error) => error instanceof QueryRunning,
+      pause: async (attempt) => {
+        const remaining = deadline - now();
+        if (remaining <= 0) {
+          await athena.send(new StopQueryExecutionCommand({ QueryExecutionId: id })).catch(() => undefined);
+          throw unavailable('athena query timed out', { queryExecutionId: id });
+        }
+        const pollMs = attempt === 1 ? firstPollMs : Math.min(firstPollMs * 2 ** (attempt - 1), maxPollMs);
+        await sleep(Math.min(pollMs, remaining));
+      },
+    },
+  );
   if (!results) return [];
 
   const rows: AnalyticsRow[] = [];

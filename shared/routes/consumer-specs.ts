@@ -1,20 +1,17 @@
-import type { RouteDef } from './route-types';
+import type { ConsumerSpec } from './function-spec';
 
 /**
- * The functions that are not HTTP routes but touch the table: each row names its entry
- * (`lambdas/{handler}.ts`) and declares its access in the route rows' vocabulary (`grants`), so
- * the one function that turns access into IAM (`functionTableAccess`, table-access.ts) grants
- * them deployed (lib/) and the local grant guard enforces them where the local stack runs their
- * stand-ins (shared/local/grant-guard.ts).
+ * The functions that are not HTTP routes but touch the table: each names its entry
+ * (`lambdas/{handler}.ts`), what starts it (`trigger`) and its access in the routes' vocabulary
+ * (`grants`), so the one function that turns access into IAM (`functionTableAccess`,
+ * table-access.ts) grants them deployed (lib/) and the local grant guard enforces them where the
+ * local stack runs their stand-ins (shared/local/grant-guard.ts).
  */
 
 /** The click counter consumer: reads a link's counters and updates them, on link items only. */
-export const clickCountersFunctionRow: RouteDef = {
+export const clickCountersConsumer: ConsumerSpec = {
   handler: 'click-counters',
-  method: 'POST',
-  path: '-',
-  api: 'service',
-  credential: 'none',
+  trigger: 'stream',
   grants: {
     table: 'readWrite',
     reads: ['LINK#'],
@@ -28,12 +25,9 @@ export const clickCountersFunctionRow: RouteDef = {
  * The scheduled lake compaction: its settle after a run (shared/clicks/settle-click-counters.ts)
  * reads a link's counters and sets the compacted hours' distinct count, on link items only.
  */
-export const lakeCompactionRow: RouteDef = {
+export const lakeCompactionConsumer: ConsumerSpec = {
   handler: 'lake-compaction',
-  method: 'ANY',
-  path: '',
-  credential: 'none',
-  api: 'service',
+  trigger: 'schedule',
   grants: {
     table: 'readWrite',
     reads: ['LINK#'],
@@ -48,12 +42,9 @@ export const lakeCompactionRow: RouteDef = {
  * The spool redrive: re-sends spooled events, dropping those of erased workspaces, whose
  * tombstones (`ERASED#`, shared/tenancy/erased-workspaces.ts) it may GetItem, and nothing else.
  */
-export const redriveFunctionRow: RouteDef = {
+export const redriveConsumer: ConsumerSpec = {
   handler: 'events-redrive',
-  method: 'POST',
-  path: '-',
-  api: 'service',
-  credential: 'none',
+  trigger: 'queue',
   grants: { table: 'read', reads: ['ERASED#'], actions: ['dynamodb:GetItem'], events: true },
   summary: 'Re-sends spooled events to the event stream (SQS event source), dropping those of erased workspaces',
 };
@@ -62,12 +53,9 @@ export const redriveFunctionRow: RouteDef = {
  * The outbound publisher (table stream -> event bus and webhook queue): Queries the workspace's
  * webhook endpoints and writes the event log (`EVENTLOG#`), nothing else of the table.
  */
-export const outboundPublisherRow: RouteDef = {
+export const outboundPublisherConsumer: ConsumerSpec = {
   handler: 'outbound-publisher',
-  method: 'ANY',
-  path: '',
-  credential: 'none',
-  api: 'service',
+  trigger: 'stream',
   grants: {
     table: 'readWrite',
     reads: ['WEBHOOKS#'],
@@ -82,12 +70,9 @@ export const outboundPublisherRow: RouteDef = {
  * one disabled (after a 410), and writes its delivery markers (`WEBHOOKSENT#`,
  * shared/outbound/webhook-marker.ts: each event once per endpoint).
  */
-export const webhookDeliveryRow: RouteDef = {
+export const webhookDeliveryConsumer: ConsumerSpec = {
   handler: 'webhook-delivery',
-  method: 'ANY',
-  path: '',
-  credential: 'none',
-  api: 'service',
+  trigger: 'queue',
   grants: {
     table: 'readWrite',
     reads: ['WEBHOOKS#'],

@@ -1,0 +1,27 @@
+import pRetry from 'p-retry';
+
+export interface RetryOptions {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  /** Whether a failure is worth another attempt (any other is thrown at once). */
+  retryOn: (error: Error) => boolean;
+  /** The wait before the attempt after `attempt` (1-based) failed with `error`; it may reject (an abort). */
+  pause: (attempt: number, error: Error) => Promise<void>;
+}
+
+/**
+ * The service's one retry loop: p-retry runs `run` until it succeeds, fails with an error
+ * `retryOn` refuses, or the attempts are spent (then the last error is thrown). The wait is the
+ * caller's `pause` (its own backoff and jitter, on an injectable clock), not p-retry's timer.
+ */
+export const retry = <T>(run: () => Promise<T>, options: RetryOptions): Promise<T> =>
+  pRetry(() => run(), {
+    retries: options.attempts - 1,
+    minTimeout: 0,
+    maxTimeout: 0,
+    randomize: false,
+    shouldRetry: ({ error }) => options.retryOn(error),
+    onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
+      if (retriesLeft > 0 && options.retryOn(error)) await options.pause(attemptNumber, error);
+    },
+  });
