@@ -3,7 +3,8 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { bundleDefinesFor } from '@lib/bundle-settings';
-import * as consumerRows from '@shared/routes/consumer-rows';
+import * as consumerSpecs from '@shared/routes/consumer-specs';
+import { isRoute, type FunctionSpec } from '@shared/routes/function-spec';
 import { projectRoot } from '@shared/local/paths';
 import { routeTable } from '@shared/routes/route-table';
 import { bundleOptions } from '../../scripts/build';
@@ -18,7 +19,7 @@ const lambdaDir = path.join(projectRoot, 'lambdas');
 const entries = readdirSync(lambdaDir)
   .filter((file) => file.endsWith('.ts'))
   .sort();
-const rows = [...routeTable, ...Object.values(consumerRows)];
+const rows: FunctionSpec[] = [...routeTable, ...Object.values(consumerSpecs)];
 
 /** An input that belongs to the local stack, by its path in esbuild's metafile. */
 const isLocalOnly = (input: string): boolean =>
@@ -57,7 +58,7 @@ describe('Lambda bundles', () => {
       await Promise.all(
         entries.slice(i, i + 2).map(async (file) => {
           const row = rows.find((r) => `${r.handler}.ts` === file);
-          const local = await localInputs(path.join(lambdaDir, file), row ? bundleDefinesFor(row) : {});
+          const local = await localInputs(path.join(lambdaDir, file), row && isRoute(row) ? bundleDefinesFor(row) : {});
           if (local.length > 0) found[file] = local;
         }),
       );
