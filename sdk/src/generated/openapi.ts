@@ -1490,6 +1490,9 @@ export interface components {
             };
             requestId: string;
         };
+        GatewayError: {
+            message: string;
+        };
         LegacyError: {
             /** @constant */
             success: false;
@@ -1765,13 +1768,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]); invalid_cursor: a list cursor tampered with, expired or from another query */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request" | "invalid_cursor";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -1780,7 +1788,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:read scope (details.reason "missing_scope", details.required "links:read") */
@@ -1789,34 +1802,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -1831,7 +1831,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -1840,7 +1845,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -1876,13 +1886,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -1891,7 +1906,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -1900,25 +1920,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            /** @description idempotency_key_reused: the same Idempotency-Key with another body; idempotency_request_in_progress: the same Idempotency-Key while the first request runs; slug_taken: the domain and key are already used (archived links keep their slug) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "idempotency_key_reused" | "idempotency_request_in_progress" | "slug_taken";
+                        };
+                    };
+                };
+            };
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -1927,7 +1957,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -1942,7 +1977,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -1951,7 +1991,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -1987,13 +2032,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2002,7 +2052,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -2011,25 +2066,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            /** @description idempotency_key_reused: the same Idempotency-Key with another body; idempotency_request_in_progress: the same Idempotency-Key while the first request runs */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "idempotency_key_reused" | "idempotency_request_in_progress";
+                        };
+                    };
+                };
+            };
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -2038,7 +2103,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2053,7 +2123,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2062,7 +2137,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2093,13 +2173,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2108,7 +2193,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:read scope (details.reason "missing_scope", details.required "links:read") */
@@ -2117,34 +2207,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2159,7 +2250,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2168,7 +2264,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2199,13 +2300,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2214,7 +2320,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -2223,34 +2334,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2265,7 +2377,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2274,7 +2391,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2309,13 +2431,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2324,7 +2451,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -2333,25 +2465,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            /** @description slug_taken: the domain and key are already used (archived links keep their slug) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "slug_taken";
+                        };
+                    };
+                };
+            };
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -2360,7 +2516,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2375,7 +2536,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2384,7 +2550,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2417,13 +2588,18 @@ export interface operations {
                     "image/png": string;
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2432,7 +2608,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:read scope (details.reason "missing_scope", details.required "links:read") */
@@ -2441,34 +2622,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2483,7 +2665,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2492,7 +2679,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2536,13 +2728,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]); invalid_cursor: a list cursor tampered with, expired or from another query */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request" | "invalid_cursor";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2551,7 +2748,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:read scope (details.reason "missing_scope", details.required "links:read") */
@@ -2560,34 +2762,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2602,7 +2791,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2611,7 +2805,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2647,13 +2846,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2662,7 +2866,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -2671,25 +2880,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            /** @description idempotency_key_reused: the same Idempotency-Key with another body; idempotency_request_in_progress: the same Idempotency-Key while the first request runs; slug_taken: the domain and key are already used (archived links keep their slug) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "idempotency_key_reused" | "idempotency_request_in_progress" | "slug_taken";
+                        };
+                    };
+                };
+            };
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -2698,7 +2931,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2713,7 +2951,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2722,7 +2965,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2753,13 +3001,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2768,7 +3021,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:read scope (details.reason "missing_scope", details.required "links:read") */
@@ -2777,34 +3035,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2819,7 +3078,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2828,7 +3092,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2859,13 +3128,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2874,7 +3148,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -2883,34 +3162,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2925,7 +3205,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2934,7 +3219,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2969,13 +3259,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2984,7 +3279,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -2993,25 +3293,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            /** @description slug_taken: the domain and key are already used (archived links keep their slug) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "slug_taken";
+                        };
+                    };
+                };
+            };
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -3020,7 +3344,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3035,7 +3364,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3044,7 +3378,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3077,13 +3416,18 @@ export interface operations {
                     "image/png": string;
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3092,7 +3436,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:read scope (details.reason "missing_scope", details.required "links:read") */
@@ -3101,34 +3450,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3143,7 +3493,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3152,7 +3507,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3194,13 +3554,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]); invalid_cursor: a list cursor tampered with, expired or from another query */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request" | "invalid_cursor";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3209,7 +3574,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the domains:read scope (details.reason "missing_scope", details.required "domains:read") */
@@ -3218,34 +3588,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3260,7 +3617,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3269,7 +3631,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3300,13 +3667,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3315,7 +3687,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the domains:read scope (details.reason "missing_scope", details.required "domains:read") */
@@ -3324,34 +3701,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3366,7 +3744,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3375,7 +3758,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3408,13 +3796,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3423,34 +3816,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
-            /** @description forbidden: a key of another kind; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
+            /** @description forbidden: a key of another kind for this route; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden" | "client_restriction_failed";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -3459,7 +3867,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3474,7 +3887,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3483,7 +3901,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3516,13 +3939,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3531,34 +3959,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
-            /** @description forbidden: a key of another kind; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
+            /** @description forbidden: a key of another kind for this route; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden" | "client_restriction_failed";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -3567,7 +4010,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3582,7 +4030,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3591,7 +4044,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3624,13 +4082,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3639,34 +4102,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
-            /** @description forbidden: a key of another kind; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
+            /** @description forbidden: a key of another kind for this route; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden" | "client_restriction_failed";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -3675,7 +4139,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3690,7 +4159,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3699,7 +4173,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3732,13 +4211,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3747,34 +4231,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
-            /** @description forbidden: a key of another kind; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
+            /** @description forbidden: a key of another kind for this route; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden" | "client_restriction_failed";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -3783,7 +4268,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3798,7 +4288,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3807,7 +4302,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3840,13 +4340,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3855,34 +4360,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
-            /** @description forbidden: a key of another kind; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
+            /** @description forbidden: a key of another kind for this route; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden" | "client_restriction_failed";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -3891,7 +4411,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3906,7 +4431,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3915,7 +4445,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3946,40 +4481,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
-            400: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3988,7 +4496,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -4022,13 +4535,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -4037,7 +4555,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the analytics:read scope (details.reason "missing_scope", details.required "analytics:read") */
@@ -4046,34 +4569,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -4088,7 +4612,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4097,7 +4626,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description analytics_unavailable: the analytics backend is not available (the rest of the API keeps working) */
@@ -4106,7 +4640,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "analytics_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -4138,13 +4677,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -4153,7 +4697,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind for this route */
@@ -4162,34 +4711,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -4204,7 +4754,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4213,7 +4768,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description analytics_unavailable: the analytics backend is not available (the rest of the API keeps working) */
@@ -4222,7 +4782,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "analytics_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -4257,13 +4822,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]); invalid_cursor: a list cursor tampered with, expired or from another query */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request" | "invalid_cursor";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -4272,7 +4842,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the analytics:read scope (details.reason "missing_scope", details.required "analytics:read") */
@@ -4281,34 +4856,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -4323,7 +4885,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4332,7 +4899,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description analytics_unavailable: the analytics backend is not available (the rest of the API keeps working) */
@@ -4341,7 +4913,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "analytics_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -4386,13 +4963,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]); invalid_cursor: a list cursor tampered with, expired or from another query */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request" | "invalid_cursor";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -4401,7 +4983,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the audit:read scope (details.reason "missing_scope", details.required "audit:read") */
@@ -4410,34 +4997,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -4452,7 +5026,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4461,7 +5040,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -4780,40 +5364,13 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
-            400: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4822,7 +5379,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
