@@ -31,7 +31,15 @@ export default defineConfig({
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: [env] } },
       { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...dynamo } },
-      { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts'], ...dynamo } },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts'],
+          ...dynamo,
+          // Every answer of the service API checked against the OpenAPI document.
+          setupFiles: [...dynamo.setupFiles, 'test/support/openapi-contract-setup.ts'],
+        },
+      },
       { test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'], setupFiles: [env] } },
     ],
   },

@@ -305,20 +305,22 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
       : []),
   ];
   const success = schemas
-    ? {
-        [String(schemas.status)]: {
-          description: 'Success',
-          content: schemas.binary
-            ? Object.fromEntries(
-                schemas.binary.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
-              )
-            : {
-                'application/json': {
-                  schema: route.handler === 'openapi-get' ? { type: 'object' } : successEnvelope(schemas),
+    ? schemas.status === 204
+      ? { '204': { description: 'Success, with no body' } }
+      : {
+          [String(schemas.status)]: {
+            description: 'Success',
+            content: schemas.binary
+              ? Object.fromEntries(
+                  schemas.binary.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]),
+                )
+              : {
+                  'application/json': {
+                    schema: route.handler === 'openapi-get' ? { type: 'object' } : successEnvelope(schemas),
+                  },
                 },
-              },
-        },
-      }
+          },
+        }
     : { '200': { description: 'Success' } };
   const common = {
     operationId: methodsOf(route).length > 1 ? `${route.handler}-${method}` : route.handler,

@@ -4466,20 +4466,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Success, with no body */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data?: unknown;
-                        /** @description Also in the X-Request-Id header */
-                        requestId: string;
-                    };
-                };
+                content?: never;
             };
             /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
             413: {
