@@ -12,8 +12,14 @@ export const parseHttpUrl = (value: string): URL | undefined => {
 /** What RFC 3986 allows after the authority: unreserved and reserved characters but `[` and `]`, and `%`. */
 const NOT_URI_CHARACTER = /[^A-Za-z0-9\-._~:/?#@!$&'()*+,;=%]/g;
 
+/** An http(s) URL that is already a URI: ASCII URI characters only, brackets only in the host, one `#` at most. */
+const ALREADY_URI =
+  /^https?:\/\/[A-Za-z0-9\-._~!$&'()*+,;=:@[\]%]*(?:[/?][A-Za-z0-9\-._~:/?@!$&'()*+,;=%]*)?(?:#[A-Za-z0-9\-._~:/?@!$&'()*+,;=%]*)?$/i;
+const STRAY_PERCENT = /%(?![0-9A-Fa-f]{2})/;
+
 /**
- * An http(s) URL as a URI (RFC 3986): its standard (WHATWG) serialization, which turns an IDN
+ * An http(s) URL as a URI (RFC 3986): unchanged when it already is one (`https://example.com`
+ * stays without a slash); otherwise its standard (WHATWG) serialization, which turns an IDN
  * host into punycode and percent-encodes non-ASCII characters, then percent-encodes what that
  * leaves but a URI may not hold: a `%` not followed by two hex digits (`%zz` becomes `%25zz`) and
  * ASCII characters outside the URI set (`|`, `^`, `[`, `]`, a backslash...). The API answers
@@ -21,6 +27,7 @@ const NOT_URI_CHARACTER = /[^A-Za-z0-9\-._~:/?#@!$&'()*+,;=%]/g;
  * URLs are validated on write) is percent-encoded as a whole.
  */
 export const uriOf = (value: string): string => {
+  if (ALREADY_URI.test(value) && !STRAY_PERCENT.test(value)) return value;
   let url: URL;
   try {
     url = new URL(value);

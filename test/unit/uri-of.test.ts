@@ -19,7 +19,10 @@ describe('uriOf: a URL as the API answers it', () => {
     expect(uriOf('https://example.com/%zz/%41?x=%')).toBe('https://example.com/%25zz/%41?x=%25');
     expect(uriOf('https://example.com/a|b^c[d]`e{f}')).toBe('https://example.com/a%7Cb%5Ec%5Bd%5D%60e%7Bf%7D');
     expect(uriOf('http://[::1]:8080/x')).toBe('http://[::1]:8080/x');
+    // A URL that already is a URI is answered exactly as sent (no slash added, case kept).
     expect(uriOf('https://example.com/ok?a=1&b=2#top')).toBe('https://example.com/ok?a=1&b=2#top');
+    expect(uriOf('https://Example.com')).toBe('https://Example.com');
+    expect(uriOf('https://Example.com/ü')).toBe('https://example.com/%C3%BC');
   });
 
   it('gives a valid URI for any http(s) URL, the same URI again when given one, the same destination', () => {
