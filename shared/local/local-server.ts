@@ -12,6 +12,7 @@ import { runViewerRequest } from '@lib/front-door/viewer-request-code';
 import type { PreludeStream, ResponsePrelude } from './lambda-streaming';
 import { invocationEventLoop } from './invocation-event-loop';
 import { LocalInvocations, type InvocationEnd } from './local-invocations';
+import { answerObservers } from './local-answers';
 
 /** A handler as the local server invokes it; `streaming` is set for a RESPONSE_STREAM handler. */
 export type LambdaHandler = ((event: ApiEvent, context: Context) => Promise<ApiResult | undefined>) & {
@@ -214,30 +215,6 @@ const compile = (route: RouteDef): CompiledRoute => {
   return { route, pattern: new RegExp(`^${source}$`), params };
 };
 
-/** One answer of a local API server (a streamed one excepted), as the tests' contract check sees it. */
-export interface LocalAnswer {
-  api: ApiName;
-  method: string;
-  /** The request's path as sent (not decoded). */
-  path: string;
-  /** The route table row that matched (the catch-all included); undefined when none did. */
-  route: RouteDef | undefined;
-  result: ApiResult;
-}
-
-const answerObservers = new Set<(answer: LocalAnswer) => void>();
-
-/**
- * Calls `observer` with every answer the local servers of this process give; returns its
- * removal. The end-to-end tests check each answer against the OpenAPI document with it.
- */
-export const observeLocalAnswers = (observer: (answer: LocalAnswer) => void): (() => void) => {
-  answerObservers.add(observer);
-  return () => {
-    answerObservers.delete(observer);
-  };
-};
-
 /** Literal paths win over parameterised ones, as in API Gateway. */
 const specificity = (r: RouteDef) => (r.path.includes('{') ? (r.path.includes('+}') ? 2 : 1) : 0);
 
@@ -346,7 +323,7 @@ export const createLocalApiServer = (options: {
       result = await invocations.run(() => invokeAsLambda(handler, event, route, report));
     }
     const answer = result ?? { statusCode: 204 };
-    for (const observe of answerObservers)
+    for (const observe of answerObservers())
       observe({ api: options.api, method, path: url.pathname, route: match?.route, result: answer });
     writeResult(res, answer, method);
   }

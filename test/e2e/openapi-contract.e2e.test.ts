@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { observeLocalAnswers, type LocalAnswer } from '@shared/local/local-server';
+import { observeLocalAnswers, type LocalAnswer } from '@shared/local/local-answers';
 import { http } from '@test/support/http-client';
 import { createContractChecker } from '@test/support/openapi-contract';
 import { startTestStack, type TestStack } from '@test/support/test-stack';

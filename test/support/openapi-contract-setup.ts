@@ -1,5 +1,5 @@
 import { afterAll, afterEach, expect } from 'vitest';
-import { observeLocalAnswers } from '@shared/local/local-server';
+import { observeLocalAnswers } from '@shared/local/local-answers';
 import { createContractChecker } from './openapi-contract';
 
 /**
