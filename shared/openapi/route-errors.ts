@@ -25,6 +25,9 @@ const domainErrors: Record<string, ErrorCode[]> = {
   'analytics-deep-link-app': ['not_found'],
   'client-resolve': ['not_found'],
   'client-click': ['not_found'],
+  // A link reference (or the key's app) that is not this workspace's.
+  'client-deferred-deep-link': ['not_found'],
+  'client-first-open': ['not_found'],
   // Events naming links that do not exist.
   'client-events': ['not_found'],
 };

@@ -4124,6 +4124,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: an unknown id, or another workspace's id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
+                };
+            };
             /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
             413: {
                 headers: {
@@ -4249,6 +4263,20 @@ export interface operations {
                         error?: {
                             /** @enum {unknown} */
                             code?: "forbidden" | "client_restriction_failed";
+                        };
+                    };
+                };
+            };
+            /** @description not_found: an unknown id, or another workspace's id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
                         };
                     };
                 };
