@@ -38,6 +38,8 @@ export default defineConfig({
           ...dynamo,
           // The console's browser tests need console/dist (built here when missing or stale).
           globalSetup: [...dynamo.globalSetup, 'test/support/console-build-setup.ts'],
+          // Every answer of the service API checked against the OpenAPI document.
+          setupFiles: [...dynamo.setupFiles, 'test/support/openapi-contract-setup.ts'],
         },
       },
       { test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'], setupFiles: [env] } },

@@ -4,6 +4,7 @@ import { linkRepository } from '@shared/links/link-repository';
 import type { ClientLinkReference } from './client-schemas';
 import { canonicalLinkDomain } from '@shared/links/link-domain';
 import { slugOfShortLink } from '@shared/links/short-link';
+import { uriOf } from '@shared/util/http-url';
 
 /** ClientLinkPayload: the link as the client API returns it. */
 export interface ClientLinkPayload {
@@ -32,7 +33,7 @@ export const toClientLinkPayload = (
     shortLink,
     domain: link.domain,
     key: link.key,
-    url: passwordProtected ? shortLink : link.url,
+    url: passwordProtected ? shortLink : uriOf(link.url),
     passwordProtected,
   };
 };

@@ -1,6 +1,7 @@
 import type { LinkRecord } from '@shared/links/link-record';
 import { shortLinkOf } from '@shared/links/link-record';
 import { sha256Hex } from '@shared/util/hash';
+import { uriOf } from '@shared/util/http-url';
 
 /**
  * The id of a link-tag pairing in the legacy `tags` array. The store keeps tags on the link, so
@@ -15,7 +16,7 @@ export const legacyLinkTagId = (linkId: string, tagId: string) => `ltg_${sha256H
 const toLegacyLinkBase = (link: LinkRecord) => ({
   id: link.id,
   title: link.title,
-  url: link.url,
+  url: uriOf(link.url),
   domain: link.domain,
   key: link.key,
   shortLink: shortLinkOf(link.domain, link.key),

@@ -13,6 +13,7 @@ import { destinationOf, keyOf } from './link-input';
 import { shortLinkOf, type LinkRecord, type TagRef } from './link-record';
 import { LinkChangedError, linkRepository, SlugTakenError } from './link-repository';
 import { required } from '@shared/util/required';
+import { uriOf } from '@shared/util/http-url';
 
 /** One bulk result's link: enough to use it (the full Link is one GET away), small enough that 100 always fit. */
 export interface CompactLink {
@@ -53,7 +54,7 @@ const compactOf = (link: LinkRecord): CompactLink => ({
   domain: link.domain,
   key: link.key,
   shortLink: shortLinkOf(link.domain, link.key),
-  url: link.url,
+  url: uriOf(link.url),
   createdAt: link.createdAt,
 });
 

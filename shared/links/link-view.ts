@@ -1,19 +1,23 @@
 import type { LinkRecord } from './link-record';
 import { shortLinkOf } from './link-record';
+import { nullableUriOf, uriOf } from '@shared/util/http-url';
 
-/** The Link resource. The password hash never leaves; only `passwordProtected`. */
+/**
+ * The Link resource. The password hash never leaves; only `passwordProtected`. URLs are answered
+ * as URIs (`uriOf`), however they were stored.
+ */
 export const toLinkResource = (link: LinkRecord) => ({
   id: link.id,
   title: link.title,
-  url: link.url,
-  desktopOverrideUrl: link.desktopOverrideUrl,
-  androidOverrideUrl: link.androidOverrideUrl,
-  iosOverrideUrl: link.iosOverrideUrl,
+  url: uriOf(link.url),
+  desktopOverrideUrl: nullableUriOf(link.desktopOverrideUrl),
+  androidOverrideUrl: nullableUriOf(link.androidOverrideUrl),
+  iosOverrideUrl: nullableUriOf(link.iosOverrideUrl),
   domain: link.domain,
   key: link.key,
   shortLink: shortLinkOf(link.domain, link.key),
   expiresAt: link.expiresAt,
-  expiredUrl: link.expiredUrl,
+  expiredUrl: nullableUriOf(link.expiredUrl),
   passwordProtected: link.passwordHash !== null,
   clicks: link.clicks,
   botClicks: link.botClicks,
@@ -29,7 +33,7 @@ export const toLinkResource = (link: LinkRecord) => ({
   tags: link.tags,
   tracking: link.tracking,
   socialPreview: link.socialPreview,
-  geo: link.geo ?? null,
+  geo: link.geo ? Object.fromEntries(Object.entries(link.geo).map(([country, url]) => [country, uriOf(url)])) : null,
 });
 
 export type LinkResource = ReturnType<typeof toLinkResource>;

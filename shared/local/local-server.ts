@@ -13,6 +13,7 @@ import type { PreludeStream, ResponsePrelude } from './lambda-streaming';
 import { invocationEventLoop } from './invocation-event-loop';
 import { LocalInvocations, type InvocationEnd } from './local-invocations';
 import { isConsolePath, serveConsole } from './console-static';
+import { answerObservers } from './local-answers';
 
 /** A handler as the local server invokes it; `streaming` is set for a RESPONSE_STREAM handler. */
 export type LambdaHandler = ((event: ApiEvent, context: Context) => Promise<ApiResult | undefined>) & {
@@ -329,7 +330,10 @@ export const createLocalApiServer = (options: {
       }
       result = await invocations.run(() => invokeAsLambda(handler, event, route, report));
     }
-    writeResult(res, result ?? { statusCode: 204 }, method);
+    const answer = result ?? { statusCode: 204 };
+    for (const observe of answerObservers())
+      observe({ api: options.api, method, path: url.pathname, route: match?.route, result: answer });
+    writeResult(res, answer, method);
   }
 };
 

@@ -8,6 +8,8 @@ import { routeSchemas, type RouteSchemas } from './route-schemas';
 import { eventComponents, webhooksSection } from './webhook-components';
 import { asMultipartForm, legacyInputComponents, legacyOperation, legacyOutputComponents } from './legacy-components';
 import { required } from '@shared/util/required';
+import { errorStatus, type ErrorCode } from '@shared/errors/error-code';
+import { v1ErrorCodes } from './route-errors';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -151,6 +153,7 @@ const successEnvelope = (schemas: RouteSchemas): JsonSchema => {
     : {};
   return {
     type: 'object',
+    additionalProperties: false,
     required: [
       'success',
       'requestId',
@@ -180,59 +183,88 @@ const retryAfterHeader = { description: 'Seconds until the window resets', schem
 const rateLimitedDescription =
   'rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry)';
 
-/** What each error status of a v1 route means: the error.code values it carries and when. */
-const v1ErrorDescription = (route: RouteDef, status: string): string => {
-  switch (status) {
-    case '400':
-      return 'invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query)';
-    case '401':
+/** API Gateway's own error answer (before a function runs): `{"message": "..."}`, not the v1 envelope. */
+const gatewayErrorSchema = z.object({ message: z.string() });
+
+/** What each error code means on a v1 route: when the route answers it. */
+const v1ErrorCodeDescription = (route: RouteDef, code: ErrorCode): string => {
+  switch (code) {
+    case 'invalid_request':
+      return 'invalid_request: validation failed (details is [{path, message}])';
+    case 'invalid_json':
+      return 'invalid_json: the body does not parse or is not UTF-8';
+    case 'invalid_cursor':
+      return 'invalid_cursor: a list cursor tampered with, expired or from another query';
+    case 'unauthorized':
       return 'unauthorized: the key is missing, unknown, revoked or expired';
-    case '403':
+    case 'forbidden':
       return route.scope
         ? `forbidden: a key of another kind, or a server key without the ${route.scope} scope (details.reason "missing_scope", details.required "${route.scope}")`
-        : route.credential === 'publishable'
-          ? "forbidden: a key of another kind; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason)"
-          : 'forbidden: a key of another kind for this route';
-    case '404':
-      return "not_found: an unknown id, another workspace's id, or an unknown route";
-    case '409':
-      return 'slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs)';
-    case '415':
+        : 'forbidden: a key of another kind for this route';
+    case 'client_restriction_failed':
+      return "client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason)";
+    case 'not_found':
+      return "not_found: an unknown id, or another workspace's id";
+    case 'slug_taken':
+      return 'slug_taken: the domain and key are already used (archived links keep their slug)';
+    case 'idempotency_key_reused':
+      return 'idempotency_key_reused: the same Idempotency-Key with another body';
+    case 'idempotency_request_in_progress':
+      return 'idempotency_request_in_progress: the same Idempotency-Key while the first request runs';
+    case 'unsupported_media_type':
       return 'unsupported_media_type: a request body that is not application/json';
-    case '429':
+    case 'rate_limited':
       if (route.credential === 'none')
         return 'rate_limited: after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys (Retry-After says when to retry)';
       return `${rateLimitedDescription}; also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys`;
-    case '503':
+    case 'analytics_unavailable':
       return 'analytics_unavailable: the analytics backend is not available (the rest of the API keeps working)';
-    default:
+    case 'internal_error':
       return 'internal_error: a bug; a generic message, logged with the request id';
   }
 };
 
-const v1ErrorResponses = (route: RouteDef) => {
-  const statuses = [
-    '400',
-    // Keyed routes, and sign-in, which checks the key in its body.
-    ...(route.credential === 'none' && !route.authenticatesKey ? [] : ['401', '403']),
-    '404',
-    '409',
-    '415',
-    // Per-workspace rate limits: every route with a credential.
-    ...(route.credential === 'none' && !route.authenticatesKey ? [] : ['429']),
-    '500',
-    // analytics_unavailable (503) is answered by the three analytics routes only.
-    ...(route.grants.analytics ? ['503'] : []),
-  ];
+/**
+ * The error answers of a v1 route: for each status it can answer, the envelope with the
+ * `error.code` values it carries there (an enum, so validators and generated types know them).
+ */
+const v1ErrorResponses = (route: RouteDef, schemas: RouteSchemas | undefined) => {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of v1ErrorCodes(route, schemas)) {
+    const status = errorStatus[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  // API Gateway's own answer, on any route, before the function runs.
+  byStatus.set(413, []);
   return Object.fromEntries(
-    statuses.map((s) => [
-      s,
-      {
-        description: v1ErrorDescription(route, s),
-        ...(s === '429' ? { headers: { ...rateLimitHeaders, 'Retry-After': retryAfterHeader } } : {}),
-        content: { 'application/json': { schema: ref('ErrorEnvelope') } },
-      },
-    ]),
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, codes]) => [
+        String(status),
+        status === 413
+          ? {
+              description:
+                "Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope",
+              content: { 'application/json': { schema: ref('GatewayError') } },
+            }
+          : {
+              description: codes.map((code) => v1ErrorCodeDescription(route, code)).join('; '),
+              ...(status === 429 ? { headers: { ...rateLimitHeaders, 'Retry-After': retryAfterHeader } } : {}),
+              content: {
+                'application/json': {
+                  schema: {
+                    allOf: [
+                      ref('ErrorEnvelope'),
+                      {
+                        type: 'object',
+                        properties: { error: { type: 'object', properties: { code: { enum: codes } } } },
+                      },
+                    ],
+                  },
+                },
+              },
+            },
+      ]),
   );
 };
 
@@ -276,7 +308,7 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
   ];
   const success = schemas
     ? schemas.status === 204
-      ? { '204': { description: 'No Content' } }
+      ? { '204': { description: 'Success, with no body' } }
       : {
           [String(schemas.status)]: {
             description: 'Success',
@@ -320,7 +352,7 @@ const operationFor = (route: RouteDef, method: string, inputs: Record<string, Js
     ...(schemas?.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(schemas.body.id) } } } }
       : {}),
-    responses: { ...success, ...v1ErrorResponses(route) },
+    responses: { ...success, ...v1ErrorResponses(route, schemas) },
   };
 };
 
@@ -360,6 +392,7 @@ export const buildOpenApiDocument = (routes: readonly RouteDef[] = routeTable) =
       ['Tag', tagResourceSchema],
       ['Pagination', paginationSchema],
       ['ErrorEnvelope', errorEnvelopeSchema],
+      ['GatewayError', gatewayErrorSchema],
       ...legacyOutputComponents(),
       ...eventComponents(),
     ],

@@ -1,4 +1,5 @@
 import type { DomainRecord } from './tenancy-types';
+import { nullableUriOf } from '@shared/util/http-url';
 
 /** The Domain resource: exactly these fields (usage and appId stay internal). */
 export const toDomainResource = (domain: DomainRecord) => ({
@@ -6,8 +7,8 @@ export const toDomainResource = (domain: DomainRecord) => ({
   domain: domain.domain,
   verified: domain.verified,
   placeholder: domain.placeholder,
-  expiredUrl: domain.expiredUrl,
-  notFoundUrl: domain.notFoundUrl,
+  expiredUrl: nullableUriOf(domain.expiredUrl),
+  notFoundUrl: nullableUriOf(domain.notFoundUrl),
   primary: domain.primary,
   archived: domain.archived,
   createdAt: domain.createdAt,

@@ -53,9 +53,10 @@ describe('OpenAPI: geo, bulk create, QR codes', () => {
         'margin',
         'size',
       ]);
-      expect(op.responses['404'].content['application/json'].schema).toEqual({
-        $ref: '#/components/schemas/ErrorEnvelope',
-      });
+      expect(op.responses['404'].content['application/json'].schema.allOf).toEqual([
+        { $ref: '#/components/schemas/ErrorEnvelope' },
+        { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: ['not_found'] } } } } },
+      ]);
     }
   });
 });

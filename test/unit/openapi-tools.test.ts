@@ -110,6 +110,52 @@ describe('OpenAPI document and the field tools', () => {
     expect(JSON.stringify(doc.paths['/api/mobile/deeplink'])).toContain('#/components/schemas/LegacyDeepLinkForm');
   });
 
+  it('lists, per route, the error statuses it can answer and the codes each carries', () => {
+    const doc = buildOpenApiDocument() as unknown as {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+      >;
+    };
+    const errors = (path: string, method: string) => {
+      const responses = doc.paths[path]?.[method]?.responses ?? {};
+      return Object.fromEntries(
+        Object.entries(responses)
+          .filter(([status]) => Number(status) >= 400)
+          .map(([status, response]) => {
+            const schema = response.content?.['application/json']?.schema as {
+              allOf?: Array<{ properties?: { error: { properties: { code: { enum: string[] } } } } }>;
+              $ref?: string;
+            };
+            return [status, schema.allOf?.[1]?.properties?.error.properties.code.enum ?? schema.$ref];
+          }),
+      );
+    };
+    const gateway = '#/components/schemas/GatewayError';
+    const auth = { '401': ['unauthorized'], '403': ['forbidden'], '429': ['rate_limited'], '500': ['internal_error'] };
+    expect(errors('/v1/links', 'get')).toEqual({
+      ...auth,
+      '400': ['invalid_request', 'invalid_cursor'],
+      '413': gateway,
+    });
+    expect(errors('/v1/links', 'post')).toEqual({
+      ...auth,
+      '400': ['invalid_json', 'invalid_request'],
+      '409': ['idempotency_key_reused', 'idempotency_request_in_progress', 'slug_taken'],
+      '413': gateway,
+      '415': ['unsupported_media_type'],
+    });
+    expect(errors('/v1/links/{linkId}', 'delete')).toEqual({
+      ...auth,
+      '400': ['invalid_request'],
+      '404': ['not_found'],
+      '413': gateway,
+    });
+    expect(errors('/v1/client/resolve', 'post')['403']).toEqual(['forbidden', 'client_restriction_failed']);
+    expect(errors('/v1/analytics/events', 'get')['503']).toEqual(['analytics_unavailable']);
+    expect(errors('/v1/openapi.json', 'get')).toEqual({ '413': gateway, '500': ['internal_error'] });
+  });
+
   it("openapi-typescript's types compile under tsc --strict (no skipLibCheck), typed as clients send them", async () => {
     const types = astToString(await openapiTS(JSON.parse(JSON.stringify(buildOpenApiDocument())) as never));
     const dir = mkdtempSync(path.join(work, 'types-'));

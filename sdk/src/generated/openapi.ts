@@ -1538,6 +1538,9 @@ export interface components {
             };
             requestId: string;
         };
+        GatewayError: {
+            message: string;
+        };
         LegacyError: {
             /** @constant */
             success: false;
@@ -1813,13 +1816,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]); invalid_cursor: a list cursor tampered with, expired or from another query */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request" | "invalid_cursor";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -1828,7 +1836,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:read scope (details.reason "missing_scope", details.required "links:read") */
@@ -1837,34 +1850,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -1879,7 +1879,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -1888,7 +1893,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -1924,13 +1934,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -1939,7 +1954,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -1948,25 +1968,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            /** @description idempotency_key_reused: the same Idempotency-Key with another body; idempotency_request_in_progress: the same Idempotency-Key while the first request runs; slug_taken: the domain and key are already used (archived links keep their slug) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "idempotency_key_reused" | "idempotency_request_in_progress" | "slug_taken";
+                        };
+                    };
+                };
+            };
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -1975,7 +2005,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -1990,7 +2025,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -1999,7 +2039,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2035,13 +2080,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2050,7 +2100,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -2059,25 +2114,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            /** @description idempotency_key_reused: the same Idempotency-Key with another body; idempotency_request_in_progress: the same Idempotency-Key while the first request runs */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "idempotency_key_reused" | "idempotency_request_in_progress";
+                        };
+                    };
+                };
+            };
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -2086,7 +2151,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2101,7 +2171,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2110,7 +2185,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2141,13 +2221,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2156,7 +2241,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:read scope (details.reason "missing_scope", details.required "links:read") */
@@ -2165,34 +2255,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2207,7 +2298,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2216,7 +2312,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2247,13 +2348,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2262,7 +2368,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -2271,34 +2382,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2313,7 +2425,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2322,7 +2439,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2357,13 +2479,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2372,7 +2499,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -2381,25 +2513,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            /** @description slug_taken: the domain and key are already used (archived links keep their slug) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "slug_taken";
+                        };
+                    };
+                };
+            };
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -2408,7 +2564,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2423,7 +2584,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2432,7 +2598,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2465,13 +2636,18 @@ export interface operations {
                     "image/png": string;
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2480,7 +2656,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:read scope (details.reason "missing_scope", details.required "links:read") */
@@ -2489,34 +2670,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2531,7 +2713,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2540,7 +2727,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2584,13 +2776,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]); invalid_cursor: a list cursor tampered with, expired or from another query */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request" | "invalid_cursor";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2599,7 +2796,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:read scope (details.reason "missing_scope", details.required "links:read") */
@@ -2608,34 +2810,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2650,7 +2839,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2659,7 +2853,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2695,13 +2894,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2710,7 +2914,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -2719,25 +2928,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            /** @description idempotency_key_reused: the same Idempotency-Key with another body; idempotency_request_in_progress: the same Idempotency-Key while the first request runs; slug_taken: the domain and key are already used (archived links keep their slug) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "idempotency_key_reused" | "idempotency_request_in_progress" | "slug_taken";
+                        };
+                    };
+                };
+            };
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -2746,7 +2979,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2761,7 +2999,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2770,7 +3013,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2801,13 +3049,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2816,7 +3069,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:read scope (details.reason "missing_scope", details.required "links:read") */
@@ -2825,34 +3083,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2867,7 +3126,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2876,7 +3140,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -2907,13 +3176,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -2922,7 +3196,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -2931,34 +3210,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -2973,7 +3253,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2982,7 +3267,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3017,13 +3307,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3032,7 +3327,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:write scope (details.reason "missing_scope", details.required "links:write") */
@@ -3041,25 +3341,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
+            /** @description slug_taken: the domain and key are already used (archived links keep their slug) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "slug_taken";
+                        };
+                    };
+                };
+            };
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -3068,7 +3392,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3083,7 +3412,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3092,7 +3426,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3125,13 +3464,18 @@ export interface operations {
                     "image/png": string;
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3140,7 +3484,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the links:read scope (details.reason "missing_scope", details.required "links:read") */
@@ -3149,34 +3498,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3191,7 +3541,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3200,7 +3555,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3242,13 +3602,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]); invalid_cursor: a list cursor tampered with, expired or from another query */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request" | "invalid_cursor";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3257,7 +3622,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the domains:read scope (details.reason "missing_scope", details.required "domains:read") */
@@ -3266,34 +3636,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3308,7 +3665,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3317,7 +3679,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3348,13 +3715,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3363,7 +3735,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the domains:read scope (details.reason "missing_scope", details.required "domains:read") */
@@ -3372,34 +3749,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3414,7 +3792,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3423,7 +3806,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3456,13 +3844,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3471,34 +3864,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
-            /** @description forbidden: a key of another kind; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
+            /** @description forbidden: a key of another kind for this route; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden" | "client_restriction_failed";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -3507,7 +3915,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3522,7 +3935,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3531,7 +3949,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3564,13 +3987,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3579,34 +4007,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
-            /** @description forbidden: a key of another kind; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
+            /** @description forbidden: a key of another kind for this route; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden" | "client_restriction_failed";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -3615,7 +4058,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3630,7 +4078,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3639,7 +4092,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3672,13 +4130,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3687,34 +4150,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
-            /** @description forbidden: a key of another kind; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
+            /** @description forbidden: a key of another kind for this route; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden" | "client_restriction_failed";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -3723,7 +4201,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3738,7 +4221,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3747,7 +4235,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3780,13 +4273,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3795,34 +4293,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
-            /** @description forbidden: a key of another kind; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
+            /** @description forbidden: a key of another kind for this route; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden" | "client_restriction_failed";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -3831,7 +4344,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3846,7 +4364,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3855,7 +4378,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3888,13 +4416,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -3903,34 +4436,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
-            /** @description forbidden: a key of another kind; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
+            /** @description forbidden: a key of another kind for this route; client_restriction_failed: the key's environment, platform, origin, package, certificate or bundle restriction fails (details.reason) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden" | "client_restriction_failed";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -3939,7 +4487,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -3954,7 +4507,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3963,7 +4521,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -3979,47 +4542,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No Content */
+            /** @description Success, with no body */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
-            400: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4028,7 +4564,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -4062,13 +4603,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -4077,7 +4623,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the analytics:read scope (details.reason "missing_scope", details.required "analytics:read") */
@@ -4086,34 +4637,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -4128,7 +4680,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4137,7 +4694,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description analytics_unavailable: the analytics backend is not available (the rest of the API keeps working) */
@@ -4146,7 +4708,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "analytics_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -4178,13 +4745,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -4193,7 +4765,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind for this route */
@@ -4202,34 +4779,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
+            /** @description not_found: an unknown id, or another workspace's id */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "not_found";
+                        };
+                    };
                 };
             };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -4244,7 +4822,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4253,7 +4836,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description analytics_unavailable: the analytics backend is not available (the rest of the API keeps working) */
@@ -4262,7 +4850,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "analytics_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -4297,13 +4890,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]); invalid_cursor: a list cursor tampered with, expired or from another query */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request" | "invalid_cursor";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -4312,7 +4910,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the analytics:read scope (details.reason "missing_scope", details.required "analytics:read") */
@@ -4321,34 +4924,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -4363,7 +4953,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4372,7 +4967,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description analytics_unavailable: the analytics backend is not available (the rest of the API keeps working) */
@@ -4381,7 +4981,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "analytics_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -4426,13 +5031,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_request: validation failed (details is [{path, message}]); invalid_cursor: a list cursor tampered with, expired or from another query */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_request" | "invalid_cursor";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -4441,7 +5051,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind, or a server key without the audit:read scope (details.reason "missing_scope", details.required "audit:read") */
@@ -4450,34 +5065,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
@@ -4492,7 +5094,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4501,7 +5108,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -4534,13 +5146,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
+            /** @description invalid_json: the body does not parse or is not UTF-8; invalid_request: validation failed (details is [{path, message}]) */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "invalid_json" | "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description unauthorized: the key is missing, unknown, revoked or expired */
@@ -4549,7 +5166,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unauthorized";
+                        };
+                    };
                 };
             };
             /** @description forbidden: a key of another kind for this route */
@@ -4558,25 +5180,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description unsupported_media_type: a request body that is not application/json */
@@ -4585,7 +5203,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
             /** @description rate_limited: after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys (Retry-After says when to retry) */
@@ -4600,7 +5223,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4609,7 +5237,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -4623,47 +5256,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No Content */
+            /** @description Success, with no body */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
-            400: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4672,7 +5278,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
@@ -4991,40 +5602,13 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description invalid_request (validation failed; details is [{path, message}]), invalid_json (the body does not parse or is not UTF-8) or invalid_cursor (a list cursor tampered with, expired or from another query) */
-            400: {
+            /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description not_found: an unknown id, another workspace's id, or an unknown route */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description slug_taken (the domain and key are already used; archived links keep their slug), idempotency_key_reused (the same Idempotency-Key with another body) or idempotency_request_in_progress (the same key while the first request runs) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description unsupported_media_type: a request body that is not application/json */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -5033,7 +5617,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "internal_error";
+                        };
+                    };
                 };
             };
         };
