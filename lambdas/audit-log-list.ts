@@ -1,11 +1,8 @@
+import { auditLogListRoute } from '@shared/routes/audit-routes';
 import { listAuditLog } from '@shared/audit/list-audit-log';
-import { listAuditLogQuerySchema } from '@shared/audit/audit-schemas';
 import { v1Handler } from '@shared/http/v1-handler';
 
-export const handler = v1Handler(
-  { route: 'audit-log-list', query: listAuditLogQuerySchema },
-  async ({ auth, query }) => ({
-    status: 200,
-    ...(await listAuditLog(auth.workspaceId, query)),
-  }),
-);
+export const handler = v1Handler(auditLogListRoute, async ({ auth, query }) => ({
+  status: 200,
+  ...(await listAuditLog(auth.workspaceId, query)),
+}));

@@ -16,7 +16,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
 import { projectRoot } from '@shared/local/paths';
-import { bundleDefinesFor, bundleSettings, runtimeNodeOptions } from './bundle-settings';
+import { bundleSettings, runtimeNodeOptions } from './bundle-settings';
 import { handlerGrants } from '@shared/routes/route-table';
 import { handlerEntry, routeTimeoutSeconds, type RouteDef } from '@shared/routes/route-types';
 import {
@@ -105,7 +105,6 @@ export class ServiceFunction extends NodejsFunction {
         tsconfig: path.join(projectRoot, 'tsconfig.json'),
         banner: bundleSettings.banner,
         externalModules: [...bundleSettings.external],
-        define: bundleDefinesFor(props.route),
       },
     });
     Validations.of(role).acknowledge({
