@@ -143,9 +143,9 @@ const recordingOf = (facts: ClickFacts, answer: ClickAnswer, tap: TapIds | null)
 };
 
 /**
- * The click's decision, a pipeline of pure steps: the edge's outcome rules (`decideOutcome`),
- * then the answer (a launch view needs its app, read beforehand: `appIdToRead`), then the ids of
- * an attributable tap, then what is recorded. A new rule that changes where a click goes (a
+ * The click's decision, a pipeline of pure steps: the edge's outcome rules (`decideOutcome`,
+ * given as `outcome`), then the ids of an attributable tap, then the answer (a launch view needs
+ * its app, read beforehand: `appIdToRead`), then what is recorded. A new rule that changes where a click goes (a
  * redirect rule, a variant) is a step on the outcome before the answer; one that adds to what is
  * recorded is a step on the recording. `newId` makes the ids (random by default).
  */
