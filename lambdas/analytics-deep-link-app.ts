@@ -1,11 +1,8 @@
-import { analyticsQuerySchema } from '@shared/analytics/query/analytics-schemas';
+import { analyticsDeepLinkAppRoute } from '@shared/routes/analytics-routes';
 import { getAppAnalyticsOrThrow } from '@shared/analytics/query/get-app-analytics';
 import { v1Handler } from '@shared/http/v1-handler';
 
-export const handler = v1Handler(
-  { route: 'analytics-deep-link-app', query: analyticsQuerySchema },
-  async ({ auth, query }) => ({
-    status: 200,
-    data: await getAppAnalyticsOrThrow(auth.workspaceId, auth.appId, query),
-  }),
-);
+export const handler = v1Handler(analyticsDeepLinkAppRoute, async ({ auth, query }) => ({
+  status: 200,
+  data: await getAppAnalyticsOrThrow(auth.workspaceId, auth.appId, query),
+}));

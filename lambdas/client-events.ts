@@ -1,12 +1,9 @@
+import { clientEventsRoute } from '@shared/routes/client-routes';
 import { clientRequestInfo } from '@shared/attribution/client-request';
-import { customerEventsBodySchema } from '@shared/attribution/client-schemas';
 import { recordCustomerEvents } from '@shared/attribution/customer-events';
 import { v1Handler } from '@shared/http/v1-handler';
 
-export const handler = v1Handler(
-  { route: 'client-events', body: customerEventsBodySchema },
-  async ({ auth, body, event }) => ({
-    status: 202,
-    data: { accepted: await recordCustomerEvents(auth.workspaceId, body, clientRequestInfo(event)) },
-  }),
-);
+export const handler = v1Handler(clientEventsRoute, async ({ auth, body, event }) => ({
+  status: 202,
+  data: { accepted: await recordCustomerEvents(auth.workspaceId, body, clientRequestInfo(event)) },
+}));

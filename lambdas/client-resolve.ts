@@ -1,12 +1,9 @@
+import { clientResolveRoute } from '@shared/routes/client-routes';
 import { clientRequestInfo } from '@shared/attribution/client-request';
 import { resolveClientLink } from '@shared/attribution/client-resolve';
-import { clientLinkReferenceSchema } from '@shared/attribution/client-schemas';
 import { v1Handler } from '@shared/http/v1-handler';
 
-export const handler = v1Handler(
-  { route: 'client-resolve', body: clientLinkReferenceSchema },
-  async ({ auth, body, event }) => ({
-    status: 200,
-    data: await resolveClientLink(auth.workspaceId, body, clientRequestInfo(event)),
-  }),
-);
+export const handler = v1Handler(clientResolveRoute, async ({ auth, body, event }) => ({
+  status: 200,
+  data: await resolveClientLink(auth.workspaceId, body, clientRequestInfo(event)),
+}));

@@ -1,13 +1,9 @@
+import { deepLinksPatchRoute } from '@shared/routes/deep-link-routes';
 import { requestOrigin } from '@shared/audit/request-origin';
 import { v1Handler } from '@shared/http/v1-handler';
 import { patchLink } from '@shared/links/patch-link';
-import { linkIdPathSchema } from '@shared/schemas/link-id-path-schema';
-import { patchLinkBodySchema } from '@shared/schemas/link-schemas';
 
-export const handler = v1Handler(
-  { route: 'deep-links-patch', path: linkIdPathSchema, body: patchLinkBodySchema },
-  async (input) => ({
-    status: 200,
-    data: await patchLink(input.auth.workspaceId, 'DEEPLINK', input.path.linkId, input.body, requestOrigin(input)),
-  }),
-);
+export const handler = v1Handler(deepLinksPatchRoute, async (input) => ({
+  status: 200,
+  data: await patchLink(input.auth.workspaceId, 'DEEPLINK', input.path.linkId, input.body, requestOrigin(input)),
+}));

@@ -1,8 +1,8 @@
+import { legacyLinkCreateRoute } from '@shared/routes/legacy-routes';
 import { requestOrigin } from '@shared/audit/request-origin';
 import { legacyHandler } from '@shared/http/legacy-handler';
-import { decodeLegacyLinkForm } from '@shared/legacy/legacy-form';
 import { createLegacyShortLink } from '@shared/legacy/legacy-links';
 
-export const handler = legacyHandler({ route: 'legacy-link-create', form: decodeLegacyLinkForm }, (input) =>
+export const handler = legacyHandler(legacyLinkCreateRoute, (input) =>
   createLegacyShortLink(input.auth.workspaceId, input.form, requestOrigin(input)),
 );

@@ -1,9 +1,9 @@
+import { linksArchiveRoute } from '@shared/routes/link-routes';
 import { requestOrigin } from '@shared/audit/request-origin';
 import { v1Handler } from '@shared/http/v1-handler';
 import { archiveLink } from '@shared/links/patch-link';
-import { linkIdPathSchema } from '@shared/schemas/link-id-path-schema';
 
-export const handler = v1Handler({ route: 'links-archive', path: linkIdPathSchema }, async (input) => ({
+export const handler = v1Handler(linksArchiveRoute, async (input) => ({
   status: 200,
   data: await archiveLink(input.auth.workspaceId, 'SHORTLINK', input.path.linkId, requestOrigin(input)),
 }));

@@ -1,8 +1,8 @@
+import { linksListRoute } from '@shared/routes/link-routes';
 import { v1Handler } from '@shared/http/v1-handler';
 import { listLinks } from '@shared/links/list-links';
-import { listLinksQuerySchema } from '@shared/schemas/list-schemas';
 
-export const handler = v1Handler({ route: 'links-list', query: listLinksQuerySchema }, async ({ auth, query }) => ({
+export const handler = v1Handler(linksListRoute, async ({ auth, query }) => ({
   status: 200,
   ...(await listLinks(auth.workspaceId, 'SHORTLINK', query)),
 }));

@@ -16,8 +16,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { envNames } from '@shared/config/config';
 import { projectRoot } from '@shared/local/paths';
-import { bundleDefinesFor, bundleSettings, runtimeNodeOptions } from './bundle-settings';
-import { isRoute, type FunctionSpec } from '@shared/routes/function-spec';
+import { bundleSettings, runtimeNodeOptions } from './bundle-settings';
+import type { FunctionSpec } from '@shared/routes/function-spec';
 import { handlerGrants } from '@shared/routes/route-table';
 import { handlerEntry, routeTimeoutSeconds } from '@shared/routes/route-types';
 import {
@@ -109,8 +109,6 @@ export class ServiceFunction extends NodejsFunction {
         tsconfig: path.join(projectRoot, 'tsconfig.json'),
         banner: bundleSettings.banner,
         externalModules: [...bundleSettings.external],
-        // A route's bundle inlines its own row (shared/routes/own-route.ts); a consumer reads none.
-        define: isRoute(props.fn) ? bundleDefinesFor(props.fn) : {},
       },
     });
     Validations.of(role).acknowledge({

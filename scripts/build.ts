@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
-import { bundleDefinesFor, bundleSettings } from '@lib/bundle-settings';
+import { bundleSettings } from '@lib/bundle-settings';
 import { projectRoot } from '@shared/local/paths';
 import { routeTable } from '@shared/routes/route-table';
 import { handlerEntry } from '@shared/routes/route-types';
@@ -46,7 +46,6 @@ export const buildAll = async () => {
       ...(await bundleEntry(
         path.join(projectRoot, handlerEntry(route)),
         path.join(distDir, route.handler, 'index.mjs'),
-        bundleDefinesFor(route),
       )),
     })),
   );

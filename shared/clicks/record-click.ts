@@ -19,6 +19,8 @@ export interface ClickedLink {
 export interface ClickRequest {
   link: ClickedLink;
   userAgent: string | null;
+  /** The user agent's classification, when the caller already parsed it (else parsed here). */
+  client?: ClientInfo;
   ip: string | null;
   country: string | null;
   referrer: string | null;
@@ -48,7 +50,7 @@ export const referrerHostOf = (referrer: string | null): string | null => {
 /** Builds the `click` event of a request (no I/O beyond the visitor salt). */
 export const buildClickEvent = async (request: ClickRequest): Promise<RecordedClick> => {
   const at = request.at ?? new Date();
-  const client = parseUserAgent(request.userAgent);
+  const client = request.client ?? parseUserAgent(request.userAgent);
   const isBot = request.forceBot === true || client.isBot;
   const { link } = request;
   const event: EventRecord = {

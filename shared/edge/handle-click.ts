@@ -1,7 +1,7 @@
-import { parseUserAgent } from '@shared/clicks/user-agent';
 import type { ApiEvent, ApiResult } from '@shared/http/api-types';
 import { getAppCached, playStoreUrlWithReferrer } from './app-links';
-import { answerClick, redirectTo } from './answer-click';
+import { answerClick } from './answer-click';
+import { redirectTo } from './click-response';
 import { destinationFor } from './destination';
 import { decideOutcome } from './edge-outcome';
 import { parseEdgeRequest, type EdgeRequest } from './edge-request';
@@ -21,9 +21,12 @@ export interface KnownHostRequest {
   host: ResolvedHost;
 }
 
-/** Parses the request and resolves its host (null: not a domain of any workspace -> plain 404). */
-export const knownHostOf = async (event: ApiEvent): Promise<KnownHostRequest | null> => {
-  const request = parseEdgeRequest(event);
+/**
+ * Parses the request and resolves its host (null: not a domain of any workspace -> plain 404).
+ * `pathKey`: the link key of the path, when the caller matched one.
+ */
+export const knownHostOf = async (event: ApiEvent, pathKey?: string): Promise<KnownHostRequest | null> => {
+  const request = parseEdgeRequest(event, pathKey);
   const host = await resolveHost(request.hostname);
   return host ? { request, host } : null;
 };
@@ -44,7 +47,7 @@ const answerOnAlternateHost = async (
   const canonical = `${request.origin.replace(`://${ALTERNATE_LABEL}`, '://')}/${encodeURIComponent(key)}`;
   const clickId = request.query.get('c') ?? '';
   if (!CLICK_ID.test(clickId)) return redirectTo(canonical);
-  const client = parseUserAgent(request.userAgent);
+  const { client } = request;
   const outcome = decideOutcome({
     host,
     record,
@@ -71,9 +74,12 @@ const answerOnAlternateHost = async (
 /**
  * GET / HEAD `/{key}` on the edge. The reads before the answer (host, slug item) run within
  * EDGE_READ_BUDGET_MS; past it the visitor gets the domain's fallback answer (read-budget.ts).
+ * `pathKey`: the link key of the path (default: the event's `key` path parameter).
  */
-export const handleLinkRequest = async (event: ApiEvent, requestId: string): Promise<ApiResult> => {
-  const request = parseEdgeRequest(event);
+export const handleLinkRequest = async (event: ApiEvent, requestId: string, pathKey?: string): Promise<ApiResult> =>
+  answerLinkRequest(parseEdgeRequest(event, pathKey), requestId);
+
+const answerLinkRequest = async (request: EdgeRequest, requestId: string): Promise<ApiResult> => {
   const key = request.key ?? '';
   // What was read so far: the host is known when only the slug read ran over budget.
   const read: { host: ResolvedHost | null; record?: RedirectRecord } = { host: null };

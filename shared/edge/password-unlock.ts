@@ -25,10 +25,15 @@ export const passwordFromForm = (event: ApiEvent): string | null => {
  * POST `/{key}`: the password form's answer. Every try is counted first (per client and link,
  * 429 beyond the limit); a wrong password shows the form again with 401; the right one opens the
  * link (303 to the destination, or the launch view) and records the click. Nothing that could
- * reveal the password is set: no cookie, no token in the URL.
+ * reveal the password is set: no cookie, no token in the URL. `pathKey`: the link key of the path
+ * (default: the event's `key` path parameter).
  */
-export const handlePasswordSubmit = async (event: ApiEvent, requestId: string): Promise<ApiResult> => {
-  const known = await knownHostOf(event);
+export const handlePasswordSubmit = async (
+  event: ApiEvent,
+  requestId: string,
+  pathKey?: string,
+): Promise<ApiResult> => {
+  const known = await knownHostOf(event, pathKey);
   if (!known) return plainNotFound();
   const { request, host } = known;
   const key = request.key ?? '';

@@ -1,6 +1,6 @@
 import { getConfig } from '@shared/config/config';
 import type { ApiResult } from '@shared/http/api-types';
-import { redirectTo } from './answer-click';
+import { redirectTo } from './click-response';
 import type { ResolvedHost } from './host-resolver';
 import { statusPage } from './html/status-page';
 

@@ -20,10 +20,13 @@ export interface Pagination {
   hasMore: boolean;
 }
 
-/** What a v1 handler returns; the envelope middleware turns it into the HTTP response. */
-export interface ApiReply {
+/**
+ * What a v1 handler returns (`D`: its route's reply data, shared/routes/typed-route.ts); the v1
+ * handler wraps it in the success envelope.
+ */
+export interface ApiReply<D = unknown> {
   status: number;
-  data?: unknown;
+  data?: D;
   pagination?: Pagination;
   headers?: Record<string, string>;
   /** `Set-Cookie` values (the console's session cookie), as API Gateway's payload 2.0 `cookies`. */

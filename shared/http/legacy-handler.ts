@@ -1,20 +1,13 @@
 import middy from '@middy/core';
 import type { AuthContext } from '@shared/auth/credential';
-import { ownRoute } from '@shared/routes/own-route';
+import type { LegacyRoute } from '@shared/routes/typed-route';
 import type { ApiContext, ApiEvent, ApiResult } from './api-types';
 import { legacyAuthMiddleware, type LegacyCredential } from './middleware/legacy-auth';
-import { legacyEnvelopeMiddleware } from './middleware/legacy-envelope';
+import { legacyEnvelopeMiddleware, legacySuccess } from './middleware/legacy-envelope';
 import { observabilityMiddlewares } from './middleware/observability';
 import { rateLimitMiddleware } from './middleware/rate-limit';
 import { requestIdMiddleware } from './middleware/request-id';
 import { parseMultipartForm } from './multipart-form';
-
-export interface LegacyHandlerSpec<F> {
-  /** The route's handler name in the route table; credential and method come from there. */
-  route: string;
-  /** Decodes and validates the multipart form (throwing a LegacyError); POST routes only. */
-  form?: (fields: Map<string, string>) => F;
-}
 
 export interface LegacyInput<F> {
   form: F;
@@ -24,27 +17,28 @@ export interface LegacyInput<F> {
   event: ApiEvent;
 }
 
+/** The route's form, decoded from the multipart body (POST routes); undefined for a route without one. */
+const formOf = async <F>(route: LegacyRoute<F>, event: ApiEvent): Promise<F | undefined> =>
+  route.decodeForm ? route.decodeForm(await parseMultipartForm(event)) : undefined;
+
 /**
- * Builds a legacy (`/api/mobile/*`) Lambda handler, parallel to `v1Handler`: request id
- * (`X-Request-Id` is kept), the legacy envelope, legacy `api-key` auth, the workspace's legacy
- * rate limit, multipart form parsing
- * when `form` is given. The function returns the `data` of `{success:true, data}`.
+ * Builds a legacy (`/api/mobile/*`) Lambda handler for a route (shared/routes/typed-route.ts),
+ * parallel to `v1Handler`: request id (`X-Request-Id` is kept), the legacy envelope, legacy
+ * `api-key` auth by the route's credential and method, the workspace's legacy rate limit,
+ * multipart form parsing with the route's decoder. The function returns the `data` of
+ * `{success:true, data}`.
  */
-export const legacyHandler = <F = undefined>(
-  spec: LegacyHandlerSpec<F>,
-  fn: (input: LegacyInput<F>) => Promise<unknown>,
-) => {
-  const route = ownRoute(spec.route);
+export const legacyHandler = <F, D>(route: LegacyRoute<F, D>, fn: (input: LegacyInput<F>) => Promise<D>) => {
   const core = async (event: ApiEvent, context: ApiContext): Promise<ApiResult> => {
-    const form = spec.form ? spec.form(await parseMultipartForm(event)) : (undefined as F);
+    const form = await formOf(route, event);
     const data = await fn({
-      form,
+      form: form as F,
       query: event.queryStringParameters ?? {},
       auth: context.auth as AuthContext,
       requestId: context.requestId,
       event,
     });
-    return data as ApiResult;
+    return legacySuccess(data);
   };
   return middy<ApiEvent, ApiResult, Error, ApiContext>(core)
     .use(observabilityMiddlewares())

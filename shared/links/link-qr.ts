@@ -36,7 +36,7 @@ export const linkQrReply = async (
   linkType: LinkType,
   linkId: string,
   query: QrQuery,
-): Promise<ApiReply> => {
+): Promise<ApiReply<never>> => {
   const link = await linkRepository.getByIdOrThrow(workspaceId, linkId, linkType);
   const image = await renderQr(shortLinkOf(link.domain, link.key), query);
   return {

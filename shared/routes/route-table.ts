@@ -14,8 +14,8 @@ import { sessionRoutes } from './session-routes';
  * The one route table. The CDK stack, the local server and the OpenAPI document all read it;
  * nothing else lists routes. Each feature keeps its rows in its own file.
  */
-// Marked pure (array spread is not, for esbuild) so a Lambda bundle, which reads only its own row
-// (own-route.ts), drops the table.
+// Marked pure (array spread is not, for esbuild) so a Lambda bundle, which imports only its own
+// route object (typed-route.ts), drops the table.
 export const routeTable: readonly RouteDef[] = /* @__PURE__ */ (() => [
   ...linkRoutes,
   ...deepLinkRoutes,

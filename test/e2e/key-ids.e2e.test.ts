@@ -65,14 +65,17 @@ const eventFor = (route: RouteDef, headers: Record<string, string>, requestId: s
   } as unknown as ApiEvent;
 };
 
-/** The route's own middleware chain (auth by its credential and scope) around a body that writes one line. */
+/**
+ * The route's own middleware chain (auth by its credential and scope) around a body that writes
+ * one line: its row without its request schemas or form decoder, so any request reaches the body.
+ */
 const handlerWithLine = (route: RouteDef) =>
   route.credential === 'legacy-mobile' || route.credential === 'legacy-app'
-    ? legacyHandler({ route: route.handler }, () => {
+    ? legacyHandler({ ...route, decodeForm: undefined }, () => {
         log('info', 'route body ran');
         return Promise.resolve({});
       })
-    : v1Handler({ route: route.handler }, () => {
+    : v1Handler({ ...route, request: {} }, () => {
         log('info', 'route body ran');
         return Promise.resolve({ status: 200, data: {} });
       });

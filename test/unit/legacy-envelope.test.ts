@@ -3,15 +3,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { captureOutput } from '@test/support/log-capture';
 import { AppError } from '@shared/errors/app-error';
 import type { ApiContext, ApiEvent, ApiResult } from '@shared/http/api-types';
-import { legacyEnvelopeMiddleware } from '@shared/http/middleware/legacy-envelope';
+import { legacyEnvelopeMiddleware, legacySuccess } from '@shared/http/middleware/legacy-envelope';
 import { requestIdMiddleware } from '@shared/http/middleware/request-id';
 import { MultipartFormError } from '@shared/http/multipart-form';
 import { legacyErrors } from '@shared/legacy/legacy-error';
 import { decodeLegacyDeepLinkForm, decodeLegacyLinkForm } from '@shared/legacy/legacy-form';
 
 const event = { headers: { 'x-request-id': 'req-legacy-1' }, routeKey: 'POST /api/mobile/x' } as unknown as ApiEvent;
+// The chain as legacyHandler builds it: the route's data answered with `legacySuccess`.
 const run = async (fn: () => Promise<unknown>) => {
-  const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(async () => (await fn()) as ApiResult)
+  const chain = middy<ApiEvent, ApiResult, Error, ApiContext>(async () => legacySuccess(await fn()))
     .use(requestIdMiddleware())
     .use(legacyEnvelopeMiddleware());
   const out = await chain(event, {} as ApiContext);

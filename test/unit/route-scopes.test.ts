@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { grants, scopesOf } from '@shared/auth/scopes';
 import { buildOpenApiDocument } from '@shared/openapi/openapi-document';
 import { routeTable } from '@shared/routes/route-table';
-import { bundleOwnRoute } from '@test/support/bundle-own-route';
 
 describe('scopes', () => {
   it('a key grants its scopes, `read` every *:read scope, `all` everything', () => {
@@ -32,10 +31,5 @@ describe('scopes', () => {
       expect(op?.security).toEqual([{ serverKey: [route.scope] }]);
       expect(op?.['x-required-scope']).toBe(route.scope);
     }
-  });
-
-  it("a handler's bundle carries its route's scope", async () => {
-    const { route } = await bundleOwnRoute('links-patch');
-    expect(route).toEqual({ handler: 'links-patch', method: 'PATCH', credential: 'server', scope: 'links:write' });
   });
 });

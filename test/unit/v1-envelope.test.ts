@@ -6,6 +6,7 @@ import { errorStatus } from '@shared/errors/error-code';
 import type { ApiContext, ApiEvent } from '@shared/http/api-types';
 import { pickRequestId } from '@shared/http/middleware/request-id';
 import { v1Handler } from '@shared/http/v1-handler';
+import { routeByHandler } from '@shared/routes/route-table';
 
 const event = (over: Partial<ApiEvent> = {}): ApiEvent =>
   ({
@@ -22,8 +23,10 @@ const event = (over: Partial<ApiEvent> = {}): ApiEvent =>
 const context = {} as ApiContext;
 const parse = (result: any) => ({ status: result.statusCode, headers: result.headers, body: JSON.parse(result.body) });
 
-// The not-found route needs no key, so it exercises the chain without DynamoDB.
-const throwing = (error: Error) => v1Handler({ route: 'not-found' }, () => Promise.reject(error));
+// The not-found route's row needs no key, so it exercises the chain without DynamoDB; each test
+// gives it its own request schemas.
+const notFoundRow = routeByHandler('not-found');
+const throwing = (error: Error) => v1Handler({ ...notFoundRow, request: {} }, () => Promise.reject(error));
 
 describe('v1 envelope and error mapping', () => {
   it('maps every error code to its status in the v1 envelope with the request id', async () => {
@@ -60,7 +63,7 @@ describe('v1 envelope and error mapping', () => {
   });
 
   it('wraps a reply in the success envelope', async () => {
-    const ok = v1Handler({ route: 'not-found', query: z.object({ a: z.string() }) }, ({ query, requestId }) =>
+    const ok = v1Handler({ ...notFoundRow, request: { query: z.object({ a: z.string() }) } }, ({ query, requestId }) =>
       Promise.resolve({
         status: 200,
         data: { echo: query.a, requestId },
@@ -78,8 +81,9 @@ describe('v1 envelope and error mapping', () => {
   });
 
   it('answers 400 invalid_request with a detail per bad field', async () => {
-    const h = v1Handler({ route: 'not-found', query: z.object({ a: z.string(), b: z.coerce.number().int() }) }, () =>
-      Promise.resolve({ status: 200 }),
+    const h = v1Handler(
+      { ...notFoundRow, request: { query: z.object({ a: z.string(), b: z.coerce.number().int() }) } },
+      () => Promise.resolve({ status: 200 }),
     );
     const out = parse(await h(event({ queryStringParameters: { b: 'x' } }), context));
     expect(out.status).toBe(400);

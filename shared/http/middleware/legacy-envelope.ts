@@ -14,6 +14,9 @@ const legacyResult = (status: number, body: Record<string, unknown>): ApiResult 
   body: JSON.stringify(body),
 });
 
+/** A legacy route's answer: its data as 200 `{success:true, data}` (no request id in the body). */
+export const legacySuccess = (data: unknown): ApiResult => legacyResult(200, { success: true, data });
+
 /** Any thrown error as the legacy error it answers with (unknown ones: null, a bug). */
 const asLegacyError = (error: unknown): LegacyError | null => {
   if (isLegacyError(error)) return error;
@@ -25,17 +28,14 @@ const asLegacyError = (error: unknown): LegacyError | null => {
 };
 
 /**
- * The legacy shapes (`{success, data}` / `{success:false, msg|error}`), no v1 envelope: a handler's data becomes 200
- * `{success:true, data}`; errors `{success:false, msg}` or `{success:false, error}` with their
+ * The legacy shapes (`{success, data}` / `{success:false, msg|error}`), no v1 envelope: a handler's data,
+ * already answered 200 `{success:true, data}` (`legacySuccess`), gets the rate-limit headers; errors `{success:false, msg}` or `{success:false, error}` with their
  * status. Anything unexpected is logged with the request id and answered 500
  * `{success:false, msg:"Internal server error"}`.
  */
 export const legacyEnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   after: (request) => {
-    request.response = withRateLimitHeaders(
-      legacyResult(200, { success: true, data: request.response }),
-      request.context,
-    );
+    if (request.response) request.response = withRateLimitHeaders(request.response, request.context);
   },
   onError: (request) => {
     // Unset when the chain failed before the request-id middleware ran.

@@ -1,6 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
 import type { ApiContext, ApiEvent, ApiResult } from '@shared/http/api-types';
 import { logger } from '@shared/util/logger';
 import { metrics } from '@shared/util/metrics';
@@ -12,12 +13,9 @@ import { metrics } from '@shared/util/metrics';
  * request-id middleware, next in the chain, adds `requestId` and `route` to both; the stream and
  * queue consumers (outbound events) use the same two middlewares.
  */
-export const observabilityMiddlewares = <E = ApiEvent, R = ApiResult, C extends object = ApiContext>(): MiddlewareObj<
+export const observabilityMiddlewares = <E = ApiEvent, R = ApiResult, C extends Context = ApiContext>(): MiddlewareObj<
   E,
   R,
   Error,
   C
->[] => [
-  injectLambdaContext(logger, { resetKeys: true }) as unknown as MiddlewareObj<E, R, Error, C>,
-  logMetrics(metrics) as unknown as MiddlewareObj<E, R, Error, C>,
-];
+>[] => [injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics)];

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { isAppError } from '@shared/errors/app-error';
-import type { ApiContext, ApiEvent, ApiReply, ApiResult } from '@shared/http/api-types';
-import { errorResult, internalError, successResult } from '@shared/http/responses';
+import type { ApiContext, ApiEvent, ApiResult } from '@shared/http/api-types';
+import { errorResult, internalError } from '@shared/http/responses';
 import { log } from '@shared/util/logger';
 import { countIfThrottled } from '@shared/util/metrics';
 
@@ -13,16 +13,14 @@ export const withRateLimitHeaders = (
   context?.rateLimitHeaders ? { ...result, headers: { ...result.headers, ...context.rateLimitHeaders } } : result;
 
 /**
- * The v1 envelope: handler replies become `{success:true,data,pagination?,requestId}`; typed
- * errors become `{success:false,error:{code,message,details?},requestId}`. Anything else is a
- * bug: logged with the request id, answered with a generic 500.
+ * The v1 envelope around a route's function: its reply, already in the success envelope
+ * `{success:true,data,pagination?,requestId}` (v1-handler.ts, `successResult`), gets the rate-limit
+ * headers; typed errors become `{success:false,error:{code,message,details?},requestId}`.
+ * Anything else is a bug: logged with the request id, answered with a generic 500.
  */
 export const v1EnvelopeMiddleware = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
   after: (request) => {
-    request.response = withRateLimitHeaders(
-      successResult(request.response as unknown as ApiReply, request.context.requestId),
-      request.context,
-    );
+    if (request.response) request.response = withRateLimitHeaders(request.response, request.context);
   },
   onError: (request) => {
     const { error } = request;
