@@ -38,7 +38,8 @@ const NOT_AUDITED: Record<string, string> = {
   'POST /{key}': "a visitor's password for a protected link: a redirect",
   'POST /api/launch-view-events': 'launch page beacons (traffic)',
   'ANY $default': 'the not-found answer of unknown paths (service API and edge)',
-  'POST /v1/sessions': "a console sign-in: the key's use, not a change of the workspace (actions under it are logged with the key as actor)",
+  'POST /v1/sessions':
+    "a console sign-in: the key's use, not a change of the workspace (actions under it are logged with the key as actor)",
   'DELETE /v1/sessions/current': 'a console sign-out: ends a session, changes nothing of the workspace',
 };
 
