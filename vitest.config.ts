@@ -32,7 +32,17 @@ export default defineConfig({
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: [env] } },
       { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...dynamo } },
       { test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts'], ...dynamo } },
-      { test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'], setupFiles: [env] } },
+      // The CDK files only read the synthesized stack. One worker process runs them all, so
+      // aws-cdk-lib is loaded and the default stack synthesized (test/support/synth-stack.ts) once per
+      // run rather than once per file: the single most expensive step of the suite.
+      {
+        test: {
+          name: 'cdk',
+          include: ['test/cdk/**/*.test.ts'],
+          setupFiles: [env],
+          isolate: false,
+        },
+      },
     ],
   },
 });
