@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -5,8 +6,16 @@ const dir = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 /** Every file's own environment: a table name, a temporary event lake, quiet logs. No DynamoDB. */
 const env = 'test/support/test-env.ts';
+/**
+ * The unit and CDK files need no DynamoDB Local and are mostly computation: they run first, on at
+ * least two workers (Vitest's default is one worker fewer than the cores, which on a 2-core
+ * machine ran them one file after another on one core). The integration and end-to-end files run
+ * after them with Vitest's default, so they meet no more contention than before.
+ */
+const computeOnly = { sequence: { groupOrder: 0 }, maxWorkers: Math.max(2, availableParallelism() - 1) };
 /** One DynamoDB Local for the run (global setup), and a table of each file's own in it. */
 const dynamo = {
+  sequence: { groupOrder: 1 },
   globalSetup: ['test/support/global-setup.ts'],
   setupFiles: [env, 'test/support/dynamo-table.ts'],
 };
@@ -29,7 +38,7 @@ export default defineConfig({
     // Each project inherits the options above (`extends` is true by default) and adds only the
     // setup its tests need: `vitest run --project unit` starts no DynamoDB Local and no browser.
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: [env] } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: [env], ...computeOnly } },
       { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...dynamo } },
       {
         test: {
@@ -42,7 +51,18 @@ export default defineConfig({
           setupFiles: [...dynamo.setupFiles, 'test/support/openapi-contract-setup.ts'],
         },
       },
-      { test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'], setupFiles: [env] } },
+      // The CDK files only read the synthesized stack. One worker process runs them all, so
+      // aws-cdk-lib is loaded and the default stack synthesized (test/support/synth-stack.ts) once per
+      // run rather than once per file: the single most expensive step of the suite.
+      {
+        test: {
+          name: 'cdk',
+          include: ['test/cdk/**/*.test.ts'],
+          setupFiles: [env],
+          isolate: false,
+          ...computeOnly,
+        },
+      },
     ],
   },
 });
