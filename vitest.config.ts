@@ -9,10 +9,14 @@ const env = 'test/support/test-env.ts';
 /**
  * The unit and CDK files need no DynamoDB Local and are mostly computation: they run first, on at
  * least two workers (Vitest's default is one worker fewer than the cores, which on a 2-core
- * machine ran them one file after another on one core). The integration and end-to-end files run
- * after them with Vitest's default, so they meet no more contention than before.
+ * machine ran them one file after another on one core).
  */
 const computeOnly = { sequence: { groupOrder: 0 }, maxWorkers: Math.max(2, availableParallelism() - 1) };
+/**
+ * The integration and end-to-end files: two at a time (each has its own table, its own local
+ * stack on its own ports), after the unit and CDK files.
+ */
+const twoWorkers = { maxWorkers: Math.max(2, availableParallelism() - 1) };
 /** One DynamoDB Local for the run (global setup), and a table of each file's own in it. */
 const dynamo = {
   sequence: { groupOrder: 1 },
@@ -39,15 +43,28 @@ export default defineConfig({
     // setup its tests need: `vitest run --project unit` starts no DynamoDB Local and no browser.
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: [env], ...computeOnly } },
-      { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...dynamo } },
+      { test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...dynamo, ...twoWorkers } },
       {
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts', 'test/reliability/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts'],
           ...dynamo,
+          ...twoWorkers,
           // The console's browser tests need console/dist (built here when missing or stale).
           globalSetup: [...dynamo.globalSetup, 'test/support/console-build-setup.ts'],
           // Every answer of the service API checked against the OpenAPI document.
+          setupFiles: [...dynamo.setupFiles, 'test/support/openapi-contract-setup.ts'],
+        },
+      },
+      // Load, races, stalls and outages: last, one file at a time, so that what they measure is
+      // their own load and not another file's.
+      {
+        test: {
+          name: 'reliability',
+          include: ['test/reliability/**/*.test.ts'],
+          ...dynamo,
+          sequence: { groupOrder: 2 },
+          maxWorkers: 1,
           setupFiles: [...dynamo.setupFiles, 'test/support/openapi-contract-setup.ts'],
         },
       },

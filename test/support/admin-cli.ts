@@ -1,10 +1,40 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { projectRoot } from '@shared/local/paths';
 
-const run = promisify(execFile);
-const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
+const execFileAsync = promisify(execFile);
+
+let bundled: Promise<string> | undefined;
+/**
+ * scripts/admin.ts bundled by esbuild (which is also what tsx transpiles with), once per test
+ * file: each run then starts plain Node instead of tsx, which transpiles the CLI's few hundred
+ * modules at every start (seconds apiece on a busy machine). Packages stay external, resolved
+ * from node_modules as under tsx. The file sits two folders below the project root, as the
+ * sources do, so `projectRoot` (shared/local/paths.ts) resolves the same; one per process, so
+ * parallel test workers never write the same file.
+ */
+const cliBundle = (): Promise<string> =>
+  (bundled ??= (async () => {
+    const outfile = path.join(projectRoot, 'node_modules', '.cache', `admin-cli-${process.pid}.mjs`);
+    await build({
+      entryPoints: [path.join(projectRoot, 'scripts', 'admin.ts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      packages: 'external',
+      tsconfig: path.join(projectRoot, 'tsconfig.json'),
+      logLevel: 'error',
+    });
+    return outfile;
+  })());
+
+/** Runs the bundled CLI with these arguments. */
+const run = async (args: string[], options: { cwd: string; env: Record<string, string>; maxBuffer: number }) =>
+  execFileAsync(process.execPath, [await cliBundle(), ...args], options);
 
 /** The test process's environment, quiet (the CLI itself drops the local server's Lambda marker: scripts/admin/operator-env.ts). */
 const operatorEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
@@ -19,7 +49,7 @@ const operatorEnv = (extra: Record<string, string> = {}): Record<string, string>
  * and returns its one line of JSON.
  */
 export const runAdminJson = async <T = any>(args: string[], env: Record<string, string> = {}): Promise<T> => {
-  const { stdout } = await run(tsx, ['scripts/admin.ts', ...args, '--json'], {
+  const { stdout } = await run([...args, '--json'], {
     cwd: projectRoot,
     env: operatorEnv(env),
     maxBuffer: 64 * 1024 * 1024,
@@ -33,7 +63,7 @@ export const runAdmin = async (
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
-    const { stdout, stderr } = await run(tsx, ['scripts/admin.ts', ...args], {
+    const { stdout, stderr } = await run(args, {
       cwd: projectRoot,
       env: operatorEnv(env),
       maxBuffer: 64 * 1024 * 1024,
