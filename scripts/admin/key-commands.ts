@@ -179,12 +179,20 @@ export const registerKeyCommands = (program: Command, adminTarget: AdminTargetOf
               ),
             ]
           : [];
-      const { indexItemsCleared } = await apiKeyRepository.revoke(keyHash, undefined, audit).catch((error: unknown) => {
-        // Only the key's hash is stored: a key that was never issued and a mistyped one look the same.
-        if (isConditionalCheckFailure(error))
-          throw new AdminError('not_found', 'No such key: nothing was revoked (check that the key is complete)');
-        throw error;
-      });
+      const { indexItemsCleared } = await apiKeyRepository
+        .revoke(keyHash, undefined, audit)
+        .catch(async (error: unknown) => {
+          // Another run revoked it between our read and our write (and wrote the one entry): it is
+          // revoked, as asked; revoke again without an entry, as for a key found revoked.
+          if (record && audit.length && isConditionalCheckFailure(error)) return apiKeyRepository.revoke(keyHash);
+          throw error;
+        })
+        .catch((error: unknown) => {
+          // Only the key's hash is stored: a key that was never issued and a mistyped one look the same.
+          if (isConditionalCheckFailure(error))
+            throw new AdminError('not_found', 'No such key: nothing was revoked (check that the key is complete)');
+          throw error;
+        });
       printResult(
         options,
         { revoked: true, indexItemsCleared },

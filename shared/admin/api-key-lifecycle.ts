@@ -4,6 +4,7 @@
  * for keys stored before ids existed. The plain key is returned once by
  * create and rotate and never stored, logged or listed; neither is its hash.
  */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { apiKeyMaintenance } from './api-key-maintenance';
 import { generateApiKey, hashApiKey, isExpired } from '@shared/auth/api-keys';
@@ -146,6 +147,10 @@ const keyById = async (keyId: string): Promise<ApiKeyRecord & { keyId: string }>
   return record as ApiKeyRecord & { keyId: string };
 };
 
+/** The revocation's transaction was cancelled by the key's own condition (its first item). */
+const isConditionCancelled = (error: unknown): boolean =>
+  error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
+
 /**
  * Revokes a key by its public id; refuses an unknown or already revoked id. With an origin, its
  * `key.revoked` audit entry is written in the revocation's transaction.
@@ -165,7 +170,12 @@ export const revokeKeyById = async (keyId: string, now = Date.now(), origin?: Ch
         ),
       ]
     : [];
-  await apiKeyRepository.revoke(record.keyHash, revokedAt, audit);
+  await apiKeyRepository.revoke(record.keyHash, revokedAt, audit).catch((error: unknown) => {
+    // Another run revoked it between our read and our write: it wrote the one entry.
+    if (audit.length && isConditionCancelled(error))
+      throw new AdminError('conflict', `Key ${record.keyId} was revoked meanwhile (nothing was changed)`);
+    throw error;
+  });
   return listedOf({ ...record, revoked: true, revokedAt });
 };
 

@@ -101,8 +101,12 @@ export const apiKeyRepository = {
         TableName: tableName(),
         Key: keys.apiKey(keyHash),
         UpdateExpression: 'SET revoked = :t, revokedAt = if_not_exists(revokedAt, :now)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':t': true, ':now': now },
+        // With an audit entry alongside, only the run that flips the key writes it: of concurrent
+        // revocations, the others are refused by this condition (and write no second entry).
+        ConditionExpression: alongside.length
+          ? 'attribute_exists(pk) AND (attribute_not_exists(revoked) OR revoked = :f)'
+          : 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':t': true, ':now': now, ...(alongside.length ? { ':f': false } : {}) },
       },
     };
     if (origins.length === 0 && alongside.length === 0) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listAuditLog } from '@shared/audit/list-audit-log';
 import type { ListAuditLogQuery } from '@shared/audit/audit-schemas';
+import { issueKey, revokeKeyById } from '@shared/admin/api-key-lifecycle';
 import { addDomain, domainAudit, verifyDomain } from '@shared/admin/distribution-tenants';
 import { bulkCreateLinks } from '@shared/links/bulk-create-links';
 import { domainRepository } from '@shared/tenancy/domain-repository';
@@ -66,9 +67,9 @@ describe('bulk create and its chunk entries are atomic (fault proxy)', () => {
   const items = (n: number, tag: string) =>
     Array.from({ length: n }, (_, i) => ({ domain: fixture.tenant.domain, url: `https://e.com/${tag}-${i}` }));
   const linksOf = async (tag: string, n: number) =>
-    (await Promise.all(items(n, tag).map((_, i) => linkRepository.findBySlug(fixture.tenant.domain, `${tag}-${i}`)))).filter(
-      Boolean,
-    );
+    (
+      await Promise.all(items(n, tag).map((_, i) => linkRepository.findBySlug(fixture.tenant.domain, `${tag}-${i}`)))
+    ).filter(Boolean);
   const withKeys = (n: number, tag: string) => items(n, tag).map((item, i) => ({ ...item, key: `${tag}-${i}` }));
 
   it.each([
@@ -102,7 +103,12 @@ describe('bulk create and its chunk entries are atomic (fault proxy)', () => {
 describe('domains verify: one domain.verified entry, however many runs race', () => {
   const newDomain = async () => {
     const hostname = `race-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.example.com`;
-    await addDomain({ domain: hostname, workspaceId: fixture.tenant.workspaceId, usage: 'SHORTLINK' }, null, '', TEST_ORIGIN);
+    await addDomain(
+      { domain: hostname, workspaceId: fixture.tenant.workspaceId, usage: 'SHORTLINK' },
+      null,
+      '',
+      TEST_ORIGIN,
+    );
     const domain = (await domainRepository.findByHostname(fixture.tenant.workspaceId, hostname))!;
     return { hostname, domain };
   };
@@ -131,5 +137,22 @@ describe('domains verify: one domain.verified entry, however many runs race', ()
       if (run.status === 'rejected') expect((run.reason as Error).name).toBe('TransactionCanceledException');
     expect((await domainRepository.findById(fixture.tenant.workspaceId, domain.id))?.verified).toBe(true);
     expect(await verifiedEntries(domain.id)).toHaveLength(1);
+  });
+});
+
+describe('keys revoke: one key.revoked entry, however many runs race', () => {
+  it('concurrent revocations of one key: revoked once, one entry, the others refused', async () => {
+    const issued = await issueKey({ workspaceId: fixture.tenant.workspaceId, kind: 'server', name: 'race' });
+    const runs = await Promise.allSettled(
+      Array.from({ length: 4 }, () => revokeKeyById(issued.id, Date.now(), TEST_ORIGIN)),
+    );
+    expect(runs.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    // A run that read the key unrevoked is refused by the key's condition (a conflict) or, when
+    // its transaction overlapped the winner's, cancelled as DynamoDB does: none writes an entry.
+    for (const run of runs)
+      if (run.status === 'rejected')
+        expect(['AdminError', 'TransactionCanceledException']).toContain((run.reason as Error).name);
+    const revoked = (await entries({ resourceId: issued.id })).filter((e) => e.action === 'key.revoked');
+    expect(revoked).toHaveLength(1);
   });
 });
