@@ -1,5 +1,9 @@
 import { analyticsEventsQuerySchema, analyticsQuerySchema } from '@shared/analytics/query/analytics-schemas';
-import type { AnalyticsData, DeepLinkAppAnalyticsData, RawAnalyticsEvent } from '@shared/analytics/query/analytics-types';
+import type {
+  AnalyticsData,
+  DeepLinkAppAnalyticsData,
+  RawAnalyticsEvent,
+} from '@shared/analytics/query/analytics-types';
 import { linkIdPathSchema } from '@shared/schemas/link-id-path-schema';
 import type { V1Route } from './typed-route';
 import type { RouteDef } from './route-types';
