@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import type { EventRecord } from '@shared/events/event-record';
 
 /**
  * The event send a click makes (Kinesis PutRecords to the event stream; before the stream,
@@ -28,12 +29,21 @@ export interface FakeEventStream {
   stop(): Promise<void>;
 }
 
+export interface FakeEventStreamOptions {
+  /**
+   * Hands each accepted batch's events (the records' JSON lines, parsed) on, before the answer:
+   * e.g. to the local stack's event stream, so that bundles, which carry only the deployed sink,
+   * feed the local consumers as the real stream feeds the deployed ones.
+   */
+  forward?: (events: EventRecord[]) => Promise<void>;
+}
+
 /**
  * A loopback Kinesis Data Streams speaking the AWS JSON 1.1 wire format of PutRecords (what
  * `@aws-sdk/client-kinesis` sends): every record accepted, after `eventSendDelayMs()`. The bench
  * points a bundle's Kinesis client at it with AWS_ENDPOINT_URL_KINESIS.
  */
-export const startFakeEventStream = async (): Promise<FakeEventStream> => {
+export const startFakeEventStream = async (options: FakeEventStreamOptions = {}): Promise<FakeEventStream> => {
   const state = { records: 0, bytes: 0, sequence: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -50,7 +60,17 @@ export const startFakeEventStream = async (): Promise<FakeEventStream> => {
         return;
       }
       const records = body.Records ?? [];
+      const forwarded = options.forward
+        ? options.forward(
+            records.map((r) => JSON.parse(Buffer.from(r.Data ?? '', 'base64').toString('utf8')) as EventRecord),
+          )
+        : Promise.resolve();
       setTimeout(() => {
+        void forwarded.then(answer, (error: unknown) => {
+          reply(500, { __type: 'InternalFailure', message: String(error) });
+        });
+      }, eventSendDelayMs());
+      const answer = () => {
         state.records += records.length;
         state.bytes += records.reduce((n, r) => n + Buffer.from(r.Data ?? '', 'base64').length, 0);
         reply(200, {
@@ -60,7 +80,7 @@ export const startFakeEventStream = async (): Promise<FakeEventStream> => {
             ShardId: 'shardId-000000000000',
           })),
         });
-      }, eventSendDelayMs());
+      };
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -88,8 +108,11 @@ export const startFakeEventStream = async (): Promise<FakeEventStream> => {
  * local stream's file append: the figures then include (or, for the redirect's visitor, show
  * they no longer include) the event send.
  */
-export const withFakeEventStream = async <T>(fn: (stream: FakeEventStream) => Promise<T>): Promise<T> => {
-  const stream = await startFakeEventStream();
+export const withFakeEventStream = async <T>(
+  fn: (stream: FakeEventStream) => Promise<T>,
+  options: FakeEventStreamOptions = {},
+): Promise<T> => {
+  const stream = await startFakeEventStream(options);
   const names = [
     'EVENTS_STREAM_NAME',
     'AWS_ENDPOINT_URL_KINESIS',

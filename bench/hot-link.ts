@@ -1,10 +1,12 @@
 import { startDynamoFaultProxy } from '@test/support/dynamodb-fault-proxy';
+import { getEventSink } from '@shared/events/event-sink';
 import { LOCAL_COUNTER_MAX_RETRY_MS } from '@shared/events/local-event-stream';
 import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
 import { apiEvent, importBundle, PHONE_UA, type BundledHandler } from './lambda-invoke';
 import { Writable } from 'node:stream';
 import { lambdaContext } from '@shared/local/local-server';
 import { isStreamingHandler, type PreludeStream, type ResponsePrelude } from '@shared/local/lambda-streaming';
+import { withFakeEventStream } from './fake-event-stream';
 import { must } from './must';
 import { percentile, round } from './stats';
 import type { World } from './world';
@@ -158,8 +160,20 @@ const settledCounts = async (
 /**
  * One link at 10x the scaled per-key limits and a cold link, for `seconds`, through the built
  * redirect bundle on `INSTANCES` simulated instances, with the limit-enforcing DynamoDB proxy.
+ * The bundle carries only the deployed sink (Kinesis PutRecords): it sends to a loopback stream
+ * that hands every record to the local stack's event stream, whose counter consumer counts them
+ * as the deployed consumer counts the real stream's.
  */
-export const measureHotLink = async (world: World, dynamoEndpoint: string, seconds: number): Promise<HotLinkResult> => {
+export const measureHotLink = (world: World, dynamoEndpoint: string, seconds: number): Promise<HotLinkResult> =>
+  withFakeEventStream(() => measureHotLinkThroughStream(world, dynamoEndpoint, seconds), {
+    forward: (events) => getEventSink().send(events),
+  });
+
+const measureHotLinkThroughStream = async (
+  world: World,
+  dynamoEndpoint: string,
+  seconds: number,
+): Promise<HotLinkResult> => {
   const proxy = await startDynamoFaultProxy(dynamoEndpoint, { perKeyLimits: { ...SCALED_KEY_LIMITS } });
   const previousEndpoint = process.env.DYNAMODB_ENDPOINT;
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
