@@ -124,7 +124,8 @@ const floorOfHandler = (handler: string): FloorName => {
   return floorFor({
     events: rows.some((r) => r.grants.events),
     analytics: rows.some((r) => r.grants.analytics),
-    edge: rows.some((r) => r.api === 'edge'),
+    // The edge's front-door check, and v1Handler's console-origin check (a V1Route has `request`).
+    originSecret: rows.some((r) => r.api === 'edge' || 'request' in r),
   });
 };
 

@@ -9,15 +9,18 @@ export type FloorName = string;
 export interface FloorNeeds {
   events: boolean;
   analytics: boolean;
-  /** An edge handler (behind the front door: it reads the origin-verify secret). */
-  edge: boolean;
+  /**
+   * Reads the origin-verify secret: an edge handler (behind the front door), and a v1 handler
+   * (the console's distribution adds the secret; its check reads it on the first such request).
+   */
+  originSecret: boolean;
 }
 
 /**
  * A handler's floor: the bare SDK clients of the AWS services its route calls (the route
  * table's grants): DynamoDB; Kinesis (the event stream) and SQS (the event spool, the durable
  * fallback every event sender is bound to) when it sends events; Secrets Manager (the
- * origin-verify secret) on the edge; Athena for analytics, and S3 (analytics reads the lake's
+ * origin-verify secret) on the edge and the v1 routes; Athena for analytics, and S3 (analytics reads the lake's
  * watermark object to know where compacted and daily data end: shared/analytics/query/analytics-backend.ts).
  */
 export const floorFor = (needs: FloorNeeds | Pick<RouteDef['grants'], 'events' | 'analytics'>): FloorName =>
@@ -25,7 +28,7 @@ export const floorFor = (needs: FloorNeeds | Pick<RouteDef['grants'], 'events' |
     'dynamodb',
     needs.events ? 'kinesis' : null,
     needs.events ? 'sqs' : null,
-    'edge' in needs && needs.edge ? 'secrets' : null,
+    'originSecret' in needs && needs.originSecret ? 'secrets' : null,
     needs.analytics ? 'athena' : null,
     needs.analytics ? 's3' : null,
   ]
