@@ -16,25 +16,13 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { issueKey, revokeKeyById } from '@shared/admin/api-key-lifecycle';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '@shared/http/console-headers';
 import { consoleDistDir } from '@shared/local/console-build';
-import { launchChromium, requireChromium } from '@test/support/chromium';
+import { CHROMIUM_ARGS, launchChromium, requireChromium } from '@test/support/chromium';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
 // No Chromium, no browser tests: the file fails at once with the line that says how to install it.
 requireChromium();
 const ARTIFACTS = path.resolve('test/artifacts/console');
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // Nothing leaves the machine: every name but loopback fails to resolve.
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.1',
-];
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** The initial JavaScript a page of the console may load, gzipped. */
 const INITIAL_JS_BUDGET = 200 * 1024;
@@ -65,7 +53,7 @@ beforeAll(async () => {
   readOnlyKeyId = readOnly.id;
   await mkdir(ARTIFACTS, { recursive: true });
   userDataDir = mkdtempSync(path.join(tmpdir(), 'console-chromium-'));
-  context = await launchChromium(userDataDir, { args: ARGS, viewport: { width: 1280, height: 800 } });
+  context = await launchChromium(userDataDir, { args: [...CHROMIUM_ARGS], viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(15_000);

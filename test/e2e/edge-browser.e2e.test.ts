@@ -13,25 +13,13 @@ import { createDeepLink } from '@shared/links/create-deep-link';
 import { createShortLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { readLakeEvents } from '@test/support/edge-client';
-import { launchChromium, requireChromium } from '@test/support/chromium';
+import { CHROMIUM_ARGS, launchChromium, requireChromium } from '@test/support/chromium';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { TEST_ORIGIN } from '@test/support/test-origin';
 
 // No Chromium, no browser tests: the file fails at once with the line that says how to install it.
 requireChromium();
 const ARTIFACTS = path.resolve('test/artifacts');
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // Nothing leaves the machine: every name but loopback fails to resolve (stores, example.com).
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.1',
-];
 /** Safari on iOS 26 (it still reports 18_6). */
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.0 Mobile/15E148 Safari/604.1';
@@ -84,7 +72,7 @@ const browser = async (userAgent = DESKTOP, isMobile = false): Promise<Page> => 
   const dir = mkdtempSync(path.join(tmpdir(), 'edge-chromium-'));
   userDataDirs.push(dir);
   const context = await launchChromium(dir, {
-    args: ARGS,
+    args: [...CHROMIUM_ARGS],
     userAgent,
     viewport: isMobile ? { width: 390, height: 844 } : { width: 1000, height: 700 },
     isMobile,
