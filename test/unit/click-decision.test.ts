@@ -4,6 +4,7 @@ import { parseEdgeRequest } from '@shared/edge/edge-request';
 import type { ApiEvent } from '@shared/http/api-types';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import type { DeepLinkAppRecord } from '@shared/tenancy/tenancy-types';
+import { redirectRecord } from '@test/support/redirect-record';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
@@ -21,25 +22,8 @@ const request = (userAgent: string, method = 'GET') =>
     'k',
   );
 
-const deepLink = (over: Partial<RedirectRecord> = {}): RedirectRecord => ({
-  workspaceId: 'ws_1',
-  linkId: 'lnk_1',
-  linkType: 'DEEPLINK',
-  deepLinkAppId: 'app_1',
-  domainId: 'dom_1',
-  url: 'https://example.com/a',
-  desktopOverrideUrl: null,
-  androidOverrideUrl: null,
-  iosOverrideUrl: null,
-  expiresAt: null,
-  expiredUrl: null,
-  passwordHash: null,
-  archived: false,
-  tracking: null,
-  socialPreview: null,
-  title: 'A',
-  ...over,
-});
+const deepLink = (over: Partial<RedirectRecord> = {}): RedirectRecord =>
+  redirectRecord({ linkType: 'DEEPLINK', deepLinkAppId: 'app_1', ...over });
 
 const app: DeepLinkAppRecord = {
   id: 'app_1',

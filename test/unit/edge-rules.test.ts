@@ -17,26 +17,9 @@ import { markThroughFrontDoor } from '@shared/http/trusted-viewer';
 import type { ApiContext, ApiEvent } from '@shared/http/api-types';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import type { DeepLinkAppRecord } from '@shared/tenancy/tenancy-types';
+import { redirectRecord } from '@test/support/redirect-record';
 
-const record = (over: Partial<RedirectRecord> = {}): RedirectRecord => ({
-  workspaceId: 'ws_1',
-  linkId: 'lnk_1',
-  linkType: 'SHORTLINK',
-  deepLinkAppId: null,
-  domainId: 'dom_1',
-  url: 'https://example.com/a',
-  desktopOverrideUrl: null,
-  androidOverrideUrl: null,
-  iosOverrideUrl: null,
-  expiresAt: null,
-  expiredUrl: null,
-  passwordHash: null,
-  archived: false,
-  tracking: null,
-  socialPreview: null,
-  title: 'A',
-  ...over,
-});
+const record = redirectRecord;
 const human = parseUserAgent(
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
 );
