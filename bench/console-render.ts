@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { bootstrapTenant } from '@shared/admin/bootstrap';
 import { ensureConsoleBuilt } from '@shared/local/console-build';
 import { startLocalStack } from '@shared/local/local-stack';
-import { CHROMIUM_PATH } from '@test/support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@test/support/chromium';
 
 const BUDGET_MS = 1000;
 const SAMPLES = 7;
@@ -31,16 +31,7 @@ const stack = await startLocalStack({ port: 0, edgePort: 0, lakeDir });
 const browser = await chromium.launch({
   executablePath: CHROMIUM_PATH,
   headless: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: [...CHROMIUM_ARGS],
 });
 try {
   const tenant = await bootstrapTenant({ baseUrl: stack.baseUrl, edgeUrl: stack.edgeUrl, name: 'Console bench' });
