@@ -17,8 +17,7 @@ import { apiKeyRepository } from '@shared/auth/api-key-repository';
 import { hashApiKey } from '@shared/auth/api-keys';
 import type { AdminTargetOf } from './admin-target';
 import { publicKeyIdOf } from '@shared/auth/key-id';
-import { newAuditEntry } from '@shared/audit/audit-entry';
-import { auditPut } from '@shared/audit/audit-repository';
+import { auditPutsFor } from '@shared/audit/audit-repository';
 import { cliOrigin } from './operator';
 import { isConditionalCheckFailure } from './errors';
 import { fieldLines, printResult, progressBar, type JsonOption } from './output';
@@ -169,22 +168,18 @@ export const registerKeyCommands = (program: Command, adminTarget: AdminTargetOf
       const record = await apiKeyRepository.findByHash(keyHash);
       const audit =
         record && !record.revoked
-          ? [
-              auditPut(
-                newAuditEntry(record.workspaceId, cliOrigin(), {
-                  action: 'key.revoked',
-                  resource: { type: 'api_key', id: publicKeyIdOf(record) },
-                  changedFields: ['revoked'],
-                }),
-              ),
-            ]
+          ? auditPutsFor(record.workspaceId, cliOrigin(), {
+              action: 'key.revoked',
+              resource: { type: 'api_key', id: publicKeyIdOf(record) },
+              changedFields: ['revoked'],
+            })
           : [];
       const { indexItemsCleared } = await apiKeyRepository
         .revoke(keyHash, undefined, audit)
         .catch(async (error: unknown) => {
           // Another run revoked it between our read and our write (and wrote the one entry): it is
           // revoked, as asked; revoke again without an entry, as for a key found revoked.
-          if (record && audit.length && isConditionalCheckFailure(error)) return apiKeyRepository.revoke(keyHash);
+          if (audit.length && isConditionalCheckFailure(error)) return apiKeyRepository.revoke(keyHash);
           throw error;
         })
         .catch((error: unknown) => {

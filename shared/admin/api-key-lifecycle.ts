@@ -12,8 +12,8 @@ import type { ApiKeyRecord, KeyKind, PublishableRestrictions } from '@shared/aut
 import { isKeyScope, keyScopes, scopesOf, type KeyScope } from '@shared/auth/scopes';
 import { derivedKeyId } from '@shared/auth/key-id';
 import { prefixedId } from '@shared/util/ids';
-import { newAuditEntry, type ChangeOrigin } from '@shared/audit/audit-entry';
-import { auditPut, auditPuts } from '@shared/audit/audit-repository';
+import type { ChangeOrigin } from '@shared/audit/audit-entry';
+import { auditPutsFor } from '@shared/audit/audit-repository';
 import { AdminError, invalidInput, notFound } from './admin-error';
 
 /** What `keys list` shows of a key (and `create` / `rotate`, with the plain key). */
@@ -119,16 +119,10 @@ const newKeyRecord = (options: NewKeyOptions): { record: ApiKeyRecord & { keyId:
 /** Stores a new key with a public id; returns the plain key (shown once) and its view. */
 export const issueKey = async (options: NewKeyOptions): Promise<KeyView & { key: string }> => {
   const { record, key } = newKeyRecord(options);
-  const audit = options.origin
-    ? [
-        auditPut(
-          newAuditEntry(record.workspaceId, options.origin, {
-            action: 'key.created',
-            resource: { type: 'api_key', id: record.keyId },
-          }),
-        ),
-      ]
-    : [];
+  const audit = auditPutsFor(record.workspaceId, options.origin, {
+    action: 'key.created',
+    resource: { type: 'api_key', id: record.keyId },
+  });
   await apiKeyRepository.put(record, audit);
   return { ...viewOf(record), key };
 };
@@ -159,17 +153,11 @@ export const revokeKeyById = async (keyId: string, now = Date.now(), origin?: Ch
   const record = await keyById(keyId);
   if (record.revoked) throw new AdminError('conflict', `Key ${record.keyId} is already revoked (nothing was changed)`);
   const revokedAt = new Date(now).toISOString();
-  const audit = origin
-    ? [
-        auditPut(
-          newAuditEntry(record.workspaceId, origin, {
-            action: 'key.revoked',
-            resource: { type: 'api_key', id: record.keyId },
-            changedFields: ['revoked'],
-          }),
-        ),
-      ]
-    : [];
+  const audit = auditPutsFor(record.workspaceId, origin, {
+    action: 'key.revoked',
+    resource: { type: 'api_key', id: record.keyId },
+    changedFields: ['revoked'],
+  });
   await apiKeyRepository.revoke(record.keyHash, revokedAt, audit).catch((error: unknown) => {
     // Another run revoked it between our read and our write: it wrote the one entry.
     if (audit.length && isConditionCancelled(error))
@@ -219,16 +207,12 @@ export const rotateKey = async (
     now,
   });
   // The entry and its index item for the new key (resourceId finds the rotation by either key).
-  const audit = origin
-    ? auditPuts(
-        newAuditEntry(old.workspaceId, origin, {
-          action: 'key.rotated',
-          resource: { type: 'api_key', id: old.keyId },
-          resourceIds: [old.keyId, record.keyId],
-          changedFields: ['expiresAt'],
-        }),
-      )
-    : [];
+  const audit = auditPutsFor(old.workspaceId, origin, {
+    action: 'key.rotated',
+    resource: { type: 'api_key', id: old.keyId },
+    resourceIds: [old.keyId, record.keyId],
+    changedFields: ['expiresAt'],
+  });
   const outcome = await apiKeyMaintenance.rotate(
     record,
     { keyHash: old.keyHash, readExpiresAt: old.expiresAt ?? null },

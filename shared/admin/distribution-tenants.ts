@@ -23,8 +23,8 @@ import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { DomainRecord } from '@shared/tenancy/tenancy-types';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { prefixedId } from '@shared/util/ids';
-import { newAuditEntry, type AuditAction, type ChangeOrigin } from '@shared/audit/audit-entry';
-import { auditPut } from '@shared/audit/audit-repository';
+import type { AuditAction, ChangeOrigin } from '@shared/audit/audit-entry';
+import { auditPutsFor } from '@shared/audit/audit-repository';
 import { DomainFlowError, normalizeDomain } from './domain-name';
 
 export { DomainFlowError, normalizeDomain };
@@ -182,18 +182,7 @@ export const domainAudit = (
   origin: ChangeOrigin | undefined,
   action: AuditAction,
   changedFields: string[] = [],
-) =>
-  origin
-    ? [
-        auditPut(
-          newAuditEntry(domain.workspaceId, origin, {
-            action,
-            resource: { type: 'domain', id: domain.id },
-            changedFields,
-          }),
-        ),
-      ]
-    : [];
+) => auditPutsFor(domain.workspaceId, origin, { action, resource: { type: 'domain', id: domain.id }, changedFields });
 
 export interface AddDomainResult {
   domain: string;

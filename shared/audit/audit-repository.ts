@@ -5,7 +5,7 @@ import { keys } from '@shared/db/keys';
 import type { IndexName } from '@shared/db/table-definition';
 import { auditRetentionMs } from '@shared/config/audit-retention';
 import { strip } from '@shared/tenancy/workspace-repository';
-import type { AuditEntry } from './audit-entry';
+import { newAuditEntry, type AuditEntry, type ChangeOrigin } from './audit-entry';
 
 /**
  * Audit entries in the single table. Access patterns (every one a Query, never a Scan):
@@ -88,6 +88,16 @@ export const auditPut = (entry: AuditEntry) => {
   if (!put || refs.length > 0) throw new Error(`${entry.action}: an entry naming several resources needs auditPuts`);
   return put;
 };
+
+/**
+ * The transaction items of a change's entry, for a caller that audits only when it is given an
+ * origin (the admin functions shared by the CLI and tests): none without one.
+ */
+export const auditPutsFor = (
+  workspaceId: string,
+  origin: ChangeOrigin | undefined,
+  change: Parameters<typeof newAuditEntry>[2],
+) => (origin ? auditPuts(newAuditEntry(workspaceId, origin, change)) : []);
 
 /** How many transaction items an entry takes (auditPuts). */
 export const auditItemCount = (entry: AuditEntry): number => 1 + furtherResourceIds(entry).length;

@@ -1,6 +1,6 @@
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
-import { newAuditEntry, type AuditAction, type ChangeOrigin } from '@shared/audit/audit-entry';
-import { auditPut } from '@shared/audit/audit-repository';
+import type { AuditAction, ChangeOrigin } from '@shared/audit/audit-entry';
+import { auditPutsFor } from '@shared/audit/audit-repository';
 import { prefixedId } from '@shared/util/ids';
 import {
   defaultSubscribedTypes,
@@ -52,17 +52,11 @@ const webhookAudit = (
   action: AuditAction,
   changedFields: string[] = [],
 ) =>
-  origin
-    ? [
-        auditPut(
-          newAuditEntry(endpoint.workspaceId, origin, {
-            action,
-            resource: { type: 'webhook_endpoint', id: endpoint.id },
-            changedFields,
-          }),
-        ),
-      ]
-    : [];
+  auditPutsFor(endpoint.workspaceId, origin, {
+    action,
+    resource: { type: 'webhook_endpoint', id: endpoint.id },
+    changedFields,
+  });
 
 export const addWebhookEndpoint = async (
   workspaceId: string,
