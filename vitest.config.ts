@@ -7,16 +7,14 @@ const dir = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** Every file's own environment: a table name, a temporary event lake, quiet logs. No DynamoDB. */
 const env = 'test/support/test-env.ts';
 /**
- * The unit and CDK files need no DynamoDB Local and are mostly computation: they run first, on at
- * least two workers (Vitest's default is one worker fewer than the cores, which on a 2-core
- * machine ran them one file after another on one core).
- */
-const computeOnly = { sequence: { groupOrder: 0 }, maxWorkers: Math.max(2, availableParallelism() - 1) };
-/**
- * The integration and end-to-end files: two at a time (each has its own table, its own local
- * stack on its own ports), after the unit and CDK files.
+ * At least two workers: Vitest's default is one worker fewer than the cores, which on a 2-core
+ * machine ran the files one after another on one core. The unit, CDK, integration and end-to-end
+ * files run on them (each integration and end-to-end file has its own table and its own local
+ * stack on its own ports); the reliability files do not.
  */
 const twoWorkers = { maxWorkers: Math.max(2, availableParallelism() - 1) };
+/** The unit and CDK files need no DynamoDB Local and are mostly computation: they run first. */
+const computeOnly = { sequence: { groupOrder: 0 }, ...twoWorkers };
 /** One DynamoDB Local for the run (global setup), and a table of each file's own in it. */
 const dynamo = {
   sequence: { groupOrder: 1 },
