@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DescribeStreamCommand,
-  DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-  type _Record as StreamRecord,
-} from '@aws-sdk/client-dynamodb-streams';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type {
   DynamoDBBatchResponse,
   DynamoDBRecord,
@@ -25,7 +19,9 @@ import { allowLoopbackWebhooks } from '@shared/outbound/webhook-url';
 import { outboundPublisherConsumer, webhookDeliveryConsumer } from '@shared/routes/consumer-specs';
 import { log } from '@shared/util/logger';
 import { projectRoot } from './paths';
+import { createTableStreamReader } from './local-table-stream';
 import { routeContext } from './route-context';
+import { LOCAL_DYNAMODB_TIMEOUTS } from '@shared/db/dynamo-client';
 
 /**
  * The outbound path on one machine, running the deployed functions' code:
@@ -199,63 +195,28 @@ export const startLocalOutbound = async (options: {
     event: SQSEvent,
   ) => Promise<SQSBatchResponse>;
 
-  // The stream: one iterator per shard, LATEST for the shards open now, TRIM_HORIZON for later ones.
+  // The stream, read as the event source mapping reads it (shared/local/local-table-stream.ts).
   const streamArn = await ensureTableStream(options.dynamo, options.tableName);
   const streams = new DynamoDBStreamsClient({
     endpoint: options.dynamoEndpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    // A call DynamoDB Local never answers ends, and the reader goes on (it would wait forever).
+    requestHandler: { ...LOCAL_DYNAMODB_TIMEOUTS, throwOnRequestTimeout: true },
   });
-  const iterators = new Map<string, string | undefined>();
-  const pending = new Map<string, StreamRecord[]>();
-  const discoverShards = async (initial: boolean) => {
-    const described = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
-    for (const shard of described.StreamDescription?.Shards ?? []) {
-      const id = shard.ShardId;
-      if (!id || iterators.has(id)) continue;
-      const open = !shard.SequenceNumberRange?.EndingSequenceNumber;
-      if (initial && !open) {
-        iterators.set(id, undefined); // history from before this start: not ours to publish
-        continue;
-      }
-      const out = await streams.send(
-        new GetShardIteratorCommand({
-          StreamArn: streamArn,
-          ShardId: id,
-          ShardIteratorType: initial ? 'LATEST' : 'TRIM_HORIZON',
-        }),
-      );
-      iterators.set(id, out.ShardIterator);
-    }
-  };
-  await discoverShards(true);
-  let sinceDiscovery = 0;
-
-  const stopStream = loop('stream', async () => {
-    if (++sinceDiscovery >= 10) {
-      sinceDiscovery = 0;
-      await discoverShards(false);
-    }
-    let busy = false;
-    for (const [shardId, iterator] of iterators) {
-      let records = pending.get(shardId) ?? [];
-      if (records.length === 0 && iterator) {
-        const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
-        iterators.set(shardId, out.NextShardIterator);
-        records = out.Records ?? [];
-      }
-      if (records.length === 0) continue;
-      busy = true;
-      // Each consumer runs under its own row's grants (the local grant guard), as its function deployed.
+  const reader = createTableStreamReader({
+    streams,
+    streamArn,
+    // Each consumer runs under its own row's grants (the local grant guard), as its function deployed.
+    handle: async (records) => {
       const result = await routeContext.run(outboundPublisherConsumer, () =>
         publish({ Records: records as unknown as DynamoDBRecord[] }),
       );
-      const failedFrom = result.batchItemFailures[0]?.itemIdentifier;
-      const index = failedFrom ? records.findIndex((r) => r.dynamodb?.SequenceNumber === failedFrom) : -1;
-      pending.set(shardId, index >= 0 ? records.slice(index) : []);
-    }
-    return busy ? POLL_MS : IDLE_POLL_MS;
+      return result.batchItemFailures[0]?.itemIdentifier;
+    },
   });
+  await reader.start();
+  const stopStream = loop('stream', async () => ((await reader.poll()) ? POLL_MS : IDLE_POLL_MS));
 
   const stopQueue = loop('queue', async () => {
     const received = queue.receive(Date.now());
