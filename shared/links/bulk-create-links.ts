@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { newAuditEntry, type ChangeOrigin } from '@shared/audit/audit-entry';
 import { AppError, isAppError, type ValidationIssue } from '@shared/errors/app-error';
@@ -14,6 +15,7 @@ import { shortLinkOf, type LinkRecord, type TagRef } from './link-record';
 import { LinkChangedError, linkRepository, SlugTakenError } from './link-repository';
 import { required } from '@shared/util/required';
 import { uriOf } from '@shared/util/http-url';
+import { retry } from '@shared/util/retry';
 
 /** One bulk result's link: enough to use it (the full Link is one GET away), small enough that 100 always fit. */
 export interface CompactLink {
@@ -218,28 +220,35 @@ export const bulkCreateLinks = async (
 
   await inParallel(pack(pending), GROUP_CONCURRENCY, async (group) => {
     let rest = group;
-    for (let conflicts = 0; rest.length > 0;) {
+    while (rest.length > 0) {
+      const chunk = rest;
+      const ids = chunk.map((p) => p.link.id);
+      const audit = newAuditEntry(workspaceId, origin, {
+        action: 'link.created',
+        resource: { type: 'link', id: required(ids[0], 'the first link of a chunk') },
+        resourceIds: ids,
+      });
       let outcome: { slugTaken: string[]; idTaken: string[] };
       try {
-        const ids = rest.map((p) => p.link.id);
-        const audit = newAuditEntry(workspaceId, origin, {
-          action: 'link.created',
-          resource: { type: 'link', id: required(ids[0], 'the first link of a chunk') },
-          resourceIds: ids,
-        });
-        outcome = await linkRepository.createManyWithSlugs(
-          rest.map((p) => p.link),
-          audit,
+        // A chunk that met a concurrent change is sent again after a short jittered wait (the one
+        // retry helper); past CONFLICT_ATTEMPTS its links fail, the rest of the batch unaffected.
+        outcome = await retry(
+          () =>
+            linkRepository.createManyWithSlugs(
+              chunk.map((p) => p.link),
+              audit,
+            ),
+          {
+            attempts: CONFLICT_ATTEMPTS,
+            retryOn: (error) => error instanceof LinkChangedError,
+            pause: (attempt) => delay(Math.random() * 25 * attempt),
+          },
         );
       } catch (error) {
         if (!(error instanceof LinkChangedError)) throw error;
-        if (++conflicts >= CONFLICT_ATTEMPTS) {
-          for (const p of rest)
-            fail(p.index, new AppError('internal_error', 'The link could not be written (contention); try again'));
-          return;
-        }
-        await new Promise((r) => setTimeout(r, Math.random() * 25 * conflicts));
-        continue;
+        for (const p of chunk)
+          fail(p.index, new AppError('internal_error', 'The link could not be written (contention); try again'));
+        return;
       }
       if (outcome.slugTaken.length === 0 && outcome.idTaken.length === 0) {
         for (const p of rest) results[p.index] = { success: true, data: compactOf(p.link) };

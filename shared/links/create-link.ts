@@ -14,6 +14,7 @@ import { linkRepository, SlugTakenError } from './link-repository';
 import { assertLinkFits } from './link-size';
 import { toLinkResource, type LinkResource } from './link-view';
 import { required } from '@shared/util/required';
+import { retry } from '@shared/util/retry';
 
 export const GENERATED_KEY_LENGTH = 7;
 export const GENERATED_KEY_ATTEMPTS = 5;
@@ -109,23 +110,27 @@ export const insertLink = async (
   const now = new Date().toISOString();
   const customKey = keyOf(body);
 
-  for (let attempt = 0; ; attempt++) {
-    const link = newLinkRecord(
-      placement,
-      body,
-      { tags, passwordHash },
-      customKey ?? randomBase62(generatedKeyLength),
-      now,
-    );
-    assertLinkFits(link);
-    try {
+  // A generated key that is taken is drawn again (the one retry helper, no wait: nothing to wait
+  // for); a custom key that is taken is the caller's answer.
+  return retry(
+    async () => {
+      const link = newLinkRecord(
+        placement,
+        body,
+        { tags, passwordHash },
+        customKey ?? randomBase62(generatedKeyLength),
+        now,
+      );
+      assertLinkFits(link);
       await linkRepository.createWithSlug(link, linkCreatedEntry(link, origin));
       return link;
-    } catch (error) {
-      const retry = error instanceof SlugTakenError && customKey === undefined && attempt + 1 < GENERATED_KEY_ATTEMPTS;
-      if (!retry) throw error;
-    }
-  }
+    },
+    {
+      attempts: customKey === undefined ? GENERATED_KEY_ATTEMPTS : 1,
+      retryOn: (error) => error instanceof SlugTakenError,
+      pause: () => Promise.resolve(),
+    },
+  );
 };
 
 /** POST /v1/links. */
