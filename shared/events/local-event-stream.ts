@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { KinesisStreamRecord } from 'aws-lambda';
 import { createLocalLakeStore } from '@shared/admin/lake-store';
 import { countClickBatch } from '@shared/clicks/count-click-batch';
 import { CounterUpdatesFailed, recordsOfLinks, type CounterStreamRecord } from '@shared/clicks/link-counters';
 import { log } from '@shared/util/logger';
+import { retry } from '@shared/util/retry';
 import { CONSUMER_MAX_RECORD_AGE_HOURS } from './consumer-retention';
 import type { EventRecord } from './event-record';
 import type { EventSink, SendOptions } from './event-sink-interface';
@@ -101,37 +103,48 @@ export const createLocalEventStream = (lakeDir: string, options: LocalEventStrea
   let pumping: Promise<void> | undefined;
   let idleWaiters: Array<() => void> = [];
 
+  /** The backoff of the consumer's retries: 50 ms doubling up to LOCAL_COUNTER_MAX_RETRY_MS. */
+  const retryDelayMs = (attempt: number) => Math.min(50 * 2 ** (attempt - 1), LOCAL_COUNTER_MAX_RETRY_MS);
+
   const pump = async () => {
-    let retryMs = 50;
     while (queue.length > 0) {
-      const batch = queue.slice(0, LOCAL_COUNTER_BATCH);
+      // Each attempt takes the queue's head again: records that arrived meanwhile join the batch.
+      let batch = queue.slice(0, LOCAL_COUNTER_BATCH);
+      const first = batch[0];
+      const oldest = (first && arrivals.get(first)) ?? clock();
       try {
-        // As its own function: the local grant guard holds it to its row's grants (LINK# only).
-        await routeContext.run(clickCountersConsumer, () => apply(batch));
-        queue.splice(0, batch.length);
-        retryMs = 50;
+        // As the event source mapping does: a failing batch is retried (the one retry helper,
+        // backing off) until its oldest record is past the consumer's maximum record age. As its
+        // own function: the local grant guard holds it to its row's grants (LINK# only).
+        await retry(
+          () => {
+            batch = queue.slice(0, LOCAL_COUNTER_BATCH);
+            return routeContext.run(clickCountersConsumer, () => apply(batch));
+          },
+          {
+            attempts: Number.POSITIVE_INFINITY,
+            retryOn: () => clock() - oldest <= CONSUMER_MAX_RECORD_AGE_HOURS * 3600_000,
+            pause: (attempt, error) => {
+              const retryInMs = retryDelayMs(attempt);
+              log('warn', 'local event stream: click counters not applied; retrying the batch', {
+                records: batch.length,
+                error: String(error),
+                retryInMs,
+              });
+              return delay(retryInMs, undefined, { ref: false });
+            },
+          },
+        );
       } catch (error) {
-        const first = batch[0];
-        const oldest = (first && arrivals.get(first)) ?? clock();
-        if (clock() - oldest > CONSUMER_MAX_RECORD_AGE_HOURS * 3600_000) {
-          // Given up, as the event source mapping does: kept whole, then the next batch.
-          // The consumer keeps the links it could not count; anything else fails the batch whole.
-          await keep(error instanceof CounterUpdatesFailed ? recordsOfLinks(batch, error.failed) : batch);
-          log('warn', 'local event stream: click counters gave up on a batch; kept for replay', {
-            records: batch.length,
-            error: String(error),
-          });
-          queue.splice(0, batch.length);
-          continue;
-        }
-        log('warn', 'local event stream: click counters not applied; retrying the batch', {
+        // Given up, as the event source mapping does: kept whole, then the next batch.
+        // The consumer keeps the links it could not count; anything else fails the batch whole.
+        await keep(error instanceof CounterUpdatesFailed ? recordsOfLinks(batch, error.failed) : batch);
+        log('warn', 'local event stream: click counters gave up on a batch; kept for replay', {
           records: batch.length,
           error: String(error),
-          retryInMs: retryMs,
         });
-        await new Promise<void>((resolve) => setTimeout(resolve, retryMs).unref());
-        retryMs = Math.min(retryMs * 2, LOCAL_COUNTER_MAX_RETRY_MS);
       }
+      queue.splice(0, batch.length);
     }
     pumping = undefined;
     const waiters = idleWaiters;

@@ -14,14 +14,20 @@ export interface RetryOptions {
  * `retryOn` refuses, or the attempts are spent (then the last error is thrown). The wait is the
  * caller's `pause` (its own backoff and jitter, on an injectable clock), not p-retry's timer.
  */
-export const retry = <T>(run: () => Promise<T>, options: RetryOptions): Promise<T> =>
-  pRetry(() => run(), {
+export const retry = <T>(run: () => Promise<T>, options: RetryOptions): Promise<T> => {
+  // Each failure is judged once, before its pause: p-retry asks `shouldRetry` after
+  // `onFailedAttempt` (the pause), when the world the failure was judged in may have moved on.
+  const again = new WeakMap<Error, boolean>();
+  return pRetry(() => run(), {
     retries: options.attempts - 1,
     minTimeout: 0,
     maxTimeout: 0,
     randomize: false,
-    shouldRetry: ({ error }) => options.retryOn(error),
     onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
-      if (retriesLeft > 0 && options.retryOn(error)) await options.pause(attemptNumber, error);
+      const retrying = retriesLeft > 0 && options.retryOn(error);
+      again.set(error, retrying);
+      if (retrying) await options.pause(attemptNumber, error);
     },
+    shouldRetry: ({ error }) => again.get(error) ?? false,
   });
+};
