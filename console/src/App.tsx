@@ -1,12 +1,14 @@
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider, usePrefetchQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
-import { Redirect, Route, Router, Switch, useLocation } from 'wouter';
+import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
+import { analyticsParamsOf } from './analytics-params';
 import { isSessionEnded } from './api';
 import { Shell } from './components/Shell';
 import { LinksPage } from './pages/LinksPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { SignInPage } from './pages/SignInPage';
 import { canWriteLinks, storedSession, storeSession, type SessionInfo } from './session';
+import { analyticsQuery, linkQuery, type LinkKind } from './queries';
 import { SessionContext, type SessionState } from './session-context';
 
 // The pages past the links list load when first opened: each is a chunk of its own (the chart
@@ -29,6 +31,17 @@ const Lazy = ({ children }: { children: ReactNode }) => (
     {children}
   </Suspense>
 );
+
+/** A link's page: its data is asked for while its chunk loads. */
+const LinkRoute = ({ id, kind }: { id: string; kind: LinkKind }) => {
+  usePrefetchQuery(linkQuery(kind, id));
+  usePrefetchQuery(analyticsQuery(id, analyticsParamsOf(useSearch())));
+  return (
+    <Lazy>
+      <LinkPage id={id} kind={kind} />
+    </Lazy>
+  );
+};
 
 const SESSION_ENDED = 'Your session has ended: sign in again.';
 
@@ -94,25 +107,13 @@ export const App = () => {
                     <Redirect to="/links" />
                   </Route>
                   <Route path="/links" component={LinksPage} />
-                  <Route path="/links/:id">
-                    {(params) => (
-                      <Lazy>
-                        <LinkPage id={params.id} kind="link" />
-                      </Lazy>
-                    )}
-                  </Route>
+                  <Route path="/links/:id">{(params) => <LinkRoute id={params.id} kind="link" />}</Route>
                   <Route path="/deep-links">
                     <Lazy>
                       <DeepLinksPage />
                     </Lazy>
                   </Route>
-                  <Route path="/deep-links/:id">
-                    {(params) => (
-                      <Lazy>
-                        <LinkPage id={params.id} kind="deep-link" />
-                      </Lazy>
-                    )}
-                  </Route>
+                  <Route path="/deep-links/:id">{(params) => <LinkRoute id={params.id} kind="deep-link" />}</Route>
                   <Route path="/domains">
                     <Lazy>
                       <DomainsPage />

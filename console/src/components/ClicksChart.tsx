@@ -15,6 +15,9 @@ import { numberFormat } from '../format';
 
 type Point = AnalyticsData['timeseries'][number];
 
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+
 const SERIES = [
   { label: 'Human clicks', stroke: '#1d4ed8', value: (p: Point) => p.humanClicks },
   { label: 'Bot clicks', stroke: '#b45309', value: (p: Point) => p.botClicks },
@@ -38,7 +41,13 @@ const Chart = ({ points, hourly }: { points: Point[]; hourly: boolean }) => {
         cursor: { drag: { x: false, y: false } },
         scales: { y: { range: (_u, _min, max) => [0, Math.max(max, 1)] } },
         axes: [
-          { values: hourly ? '{HH}:{mm}' : '{MMM} {D}' },
+          // Ticks on whole buckets only: hours for 24h, days (or weeks, months) for the longer ranges.
+          {
+            values: hourly ? '{HH}:{mm}' : '{MMM} {D}',
+            incrs: hourly
+              ? [HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR]
+              : [DAY, 2 * DAY, 7 * DAY, 14 * DAY, 28 * DAY],
+          },
           { values: (_u, ticks) => ticks.map((v) => (Number.isInteger(v) ? numberFormat.format(v) : '')) },
         ],
         series: [{}, ...SERIES.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, points: { show: false } }))],

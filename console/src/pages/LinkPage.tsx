@@ -3,7 +3,6 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { analyticsParamsOf, analyticsSearchOf, RANGES, TRAFFIC, type AnalyticsParams } from '../analytics-params';
-import { api } from '../api';
 import { Breakdown } from '../components/Breakdown';
 import { ClicksChart } from '../components/ClicksChart';
 import { CopyButton } from '../components/CopyButton';
@@ -11,11 +10,8 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { RadioGroup } from '../components/RadioGroup';
 import { saveBlob } from '../download';
 import { formatDate, numberFormat, shortLinkText } from '../format';
+import { analyticsQuery, linkQuery, resourceOf, type LinkKind } from '../queries';
 import { useSession } from '../session-context';
-
-export type LinkKind = 'link' | 'deep-link';
-
-const resourceOf = (kind: LinkKind) => (kind === 'link' ? api.links : api.deepLinks);
 
 const Stat = ({ label, value }: { label: string; value: string }) => (
   <div className="stat">
@@ -86,11 +82,7 @@ const LinkActions = ({ link, kind }: { link: ApiLink; kind: LinkKind }) => {
 };
 
 const Analytics = ({ id, kind, params }: { id: string; kind: LinkKind; params: AnalyticsParams }) => {
-  const analytics = useQuery({
-    queryKey: ['analytics', id, params.range, params.traffic],
-    queryFn: () => api.analytics.link(id, { range: params.range, traffic: params.traffic }),
-    placeholderData: keepPreviousData,
-  });
+  const analytics = useQuery({ ...analyticsQuery(id, params), placeholderData: keepPreviousData });
   if (analytics.error) return <ErrorNotice title="The analytics could not be loaded" error={analytics.error} />;
   const data = analytics.data;
   if (!data)
@@ -186,7 +178,7 @@ const Analytics = ({ id, kind, params }: { id: string; kind: LinkKind; params: A
 export const LinkPage = ({ id, kind = 'link' }: { id: string; kind?: LinkKind }) => {
   const [, navigate] = useLocation();
   const params = analyticsParamsOf(useSearch());
-  const link = useQuery({ queryKey: [kind, id], queryFn: () => resourceOf(kind).get(id) });
+  const link = useQuery(linkQuery(kind, id));
   const base = kind === 'link' ? '/links' : '/deep-links';
   useEffect(() => {
     document.title = `${link.data ? shortLinkText(link.data.shortLink) : kind === 'link' ? 'Link' : 'Deep link'} · Link service console`;
