@@ -15,9 +15,11 @@ import { parse } from 'csv-parse/sync';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Download, Page } from 'playwright-core';
+import type { Download, Page, Response } from 'playwright-core';
+import { getEventSink } from '@shared/events/event-sink';
 import { createDeepLink } from '@shared/links/create-deep-link';
 import { consoleDistDir } from '@shared/local/console-build';
+import { generateFixtureEvents, type FixtureLink } from '@test/support/analytics-fixtures';
 import { requireChromium } from '@test/support/chromium';
 import {
   consoleScreenshot,
@@ -34,6 +36,7 @@ import { TEST_ORIGIN } from '@test/support/test-origin';
 requireChromium();
 /** The JavaScript a page of the console may load, gzipped: the first page's budget holds for every route. */
 const ROUTE_JS_BUDGET = 200 * 1024;
+const DAY = 86_400_000;
 const DESKTOP =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
@@ -283,35 +286,112 @@ describe('import', () => {
     await page.getByText('Done: 0 created, 2 skipped, 1 failed (3 rows).').waitFor();
     expect((await apiGet('/v1/links?search=example.com/three')).body.data).toHaveLength(1);
   });
+  it('sends a large file 100 rows a request, and counts its progress to the last row', async () => {
+    const file = path.join(tmpdir(), `console-import-large-${String(process.pid)}.csv`);
+    writeFileSync(
+      file,
+      [
+        'url,key',
+        ...Array.from({ length: 205 }, (_, i) => `https://example.com/bulk/${String(i)},bulk-${String(i)}`),
+      ].join('\n'),
+    );
+    // One result per link sent: the answers say how many links each request carried.
+    const sizes: Promise<number>[] = [];
+    const onResponse = (response: Response) => {
+      if (response.request().method() === 'POST' && response.url().endsWith('/v1/links/bulk'))
+        sizes.push(response.json().then((body: { data: unknown[] }) => body.data.length));
+    };
+    page.on('response', onResponse);
+    await page.getByRole('combobox', { name: 'Format', exact: true }).selectOption('generic');
+    await page.getByLabel('CSV file', { exact: true }).setInputFiles(file);
+    await page.getByRole('button', { name: 'Import links', exact: true }).click();
+    await page.getByText('Done: 205 created, 0 skipped, 0 failed (205 rows).').waitFor();
+    page.off('response', onResponse);
+    expect(await Promise.all(sizes)).toEqual([100, 100, 5]);
+    expect(await page.getByRole('progressbar', { name: 'Import progress' }).getAttribute('value')).toBe('205');
+    expect(await page.getByRole('progressbar', { name: 'Import progress' }).getAttribute('max')).toBe('205');
+    expect(await rowsOf('Import results')).toHaveLength(205);
+    // Nothing failed: nothing to download.
+    expect(await page.getByRole('button', { name: 'Download failures (CSV)' }).count()).toBe(0);
+    expect((await apiGet('/v1/links?search=bulk-204')).body.data).toHaveLength(1);
+  });
 });
 
 describe('events', () => {
-  it('lists the events of the filters in the address and exports the current query as the API answers it', async () => {
-    await page.goto(`${b.origin}/console/events?range=24h&type=click`);
+  it('lists the events of the filters in the address and exports the current query, every page, as the API answers it', async () => {
+    // A link with a known week of events: more than one page of the API's (100 a page), customer events included.
+    const created = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: { 'api-key': t.tenantA.serverKey },
+      json: { url: 'https://example.com/fixture', domain: t.tenantA.domain, key: 'fixture' },
+    });
+    const fixture: FixtureLink = {
+      workspaceId: t.tenantA.workspaceId,
+      linkId: created.body.data.id,
+      linkType: 'SHORTLINK',
+      deepLinkAppId: null,
+      domain: t.tenantA.domain,
+      key: 'fixture',
+      utmCampaign: 'launch',
+    };
+    const now = Date.now();
+    const events = generateFixtureEvents({ now: new Date(now), links: [fixture], perLink: 200, seed: 11 }).filter(
+      (e) => {
+        const at = Date.parse(e.timestamp);
+        return at >= now - 89 * DAY && at <= now - 60_000;
+      },
+    );
+    await getEventSink().send(events);
+
+    await page.goto(`${b.origin}/console/events?range=90d`);
     const table = page.getByRole('table', { name: 'Events', exact: true });
-    await table.locator('tbody tr').first().waitFor();
-    expect(await page.getByRole('combobox', { name: 'Event type', exact: true }).inputValue()).toBe('click');
-    expect(await page.getByRole('radio', { name: '24h' }).isChecked()).toBe(true);
-    expect(await table.textContent()).toContain('DE');
+    await table.locator('tbody tr').nth(49).waitFor();
+    expect(await page.getByRole('combobox', { name: 'Event type', exact: true }).inputValue()).toBe('all');
+    expect(await page.getByRole('radio', { name: '90d' }).isChecked()).toBe(true);
     await axe();
     await screenshot('events');
 
     const exported = await download('Export CSV');
-    expect(exported.name).toBe('events-24h-click.csv');
+    expect(exported.name).toBe('events-90d-all.csv');
     const rows = parse<Record<string, string>>(exported.body.toString('utf8'), { columns: true });
-    const api = (await apiGet('/v1/analytics/events?range=24h&eventType=click&limit=100')).body;
-    expect(api.pagination.hasMore).toBe(false);
-    expect(api.data.length).toBeGreaterThan(0);
-    expect(rows).toHaveLength(api.data.length);
-    for (const [i, event] of (api.data as Record<string, unknown>[]).entries()) {
+    const fromApi: Record<string, unknown>[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await apiGet(
+        `/v1/analytics/events?range=90d&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      fromApi.push(...res.body.data);
+      cursor = res.body.pagination.nextCursor ?? undefined;
+    } while (cursor);
+    expect(fromApi.length).toBeGreaterThan(100);
+    expect(rows).toHaveLength(fromApi.length);
+    // Every field of every event, in the API's order; a field an event lacks is an empty cell.
+    for (const [i, event] of fromApi.entries()) {
       const row = rows[i] ?? {};
-      for (const [field, value] of Object.entries(row)) expect(value).toBe(event[field] ?? '');
-      expect(row.timestamp).toBe(event.timestamp);
+      expect(row.eventId).toBe(event.eventId);
+      for (const [field, value] of Object.entries(event))
+        expect(row[field]).toBe(typeof value === 'string' ? value : JSON.stringify(value));
+      for (const [field, cell] of Object.entries(row)) if (!(field in event)) expect(cell).toBe('');
     }
 
-    await page.getByRole('combobox', { name: 'Event type', exact: true }).selectOption('install');
-    await page.waitForURL(`${b.origin}/console/events?range=24h&type=install`);
-    await page.getByText('No events match these filters.').waitFor();
+    await page.getByRole('combobox', { name: 'Event type', exact: true }).selectOption('click');
+    await page.waitForURL(`${b.origin}/console/events?range=90d&type=click`);
+    await expect
+      .poll(async () => (await table.locator('tbody tr').allTextContents()).every((r) => r.includes('click')))
+      .toBe(true);
+    await page.getByRole('radiogroup', { name: 'Range' }).getByRole('radio', { name: '24h' }).check();
+    await page.waitForURL(`${b.origin}/console/events?range=24h&type=click`);
+  });
+
+  it("shows a link's conversions (customer events) when it has some", async () => {
+    const links = (await apiGet('/v1/links?search=fixture')).body.data;
+    await page.goto(`${b.origin}/console/links/${links[0].id}?traffic=all`);
+    const conversions = page.getByRole('table', { name: 'Conversions', exact: true });
+    await conversions.waitFor();
+    const api = (await apiGet(`/v1/analytics/links/${links[0].id}?traffic=all`)).body.data;
+    expect(api.customerEvents.length).toBeGreaterThan(0);
+    expect(await conversions.locator('tbody tr').count()).toBe(api.customerEvents.length);
+    await axe();
+    await screenshot('link-analytics-conversions');
   });
 });
 

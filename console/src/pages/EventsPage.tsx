@@ -11,24 +11,33 @@ import { formatDate } from '../format';
 
 const PAGE_SIZE = 50;
 
-/** The columns of the table and of the CSV export: the API's fields, in this order. */
-export const EVENT_COLUMNS = [
+/** The CSV export's first columns; any other field the API returns follows, by name. */
+const LEADING_COLUMNS = [
+  'eventId',
   'timestamp',
   'eventType',
   'trafficType',
+  'linkId',
   'country',
   'deviceType',
   'platform',
   'referrerHost',
   'resolvedDestinationUrl',
   'sdkEventName',
-  'sessionId',
-  'clickId',
-  'attributionId',
-  'installId',
-] as const satisfies readonly (keyof RawAnalyticsEvent)[];
+] as const;
 
-const cellOf = (event: RawAnalyticsEvent, column: (typeof EVENT_COLUMNS)[number]): string => event[column] ?? '';
+const cellOf = (value: unknown): string =>
+  value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+
+/** Events as CSV rows: a column for every field any of them has, a row per event, as the API gave it. */
+export const eventRows = (events: readonly RawAnalyticsEvent[]): string[][] => {
+  const seen = new Set<string>(events.flatMap((e) => Object.keys(e)));
+  const columns = [
+    ...LEADING_COLUMNS.filter((c) => seen.has(c)),
+    ...[...seen].filter((c) => !(LEADING_COLUMNS as readonly string[]).includes(c)).sort(),
+  ];
+  return [columns, ...events.map((e) => columns.map((c) => cellOf(e[c])))];
+};
 
 /**
  * The raw event explorer: the workspace's events, newest first, with the API's filters (range and
@@ -57,11 +66,10 @@ export const EventsPage = () => {
   });
   const exportCsv = useMutation({
     mutationFn: async () => {
-      const rows: string[][] = [[...EVENT_COLUMNS]];
-      for await (const event of api.analytics.events({ ...filter, limit: 100 }))
-        rows.push(EVENT_COLUMNS.map((c) => cellOf(event, c)));
-      saveCsv(rows, `events-${params.range}-${params.eventType}.csv`);
-      return rows.length - 1;
+      const all: RawAnalyticsEvent[] = [];
+      for await (const event of api.analytics.events({ ...filter, limit: 100 })) all.push(event);
+      saveCsv(eventRows(all), `events-${params.range}-${params.eventType}.csv`);
+      return all.length;
     },
   });
   const rows = events.data?.data ?? [];
