@@ -16,7 +16,10 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Download, Page, Response } from 'playwright-core';
+import { issueKey } from '@shared/admin/api-key-lifecycle';
 import { getEventSink } from '@shared/events/event-sink';
+import { mapRow } from '@shared/import/csv-formats';
+import { contentKeyOf } from '@shared/import/import-links';
 import { createDeepLink } from '@shared/links/create-deep-link';
 import { consoleDistDir } from '@shared/local/console-build';
 import { generateFixtureEvents, type FixtureLink } from '@test/support/analytics-fixtures';
@@ -261,6 +264,9 @@ describe('import', () => {
     expect(third).toHaveLength(1);
     expect(third[0].key).toMatch(/^[0-9A-Za-z]{10}$/);
     expect(results[2]).toContain(third[0].key);
+    expect(third[0].key).toBe(
+      contentKeyOf(mapRow('bitly', { long_url: 'https://example.com/three', back_half: '', title: 'Third', tags: '' })),
+    );
     await axe();
     await screenshot('import');
 
@@ -392,6 +398,31 @@ describe('events', () => {
     expect(await conversions.locator('tbody tr').count()).toBe(api.customerEvents.length);
     await axe();
     await screenshot('link-analytics-conversions');
+  });
+});
+
+describe('a read-only key', () => {
+  it("sees a link's analytics and QR code but no archive button", async () => {
+    const readOnly = await issueKey({
+      workspaceId: t.tenantA.workspaceId,
+      kind: 'server',
+      name: 'console read-only',
+      scopes: ['read'],
+    });
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL(`${b.origin}/console/sign-in`);
+    await signInToConsole(b, readOnly.key);
+    await page.goto(`${b.origin}/console/links/${linkId}`);
+    await page
+      .getByRole('table', { name: 'Countries', exact: true })
+      .getByRole('row', { name: /Germany/ })
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Download QR code (PNG)', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /^(Archive|Restore) link$/ }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Import', exact: true }).click();
+    await page.getByText('Your key can read links but not create them').waitFor();
+    expect(await page.getByRole('button', { name: 'Import links', exact: true }).isDisabled()).toBe(true);
+    await axe();
   });
 });
 
