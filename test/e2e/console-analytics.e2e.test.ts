@@ -271,7 +271,7 @@ describe('import', () => {
     await screenshot('import');
 
     const failures = await download('Download failures (CSV)');
-    const rows = parse<string[]>(failures.body.toString('utf8'));
+    const rows: string[][] = parse(failures.body.toString('utf8'));
     expect(rows[0]).toEqual([
       'row',
       'error_code',
