@@ -153,6 +153,13 @@ describe("a link's page", () => {
     await page.getByRole('table', { name: 'Countries', exact: true }).getByText('No data in this range.').waitFor();
     await axe();
 
+    // Keyboard: the range is a radio group, so an arrow key moves the choice (and the address).
+    await page.getByRole('radio', { name: '24h' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL(`${b.origin}/console/links/${linkId}?traffic=bots`);
+    expect(await page.getByRole('radio', { name: '7d' }).isChecked()).toBe(true);
+    expect(await page.evaluate('getComputedStyle(document.activeElement.parentElement).outlineStyle')).not.toBe('none');
+
     await page.goto(`${b.origin}/console/links/${linkId}?range=90d&traffic=all`);
     await page
       .getByRole('table', { name: 'Countries', exact: true })
