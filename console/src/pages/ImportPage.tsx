@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState, type SyntheticEvent } from 'react';
+import { useEffect, useState, type SyntheticEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { api } from '../api';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -55,7 +55,6 @@ export const ImportPage = () => {
   const [file, setFile] = useState<File | undefined>();
   const [run, setRun] = useState<Run | undefined>();
   const [error, setError] = useState<unknown>();
-  const resultsId = useId();
   useEffect(() => {
     document.title = 'Import · Link service console';
   }, []);
@@ -225,10 +224,8 @@ export const ImportPage = () => {
             </button>
           ) : null}
           <div className="table-wrap">
-            <table aria-labelledby={resultsId}>
-              <caption id={resultsId} className="panel-title">
-                Import results
-              </caption>
+            <table>
+              <caption className="panel-title">Import results</caption>
               <thead>
                 <tr>
                   <th scope="col" className="num">
