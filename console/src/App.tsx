@@ -1,14 +1,47 @@
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
-import { Redirect, Route, Router, Switch, useLocation } from 'wouter';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider, usePrefetchQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
+import { analyticsParamsOf } from './analytics-params';
 import { isSessionEnded } from './api';
 import { Shell } from './components/Shell';
-import { LinkPage } from './pages/LinkPage';
 import { LinksPage } from './pages/LinksPage';
-import { NotFoundPage, PlaceholderPage } from './pages/PlaceholderPage';
+import { NotFoundPage } from './pages/NotFoundPage';
 import { SignInPage } from './pages/SignInPage';
 import { canWriteLinks, storedSession, storeSession, type SessionInfo } from './session';
+import { analyticsQuery, linkQuery, type LinkKind } from './queries';
 import { SessionContext, type SessionState } from './session-context';
+
+// The pages past the links list load when first opened: each is a chunk of its own (the chart
+// library, the CSV parser...), so the first page's JavaScript stays small.
+const LinkPage = lazy(async () => ({ default: (await import('./pages/LinkPage')).LinkPage }));
+const DeepLinksPage = lazy(async () => ({ default: (await import('./pages/DeepLinksPage')).DeepLinksPage }));
+const DomainsPage = lazy(async () => ({ default: (await import('./pages/DomainsPage')).DomainsPage }));
+const DomainPage = lazy(async () => ({ default: (await import('./pages/DomainsPage')).DomainPage }));
+const ImportPage = lazy(async () => ({ default: (await import('./pages/ImportPage')).ImportPage }));
+const EventsPage = lazy(async () => ({ default: (await import('./pages/EventsPage')).EventsPage }));
+
+const Lazy = ({ children }: { children: ReactNode }) => (
+  <Suspense
+    fallback={
+      <p role="status" className="skeleton-block">
+        Loading the page…
+      </p>
+    }
+  >
+    {children}
+  </Suspense>
+);
+
+/** A link's page: its data is asked for while its chunk loads. */
+const LinkRoute = ({ id, kind }: { id: string; kind: LinkKind }) => {
+  usePrefetchQuery(linkQuery(kind, id));
+  usePrefetchQuery(analyticsQuery(id, analyticsParamsOf(useSearch())));
+  return (
+    <Lazy>
+      <LinkPage id={id} kind={kind} />
+    </Lazy>
+  );
+};
 
 const SESSION_ENDED = 'Your session has ended: sign in again.';
 
@@ -74,18 +107,34 @@ export const App = () => {
                     <Redirect to="/links" />
                   </Route>
                   <Route path="/links" component={LinksPage} />
-                  <Route path="/links/:id">{(params) => <LinkPage id={params.id} />}</Route>
+                  <Route path="/links/:id">{(params) => <LinkRoute id={params.id} kind="link" />}</Route>
                   <Route path="/deep-links">
-                    <PlaceholderPage title="Deep links" />
+                    <Lazy>
+                      <DeepLinksPage />
+                    </Lazy>
                   </Route>
+                  <Route path="/deep-links/:id">{(params) => <LinkRoute id={params.id} kind="deep-link" />}</Route>
                   <Route path="/domains">
-                    <PlaceholderPage title="Domains" />
+                    <Lazy>
+                      <DomainsPage />
+                    </Lazy>
+                  </Route>
+                  <Route path="/domains/:id">
+                    {(params) => (
+                      <Lazy>
+                        <DomainPage id={params.id} />
+                      </Lazy>
+                    )}
                   </Route>
                   <Route path="/import">
-                    <PlaceholderPage title="Import" />
+                    <Lazy>
+                      <ImportPage />
+                    </Lazy>
                   </Route>
                   <Route path="/events">
-                    <PlaceholderPage title="Events" />
+                    <Lazy>
+                      <EventsPage />
+                    </Lazy>
                   </Route>
                   <Route component={NotFoundPage} />
                 </Switch>

@@ -2,7 +2,12 @@
  * How each vendor's CSV export maps onto a link (docs/import.md cites the source of each
  * format). Headers are matched ignoring case, spaces, `_` and `-`, so `long_url`, `Long URL` and
  * `longUrl` are one column; the first listed header present wins.
+ *
+ * The admin CLI's importer and the web console's Import page both map rows with this module, so it
+ * imports nothing from Node or the service: the console's bundle includes it as it is.
  */
+import { canonicalJson } from '../util/canonical-json';
+
 export const IMPORT_FORMATS = ['bitly', 'rebrandly', 'shortio', 'generic'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
@@ -105,4 +110,26 @@ export const mapRow = (format: ImportFormat, record: Record<string, string>): Im
 export const hasUrlColumn = (format: ImportFormat, headers: string[]): boolean => {
   const present = new Set(headers.map(normalize));
   return FORMAT_COLUMNS[format].url.some((n) => present.has(normalize(n)));
+};
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const CONTENT_KEY_LENGTH = 10;
+
+/** The text whose SHA-256 gives a slug-less row its key (see contentKeyOfDigest). */
+export const contentKeyInput = (row: ImportRow): string =>
+  canonicalJson({ url: row.url, title: row.title ?? null, tags: row.tags, createdAt: row.createdAt ?? null });
+
+/**
+ * The key of a row without a slug, from the hex SHA-256 of its contentKeyInput: derived from its
+ * content, so that importing the same file again finds the same slug (and skips the row) instead
+ * of creating a copy. (The hash is the caller's: Node's crypto in the CLI, Web Crypto in a browser.)
+ */
+export const contentKeyOfDigest = (hexDigest: string): string => {
+  let n = BigInt(`0x${hexDigest}`);
+  let key = '';
+  for (let i = 0; i < CONTENT_KEY_LENGTH; i++) {
+    key += BASE62.charAt(Number(n % 62n));
+    n /= 62n;
+  }
+  return key;
 };

@@ -8,9 +8,8 @@ import { limits } from '@shared/schemas/common-schemas';
 import { BULK_MAX_ITEMS } from '@shared/schemas/bulk-schemas';
 import { createLinkBodySchema } from '@shared/schemas/link-schemas';
 import * as z from '@shared/schemas/zod-mini';
-import { canonicalJson } from '@shared/util/canonical-json';
 import { required } from '@shared/util/required';
-import { mapRow, type ImportFormat, type ImportRow } from './csv-formats';
+import { contentKeyInput, contentKeyOfDigest, mapRow, type ImportFormat, type ImportRow } from './csv-formats';
 
 /** One CSV record with its 1-based data row number (the header row is not counted). */
 export interface CsvRecord {
@@ -42,28 +41,12 @@ export interface ImportReport {
   failures: Array<{ row: number; code: string; message: string; details?: unknown }>;
 }
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const CONTENT_KEY_LENGTH = 10;
-
 /**
  * The key of a row without a slug: derived from a hash of its content, so that importing the
  * same file again finds the same slug (and skips the row) instead of creating a copy.
  */
-export const contentKeyOf = (row: ImportRow): string => {
-  let n = BigInt(
-    `0x${createHash('sha256')
-      .update(
-        canonicalJson({ url: row.url, title: row.title ?? null, tags: row.tags, createdAt: row.createdAt ?? null }),
-      )
-      .digest('hex')}`,
-  );
-  let key = '';
-  for (let i = 0; i < CONTENT_KEY_LENGTH; i++) {
-    key += BASE62.charAt(Number(n % 62n));
-    n /= 62n;
-  }
-  return key;
-};
+export const contentKeyOf = (row: ImportRow): string =>
+  contentKeyOfDigest(createHash('sha256').update(contentKeyInput(row)).digest('hex'));
 
 const truncate = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 

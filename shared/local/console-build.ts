@@ -12,6 +12,10 @@ import { projectRoot } from './paths';
 export const consoleDir = path.join(projectRoot, 'console');
 export const consoleDistDir = path.join(consoleDir, 'dist');
 const sdkDist = path.join(projectRoot, 'sdk', 'dist', 'index.js');
+/** Modules of the service the console's bundle includes (the importer's CSV format mapping). */
+const sharedSources = ['shared/import/csv-formats.ts', 'shared/util/canonical-json.ts'].map((p) =>
+  path.join(projectRoot, p),
+);
 
 /** The newest modification time of the files under `dir` (0 when there is none). */
 const newest = (dir: string): number => {
@@ -28,11 +32,17 @@ export const consoleBuildStale = (): boolean => {
   const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'].map((p) =>
     newest(path.join(consoleDir, p)),
   );
-  return Math.max(...sources, newest(sdkDist)) > statSync(built).mtimeMs;
+  return Math.max(...sources, ...sharedSources.map(newest), newest(sdkDist)) > statSync(built).mtimeMs;
 };
 
 const npm = (args: string[]) => {
-  const result = spawnSync('npm', args, { cwd: projectRoot, stdio: 'inherit' });
+  // A production build whoever asks: under the test runner NODE_ENV is `test`, with which Vite
+  // would bundle React's development build (larger and slower than what is deployed).
+  const result = spawnSync('npm', args, {
+    cwd: projectRoot,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) throw new Error(`npm ${args.join(' ')} failed (exit ${String(result.status)})`);
 };
 

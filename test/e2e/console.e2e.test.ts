@@ -3,12 +3,9 @@
  * (create, see, edit, archive, restore, search), sign-out (the cookie stops working), a read-only
  * key's view; axe-core on every page (no serious or critical violation), keyboard focus, the
  * security headers, and the initial JavaScript's size. Screenshots of each page go to
- * test/artifacts/console/ (CI keeps them).
+ * test/artifacts/console/ (CI keeps them). The second part's pages: console-analytics.e2e.test.ts.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,14 +13,18 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { issueKey, revokeKeyById } from '@shared/admin/api-key-lifecycle';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '@shared/http/console-headers';
 import { consoleDistDir } from '@shared/local/console-build';
-import { CHROMIUM_ARGS, launchChromium, requireChromium } from '@test/support/chromium';
+import { requireChromium } from '@test/support/chromium';
+import {
+  consoleScreenshot,
+  openConsoleBrowser,
+  seriousViolations as axeViolations,
+  type ConsoleBrowser,
+} from '@test/support/console-browser';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 
 // No Chromium, no browser tests: the file fails at once with the line that says how to install it.
 requireChromium();
-const ARTIFACTS = path.resolve('test/artifacts/console');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** The initial JavaScript a page of the console may load, gzipped. */
 const INITIAL_JS_BUDGET = 200 * 1024;
 
@@ -31,18 +32,12 @@ let t: TestStack;
 let origin: string;
 let readOnlyKey: string;
 let readOnlyKeyId: string;
+let browser: ConsoleBrowser;
 let context: BrowserContext;
 let page: Page;
-let userDataDir: string;
-/** Console messages and page errors: a CSP violation or a crash shows here. */
-const problems: string[] = [];
-/** Requests the page made to any other origin than the console's. */
-const foreign: string[] = [];
 
 beforeAll(async () => {
   t = await startTestStack();
-  // localhost, not 127.0.0.1: browsers count it a secure context, which `__Host-` cookies need.
-  origin = t.baseUrl.replace('//127.0.0.1:', '//localhost:');
   const readOnly = await issueKey({
     workspaceId: t.tenantA.workspaceId,
     kind: 'server',
@@ -51,43 +46,19 @@ beforeAll(async () => {
   });
   readOnlyKey = readOnly.key;
   readOnlyKeyId = readOnly.id;
-  await mkdir(ARTIFACTS, { recursive: true });
-  userDataDir = mkdtempSync(path.join(tmpdir(), 'console-chromium-'));
-  context = await launchChromium(userDataDir, { args: [...CHROMIUM_ARGS], viewport: { width: 1280, height: 800 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(15_000);
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(String(error)));
-  page.on('request', (request) => {
-    if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) foreign.push(request.url());
-  });
+  browser = await openConsoleBrowser(t.baseUrl);
+  ({ origin, context, page } = browser);
 });
 
 afterAll(async () => {
   // The stack or the browser may not have started (a failing beforeAll).
-  await (context as BrowserContext | undefined)?.close().catch(() => undefined);
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await (browser as ConsoleBrowser | undefined)?.close();
   await (t as TestStack | undefined)?.stop();
 });
 
-/** axe-core on the page as it is now: the serious and critical violations (none expected). */
-const seriousViolations = async (): Promise<string[]> => {
-  // Evaluated through the DevTools protocol: the page's CSP (no inline script) does not apply.
-  await page.evaluate(AXE_SOURCE);
-  // Page code as strings: this project is type-checked without the DOM's types.
-  const violations: { id: string; impact: string | null; targets: unknown[] }[] = await page.evaluate(
-    `axe.run(document, { resultTypes: ['violations'] }).then((result) =>
-      result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target) })))`,
-  );
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${String(v.impact)}): ${JSON.stringify(v.targets)}`);
-};
+const seriousViolations = () => axeViolations(page);
 
-const screenshot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+const screenshot = (name: string) => consoleScreenshot(page, name);
 
 const linksTable = () => page.getByRole('table', { name: 'Links', exact: true });
 
@@ -418,8 +389,8 @@ describe('the console in Chromium', () => {
   });
 
   it('made no request to another origin and logged no error (no CSP violation)', () => {
-    expect(foreign).toEqual([]);
+    expect(browser.foreign).toEqual([]);
     // The failed sign-in and the read-only write are answered 401 and 403: the browser logs those.
-    expect(problems.filter((p) => !/status of (401|403)/.test(p))).toEqual([]);
+    expect(browser.problems.filter((p) => !/status of (401|403)/.test(p))).toEqual([]);
   });
 });
