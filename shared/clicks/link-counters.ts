@@ -5,6 +5,7 @@ import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { KEPT_FAILURE_DAYS } from '@shared/events/consumer-retention';
 import { clicksBucket, clicksBucketStart, clicksSortKey } from '@shared/links/link-index';
+import { retry } from '@shared/util/retry';
 
 /**
  * One record of the event stream as the counter consumer sees it: the shard it came from, its
@@ -191,6 +192,27 @@ export const tallyClicks = (records: CounterStreamRecord[]): LinkTally[] => {
 
 export type ApplyOutcome = { outcome: 'applied'; clicks: number } | { outcome: 'already_applied' | 'link_gone' };
 
+/** A conditional update that lost to a concurrent change: read again and try again. */
+class ConditionRaced extends Error {}
+
+/**
+ * Runs an optimistic read-modify-write `attempt` (it throws ConditionRaced when its condition
+ * failed to a concurrent change) through the one retry helper, four attempts in all, at once
+ * (nothing to wait for: the attempt reads what changed).
+ */
+const retryRaced = async <T>(attempt: () => Promise<T>, what: string): Promise<T> => {
+  try {
+    return await retry(attempt, {
+      attempts: 4,
+      retryOn: (error) => error instanceof ConditionRaced,
+      pause: () => Promise.resolve(),
+    });
+  } catch (error) {
+    if (error instanceof ConditionRaced) throw new Error(`${what}: condition kept failing`, { cause: error });
+    throw error;
+  }
+};
+
 /**
  * Adds one tally to its link in one UpdateItem, exactly once under at-least-once delivery: the
  * link keeps, per shard, the highest sequence number counted on it, and the update is
@@ -209,7 +231,7 @@ export const applyLinkTally = async (tally: LinkTally, now = new Date(), replayI
   let moveLastHuman = current.lastHumanAt !== null;
   let moveLastBot = current.lastBotAt !== null;
   const marker = checkpointAttribute(replayId === undefined ? current.shardId : `replay:${replayId}`);
-  for (let attempt = 0; attempt < 4; attempt++) {
+  const attempt = async (): Promise<ApplyOutcome> => {
     const sets = ['#cp = :seq', '#from = if_not_exists(#from, :from)'];
     const adds = ['clicks :h', 'botClicks :b'];
     const names: Record<string, string> = { '#cp': marker, '#from': COUNTS_FROM };
@@ -305,16 +327,17 @@ export const applyLinkTally = async (tally: LinkTally, now = new Date(), replayI
         current = tallyOf(current.linkId, current.shardId, rest);
         moveLastHuman = current.lastHumanAt !== null;
         moveLastBot = current.lastBotAt !== null;
-        continue;
+        throw new ConditionRaced();
       }
       // A later click is already recorded: keep its time.
       if (moveLastHuman && typeof item.lastClicked === 'string' && item.lastClicked > (current.lastHumanAt ?? ''))
         moveLastHuman = false;
       if (moveLastBot && typeof item.lastBotClickedAt === 'string' && item.lastBotClickedAt > (current.lastBotAt ?? ''))
         moveLastBot = false;
+      throw new ConditionRaced();
     }
-  }
-  throw new Error(`click counters of link ${tally.linkId}: condition kept failing`);
+  };
+  return retryRaced(attempt, `click counters of link ${tally.linkId}`);
 };
 
 /**
@@ -450,7 +473,7 @@ export const settleLinkDay = async (
   const oldestDay = new Date(now.getTime() - SETTLED_DAYS * 24 * 3600_000).toISOString().slice(0, 10);
   if (day < oldestDay) return 'too_old';
   const closedHour = clickHourOf(closedBefore);
-  for (let attempt = 0; attempt < 4; attempt++) {
+  const attempt = async (): Promise<SettleOutcome> => {
     const item = await readLinkCounters(linkId);
     if (!item) return 'link_gone';
     const from = item[COUNTS_FROM];
@@ -526,9 +549,10 @@ export const settleLinkDay = async (
       return 'settled';
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      throw new ConditionRaced();
     }
-  }
-  throw new Error(`settling the click counters of link ${linkId} for ${day}: condition kept failing`);
+  };
+  return retryRaced(attempt, `settling the click counters of link ${linkId} for ${day}`);
 };
 
 export interface CounterBatchResult {
