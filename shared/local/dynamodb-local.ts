@@ -1,9 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { emulatorDir, projectRoot } from './paths';
 import { freePort, portInUse, PortInUseError } from './ports';
+import { retry } from '@shared/util/retry';
 
 /** The official DynamoDB Local jar, as shipped in this npm package's tarball. */
 const EMULATOR_PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
@@ -157,18 +159,26 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
     maxAttempts: 1,
   });
   const deadline = Date.now() + 60_000;
+  /** The process is gone or its port taken: waiting longer changes nothing. */
+  class StartFailed extends Error {}
   try {
-    for (;;) {
-      if (!running()) throw new Error(`DynamoDB Local exited: ${stderr}`);
-      if (BIND_FAILED.test(stderr)) throw new PortInUseError({ port, setting: 'DYNAMODB_PORT', host: '0.0.0.0' });
-      try {
+    // Until it answers (the one retry helper, every 150 ms, for up to a minute).
+    await retry(
+      async () => {
+        if (!running()) throw new StartFailed(`DynamoDB Local exited: ${stderr}`);
+        if (BIND_FAILED.test(stderr)) throw new PortInUseError({ port, setting: 'DYNAMODB_PORT', host: '0.0.0.0' });
         await client.send(new ListTablesCommand({}));
-        break;
-      } catch {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start on ${endpoint}: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 150));
-      }
-    }
+      },
+      {
+        attempts: Number.POSITIVE_INFINITY,
+        retryOn: (error) =>
+          !(error instanceof StartFailed || error instanceof PortInUseError) && Date.now() <= deadline,
+        pause: () => delay(150),
+      },
+    ).catch((error: unknown) => {
+      if (error instanceof StartFailed || error instanceof PortInUseError) throw error;
+      throw new Error(`DynamoDB Local did not start on ${endpoint}: ${stderr}`, { cause: error });
+    });
   } catch (error) {
     await stop();
     throw error;
