@@ -210,6 +210,8 @@ export const breakdownDimensions = [
   { name: 'campaign', column: 'utmCampaign', alias: 'utm_campaign' },
   { name: 'destination', column: 'resolvedDestinationUrl', alias: 'destination' },
   { name: 'customerEvent', column: 'sdkEventName', alias: 'sdk_event_name' },
+  { name: 'rule', column: 'ruleId', alias: 'rule_id' },
+  { name: 'variant', column: 'variantId', alias: 'variant_id' },
 ] as const;
 export type BreakdownName = (typeof breakdownDimensions)[number]['name'];
 
@@ -272,7 +274,9 @@ const eventColumns = `eventId AS event_id,
   attributionId AS attribution_id,
   installId AS install_id,
   linkId AS link_id,
-  deepLinkAppId AS deep_link_app_id`;
+  deepLinkAppId AS deep_link_app_id,
+  ruleId AS rule_id,
+  variantId AS variant_id`;
 
 const positiveInt = (n: number, max: number): number => {
   if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`Invalid SQL limit ${n}`);

@@ -71,6 +71,12 @@ export interface AnalyticsData {
   destinationBreakdown: BreakdownRow[];
 }
 
+/** A link's analytics: also the clicks each of its redirect rules and A/B-test variants decided (key: the id). */
+export interface LinkAnalyticsData extends AnalyticsData {
+  ruleBreakdown: BreakdownRow[];
+  variantBreakdown: BreakdownRow[];
+}
+
 export interface TopDeepLink {
   linkId: string;
   domain: string;
@@ -105,4 +111,7 @@ export interface RawAnalyticsEvent {
   /** Extra keys: which link / app the event belongs to. */
   linkId?: string;
   deepLinkAppId?: string;
+  /** The redirect rule / A/B-test variant that decided a click; null when none did. */
+  ruleId: string | null;
+  variantId: string | null;
 }

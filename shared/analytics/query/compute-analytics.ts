@@ -1,5 +1,5 @@
 import type { AnalyticsEngine, QueryScope } from './analytics-engine';
-import type { AnalyticsData, TopDeepLink } from './analytics-types';
+import type { LinkAnalyticsData, TopDeepLink } from './analytics-types';
 import { aggregateQuery, recentEventsQuery, topLinksQuery, type AnalyticsScope } from './analytics-sql';
 import type { AnalyticsQuery } from './analytics-schemas';
 import { analyticsWindow } from './analytics-window';
@@ -48,11 +48,14 @@ const filterOf = async (engine: AnalyticsEngine, request: AnalyticsRequest) => {
   return { window, filter, queryScope };
 };
 
-/** AnalyticsData of one scope: two queries (aggregates in one scan, recent events), run together. */
+/**
+ * AnalyticsData of one scope (with the rule and variant breakdowns, which only a link's analytics
+ * answers): two queries (aggregates in one scan, recent events), run together.
+ */
 export const computeAnalyticsData = async (
   engine: AnalyticsEngine,
   request: AnalyticsRequest,
-): Promise<AnalyticsData> => {
+): Promise<LinkAnalyticsData> => {
   const { window, filter, queryScope } = await filterOf(engine, request);
   const [aggregates, recent] = await Promise.all([
     engine.query(aggregateQuery({ ...filter, unit: window.unit }), queryScope),
@@ -72,6 +75,8 @@ export const computeAnalyticsData = async (
     referrerBreakdown: breakdownFrom(aggregates, 'referrer'),
     campaignBreakdown: breakdownFrom(aggregates, 'campaign'),
     destinationBreakdown: breakdownFrom(aggregates, 'destination'),
+    ruleBreakdown: breakdownFrom(aggregates, 'rule'),
+    variantBreakdown: breakdownFrom(aggregates, 'variant'),
   };
 };
 

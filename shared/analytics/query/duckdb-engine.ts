@@ -143,7 +143,7 @@ export const compactedRelationSql = (
 ): string =>
   files.length === 0
     ? emptyRelation(partitions)
-    : `SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], hive_partitioning = true, hive_types = ${hiveTypes(partitions)})`;
+    : `SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], hive_partitioning = true, hive_types = ${hiveTypes(partitions)}, union_by_name = true)`;
 
 /** read_parquet over merged daily files. */
 export const dailyRelationSql = (files: string[]): string => compactedRelationSql(files, dailyPartitionKeys);
