@@ -7,10 +7,7 @@ import type { ClientRequestInfo } from './client-request';
 import type { ClientLinkReference } from './client-schemas';
 import { uriOf } from '@shared/util/http-url';
 
-type ViewerInfo = Pick<
-  ClientRequestInfo,
-  'client' | 'destinationCountry' | 'acceptLanguage' | 'ip' | 'userAgent'
->;
+type ViewerInfo = Pick<ClientRequestInfo, 'client' | 'destinationCountry' | 'acceptLanguage' | 'ip' | 'userAgent'>;
 
 /**
  * Where a click from this visitor goes, as the edge decides it (`chooseDestination`: redirect

@@ -40,7 +40,15 @@ export const withTracking = (url: string, tracking: Tracking | null | undefined)
 
 type DestinationFields = Pick<
   RedirectRecord,
-  'linkId' | 'url' | 'iosOverrideUrl' | 'androidOverrideUrl' | 'desktopOverrideUrl' | 'geo' | 'tracking' | 'rules' | 'variants'
+  | 'linkId'
+  | 'url'
+  | 'iosOverrideUrl'
+  | 'androidOverrideUrl'
+  | 'desktopOverrideUrl'
+  | 'geo'
+  | 'tracking'
+  | 'rules'
+  | 'variants'
 >;
 
 /** What a click's destination is chosen from besides the link: the visitor and the click's time. */
@@ -110,7 +118,9 @@ export const chooseDestination = (record: DestinationFields, visitor: Destinatio
   const geo = country && record.geo && Object.hasOwn(record.geo, country) ? record.geo[country] : undefined;
   if (geo) return chosen(geo);
   const variant =
-    record.variants && visitor.visitorKey !== null ? pickVariant(record.variants, record.linkId, visitor.visitorKey) : null;
+    record.variants && visitor.visitorKey !== null
+      ? pickVariant(record.variants, record.linkId, visitor.visitorKey)
+      : null;
   if (variant) return chosen(variant.url, null, variant.id);
   return chosen(record.url);
 };

@@ -69,7 +69,11 @@ export const decideOutcome = ({
     visitor ? { platform: client.platform, country, now, ...visitor } : visitorOf(client.platform, country, now),
   );
   const destination = chosen.url;
-  const decidedBy: DecidedBy = { ruleId: chosen.ruleId, variantId: chosen.variantId };
+  // Only what a rule or variant decided is named: a link without them answers exactly as before.
+  const decidedBy: DecidedBy = {
+    ...(chosen.ruleId === null ? {} : { ruleId: chosen.ruleId }),
+    ...(chosen.variantId === null ? {} : { variantId: chosen.variantId }),
+  };
   // A crawler that got past the password form is sent on like anyone else (still counted as a bot).
   if (client.isBot && !unlocked) return { kind: 'preview', destination, ...decidedBy };
   if (record.linkType === 'DEEPLINK' && (client.platform === 'ios' || client.platform === 'android')) {

@@ -118,7 +118,10 @@ const conditionMatches = (condition: RuleCondition, context: MatchContext): bool
 };
 
 /** The first rule whose conditions all match the click, or null. */
-export const matchRule = (rules: readonly RedirectRule[] | null | undefined, facts: VisitorFacts): RedirectRule | null => {
+export const matchRule = (
+  rules: readonly RedirectRule[] | null | undefined,
+  facts: VisitorFacts,
+): RedirectRule | null => {
   if (!rules || rules.length === 0) return null;
   const context = new MatchContext(facts);
   for (const rule of rules) if (rule.conditions.every((c) => conditionMatches(c, context))) return rule;

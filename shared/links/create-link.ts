@@ -6,7 +6,8 @@ import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { DomainRecord } from '@shared/tenancy/tenancy-types';
 import { prefixedId, randomBase62 } from '@shared/util/ids';
 import { hashPassword } from '@shared/util/password';
-import { destinationOf,
+import {
+  destinationOf,
   geoOf,
   keyOf,
   normalizeObjects,
@@ -14,7 +15,7 @@ import { destinationOf,
   rulesOf,
   variantsOf,
   type EditableLinkInput,
- } from './link-input';
+} from './link-input';
 import type { LinkRecord, LinkType, TagRef } from './link-record';
 import { shortLinkOf } from './link-record';
 import { linkCreatedEntry } from './link-audit';

@@ -52,7 +52,9 @@ export const linkResourceSchema = z.object({
   tracking: trackingSchema,
   socialPreview: socialPreviewSchema,
   geo: z.nullable(z.record(z.string().check(z.regex(/^[A-Z]{2}$/)), z.url())),
-  rules: z.nullable(z.array(z.object({ id: z.string(), conditions: z.array(ruleConditionResourceSchema), url: z.url() }))),
+  rules: z.nullable(
+    z.array(z.object({ id: z.string(), conditions: z.array(ruleConditionResourceSchema), url: z.url() })),
+  ),
   variants: z.nullable(z.array(z.object({ id: z.string(), url: z.url(), weight: z.int() }))),
 });
 

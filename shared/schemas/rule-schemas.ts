@@ -38,7 +38,8 @@ export const ipRangeOf = (value: string): string | undefined => {
   const v4 = ipaddr.IPv4.isValidFourPartDecimal(address);
   const v6 = !v4 && ipaddr.IPv6.isValid(address) && !address.includes('%');
   if (!v4 && !v6) return undefined;
-  if (prefix === undefined) return v4 ? ipaddr.IPv4.parse(address).toString() : ipaddr.IPv6.parse(address).toRFC5952String();
+  if (prefix === undefined)
+    return v4 ? ipaddr.IPv4.parse(address).toString() : ipaddr.IPv6.parse(address).toRFC5952String();
   if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > (v4 ? 32 : 128)) return undefined;
   return v4
     ? `${ipaddr.IPv4.networkAddressFromCIDR(value).toString()}/${String(Number(prefix))}`
@@ -56,7 +57,8 @@ const normalizeCondition = (c: ConditionInput): RuleCondition | { error: string;
   const value = c.value;
   if (c.type === 'query') {
     if (c.param === undefined || c.param === '') return { error: 'is required and must not be empty', at: 'param' };
-    if (c.param.length > QUERY_PARAM_MAX) return { error: `must be at most ${QUERY_PARAM_MAX} characters`, at: 'param' };
+    if (c.param.length > QUERY_PARAM_MAX)
+      return { error: `must be at most ${QUERY_PARAM_MAX} characters`, at: 'param' };
     return value === undefined ? { type: 'query', param: c.param } : { type: 'query', param: c.param, value };
   }
   if (value === undefined) return { error: 'is required', at: 'value' };
@@ -71,7 +73,9 @@ const normalizeCondition = (c: ConditionInput): RuleCondition | { error: string;
     }
     case 'country': {
       const code = countryCodeOf(value);
-      return code ? { type: 'country', value: code } : { error: 'is not an ISO 3166-1 alpha-2 country code', at: 'value' };
+      return code
+        ? { type: 'country', value: code }
+        : { error: 'is not an ISO 3166-1 alpha-2 country code', at: 'value' };
     }
     case 'device':
       return (DEVICES as readonly string[]).includes(value)
@@ -104,9 +108,7 @@ const conditionSchema = z.pipe(
   z.transform((c: ConditionInput): RuleCondition => normalizeCondition(c) as RuleCondition),
 );
 
-const idSchema = z
-  .string()
-  .check(z.regex(RULE_ID_PATTERN, 'must be 1-32 of A-Z, a-z, 0-9, _ and -'));
+const idSchema = z.string().check(z.regex(RULE_ID_PATTERN, 'must be 1-32 of A-Z, a-z, 0-9, _ and -'));
 
 const ruleSchema = z
   .object({
@@ -138,7 +140,7 @@ const ruleSchema = z
 type WithId = { id?: string | undefined };
 
 /** Duplicate ids in a list of rules or variants: an issue at `[i].id` for each repeat. */
-const duplicateIds = (items: readonly WithId[], ctx: z.core.$RefinementCtx<unknown>) => {
+const duplicateIds = (items: readonly WithId[], ctx: z.core.$RefinementCtx) => {
   const seen = new Set<string>();
   items.forEach((item, i) => {
     if (item.id === undefined) return;
@@ -198,12 +200,22 @@ export const variantsSchema = z.nullable(
       const urls = new Set<string>();
       variants.forEach((variant, i) => {
         if (urls.has(variant.url))
-          ctx.addIssue({ code: 'custom', path: [i, 'url'], message: 'is used by an earlier variant', input: variant.url });
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'url'],
+            message: 'is used by an earlier variant',
+            input: variant.url,
+          });
         urls.add(variant.url);
       });
       const total = variants.reduce((sum, v) => sum + v.weight, 0);
       if (total !== 100)
-        ctx.addIssue({ code: 'custom', path: [], message: `weights must sum to 100 (they sum to ${String(total)})`, input: total });
+        ctx.addIssue({
+          code: 'custom',
+          path: [],
+          message: `weights must sum to 100 (they sum to ${String(total)})`,
+          input: total,
+        });
     }),
   ),
 );
