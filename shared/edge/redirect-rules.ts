@@ -42,12 +42,38 @@ export const preferredLanguage = (header: string | null): string | null => {
   return best;
 };
 
+/**
+ * Parsed forms of stored condition values, kept per value string for the instance's life (the
+ * same rules are matched click after click, read fresh or not): bounded, cleared when full.
+ */
+const parsedCache = <T>(parse: (value: string) => T) => {
+  const cache = new Map<string, T>();
+  return (value: string): T => {
+    let parsed = cache.get(value);
+    if (parsed === undefined) {
+      parsed = parse(value);
+      if (cache.size >= 10_000) cache.clear();
+      cache.set(value, parsed);
+    }
+    return parsed;
+  };
+};
+
+/** A language value lower-cased, and the prefix any of its regions starts with (null when it has a region). */
+const languageOf = parsedCache((value: string) => {
+  const lower = value.toLowerCase();
+  return { lower, anyRegion: lower.includes('-') ? null : `${lower}-` };
+});
+
 /** A language condition's value against the preferred tag: without a region, any region of the language. */
 const languageMatches = (value: string, preferred: string | null): boolean => {
   if (preferred === null) return false;
-  const wanted = value.toLowerCase();
-  return preferred === wanted || (!wanted.includes('-') && preferred.startsWith(`${wanted}-`));
+  const { lower, anyRegion } = languageOf(value);
+  return preferred === lower || (anyRegion !== null && preferred.startsWith(anyRegion));
 };
+
+/** An `after` / `before` instant in epoch milliseconds. */
+const instantOf = parsedCache((value: string) => Date.parse(value));
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
@@ -57,38 +83,35 @@ const parseViewerAddress = (ip: string | null): Address | null => {
   return ipaddr.process(ip);
 };
 
-/** A stored `ip` condition value (a normalised CIDR or one address), parsed; kept per value string. */
-const parsedRanges = new Map<string, [Address, number]>();
-const rangeOf = (value: string): [Address, number] => {
-  let range = parsedRanges.get(value);
-  if (!range) {
-    const parsed: [Address, number] = value.includes('/')
-      ? ipaddr.parseCIDR(value)
-      : [ipaddr.parse(value), ipaddr.parse(value).kind() === 'ipv4' ? 32 : 128];
-    range = parsed;
-    if (parsedRanges.size >= 10_000) parsedRanges.clear();
-    parsedRanges.set(value, range);
-  }
-  return range;
-};
+/** A stored `ip` condition value (a normalised CIDR or one address), parsed. */
+const rangeOf = parsedCache((value: string) => {
+  const [network, bits] = value.includes('/')
+    ? ipaddr.parseCIDR(value)
+    : [ipaddr.parse(value), ipaddr.parse(value).kind() === 'ipv4' ? 32 : 128];
+  return { network, bits, kind: network.kind() };
+});
 
-const ipMatches = (value: string, address: Address | null): boolean => {
+const ipMatches = (value: string, address: Address | null, kind: string | null): boolean => {
   if (!address) return false;
-  const [network, bits] = rangeOf(value);
-  return network.kind() === address.kind() && address.match(network, bits);
+  const range = rangeOf(value);
+  return range.kind === kind && address.match(range.network, range.bits);
 };
 
 /** The facts of one click with what is derived from them computed at most once. */
 class MatchContext {
   private language: string | null | undefined;
   private address: Address | null | undefined;
+  kind: string | null = null;
   constructor(readonly facts: VisitorFacts) {}
   preferred(): string | null {
     if (this.language === undefined) this.language = preferredLanguage(this.facts.acceptLanguage);
     return this.language;
   }
   viewerAddress(): Address | null {
-    if (this.address === undefined) this.address = parseViewerAddress(this.facts.ip);
+    if (this.address === undefined) {
+      this.address = parseViewerAddress(this.facts.ip);
+      this.kind = this.address?.kind() ?? null;
+    }
     return this.address;
   }
 }
@@ -98,12 +121,13 @@ const conditionMatches = (condition: RuleCondition, context: MatchContext): bool
   switch (condition.type) {
     case 'language':
       return languageMatches(condition.value, context.preferred());
-    case 'query': {
-      const given = facts.query.getAll(condition.param);
-      return condition.value === undefined ? given.length > 0 : given.includes(condition.value);
-    }
+    case 'query':
+      return condition.value === undefined
+        ? facts.query.has(condition.param)
+        : facts.query.get(condition.param) === condition.value ||
+            facts.query.getAll(condition.param).includes(condition.value);
     case 'ip':
-      return ipMatches(condition.value, context.viewerAddress());
+      return ipMatches(condition.value, context.viewerAddress(), context.kind);
     case 'country':
       return facts.country?.toUpperCase() === condition.value;
     case 'device': {
@@ -111,9 +135,9 @@ const conditionMatches = (condition: RuleCondition, context: MatchContext): bool
       return condition.value === 'mobile' ? platform === 'ios' || platform === 'android' : platform === condition.value;
     }
     case 'after':
-      return facts.now.getTime() >= Date.parse(condition.value);
+      return facts.now.getTime() >= instantOf(condition.value);
     case 'before':
-      return facts.now.getTime() < Date.parse(condition.value);
+      return facts.now.getTime() < instantOf(condition.value);
   }
 };
 
@@ -124,7 +148,15 @@ export const matchRule = (
 ): RedirectRule | null => {
   if (!rules || rules.length === 0) return null;
   const context = new MatchContext(facts);
-  for (const rule of rules) if (rule.conditions.every((c) => conditionMatches(c, context))) return rule;
+  for (const rule of rules) {
+    let all = true;
+    for (const condition of rule.conditions)
+      if (!conditionMatches(condition, context)) {
+        all = false;
+        break;
+      }
+    if (all) return rule;
+  }
   return null;
 };
 
