@@ -338,4 +338,48 @@ describe('analytics by rule and variant', () => {
     );
     expect(mine.filter((e: { variantId: string | null }) => e.variantId === variantRow.key)).toHaveLength(2);
   });
+
+  it('counts conversions per variant: customer events carrying the click id of a click a variant decided', async () => {
+    const link = await createLink({
+      url: 'https://example.com/conv',
+      variants: [
+        { id: 'c-a', url: 'https://example.com/conv-a', weight: 50 },
+        { id: 'c-b', url: 'https://example.com/conv-b', weight: 50 },
+      ],
+    });
+    const pk = t.tenantA.publishableKeys.browser;
+    const headers = { 'x-publishable-key': pk.key, origin: pk.origin, 'user-agent': DESKTOP };
+    const clicked = await http(t.baseUrl, 'POST', '/v1/client/attribution/click', {
+      headers,
+      json: { linkId: link.id },
+    });
+    expect(clicked.status, clicked.text).toBe(201);
+    const events = await http(t.baseUrl, 'POST', '/v1/client/events', {
+      headers,
+      json: {
+        events: [
+          { name: 'purchase', linkId: link.id, clickId: clicked.body.data.clickId },
+          { name: 'signup', linkId: link.id, clickId: clicked.body.data.clickId },
+          { name: 'purchase', linkId: link.id },
+        ],
+      },
+    });
+    expect(events.status, events.text).toBeLessThan(300);
+    await t.idle();
+    const res = await http(t.baseUrl, 'GET', `/v1/analytics/links/${String(link.id)}?range=24h&traffic=all`, {
+      headers: server(),
+    });
+    expect(res.status, res.text).toBe(200);
+    const [row] = res.body.data.variantBreakdown;
+    expect(res.body.data.variantBreakdown).toHaveLength(1);
+    expect(clicked.body.data.destinationUrl).toBe(`https://example.com/conv-${String(row.key).slice(2)}`);
+    expect(row).toMatchObject({
+      count: 1,
+      customerEvents: 2,
+      customerEventBreakdown: [
+        { key: 'purchase', label: 'purchase', count: 1, percentage: 50 },
+        { key: 'signup', label: 'signup', count: 1, percentage: 50 },
+      ],
+    });
+  });
 });

@@ -46,7 +46,7 @@ describe('rules and variants replaced while clicks flow', () => {
     const { id, key } = created.body.data;
 
     // Three kinds of click: the first rule, the second rule, a variant (a fresh visitor each time).
-    const kinds = [
+    const kinds: Array<{ query: string; headers: Record<string, string> }> = [
       { query: '?v=1', headers: {} },
       { query: '', headers: { 'accept-language': 'de-DE' } },
       { query: '', headers: {} },

@@ -180,6 +180,25 @@ export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent => ({
 });
 
 /**
+ * Each variant row with the conversions of its clicks: `customerEvents` (their count) and
+ * `customerEventBreakdown` (by event name), from `variantConversionsQuery` rows.
+ */
+export const withVariantConversions = (rows: BreakdownRow[], conversions: AnalyticsRow[]): BreakdownRow[] =>
+  rows.map((row) => {
+    const mine = conversions.filter((c) => c.variant_id === row.key);
+    const total = mine.reduce((sum, c) => sum + int(c.customer_events), 0);
+    return {
+      ...row,
+      customerEvents: total,
+      customerEventBreakdown: mine.map((c) => {
+        const count = int(c.customer_events);
+        const { key, label } = keyAndLabel.customerEvent(c.sdk_event_name ?? null);
+        return { key, label, count, percentage: percentageOf(count, total) };
+      }),
+    };
+  });
+
+/**
  * A rule or variant breakdown labelled with each id's destination URL on the link now (ids
  * survive edits and reordering); an id the link no longer has keeps the id as its label.
  */

@@ -341,6 +341,33 @@ LIMIT ${positiveInt(limit, 1000)}`,
 };
 
 /**
+ * Conversions per A/B-test variant: the scope's `customer_event` events whose click id is that of
+ * a click a variant decided (both in the window), counted once each, by variant and event name.
+ */
+export const variantConversionsQuery = (filter: ScopeFilter): SqlQuery => {
+  const cte = scopedCte(filter);
+  return {
+    sql: `WITH ${cte.sql},
+decided AS (
+  SELECT clickId, max(variantId) AS variantId
+  FROM scoped
+  WHERE eventType = 'click' AND variantId IS NOT NULL AND clickId IS NOT NULL
+  GROUP BY clickId
+)
+SELECT
+  decided.variantId AS variant_id,
+  scoped.sdkEventName AS sdk_event_name,
+  count(DISTINCT scoped.eventId) AS customer_events
+FROM scoped
+JOIN decided ON decided.clickId = scoped.clickId
+WHERE scoped.eventType = 'customer_event'
+GROUP BY decided.variantId, scoped.sdkEventName
+ORDER BY variant_id, sdk_event_name`,
+    params: cte.params,
+  };
+};
+
+/**
  * The exact click counts of a workspace's links in a span (the closed hours of one day, for
  * settling the link counters: settle-click-counters.ts): each eventId once, compacted and raw
  * alike (the `scoped` rows), humans and bots apart.

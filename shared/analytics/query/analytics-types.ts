@@ -31,6 +31,9 @@ export interface BreakdownRow {
   label: string;
   count: number;
   percentage: number;
+  /** Variant rows of a link with an A/B test: the customer events whose click this variant decided. */
+  customerEvents?: number;
+  customerEventBreakdown?: BreakdownRow[];
 }
 
 /**

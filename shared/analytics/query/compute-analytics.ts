@@ -1,6 +1,12 @@
 import type { AnalyticsEngine, QueryScope } from './analytics-engine';
 import type { LinkAnalyticsData, TopDeepLink } from './analytics-types';
-import { aggregateQuery, recentEventsQuery, topLinksQuery, type AnalyticsScope } from './analytics-sql';
+import {
+  aggregateQuery,
+  recentEventsQuery,
+  topLinksQuery,
+  variantConversionsQuery,
+  type AnalyticsScope,
+} from './analytics-sql';
 import type { AnalyticsQuery } from './analytics-schemas';
 import { analyticsWindow } from './analytics-window';
 import { lakeReadBounds } from './raw-read';
@@ -11,6 +17,7 @@ import {
   summaryFrom,
   timeseriesFrom,
   topLinkFrom,
+  withVariantConversions,
 } from './analytics-rows';
 
 export const RECENT_EVENTS_LIMIT = 20;
@@ -23,6 +30,8 @@ export interface AnalyticsRequest {
   now: Date;
   /** The request's one deadline (analyticsDeadline()). */
   deadline?: number;
+  /** Also count conversions per A/B-test variant (a third query: only for a link with variants). */
+  variantConversions?: boolean;
 }
 
 const filterOf = async (engine: AnalyticsEngine, request: AnalyticsRequest) => {
@@ -57,9 +66,10 @@ export const computeAnalyticsData = async (
   request: AnalyticsRequest,
 ): Promise<LinkAnalyticsData> => {
   const { window, filter, queryScope } = await filterOf(engine, request);
-  const [aggregates, recent] = await Promise.all([
+  const [aggregates, recent, conversions] = await Promise.all([
     engine.query(aggregateQuery({ ...filter, unit: window.unit }), queryScope),
     engine.query(recentEventsQuery(filter, RECENT_EVENTS_LIMIT), queryScope),
+    request.variantConversions ? engine.query(variantConversionsQuery(filter), queryScope) : Promise.resolve(null),
   ]);
   const summary = summaryFrom(aggregates);
   return {
@@ -76,7 +86,9 @@ export const computeAnalyticsData = async (
     campaignBreakdown: breakdownFrom(aggregates, 'campaign'),
     destinationBreakdown: breakdownFrom(aggregates, 'destination'),
     ruleBreakdown: breakdownFrom(aggregates, 'rule'),
-    variantBreakdown: breakdownFrom(aggregates, 'variant'),
+    variantBreakdown: conversions
+      ? withVariantConversions(breakdownFrom(aggregates, 'variant'), conversions)
+      : breakdownFrom(aggregates, 'variant'),
   };
 };
 

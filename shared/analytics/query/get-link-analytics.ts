@@ -28,7 +28,16 @@ export const getLinkAnalyticsOrThrow = async (
     { workspaceId, route: 'link', subjectId: link.id, range: query.range, traffic: query.traffic },
     engine.cacheTtlSeconds,
     now,
-    () => computeAnalyticsData(engine, { workspaceId, scope: { kind: 'link', linkId: link.id }, query, now, deadline }),
+    () =>
+      computeAnalyticsData(engine, {
+        workspaceId,
+        scope: { kind: 'link', linkId: link.id },
+        query,
+        now,
+        deadline,
+        // Conversions per variant: a third query, only for a link running an A/B test.
+        variantConversions: Boolean(link.variants?.length),
+      }),
   );
   // Labelled after the cache, from the link as it is now.
   return {
