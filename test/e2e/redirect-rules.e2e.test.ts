@@ -79,6 +79,16 @@ describe('rules and variants fields', () => {
     expect(reordered.status).toBe(200);
     expect(reordered.body.data.rules.map((r: { id: string }) => r.id)).toEqual(['office', de.id]);
     expect((await patch(link.id, { title: 'kept' })).body.data.rules).toEqual(reordered.body.data.rules);
+    // The audit log names the changed fields.
+    const audit = await http(t.baseUrl, 'GET', `/v1/audit-log?resourceId=${String(link.id)}&limit=10`, {
+      headers: server(),
+    });
+    expect(audit.status, audit.text).toBe(200);
+    expect(audit.body.data.map((e: { changedFields: string[] }) => e.changedFields)).toEqual([
+      ['title'],
+      ['rules'],
+      [],
+    ]);
 
     // A refused PATCH leaves the link unchanged.
     const refused = await patch(link.id, {
