@@ -16,6 +16,7 @@ import type { LimiterOverhead } from './limiter-overhead';
 import type { HotKeysBenchResult } from './hot-keys';
 import type { HotLinkResult } from './hot-link';
 import type { LakeModelSummary } from './lake-cost';
+import type { RulesBench } from './redirect-rules';
 import type { SdkSize } from './sdk-size';
 
 export interface BenchResults {
@@ -56,6 +57,8 @@ export interface BenchResults {
   lake?: LakeModelSummary;
   /** @linkservice/sdk's bundled size (bench/sdk-size.ts). Absent in older results. */
   sdk?: SdkSize;
+  /** The redirect rules' matcher and the A/B split (bench/redirect-rules.ts). Absent in older results. */
+  rules?: RulesBench;
   /** Absent in results taken before the hot-keys section existed. */
   hotKeys?: HotKeysBenchResult;
   budgets: BudgetResult[];
@@ -132,6 +135,7 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
       measured: `${(r.sdk.gzipBytes / 1024).toFixed(1)} KB (${(r.sdk.minifiedBytes / 1024).toFixed(1)} KB minified)`,
       pass: r.sdk.gzipBytes < budgets.sdkGzipBytes,
     });
+  if (r.rules) out.push(...rulesBudgets(r.rules));
   if (r.hotKeys) out.push(...hotKeysBudgets(r.hotKeys));
   if (r.cost.audit)
     out.push({
@@ -241,6 +245,25 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
 };
 
 /** The lake model's lines (bench/lake-cost.ts; `npm run -s bench:lake` prints the whole table). */
+const rulesBudgets = ({ matcher, variants }: RulesBench): BudgetResult[] => [
+  {
+    name: `redirect rules matcher, worst case (${matcher.rules} rules x ${matcher.conditions} conditions, no match), p99`,
+    limit: `<= ${budgets.rulesMatcherP99Us} µs`,
+    measured: `${matcher.p99Us} µs (p50 ${matcher.p50Us} µs, ${matcher.samples} clicks)`,
+    pass: matcher.p99Us <= budgets.rulesMatcherP99Us,
+  },
+  {
+    name: `A/B split at 50/50 over ${variants.visitors} visitors, each side; the same visitor always on the same side`,
+    limit: `${budgets.variantShareMinPercent}-${budgets.variantShareMaxPercent} %, stable`,
+    measured: `${variants.sharesPercent.join(' / ')} %${variants.stable ? ', stable' : ', NOT stable'}`,
+    pass:
+      variants.stable &&
+      variants.sharesPercent.every(
+        (share) => share >= budgets.variantShareMinPercent && share <= budgets.variantShareMaxPercent,
+      ),
+  },
+];
+
 const lakeBudgets = (lake: LakeModelSummary): BudgetResult[] => {
   const GiB = 1024 ** 3;
   return [

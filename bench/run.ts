@@ -31,6 +31,7 @@ import { measureLimiterOverhead } from './limiter-overhead';
 import { measureHotKeys } from './hot-keys';
 import { measureHotLink } from './hot-link';
 import { lakeModelReport } from './lake-cost';
+import { measureRedirectRules } from './redirect-rules';
 import { sdkSize } from './sdk-size';
 import { buildAll } from '../scripts/build';
 import { startWorld } from './world';
@@ -138,6 +139,8 @@ const emptySections = {
 const lake = (await lakeModelReport()).summary;
 // The SDK's bundled size (esbuild, well under a second): judged in every mode.
 const sdk = await sdkSize();
+// The redirect rules' matcher and the A/B split (in-process, well under a second): judged in every mode.
+const rules = measureRedirectRules();
 
 let results: BenchResults;
 if (hotKeysOnly) {
@@ -147,7 +150,7 @@ if (hotKeysOnly) {
     progress(`hot keys: ${settings.hotKeysSeconds} modelled s of the scaled-down load`);
     const hotKeys = await measureHotKeys(world.stack.dynamoEndpoint, settings.hotKeysSeconds);
     const partial = { ...runHeader(), coldStart: emptyColdStart, ...emptySections, analytics: [], hotKeys };
-    results = { ...partial, sdk, budgets: judgeBudgets({ ...partial, sdk }) };
+    results = { ...partial, sdk, rules, budgets: judgeBudgets({ ...partial, sdk, rules }) };
   } finally {
     await world.stack.stop();
   }
@@ -165,7 +168,7 @@ if (hotKeysOnly) {
       analytics: [],
       hotLink,
     };
-    results = { ...partial, lake, sdk, budgets: judgeBudgets({ ...partial, lake, sdk }) };
+    results = { ...partial, lake, sdk, rules, budgets: judgeBudgets({ ...partial, lake, sdk, rules }) };
   } finally {
     await world.stack.stop();
   }
@@ -177,7 +180,7 @@ if (hotKeysOnly) {
   try {
     const analytics = await measureAnalyticsScale(world, settings.analyticsLevels, settings.analyticsRepeats, progress);
     const partial = { ...runHeader(), coldStart: emptyColdStart, ...emptySections, analytics };
-    results = { ...partial, lake, sdk, budgets: judgeBudgets({ ...partial, lake, sdk }) };
+    results = { ...partial, lake, sdk, rules, budgets: judgeBudgets({ ...partial, lake, sdk, rules }) };
   } finally {
     await world.stack.stop();
   }
@@ -185,7 +188,7 @@ if (hotKeysOnly) {
   progress('cold start only: building bundles and measuring cold starts');
   const coldStart = await measureColdStart(settings.coldSamples);
   const partial = { ...runHeader(), coldStart, ...emptySections, analytics: [] };
-  results = { ...partial, lake, sdk, budgets: judgeBudgets({ ...partial, lake, sdk }) };
+  results = { ...partial, lake, sdk, rules, budgets: judgeBudgets({ ...partial, lake, sdk, rules }) };
 } else {
   progress(`mode ${quick ? 'quick' : 'full'}: building bundles and measuring cold starts`);
   const coldStart = await measureColdStart(settings.coldSamples);
@@ -310,7 +313,7 @@ if (hotKeysOnly) {
       hotLink,
       hotKeys,
     };
-    results = { ...partial, lake, sdk, budgets: judgeBudgets({ ...partial, lake, sdk }) };
+    results = { ...partial, lake, sdk, rules, budgets: judgeBudgets({ ...partial, lake, sdk, rules }) };
   } finally {
     await world.stack.stop();
   }

@@ -16,6 +16,7 @@ import {
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { VISITOR_COOKIE } from '@shared/edge/visitor-cookie';
 import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_SECRET_ARN_ENV } from '@shared/http/origin-verify';
 import { viewerRequestCode } from './front-door/viewer-request-code';
 
@@ -115,10 +116,11 @@ export class EdgeFrontDoor extends Construct {
       originRequestPolicyConfig: {
         name: `${stack.stackName}-edge-origin`.slice(0, 128),
         comment:
-          'What the edge reads: the viewer host (x-forwarded-host), country and address, UA, referer; never Host',
+          'What the edge reads: the viewer host (x-forwarded-host), country and address, UA, referer, the visitor cookie; never Host',
         headersConfig: { headerBehavior: 'whitelist', headers: [...EDGE_ORIGIN_HEADERS] },
         queryStringsConfig: { queryStringBehavior: 'all' },
-        cookiesConfig: { cookieBehavior: 'none' },
+        // The A/B-test visitor cookie alone (shared/edge/visitor-cookie.ts); no other cookie reaches the edge.
+        cookiesConfig: { cookieBehavior: 'whitelist', cookies: [VISITOR_COOKIE] },
       },
     });
 

@@ -1,10 +1,9 @@
 import { recordClick } from '@shared/clicks/record-click';
-import { destinationFor } from '@shared/edge/destination';
 import { uuid } from '@shared/util/ids';
 import { ATTRIBUTION_TTL_MS, attributionRepository } from './attribution-repository';
 import { clientLinkPayloadOf, isEligible, resolveClientLinkOrThrow, type ClientLinkPayload } from './client-link';
 import type { ClientRequestInfo } from './client-request';
-import { clientDestinationOf } from './client-resolve';
+import { clientChoiceOf, clientDestinationOf } from './client-resolve';
 import type { ClientClickBody } from './client-schemas';
 import { deviceFingerprint } from './fingerprint';
 
@@ -17,7 +16,7 @@ export interface ClientClickResponse {
   expiresAt: string;
   eligible: boolean;
   deferredDeepLink: ClientLinkPayload | null;
-  /** Where this click goes: the edge's destination for this platform and country (override, geo, url + tracking); a password-protected link's short link. */
+  /** Where this click goes: the edge's destination for this visitor (rules, override, geo, variants, url + tracking); a password-protected link's short link. */
   destinationUrl: string;
 }
 
@@ -42,7 +41,8 @@ export const recordClientClick = async (
   const expiresAt = new Date(at.getTime() + ATTRIBUTION_TTL_MS).toISOString();
   const eligible = isEligible(link, request.client.isBot, at);
   const payload = clientLinkPayloadOf(link);
-  const destination = destinationFor(link, request.client.platform, request.destinationCountry);
+  const choice = await clientChoiceOf(link, request, at);
+  const destination = choice.url;
 
   await recordClick({
     link: {
@@ -61,6 +61,7 @@ export const recordClientClick = async (
     resolvedDestinationUrl: destination,
     responseKind: 'api',
     ids,
+    decidedBy: { ruleId: choice.ruleId, variantId: choice.variantId },
     at,
   });
   if (eligible) {
@@ -80,6 +81,6 @@ export const recordClientClick = async (
     expiresAt,
     eligible,
     deferredDeepLink: eligible ? payload : null,
-    destinationUrl: clientDestinationOf(link, request),
+    destinationUrl: clientDestinationOf(link, choice),
   };
 };

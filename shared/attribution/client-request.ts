@@ -11,6 +11,8 @@ export interface ClientRequestInfo {
   destinationCountry: string | null;
   userAgent: string | null;
   referrer: string | null;
+  /** The raw `Accept-Language` header (redirect rules of type `language`). */
+  acceptLanguage: string | null;
   client: ClientInfo;
 }
 
@@ -22,6 +24,7 @@ export const clientRequestInfo = (event: ApiEvent): ClientRequestInfo => {
     destinationCountry: destinationCountry(event),
     userAgent,
     referrer: header(event, 'referer') ?? null,
+    acceptLanguage: header(event, 'accept-language') ?? null,
     client: parseUserAgent(userAgent),
   };
 };

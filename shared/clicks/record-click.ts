@@ -29,6 +29,8 @@ export interface ClickRequest {
   /** HEAD requests and the like: never a human click, whatever the user agent says. */
   forceBot?: boolean;
   ids?: Partial<Pick<EventRecord, 'clickId' | 'attributionId' | 'sessionId' | 'installId'>>;
+  /** The redirect rule or A/B-test variant that chose the destination. */
+  decidedBy?: { ruleId: string | null; variantId: string | null };
   at?: Date;
 }
 
@@ -82,6 +84,8 @@ export const buildClickEvent = async (request: ClickRequest): Promise<RecordedCl
     attributionId: request.ids?.attributionId ?? null,
     sessionId: request.ids?.sessionId ?? null,
     installId: request.ids?.installId ?? null,
+    ruleId: request.decidedBy?.ruleId ?? null,
+    variantId: request.decidedBy?.variantId ?? null,
   };
   return { event, client, isBot };
 };

@@ -1,3 +1,4 @@
+import { visitorIdFor } from '@shared/clicks/visitor-id';
 import { afterResponse } from '@shared/http/after-response';
 import type { ApiResult } from '@shared/http/api-types';
 import type { RedirectRecord } from '@shared/links/redirect-record';
@@ -8,6 +9,7 @@ import { recordClickOf } from './click-recording';
 import { renderClick } from './click-response';
 import type { EdgeRequest } from './edge-request';
 import type { ResolvedHost } from './host-resolver';
+import { visitorCookieHeader } from './visitor-cookie';
 
 export interface ClickInput {
   readonly request: EdgeRequest;
@@ -20,6 +22,20 @@ export interface ClickInput {
   readonly now?: Date;
 }
 
+/**
+ * The key an A/B-test variant is hashed from, only for a link with variants: the visitor
+ * cookie's value, else the click's visitor id (which the answer then puts in the cookie).
+ */
+export const visitorKeyOf = async (
+  request: EdgeRequest,
+  record: RedirectRecord | undefined,
+  now: Date,
+): Promise<ClickFacts['visitorKey']> => {
+  if (!record?.variants?.length) return null;
+  if (request.visitorCookie) return { key: request.visitorCookie, fromCookie: true };
+  return { key: await visitorIdFor(request.ip, request.userAgent, now), fromCookie: false };
+};
+
 /** The deep-link app a launch view of this outcome needs (cached in memory), else undefined. */
 const appFor = (facts: ClickFacts, appId: string | null): Promise<DeepLinkAppRecord | undefined> =>
   appId && facts.record ? getAppCached(facts.record.workspaceId, appId) : Promise.resolve(undefined);
@@ -30,11 +46,20 @@ const appFor = (facts: ClickFacts, appId: string | null): Promise<DeepLinkAppRec
  * click is recorded after the response.
  */
 export const answerClick = async ({ requestId, now = new Date(), ...read }: ClickInput): Promise<ApiResult> => {
-  const facts: ClickFacts = { ...read, now };
+  const facts: ClickFacts = { ...read, now, visitorKey: await visitorKeyOf(read.request, read.record, now) };
   const outcome = outcomeOf(facts);
   const app = await appFor(facts, appIdToRead(outcome, facts.record));
-  const { answer, recording } = decideClick(facts, outcome, app);
-  const response = renderClick(facts.request, facts.key, answer);
+  const { answer, recording, visitorCookie } = decideClick(facts, outcome, app);
+  const rendered = renderClick(facts.request, facts.key, answer);
+  const response = visitorCookie
+    ? {
+        ...rendered,
+        cookies: [
+          ...(rendered.cookies ?? []),
+          visitorCookieHeader(visitorCookie, facts.request.origin.startsWith('https:')),
+        ],
+      }
+    : rendered;
   if (recording) {
     const record = () => recordClickOf(facts, recording, requestId);
     // The visitor does not wait for the recording: the edge handler sends the response, then runs

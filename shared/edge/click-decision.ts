@@ -17,6 +17,11 @@ export interface ClickFacts {
   readonly unlocked: boolean;
   /** When the visitor is answered: the click's timestamp, though it is written after. */
   readonly now: Date;
+  /**
+   * What an A/B-test variant is hashed from: the visitor cookie's value, else the click's visitor
+   * id (`fromCookie: false`: the answer sets the cookie). Null: the link has no variants.
+   */
+  readonly visitorKey?: { readonly key: string; readonly fromCookie: boolean } | null;
 }
 
 export type AppPlatform = 'ios' | 'android';
@@ -47,20 +52,43 @@ export interface ClickRecording {
   readonly impression: boolean;
   /** A human tap on a live deep link: its attribution record. */
   readonly tap: { readonly ids: TapIds; readonly platform: string } | null;
+  /** The redirect rule or A/B-test variant that chose the destination (null: none did). */
+  readonly decidedBy: { readonly ruleId: string | null; readonly variantId: string | null };
 }
 
 /** The whole decision of one click: the answer, and what is recorded (null: nothing). */
 export interface ClickDecision {
   readonly answer: ClickAnswer;
   readonly recording: ClickRecording | null;
+  /** The visitor key the answer gives the visitor cookie: a variant decided and the visitor had no cookie. */
+  readonly visitorCookie: string | null;
 }
 
 /** A human, not a crawler and not a HEAD request (which is never a human click). */
 export const isHuman = (request: EdgeRequest): boolean => !request.client.isBot && request.method !== 'HEAD';
 
 /** The edge's outcome rules (edge-outcome.ts) applied to the click's facts. */
-export const outcomeOf = ({ host, record, request, unlocked, now }: ClickFacts): EdgeOutcome =>
-  decideOutcome({ host, record, client: request.client, unlocked, now, country: request.country });
+export const outcomeOf = ({ host, record, request, unlocked, now, visitorKey }: ClickFacts): EdgeOutcome =>
+  decideOutcome({
+    host,
+    record,
+    client: request.client,
+    unlocked,
+    now,
+    country: request.country,
+    visitor: {
+      acceptLanguage: request.acceptLanguage,
+      query: request.query,
+      ip: request.ip,
+      visitorKey: visitorKey?.key ?? null,
+    },
+  });
+
+/** The rule or variant an outcome's destination came from. */
+const decidedByOf = (outcome: EdgeOutcome): ClickRecording['decidedBy'] => ({
+  ruleId: ('ruleId' in outcome ? outcome.ruleId : null) ?? null,
+  variantId: ('variantId' in outcome ? outcome.variantId : null) ?? null,
+});
 
 /** The app a launch view needs read before the decision: only a launch view of a deep link with an app. */
 export const appIdToRead = (outcome: EdgeOutcome, record: RedirectRecord | undefined): string | null =>
@@ -128,7 +156,12 @@ const resolvedOf = (answer: ClickAnswer): string | null =>
  * What is recorded: every answer on a link is a click, except a human at the password form, who
  * has not clicked through yet (the click is counted when the right password opens the link).
  */
-const recordingOf = (facts: ClickFacts, answer: ClickAnswer, tap: TapIds | null): ClickRecording | null => {
+const recordingOf = (
+  facts: ClickFacts,
+  answer: ClickAnswer,
+  tap: TapIds | null,
+  decidedBy: ClickRecording['decidedBy'],
+): ClickRecording | null => {
   const { record, request } = facts;
   if (!record || (answer.kind === 'password' && isHuman(request))) return null;
   const clickId = answer.kind === 'launch_view' ? answer.launch.clickId : undefined;
@@ -139,15 +172,18 @@ const recordingOf = (facts: ClickFacts, answer: ClickAnswer, tap: TapIds | null)
     ids: tap ?? (clickId ? { clickId } : undefined),
     impression: answer.kind === 'launch_view' && request.method !== 'HEAD',
     tap: tap && { ids: tap, platform: request.client.platform },
+    decidedBy,
   };
 };
 
 /**
  * The click's decision, a pipeline of pure steps: the edge's outcome rules (`decideOutcome`,
  * given as `outcome`), then the ids of an attributable tap, then the answer (a launch view needs
- * its app, read beforehand: `appIdToRead`), then what is recorded. A new rule that changes where a click goes (a
- * redirect rule, a variant) is a step on the outcome before the answer; one that adds to what is
- * recorded is a step on the recording. `newId` makes the ids (random by default).
+ * its app, read beforehand: `appIdToRead`), then what is recorded. Where a click goes (redirect
+ * rules, platform overrides, geo, A/B-test variants, url) is decided inside the outcome
+ * (`chooseDestination`); the rule or variant that decided is recorded, and a variant picked
+ * without the visitor cookie sets it. A step that adds to what is recorded is a step on the
+ * recording. `newId` makes the ids (random by default).
  */
 export const decideClick = (
   facts: ClickFacts,
@@ -157,5 +193,8 @@ export const decideClick = (
 ): ClickDecision => {
   const tap = tapIdsOf(facts, outcome.kind, newId);
   const answer = answerOf(facts, outcome, app, tap, newId);
-  return { answer, recording: recordingOf(facts, answer, tap) };
+  const decidedBy = decidedByOf(outcome);
+  const visitorCookie =
+    decidedBy.variantId !== null && facts.visitorKey && !facts.visitorKey.fromCookie ? facts.visitorKey.key : null;
+  return { answer, recording: recordingOf(facts, answer, tap, decidedBy), visitorCookie };
 };

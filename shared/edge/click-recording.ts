@@ -20,6 +20,7 @@ const clickRequestOf = (facts: ClickFacts, recording: ClickRecording): ClickRequ
   responseKind: recording.responseKind,
   forceBot: facts.request.method === 'HEAD',
   ids: recording.ids,
+  decidedBy: recording.decidedBy,
   at: facts.now,
 });
 

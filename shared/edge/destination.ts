@@ -1,6 +1,7 @@
 import type { Platform } from '@shared/clicks/user-agent';
 import type { Tracking } from '@shared/links/link-record';
 import type { RedirectRecord } from '@shared/links/redirect-record';
+import { matchRule, pickVariant } from './redirect-rules';
 
 /** Tracking fields appended to the destination, and the query parameter each becomes. */
 const TRACKING_PARAMS: ReadonlyArray<[keyof NonNullable<Tracking>, string]> = [
@@ -39,27 +40,91 @@ export const withTracking = (url: string, tracking: Tracking | null | undefined)
 
 type DestinationFields = Pick<
   RedirectRecord,
-  'url' | 'iosOverrideUrl' | 'androidOverrideUrl' | 'desktopOverrideUrl' | 'geo' | 'tracking'
+  | 'linkId'
+  | 'url'
+  | 'iosOverrideUrl'
+  | 'androidOverrideUrl'
+  | 'desktopOverrideUrl'
+  | 'geo'
+  | 'tracking'
+  | 'rules'
+  | 'variants'
 >;
 
+/** What a click's destination is chosen from besides the link: the visitor and the click's time. */
+export interface DestinationVisitor {
+  readonly platform: Platform;
+  readonly country: string | null;
+  readonly acceptLanguage: string | null;
+  readonly query: Readonly<URLSearchParams>;
+  readonly ip: string | null;
+  readonly now: Date;
+  /** What the variant is hashed from (the edge's visitor cookie, else the visitor id); null: no variant. */
+  readonly visitorKey: string | null;
+}
+
+/** A click's destination and the rule or variant that chose it (null: none did). */
+export interface Destination {
+  readonly url: string;
+  readonly ruleId: string | null;
+  readonly variantId: string | null;
+}
+
+/** A visitor known only by platform and country (no language, query, address or visitor key). */
+export const visitorOf = (platform: Platform, country: string | null = null, now = new Date()): DestinationVisitor => ({
+  platform,
+  country,
+  acceptLanguage: null,
+  query: new URLSearchParams(),
+  ip: null,
+  now,
+  visitorKey: null,
+});
+
+const overrideOf = (record: DestinationFields, platform: Platform): string | null =>
+  platform === 'ios'
+    ? record.iosOverrideUrl
+    : platform === 'android'
+      ? record.androidOverrideUrl
+      : platform === 'desktop'
+        ? record.desktopOverrideUrl
+        : null;
+
 /**
- * Where a click goes: the platform's override when set, else the URL for
- * the viewer's country in `geo`, else the link's URL; then the tracking parameters. The edge,
- * the client click API and resolve all answer with this.
+ * Where a click goes, in order: the first redirect rule whose conditions all match, else the
+ * platform's override when set, else the URL for the viewer's country in `geo`, else the A/B
+ * test's variant of this visitor, else the link's URL; then the tracking parameters on whichever
+ * won. The edge (redirect, preview, launch view), the client click API and resolve all answer
+ * with this.
  */
-export const destinationFor = (
-  record: DestinationFields,
-  platform: Platform,
-  country: string | null = null,
-): string => {
-  const override =
-    platform === 'ios'
-      ? record.iosOverrideUrl
-      : platform === 'android'
-        ? record.androidOverrideUrl
-        : platform === 'desktop'
-          ? record.desktopOverrideUrl
-          : null;
+export const chooseDestination = (record: DestinationFields, visitor: DestinationVisitor): Destination => {
+  const chosen = (url: string, ruleId: string | null = null, variantId: string | null = null): Destination => ({
+    url: withTracking(url, record.tracking),
+    ruleId,
+    variantId,
+  });
+  const rule = matchRule(record.rules, {
+    acceptLanguage: visitor.acceptLanguage,
+    query: visitor.query,
+    ip: visitor.ip,
+    country: visitor.country,
+    client: { platform: visitor.platform },
+    now: visitor.now,
+  });
+  if (rule) return chosen(rule.url, rule.id);
+  const override = overrideOf(record, visitor.platform);
+  if (override) return chosen(override);
+  const { country } = visitor;
   const geo = country && record.geo && Object.hasOwn(record.geo, country) ? record.geo[country] : undefined;
-  return withTracking(override || geo || record.url, record.tracking);
+  if (geo) return chosen(geo);
+  const variant =
+    record.variants && visitor.visitorKey !== null
+      ? pickVariant(record.variants, record.linkId, visitor.visitorKey)
+      : null;
+  if (variant) return chosen(variant.url, null, variant.id);
+  return chosen(record.url);
 };
+
+/** The destination of a visitor known only by platform and country (`chooseDestination` with `visitorOf`). */
+export const destinationFor = (record: DestinationFields, platform: Platform, country: string | null = null): string =>
+  chooseDestination(record, visitorOf(platform, country)).url;

@@ -1,6 +1,7 @@
 import { parseUserAgent, type ClientInfo } from '@shared/clicks/user-agent';
 import { header, type ApiEvent } from '@shared/http/api-types';
 import { viewerCountry, viewerHost, viewerIp } from '@shared/http/trusted-viewer';
+import { visitorCookieOf } from './visitor-cookie';
 
 /** What the edge reads from a request, read once into one value that nothing changes afterwards. */
 export interface EdgeRequest {
@@ -17,6 +18,10 @@ export interface EdgeRequest {
   readonly ip: string | null;
   readonly country: string | null;
   readonly referrer: string | null;
+  /** The raw `Accept-Language` header (redirect rules of type `language`). */
+  readonly acceptLanguage: string | null;
+  /** The edge's first-party visitor cookie (A/B-test variants), when the visitor sent a well-formed one. */
+  readonly visitorCookie: string | null;
 }
 
 /**
@@ -40,5 +45,7 @@ export const parseEdgeRequest = (event: ApiEvent, key: string | undefined = even
     ip: viewerIp(event),
     country: viewerCountry(event),
     referrer: header(event, 'referer') ?? null,
+    acceptLanguage: header(event, 'accept-language') ?? null,
+    visitorCookie: visitorCookieOf(event.cookies),
   };
 };

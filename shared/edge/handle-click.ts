@@ -1,8 +1,7 @@
 import type { ApiEvent, ApiResult } from '@shared/http/api-types';
 import { getAppCached, playStoreUrlWithReferrer } from './app-links';
-import { answerClick } from './answer-click';
+import { answerClick, visitorKeyOf } from './answer-click';
 import { redirectTo } from './click-response';
-import { destinationFor } from './destination';
 import { decideOutcome } from './edge-outcome';
 import { parseEdgeRequest, type EdgeRequest } from './edge-request';
 import { ALTERNATE_LABEL, resolveHost, type ResolvedHost } from './host-resolver';
@@ -55,6 +54,12 @@ const answerOnAlternateHost = async (
     unlocked: false,
     now: new Date(),
     country: request.country,
+    visitor: {
+      acceptLanguage: request.acceptLanguage,
+      query: request.query,
+      ip: request.ip,
+      visitorKey: (await visitorKeyOf(request, record, new Date()))?.key ?? null,
+    },
   });
   if (outcome.kind === 'not_found' || outcome.kind === 'expired') {
     if (outcome.location) return redirectTo(outcome.location);
@@ -68,7 +73,7 @@ const answerOnAlternateHost = async (
       : client.platform === 'android'
         ? playStoreUrlWithReferrer(app?.android?.playStoreUrl, clickId, record.tracking)
         : null;
-  return redirectTo(store ?? destinationFor(record, client.platform, request.country));
+  return redirectTo(store ?? outcome.destination);
 };
 
 /**

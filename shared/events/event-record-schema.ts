@@ -41,6 +41,10 @@ export const eventRecordSchema = z.object({
   utmCampaign: s,
   /** Customer event properties, JSON text. */
   properties: s,
+  /** The link's redirect rule that decided a click (null: none). */
+  ruleId: s,
+  /** The link's A/B-test variant that decided a click (null: none). */
+  variantId: s,
 });
 
 /** Compile-time check: the schema and the plain `EventRecord` type describe the same line. */

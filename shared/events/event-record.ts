@@ -50,6 +50,10 @@ export interface EventRecord {
   utmCampaign: string | null;
   /** Customer event properties, JSON text. */
   properties: string | null;
+  /** The link's redirect rule that decided a click (null: none). */
+  ruleId: string | null;
+  /** The link's A/B-test variant that decided a click (null: none). */
+  variantId: string | null;
 }
 
 /** Every field of an event line, in column order (the DuckDB read columns, the Glue columns). */
@@ -82,6 +86,8 @@ export const eventRecordFields = [
   'utmMedium',
   'utmCampaign',
   'properties',
+  'ruleId',
+  'variantId',
 ] as const satisfies ReadonlyArray<keyof EventRecord>;
 
 /** An event with every optional field null: builders fill in what they know. */
@@ -111,5 +117,7 @@ export const blankEvent = (
   utmMedium: null,
   utmCampaign: null,
   properties: null,
+  ruleId: null,
+  variantId: null,
   ...required,
 });

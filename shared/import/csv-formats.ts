@@ -20,6 +20,9 @@ interface FormatColumns {
   title: string[];
   tags: string[];
   createdAt: string[];
+  /** Redirect rules / A/B-test variants as the API's JSON (this service's own exports only). */
+  rules: string[];
+  variants: string[];
 }
 
 export const FORMAT_COLUMNS: Record<ImportFormat, FormatColumns> = {
@@ -31,6 +34,8 @@ export const FORMAT_COLUMNS: Record<ImportFormat, FormatColumns> = {
     title: ['title'],
     tags: ['tags'],
     createdAt: ['created_at', 'created'],
+    rules: [],
+    variants: [],
   },
   rebrandly: {
     url: ['destination'],
@@ -39,6 +44,8 @@ export const FORMAT_COLUMNS: Record<ImportFormat, FormatColumns> = {
     title: ['title'],
     tags: ['tags'],
     createdAt: ['createdAt'],
+    rules: [],
+    variants: [],
   },
   shortio: {
     url: ['originalURL', 'original_url'],
@@ -47,6 +54,8 @@ export const FORMAT_COLUMNS: Record<ImportFormat, FormatColumns> = {
     title: ['title'],
     tags: ['tags'],
     createdAt: ['createdAt', 'created_at'],
+    rules: [],
+    variants: [],
   },
   generic: {
     url: ['url', 'destination_url', 'destination', 'long_url'],
@@ -55,6 +64,8 @@ export const FORMAT_COLUMNS: Record<ImportFormat, FormatColumns> = {
     title: ['title'],
     tags: ['tags'],
     createdAt: ['created_at'],
+    rules: ['rules'],
+    variants: ['variants'],
   },
 };
 
@@ -65,6 +76,9 @@ export interface ImportRow {
   title: string | undefined;
   tags: string[];
   createdAt: string | undefined;
+  /** The cells' JSON text, parsed and validated with the row. */
+  rules: string | undefined;
+  variants: string | undefined;
 }
 
 const normalize = (header: string) => header.toLowerCase().replace(/[\s_-]+/g, '');
@@ -103,6 +117,8 @@ export const mapRow = (format: ImportFormat, record: Record<string, string>): Im
     title: first(columns.title),
     tags: splitTags(first(columns.tags)),
     createdAt: first(columns.createdAt),
+    rules: first(columns.rules),
+    variants: first(columns.variants),
   };
 };
 

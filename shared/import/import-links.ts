@@ -74,6 +74,16 @@ const prepare = (format: ImportFormat, domain: string, { row, record }: CsvRecor
       };
     createdAt = new Date(at).toISOString();
   }
+  const json: Record<string, unknown> = {};
+  for (const field of ['rules', 'variants'] as const) {
+    const cell = mapped[field];
+    if (cell === undefined) continue;
+    try {
+      json[field] = JSON.parse(cell) as unknown;
+    } catch {
+      return { row, ok: false, code: 'invalid_request', message: `The ${field} cell is not JSON` };
+    }
+  }
   const key = mapped.slug ?? contentKeyOf(mapped);
   const body = {
     url: mapped.url,
@@ -81,6 +91,7 @@ const prepare = (format: ImportFormat, domain: string, { row, record }: CsvRecor
     key,
     ...(mapped.title ? { title: truncate(mapped.title, limits.titleMax) } : {}),
     ...(mapped.tags.length ? { tags: mapped.tags } : {}),
+    ...json,
   };
   const parsed = z.safeParse(createLinkBodySchema, body);
   if (!parsed.success)

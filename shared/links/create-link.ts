@@ -6,7 +6,16 @@ import { domainRepository } from '@shared/tenancy/domain-repository';
 import type { DomainRecord } from '@shared/tenancy/tenancy-types';
 import { prefixedId, randomBase62 } from '@shared/util/ids';
 import { hashPassword } from '@shared/util/password';
-import { destinationOf, geoOf, keyOf, normalizeObjects, overridesOf, type EditableLinkInput } from './link-input';
+import {
+  destinationOf,
+  geoOf,
+  keyOf,
+  normalizeObjects,
+  overridesOf,
+  rulesOf,
+  variantsOf,
+  type EditableLinkInput,
+} from './link-input';
 import type { LinkRecord, LinkType, TagRef } from './link-record';
 import { shortLinkOf } from './link-record';
 import { linkCreatedEntry } from './link-audit';
@@ -81,6 +90,8 @@ export const newLinkRecord = (
     tracking: body.tracking ?? null,
     socialPreview: body.socialPreview ?? null,
     geo: geoOf(body.geo),
+    rules: rulesOf(body.rules),
+    variants: variantsOf(body.variants),
     deepLinkAppId: placement.deepLinkAppId,
     archived: false,
     clicks: 0,

@@ -27,6 +27,8 @@ const AUDITED_FIELDS: ReadonlyArray<readonly [field: string, attribute: keyof Li
   ['tracking', 'tracking'],
   ['socialPreview', 'socialPreview'],
   ['geo', 'geo'],
+  ['rules', 'rules'],
+  ['variants', 'variants'],
   ['archived', 'archived'],
 ];
 

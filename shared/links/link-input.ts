@@ -1,4 +1,6 @@
 import type * as z from '@shared/schemas/zod-mini';
+import { randomBase62 } from '@shared/util/ids';
+import { ASSIGNED_ID_LENGTH, type RedirectRule, type Variant } from './link-rules';
 import type { editableLinkFields, platformOverridesSchema } from '@shared/schemas/link-schemas';
 
 type Editable = { [K in keyof typeof editableLinkFields]?: z.infer<(typeof editableLinkFields)[K]> };
@@ -35,3 +37,25 @@ export const geoOf = (geo: Record<string, string> | null | undefined): Record<st
   geo && Object.keys(geo).length > 0 ? geo : null;
 
 export type EditableLinkInput = Editable;
+
+type WithOptionalId = { id?: string | undefined };
+
+/** Gives every item without an id a new one (8 base62 characters), unique within the list; given ids are kept. */
+const withIds = <T extends WithOptionalId>(items: readonly T[]): Array<T & { id: string }> => {
+  const taken = new Set(items.flatMap((item) => (item.id === undefined ? [] : [item.id])));
+  return items.map((item) => {
+    if (item.id !== undefined) return { ...item, id: item.id };
+    let id = randomBase62(ASSIGNED_ID_LENGTH);
+    while (taken.has(id)) id = randomBase62(ASSIGNED_ID_LENGTH);
+    taken.add(id);
+    return { ...item, id };
+  });
+};
+
+/** Redirect rules as stored: ids assigned where absent; an empty list is stored as null. */
+export const rulesOf = (rules: Editable['rules']): RedirectRule[] | null =>
+  rules && rules.length > 0 ? withIds(rules).map(({ id, conditions, url }) => ({ id, conditions, url })) : null;
+
+/** Variants as stored: ids assigned where absent. */
+export const variantsOf = (variants: Editable['variants']): Variant[] | null =>
+  variants && variants.length > 0 ? withIds(variants).map(({ id, url, weight }) => ({ id, url, weight })) : null;

@@ -1,6 +1,8 @@
 import type * as z from '@shared/schemas/zod-mini';
 import type { socialPreviewSchema, trackingSchema } from '@shared/schemas/link-schemas';
 
+import type { RedirectRule, Variant } from './link-rules';
+
 export type LinkType = 'SHORTLINK' | 'DEEPLINK';
 export type Tracking = z.infer<typeof trackingSchema>;
 export type SocialPreview = z.infer<typeof socialPreviewSchema>;
@@ -34,6 +36,10 @@ export interface LinkRecord {
   socialPreview: SocialPreview | null;
   /** Geo targeting: upper-case ISO 3166-1 alpha-2 code -> URL. Absent on items written before it existed. */
   geo?: Record<string, string> | null;
+  /** Redirect rules, first match wins. Absent on items written before they existed. */
+  rules?: RedirectRule[] | null;
+  /** A/B test variants. Absent on items written before they existed. */
+  variants?: Variant[] | null;
   deepLinkAppId: string | null;
   archived: boolean;
   clicks: number;

@@ -50,6 +50,8 @@ const EDITABLE_ATTRIBUTES = [
   'tracking',
   'socialPreview',
   'geo',
+  'rules',
+  'variants',
   'archived',
   'updatedAt',
   'gsi1pk',

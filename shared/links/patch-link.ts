@@ -7,7 +7,7 @@ import { hashPassword } from '@shared/util/password';
 import { retry } from '@shared/util/retry';
 import { setTimeout as delay } from 'node:timers/promises';
 import { getShortLinkDomainOrThrow } from './create-link';
-import { destinationOf, geoOf, keyOf, normalizeObjects, overridesOf } from './link-input';
+import { destinationOf, geoOf, keyOf, normalizeObjects, overridesOf, rulesOf, variantsOf } from './link-input';
 import { shortLinkOf, type LinkRecord, type LinkType, type TagRef } from './link-record';
 import { linkChangedEntry } from './link-audit';
 import { LinkChangedError, linkRepository } from './link-repository';
@@ -42,6 +42,8 @@ const PATCH_FIELDS = [
   'platformOverrides',
   'socialPreview',
   'geo',
+  'rules',
+  'variants',
   'archived',
 ] as const;
 
@@ -103,6 +105,8 @@ export const applyLinkPatch = (
     tracking: keep(body.tracking, link.tracking),
     socialPreview: keep(body.socialPreview, link.socialPreview),
     geo: geoOf(keep(body.geo, link.geo ?? null)),
+    rules: body.rules === undefined ? (link.rules ?? null) : rulesOf(body.rules),
+    variants: body.variants === undefined ? (link.variants ?? null) : variantsOf(body.variants),
     archived: body.archived ?? link.archived,
     updatedAt: nextTimestamp(link.updatedAt, now),
   };

@@ -1,3 +1,4 @@
+import type { RedirectRule, Variant } from './link-rules';
 import type { LinkRecord } from './link-record';
 
 /**
@@ -15,6 +16,8 @@ export const toRedirectRecord = (link: LinkRecord) => ({
   androidOverrideUrl: link.androidOverrideUrl,
   iosOverrideUrl: link.iosOverrideUrl,
   geo: link.geo ?? null,
+  rules: link.rules ?? null,
+  variants: link.variants ?? null,
   expiresAt: link.expiresAt,
   expiredUrl: link.expiredUrl,
   passwordHash: link.passwordHash,
@@ -24,5 +27,9 @@ export const toRedirectRecord = (link: LinkRecord) => ({
   title: link.title,
 });
 
-/** Slug items written before geo targeting existed have no `geo`. */
-export type RedirectRecord = Omit<ReturnType<typeof toRedirectRecord>, 'geo'> & { geo?: Record<string, string> | null };
+/** Slug items written before geo targeting (or rules and variants) existed have no `geo` (`rules`, `variants`). */
+export type RedirectRecord = Omit<ReturnType<typeof toRedirectRecord>, 'geo' | 'rules' | 'variants'> & {
+  geo?: Record<string, string> | null;
+  rules?: RedirectRule[] | null;
+  variants?: Variant[] | null;
+};

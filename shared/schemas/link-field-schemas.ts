@@ -14,6 +14,7 @@ import {
   tagNameSchema,
 } from './common-schemas';
 import { countryCodeOf } from '@shared/geo/country-codes';
+import { rulesSchema, variantsSchema } from './rule-schemas';
 
 const nullableString = z.nullable(z.string().check(z.maxLength(1000)));
 const optionalNullableString = z.optional(nullableString);
@@ -147,4 +148,6 @@ export const editableLinkFields = {
   platformOverrides: z.optional(platformOverridesSchema),
   socialPreview: z.optional(socialPreviewSchema),
   geo: z.optional(geoSchema),
+  rules: z.optional(rulesSchema),
+  variants: z.optional(variantsSchema),
 };

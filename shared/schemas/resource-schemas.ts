@@ -17,6 +17,13 @@ z.globalRegistry.add(shortLinkSchema, {
 
 export const tagResourceSchema = z.object({ id: z.string(), name: z.string(), color: z.string() });
 
+/** A stored redirect-rule condition (normalised: canonical language tag, upper-case country, CIDR network, UTC instant). */
+const ruleConditionResourceSchema = z.object({
+  type: z.enum(['language', 'query', 'ip', 'country', 'device', 'after', 'before']),
+  value: z.optional(z.string()),
+  param: z.optional(z.string()),
+});
+
 export const linkResourceSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -45,6 +52,10 @@ export const linkResourceSchema = z.object({
   tracking: trackingSchema,
   socialPreview: socialPreviewSchema,
   geo: z.nullable(z.record(z.string().check(z.regex(/^[A-Z]{2}$/)), z.url())),
+  rules: z.nullable(
+    z.array(z.object({ id: z.string(), conditions: z.array(ruleConditionResourceSchema), url: z.url() })),
+  ),
+  variants: z.nullable(z.array(z.object({ id: z.string(), url: z.url(), weight: z.int() }))),
 });
 
 export const domainResourceSchema = z.object({
@@ -122,7 +133,12 @@ const analyticsDataShape = {
   campaignBreakdown: breakdowns,
   destinationBreakdown: breakdowns,
 };
-export const analyticsDataSchema = z.looseObject(analyticsDataShape);
+/** A link's analytics also break clicks down by the redirect rule / A/B-test variant that decided them (key: its id, label: its URL). */
+export const analyticsDataSchema = z.looseObject({
+  ...analyticsDataShape,
+  ruleBreakdown: breakdowns,
+  variantBreakdown: breakdowns,
+});
 export const topDeepLinkSchema = z.looseObject({
   linkId: z.string(),
   domain: z.string(),
@@ -152,6 +168,9 @@ export const rawAnalyticsEventSchema = z.looseObject({
   clickId: optionalString,
   attributionId: optionalString,
   installId: optionalString,
+  /** The link's redirect rule / A/B-test variant that decided a click; null when none did. */
+  ruleId: z.nullable(z.string()),
+  variantId: z.nullable(z.string()),
 });
 
 /* Client API structures. */

@@ -3,6 +3,7 @@ import { App } from 'aws-cdk-lib';
 import { LinkServiceStack } from '@lib/link-service-stack';
 import { EDGE_ORIGIN_HEADERS, WELL_KNOWN_TTL } from '@lib/edge-front-door';
 import { viewerRequestCode } from '@lib/front-door/viewer-request-code';
+import { VISITOR_COOKIE } from '@shared/edge/visitor-cookie';
 import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_SECRET_ARN_ENV } from '@shared/http/origin-verify';
 import { synthStack } from '@test/support/synth-stack';
 
@@ -47,9 +48,12 @@ describe('CDK: the CloudFront SaaS Manager front door', () => {
     }
   });
 
-  it('forwards x-forwarded-host, the viewer country and address and the query string, never Host', () => {
+  it('forwards x-forwarded-host, the viewer country and address, the query string and the visitor cookie, never Host', () => {
     const [policyId, policy] = one('AWS::CloudFront::OriginRequestPolicy');
-    const { HeadersConfig, QueryStringsConfig } = policy.Properties.OriginRequestPolicyConfig;
+    const { HeadersConfig, QueryStringsConfig, CookiesConfig } = policy.Properties.OriginRequestPolicyConfig;
+    // The A/B-test visitor cookie, and no other, reaches the edge.
+    expect(CookiesConfig).toEqual({ CookieBehavior: 'whitelist', Cookies: [VISITOR_COOKIE] });
+    expect(VISITOR_COOKIE).toBe('lv_vid');
     expect(HeadersConfig.HeaderBehavior).toBe('whitelist');
     expect(HeadersConfig.Headers).toEqual([...EDGE_ORIGIN_HEADERS]);
     for (const h of [

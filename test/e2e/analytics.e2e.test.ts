@@ -88,6 +88,8 @@ describe('GET /v1/analytics/links/{linkId}', () => {
         'referrerBreakdown',
         'campaignBreakdown',
         'destinationBreakdown',
+        'ruleBreakdown',
+        'variantBreakdown',
       ].sort(),
     );
     const selected = of((e) => e.linkId === shortLinkId);

@@ -125,6 +125,31 @@ describe('admin import-links', () => {
     expect(again.report).toMatchObject({ created: 0, skipped: 5, failed: 2 });
   });
 
+  it('imports rules and variants from a generic CSV (the API JSON in a cell), validated as the API validates them', async () => {
+    const { report } = await importLinks('generic-rules.csv', 'generic');
+    expect(report).toMatchObject({ rows: 3, created: 1, failed: 2 });
+    expect(report.failures).toEqual([
+      expect.objectContaining({
+        row: 2,
+        code: 'invalid_request',
+        details: [{ path: 'rules[0].conditions[0].value', message: expect.stringContaining('CIDR') }],
+      }),
+      expect.objectContaining({ row: 3, code: 'invalid_request', message: 'The rules cell is not JSON' }),
+    ]);
+    const link = await linkAt('rules-a');
+    expect(link.rules).toEqual([
+      {
+        id: expect.stringMatching(/^[A-Za-z0-9]{8}$/),
+        conditions: [{ type: 'country', value: 'DE' }],
+        url: 'https://example.com/r-de',
+      },
+    ]);
+    expect(link.variants).toEqual([
+      { id: 'a', url: 'https://example.com/r-a', weight: 50 },
+      { id: 'b', url: 'https://example.com/r-b', weight: 50 },
+    ]);
+  });
+
   it('refuses a format without its URL column, an unknown domain, and an unknown format, writing nothing', async () => {
     await expect(importLinks('bitly.csv', 'rebrandly')).rejects.toThrow(/no destination URL column/);
     await expect(importLinks('generic.csv', 'nope')).rejects.toThrow(/--format must be one of/);

@@ -79,6 +79,8 @@ describe('POST /v1/links and GET /v1/links/{linkId} over HTTP', () => {
         'tracking',
         'socialPreview',
         'geo',
+        'rules',
+        'variants',
       ].sort(),
     );
 

@@ -128,12 +128,25 @@ describe('the README tour', () => {
     expect(lines).toContain('302 https://example.com/landing?utm_source=news');
     expect(lines).toContain('302 https://example.de/landing?utm_source=news');
 
-    // The JSON answers the block printed, in order: PATCH, bulk, client click, list, analytics.
+    // The rule, then the A/B test: the second click (with the visitor cookie) lands where the first did.
+    expect(lines).toContain('302 https://example.com/de?utm_source=news');
+    const first = lines
+      .find((line) => line.startsWith('first '))
+      ?.slice('first '.length)
+      .trim();
+    expect(first).toMatch(/^https:\/\/example\.com\/[ab]\?utm_source=news$/);
+    expect(lines).toContain(`second ${String(first)}`);
+
+    // The JSON answers the block printed, in order: PATCH (geo), PATCH (rules, variants), bulk, client click, list, analytics.
     const bodies = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
-    expect(bodies).toHaveLength(5);
-    expect(bodies.map((body) => body.success)).toEqual([true, true, true, true, true]);
-    const [patched, bulk, click, list] = bodies;
+    expect(bodies).toHaveLength(6);
+    expect(bodies.map((body) => body.success)).toEqual([true, true, true, true, true, true]);
+    const [patched, ruled, bulk, click, list] = bodies;
     expect(patched.data).toMatchObject({ shortLink, geo: { DE: 'https://example.de/landing' } });
+    expect(ruled.data.rules).toEqual([
+      { id: expect.any(String), conditions: [{ type: 'language', value: 'de' }], url: 'https://example.com/de' },
+    ]);
+    expect(ruled.data.variants.map((v: { weight: number }) => v.weight)).toEqual([50, 50]);
 
     // Bulk: the first item created, with a short link on the local edge; the second refused for the taken key.
     expect(bulk.data).toMatchObject([

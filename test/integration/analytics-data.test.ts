@@ -244,8 +244,8 @@ describe.each([
     it('returns RawAnalyticsEvent fields, and refuses a cursor of another query', async () => {
       const page = await exportAnalyticsEvents(a.workspaceId, { range: '7d', eventType: 'all', limit: 5 }, NOW);
       const source = events.find((e) => e.eventId === page.data[0]!.eventId)!;
-      expect(page.data[0]).toEqual(
-        dropNulls({
+      expect(page.data[0]).toEqual({
+        ...dropNulls({
           eventId: source.eventId,
           timestamp: source.timestamp,
           eventType: source.eventType,
@@ -263,8 +263,12 @@ describe.each([
           linkId: source.linkId,
           deepLinkAppId: source.deepLinkAppId,
         }),
-      );
-      for (const event of page.data) expect(Object.values(event)).not.toContain(null);
+        // Always present: null when no redirect rule / variant decided the event.
+        ruleId: source.ruleId,
+        variantId: source.variantId,
+      });
+      for (const { ruleId: _rule, variantId: _variant, ...event } of page.data)
+        expect(Object.values(event)).not.toContain(null);
       const cursor = page.pagination.nextCursor!;
       await expect(
         exportAnalyticsEvents(a.workspaceId, { range: '7d', eventType: 'click', limit: 5, cursor }, NOW),

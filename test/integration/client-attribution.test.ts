@@ -54,6 +54,7 @@ const device = (ip: string, userAgent = IPHONE_17): ClientRequestInfo => ({
   destinationCountry: null,
   userAgent,
   referrer: null,
+  acceptLanguage: null,
   client: parseUserAgent(userAgent),
 });
 const open = (body: Partial<FirstOpenBody>) => firstOpenBodySchema.parse(body);

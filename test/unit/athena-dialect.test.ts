@@ -5,6 +5,7 @@ import {
   linkClickCountsQuery,
   recentEventsQuery,
   topLinksQuery,
+  variantConversionsQuery,
   type ScopeFilter,
 } from '@shared/analytics/query/analytics-sql';
 import { analyticsWindow } from '@shared/analytics/query/analytics-window';
@@ -44,6 +45,7 @@ const everyQuery = () => {
         out.push({ name: `aggregate ${name}`, ...aggregateQuery({ ...filter, unit: window.unit }) });
         out.push({ name: `recent ${name}`, ...recentEventsQuery(filter, 20) });
         out.push({ name: `top links ${name}`, ...topLinksQuery(filter, 10) });
+        out.push({ name: `variant conversions ${name}`, ...variantConversionsQuery(filter) });
         out.push({ name: `export ${name}`, ...exportPageQuery({ ...filter, eventType: 'click' }, 101, null) });
         out.push({
           name: `export next ${name}`,

@@ -88,6 +88,7 @@ describe('the click decision', () => {
     expect(decide(facts({ record: locked, request: request(DESKTOP) }))).toEqual({
       answer: { kind: 'password' },
       recording: null,
+      visitorCookie: null,
     });
     expect(decide(facts({ record: locked, request: request('Twitterbot/1.0') })).recording).toMatchObject({
       responseKind: 'password',
@@ -105,6 +106,7 @@ describe('the click decision', () => {
     expect(decide(facts({ record: undefined }))).toEqual({
       answer: { kind: 'not_found', location: null },
       recording: null,
+      visitorCookie: null,
     });
   });
 });

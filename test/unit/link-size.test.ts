@@ -3,6 +3,7 @@ import { AppError } from '@shared/errors/app-error';
 import { newLinkRecord } from '@shared/links/create-link';
 import { assertLinkFits, LINK_EVENT_MAX_BYTES, linkEventBytes } from '@shared/links/link-size';
 import { limits } from '@shared/schemas/common-schemas';
+import { CONDITIONS_MAX, QUERY_PARAM_MAX, RULES_MAX, VARIANTS_MAX } from '@shared/links/link-rules';
 import { GEO_MAX_ENTRIES } from '@shared/schemas/link-field-schemas';
 import type { DomainRecord } from '@shared/tenancy/tenancy-types';
 
@@ -33,6 +34,21 @@ describe('a link is refused at its write when its event could not be sent', () =
       iosOverrideUrl: url(limits.urlMax),
       expiredUrl: url(limits.urlMax),
       geo,
+      // 20 rules of 10 conditions at their longest, and 4 variants.
+      rules: Array.from({ length: RULES_MAX }, (_, i) => ({
+        id: `r${String(i)}`.padEnd(32, 'r'),
+        conditions: Array.from({ length: CONDITIONS_MAX }, (_, j) => ({
+          type: 'query' as const,
+          param: `${String(i)}-${String(j)}`.padEnd(QUERY_PARAM_MAX, 'p'),
+          value: 'v'.repeat(200),
+        })),
+        url: url(limits.urlMax),
+      })),
+      variants: Array.from({ length: VARIANTS_MAX }, (_, i) => ({
+        id: `v${String(i)}`.padEnd(32, 'v'),
+        url: `${url(limits.urlMax - 2)}${String(i).padStart(2, '0')}`,
+        weight: 25,
+      })),
     });
     expect(linkEventBytes(link)).toBeLessThan(LINK_EVENT_MAX_BYTES);
     expect(() => {

@@ -36,6 +36,8 @@ const link = {
   tracking: {},
   socialPreview: {},
   geo: null,
+  rules: null,
+  variants: null,
 };
 const json = (method: string, path: string, status: number, body: unknown): ContractAnswer => ({
   method,

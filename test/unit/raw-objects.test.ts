@@ -5,7 +5,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eraseWorkspaceLake } from '@shared/admin/erase-workspace-lake';
 import { createLocalLakeStore } from '@shared/admin/lake-store';
-import { aggregateQuery } from '@shared/analytics/query/analytics-sql';
+import { aggregateQuery, groupingColumns } from '@shared/analytics/query/analytics-sql';
 import { analyticsWindow } from '@shared/analytics/query/analytics-window';
 import { compactLake } from '@shared/analytics/lake/compact-lake';
 import { createDuckDbEngine } from '@shared/analytics/query/duckdb-engine';
@@ -46,7 +46,7 @@ const clicks = async (dir: string, workspaceId: string) => {
     aggregateQuery({ workspaceId, scope: { kind: 'workspace' }, window, traffic: 'all', unit: window.unit }),
     { workspaceId, firstDay: window.firstDay, lastDay: window.lastDay },
   );
-  return Number(rows.find((r) => r.grouping_id === String(2 ** 9 - 1))?.human_clicks ?? 0);
+  return Number(rows.find((r) => r.grouping_id === String(2 ** groupingColumns.length - 1))?.human_clicks ?? 0);
 };
 
 describe('gzip raw objects', () => {

@@ -772,6 +772,23 @@ export interface components {
             geo?: {
                 [key: string]: string;
             } | null;
+            /** @description Redirect rules: at most 20 of { id?, conditions (1-10, all must match), url }, evaluated in order; the first match wins, before platform overrides, geo and variants. Condition types: language (BCP 47; the most preferred Accept-Language entry, a value without a region matches any region), query (param, optional value), ip (IPv4/IPv6 address or CIDR), country (ISO 3166-1 alpha-2), device (ios, android, mobile, desktop), after / before (date-time). Ids are assigned when absent and kept when sent back. null clears. */
+            rules?: {
+                id?: string;
+                conditions: {
+                    /** @enum {string} */
+                    type: "language" | "query" | "ip" | "country" | "device" | "after" | "before";
+                    value?: string;
+                    param?: string;
+                }[];
+                url: string;
+            }[] | null;
+            /** @description A/B(/n) test: 2-4 of { id?, url, weight } (integer weights 1-99 summing to 100, distinct URLs). A visitor is assigned by a stable hash of the link id and a visitor key (the edge's first-party visitor cookie, 30 days), in proportion to the weights; applies after rules, platform overrides and geo. Ids are assigned when absent and kept when sent back. null clears. */
+            variants?: {
+                id?: string;
+                url: string;
+                weight: number;
+            }[] | null;
             domain: string;
         } & ({
             url: string;
@@ -839,6 +856,23 @@ export interface components {
             geo?: {
                 [key: string]: string;
             } | null;
+            /** @description Redirect rules: at most 20 of { id?, conditions (1-10, all must match), url }, evaluated in order; the first match wins, before platform overrides, geo and variants. Condition types: language (BCP 47; the most preferred Accept-Language entry, a value without a region matches any region), query (param, optional value), ip (IPv4/IPv6 address or CIDR), country (ISO 3166-1 alpha-2), device (ios, android, mobile, desktop), after / before (date-time). Ids are assigned when absent and kept when sent back. null clears. */
+            rules?: {
+                id?: string;
+                conditions: {
+                    /** @enum {string} */
+                    type: "language" | "query" | "ip" | "country" | "device" | "after" | "before";
+                    value?: string;
+                    param?: string;
+                }[];
+                url: string;
+            }[] | null;
+            /** @description A/B(/n) test: 2-4 of { id?, url, weight } (integer weights 1-99 summing to 100, distinct URLs). A visitor is assigned by a stable hash of the link id and a visitor key (the edge's first-party visitor cookie, 30 days), in proportion to the weights; applies after rules, platform overrides and geo. Ids are assigned when absent and kept when sent back. null clears. */
+            variants?: {
+                id?: string;
+                url: string;
+                weight: number;
+            }[] | null;
             domain?: string;
             archived?: boolean;
         } & {
@@ -902,6 +936,23 @@ export interface components {
             geo?: {
                 [key: string]: string;
             } | null;
+            /** @description Redirect rules: at most 20 of { id?, conditions (1-10, all must match), url }, evaluated in order; the first match wins, before platform overrides, geo and variants. Condition types: language (BCP 47; the most preferred Accept-Language entry, a value without a region matches any region), query (param, optional value), ip (IPv4/IPv6 address or CIDR), country (ISO 3166-1 alpha-2), device (ios, android, mobile, desktop), after / before (date-time). Ids are assigned when absent and kept when sent back. null clears. */
+            rules?: {
+                id?: string;
+                conditions: {
+                    /** @enum {string} */
+                    type: "language" | "query" | "ip" | "country" | "device" | "after" | "before";
+                    value?: string;
+                    param?: string;
+                }[];
+                url: string;
+            }[] | null;
+            /** @description A/B(/n) test: 2-4 of { id?, url, weight } (integer weights 1-99 summing to 100, distinct URLs). A visitor is assigned by a stable hash of the link id and a visitor key (the edge's first-party visitor cookie, 30 days), in proportion to the weights; applies after rules, platform overrides and geo. Ids are assigned when absent and kept when sent back. null clears. */
+            variants?: {
+                id?: string;
+                url: string;
+                weight: number;
+            }[] | null;
             deepLinkAppId?: string;
             appId?: string;
         };
@@ -1059,6 +1110,23 @@ export interface components {
             geo: {
                 [key: string]: string;
             } | null;
+            rules: {
+                id: string;
+                conditions: {
+                    /** @enum {string} */
+                    type: "language" | "query" | "ip" | "country" | "device" | "after" | "before";
+                    value?: string;
+                    param?: string;
+                }[];
+                /** Format: uri */
+                url: string;
+            }[] | null;
+            variants: {
+                id: string;
+                /** Format: uri */
+                url: string;
+                weight: number;
+            }[] | null;
         };
         LinkBulkResults: ({
             /** @constant */
@@ -1361,6 +1429,22 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
+            ruleBreakdown?: ({
+                key: string;
+                label: string;
+                count: number;
+                percentage: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            variantBreakdown?: ({
+                key: string;
+                label: string;
+                count: number;
+                percentage: number;
+            } & {
+                [key: string]: unknown;
+            })[];
         } & {
             [key: string]: unknown;
         };
@@ -1510,6 +1594,8 @@ export interface components {
             clickId?: string;
             attributionId?: string;
             installId?: string;
+            ruleId: string | null;
+            variantId: string | null;
         } & {
             [key: string]: unknown;
         };

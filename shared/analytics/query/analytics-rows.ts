@@ -55,7 +55,14 @@ const keyAndLabel: Record<BreakdownName, (value: string | null) => { key: string
   campaign: (v) => ({ key: v ?? 'none', label: v ?? 'No campaign' }),
   destination: (v) => ({ key: v ?? 'unknown', label: v ?? 'Unknown' }),
   customerEvent: (v) => ({ key: v ?? 'unnamed', label: v ?? 'Unnamed' }),
+  // Clicks no rule (variant) decided are left out (`breakdownFrom`); the label is the id until
+  // `withDestinationLabels` names the URL.
+  rule: (v) => ({ key: v ?? '', label: v ?? '' }),
+  variant: (v) => ({ key: v ?? '', label: v ?? '' }),
 };
+
+/** Breakdowns whose rows are only the clicks a value decided (no row for "none"). */
+const DECIDED_ONLY: ReadonlySet<BreakdownName> = new Set(['rule', 'variant']);
 
 const clicksOf = (row: AnalyticsRow) => int(row.human_clicks) + int(row.bot_clicks);
 
@@ -71,6 +78,7 @@ export const breakdownFrom = (rows: AnalyticsRow[], name: BreakdownName): Breakd
     if (int(row.grouping_id) !== id) continue;
     const count = name === 'customerEvent' ? int(row.customer_events) : clicksOf(row);
     if (count === 0) continue;
+    if (DECIDED_ONLY.has(name) && !row[dimension.alias]) continue;
     const { key, label } = keyAndLabel[name](row[dimension.alias] ?? null);
     const entry = counts.get(key) ?? { label, count: 0 };
     entry.count += count;
@@ -148,8 +156,8 @@ export const recentEventFrom = (row: AnalyticsRow): RecentAnalyticsEvent =>
     isBot: row.traffic_type === 'bot',
   } as RecentAnalyticsEvent);
 
-export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent =>
-  withoutNulls({
+export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent => ({
+  ...withoutNulls({
     eventId: required(row.event_id, "an event row's event_id"),
     timestamp: required(row.occurred_at, "an event row's occurred_at"),
     eventType: row.event_type as EventType,
@@ -166,7 +174,39 @@ export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent =>
     installId: row.install_id ?? null,
     linkId: row.link_id ?? null,
     deepLinkAppId: row.deep_link_app_id ?? null,
-  } as RawAnalyticsEvent);
+  } as Omit<RawAnalyticsEvent, 'ruleId' | 'variantId'>),
+  ruleId: row.rule_id ?? null,
+  variantId: row.variant_id ?? null,
+});
+
+/**
+ * Each variant row with the conversions of its clicks: `customerEvents` (their count) and
+ * `customerEventBreakdown` (by event name), from `variantConversionsQuery` rows.
+ */
+export const withVariantConversions = (rows: BreakdownRow[], conversions: AnalyticsRow[]): BreakdownRow[] =>
+  rows.map((row) => {
+    const mine = conversions.filter((c) => c.variant_id === row.key);
+    const total = mine.reduce((sum, c) => sum + int(c.customer_events), 0);
+    return {
+      ...row,
+      customerEvents: total,
+      customerEventBreakdown: mine.map((c) => {
+        const count = int(c.customer_events);
+        const { key, label } = keyAndLabel.customerEvent(c.sdk_event_name ?? null);
+        return { key, label, count, percentage: percentageOf(count, total) };
+      }),
+    };
+  });
+
+/**
+ * A rule or variant breakdown labelled with each id's destination URL on the link now (ids
+ * survive edits and reordering); an id the link no longer has keeps the id as its label.
+ */
+export const withDestinationLabels = (
+  rows: BreakdownRow[],
+  items: ReadonlyArray<{ id: string; url: string }> | null | undefined,
+): BreakdownRow[] =>
+  rows.map((row) => ({ ...row, label: items?.find((item) => item.id === row.key)?.url ?? row.label }));
 
 export const topLinkFrom = (row: AnalyticsRow): TopDeepLink => ({
   // The top-links query groups by link_id, so a real row always has one.

@@ -210,6 +210,8 @@ export const breakdownDimensions = [
   { name: 'campaign', column: 'utmCampaign', alias: 'utm_campaign' },
   { name: 'destination', column: 'resolvedDestinationUrl', alias: 'destination' },
   { name: 'customerEvent', column: 'sdkEventName', alias: 'sdk_event_name' },
+  { name: 'rule', column: 'ruleId', alias: 'rule_id' },
+  { name: 'variant', column: 'variantId', alias: 'variant_id' },
 ] as const;
 export type BreakdownName = (typeof breakdownDimensions)[number]['name'];
 
@@ -272,7 +274,9 @@ const eventColumns = `eventId AS event_id,
   attributionId AS attribution_id,
   installId AS install_id,
   linkId AS link_id,
-  deepLinkAppId AS deep_link_app_id`;
+  deepLinkAppId AS deep_link_app_id,
+  ruleId AS rule_id,
+  variantId AS variant_id`;
 
 const positiveInt = (n: number, max: number): number => {
   if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`Invalid SQL limit ${n}`);
@@ -332,6 +336,33 @@ WHERE linkId IS NOT NULL
 GROUP BY linkId
 ORDER BY human_clicks DESC, launch_view_impressions DESC, link_id ASC
 LIMIT ${positiveInt(limit, 1000)}`,
+    params: cte.params,
+  };
+};
+
+/**
+ * Conversions per A/B-test variant: the scope's `customer_event` events whose click id is that of
+ * a click a variant decided (both in the window), counted once each, by variant and event name.
+ */
+export const variantConversionsQuery = (filter: ScopeFilter): SqlQuery => {
+  const cte = scopedCte(filter);
+  return {
+    sql: `WITH ${cte.sql},
+decided AS (
+  SELECT clickId, max(variantId) AS variantId
+  FROM scoped
+  WHERE eventType = 'click' AND variantId IS NOT NULL AND clickId IS NOT NULL
+  GROUP BY clickId
+)
+SELECT
+  decided.variantId AS variant_id,
+  scoped.sdkEventName AS sdk_event_name,
+  count(DISTINCT scoped.eventId) AS customer_events
+FROM scoped
+JOIN decided ON decided.clickId = scoped.clickId
+WHERE scoped.eventType = 'customer_event'
+GROUP BY decided.variantId, scoped.sdkEventName
+ORDER BY variant_id, sdk_event_name`,
     params: cte.params,
   };
 };

@@ -31,6 +31,9 @@ export interface BreakdownRow {
   label: string;
   count: number;
   percentage: number;
+  /** Variant rows of a link with an A/B test: the customer events whose click this variant decided. */
+  customerEvents?: number;
+  customerEventBreakdown?: BreakdownRow[];
 }
 
 /**
@@ -71,6 +74,12 @@ export interface AnalyticsData {
   destinationBreakdown: BreakdownRow[];
 }
 
+/** A link's analytics: also the clicks each of its redirect rules and A/B-test variants decided (key: the id). */
+export interface LinkAnalyticsData extends AnalyticsData {
+  ruleBreakdown: BreakdownRow[];
+  variantBreakdown: BreakdownRow[];
+}
+
 export interface TopDeepLink {
   linkId: string;
   domain: string;
@@ -105,4 +114,7 @@ export interface RawAnalyticsEvent {
   /** Extra keys: which link / app the event belongs to. */
   linkId?: string;
   deepLinkAppId?: string;
+  /** The redirect rule / A/B-test variant that decided a click; null when none did. */
+  ruleId: string | null;
+  variantId: string | null;
 }

@@ -1,6 +1,12 @@
 import type { AnalyticsEngine, QueryScope } from './analytics-engine';
-import type { AnalyticsData, TopDeepLink } from './analytics-types';
-import { aggregateQuery, recentEventsQuery, topLinksQuery, type AnalyticsScope } from './analytics-sql';
+import type { LinkAnalyticsData, TopDeepLink } from './analytics-types';
+import {
+  aggregateQuery,
+  recentEventsQuery,
+  topLinksQuery,
+  variantConversionsQuery,
+  type AnalyticsScope,
+} from './analytics-sql';
 import type { AnalyticsQuery } from './analytics-schemas';
 import { analyticsWindow } from './analytics-window';
 import { lakeReadBounds } from './raw-read';
@@ -11,6 +17,7 @@ import {
   summaryFrom,
   timeseriesFrom,
   topLinkFrom,
+  withVariantConversions,
 } from './analytics-rows';
 
 export const RECENT_EVENTS_LIMIT = 20;
@@ -23,6 +30,8 @@ export interface AnalyticsRequest {
   now: Date;
   /** The request's one deadline (analyticsDeadline()). */
   deadline?: number;
+  /** Also count conversions per A/B-test variant (a third query: only for a link with variants). */
+  variantConversions?: boolean;
 }
 
 const filterOf = async (engine: AnalyticsEngine, request: AnalyticsRequest) => {
@@ -48,15 +57,19 @@ const filterOf = async (engine: AnalyticsEngine, request: AnalyticsRequest) => {
   return { window, filter, queryScope };
 };
 
-/** AnalyticsData of one scope: two queries (aggregates in one scan, recent events), run together. */
+/**
+ * AnalyticsData of one scope (with the rule and variant breakdowns, which only a link's analytics
+ * answers): two queries (aggregates in one scan, recent events), run together.
+ */
 export const computeAnalyticsData = async (
   engine: AnalyticsEngine,
   request: AnalyticsRequest,
-): Promise<AnalyticsData> => {
+): Promise<LinkAnalyticsData> => {
   const { window, filter, queryScope } = await filterOf(engine, request);
-  const [aggregates, recent] = await Promise.all([
+  const [aggregates, recent, conversions] = await Promise.all([
     engine.query(aggregateQuery({ ...filter, unit: window.unit }), queryScope),
     engine.query(recentEventsQuery(filter, RECENT_EVENTS_LIMIT), queryScope),
+    request.variantConversions ? engine.query(variantConversionsQuery(filter), queryScope) : Promise.resolve(null),
   ]);
   const summary = summaryFrom(aggregates);
   return {
@@ -72,6 +85,10 @@ export const computeAnalyticsData = async (
     referrerBreakdown: breakdownFrom(aggregates, 'referrer'),
     campaignBreakdown: breakdownFrom(aggregates, 'campaign'),
     destinationBreakdown: breakdownFrom(aggregates, 'destination'),
+    ruleBreakdown: breakdownFrom(aggregates, 'rule'),
+    variantBreakdown: conversions
+      ? withVariantConversions(breakdownFrom(aggregates, 'variant'), conversions)
+      : breakdownFrom(aggregates, 'variant'),
   };
 };
 

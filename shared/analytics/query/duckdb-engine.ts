@@ -136,14 +136,18 @@ export const rawRelationSql = (files: string[], options: { filename?: boolean } 
     ? emptyRelation(options.filename ? [...rawPartitionKeys, 'filename'] : rawPartitionKeys)
     : `SELECT * FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', hive_partitioning = true, hive_types = ${hiveTypes(rawPartitionKeys)}, columns = ${jsonColumns()}, ignore_errors = true${options.filename ? ', filename = true' : ''})`;
 
-/** read_parquet over compacted files, partitions from the path (hourly: workspace_id, dt; daily: workspace_id, month). */
+/**
+ * read_parquet over compacted files, partitions from the path (hourly: workspace_id, dt; daily:
+ * workspace_id, month). Files are read by column name, and every event column is there even when
+ * no file has it (files written before a column existed read it as null).
+ */
 export const compactedRelationSql = (
   files: string[],
   partitions: readonly string[] = compactedPartitionKeys,
 ): string =>
   files.length === 0
     ? emptyRelation(partitions)
-    : `SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], hive_partitioning = true, hive_types = ${hiveTypes(partitions)})`;
+    : `${emptyRelation(partitions)} UNION ALL BY NAME SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], hive_partitioning = true, hive_types = ${hiveTypes(partitions)}, union_by_name = true)`;
 
 /** read_parquet over merged daily files. */
 export const dailyRelationSql = (files: string[]): string => compactedRelationSql(files, dailyPartitionKeys);

@@ -28,7 +28,9 @@ export const getAppAnalyticsOrThrow = async (
         computeAnalyticsData(engine, request),
         computeTopLinks(engine, request),
       ]);
-      return { ...data, topLinks };
+      // Rule and variant ids are a link's own: the app's analytics has no breakdown by them.
+      const { ruleBreakdown: _rules, variantBreakdown: _variants, ...appData } = data;
+      return { ...appData, topLinks };
     },
   );
 };

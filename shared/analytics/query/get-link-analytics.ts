@@ -4,7 +4,8 @@ import { getAnalyticsEngine } from './analytics-backend';
 import { analyticsDeadline } from './analytics-engine';
 import { withAnalyticsCache } from './analytics-cache';
 import type { AnalyticsQuery } from './analytics-schemas';
-import type { AnalyticsData } from './analytics-types';
+import { withDestinationLabels } from './analytics-rows';
+import type { LinkAnalyticsData } from './analytics-types';
 import { computeAnalyticsData } from './compute-analytics';
 
 /**
@@ -16,17 +17,32 @@ export const getLinkAnalyticsOrThrow = async (
   linkId: string,
   query: AnalyticsQuery,
   now = new Date(),
-): Promise<AnalyticsData> => {
+): Promise<LinkAnalyticsData> => {
   const deadline = analyticsDeadline();
   // Not getByIdOrThrow(..., linkType): that answers 404 for the other type, and both types
   // have analytics here. Same tenancy rule, one read.
   const link = await linkRepository.findById(linkId);
   if (!link || link.workspaceId !== workspaceId) throw notFound('Link');
   const engine = getAnalyticsEngine();
-  return withAnalyticsCache(
+  const data = await withAnalyticsCache(
     { workspaceId, route: 'link', subjectId: link.id, range: query.range, traffic: query.traffic },
     engine.cacheTtlSeconds,
     now,
-    () => computeAnalyticsData(engine, { workspaceId, scope: { kind: 'link', linkId: link.id }, query, now, deadline }),
+    () =>
+      computeAnalyticsData(engine, {
+        workspaceId,
+        scope: { kind: 'link', linkId: link.id },
+        query,
+        now,
+        deadline,
+        // Conversions per variant: a third query, only for a link running an A/B test.
+        variantConversions: Boolean(link.variants?.length),
+      }),
   );
+  // Labelled after the cache, from the link as it is now.
+  return {
+    ...data,
+    ruleBreakdown: withDestinationLabels(data.ruleBreakdown, link.rules),
+    variantBreakdown: withDestinationLabels(data.variantBreakdown, link.variants),
+  };
 };
