@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
+import { BlockList, isIP } from 'node:net';
 import type { ClientInfo } from '@shared/clicks/user-agent';
 import type { RedirectRule, RuleCondition, Variant } from '@shared/links/link-rules';
 
@@ -75,43 +75,57 @@ const languageMatches = (value: string, preferred: string | null): boolean => {
 /** An `after` / `before` instant in epoch milliseconds. */
 const instantOf = parsedCache((value: string) => Date.parse(value));
 
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
+/** A viewer address as Node's BlockList checks it. */
+interface Address {
+  readonly ip: string;
+  readonly family: 'ipv4' | 'ipv6';
+}
+
+const MAPPED_IPV4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
 
 /** The viewer's address parsed once per click (IPv4-mapped IPv6 addresses as IPv4); null when none or invalid. */
 const parseViewerAddress = (ip: string | null): Address | null => {
-  if (!ip || !ipaddr.isValid(ip)) return null;
-  return ipaddr.process(ip);
+  if (!ip) return null;
+  const plain = MAPPED_IPV4.exec(ip)?.[1] ?? ip;
+  const version = isIP(plain);
+  return version === 0 ? null : { ip: plain, family: version === 4 ? 'ipv4' : 'ipv6' };
 };
 
-/** A stored `ip` condition value (a normalised CIDR or one address), parsed. */
+/**
+ * A stored `ip` condition value (a CIDR with its host bits cleared, or one address, as the
+ * schema stores it) as a BlockList of one subnet: Node's own matcher, so the redirect's bundle
+ * carries no address library.
+ */
 const rangeOf = parsedCache((value: string) => {
-  const [network, bits] = value.includes('/')
-    ? ipaddr.parseCIDR(value)
-    : [ipaddr.parse(value), ipaddr.parse(value).kind() === 'ipv4' ? 32 : 128];
-  return { network, bits, kind: network.kind() };
+  const [network = '', bits] = value.split('/');
+  const family = isIP(network) === 4 ? 'ipv4' : 'ipv6';
+  const list = new BlockList();
+  list.addSubnet(network, bits === undefined ? (family === 'ipv4' ? 32 : 128) : Number(bits), family);
+  return { list, family };
 });
 
-const ipMatches = (value: string, address: Address | null, kind: string | null): boolean => {
+const ipMatches = (value: string, address: Address | null): boolean => {
   if (!address) return false;
   const range = rangeOf(value);
-  return range.kind === kind && address.match(range.network, range.bits);
+  if (range.family !== address.family) return false;
+  try {
+    return range.list.check(address.ip, address.family);
+  } catch {
+    return false; // an address BlockList cannot read (a zone id): no match
+  }
 };
 
 /** The facts of one click with what is derived from them computed at most once. */
 class MatchContext {
   private language: string | null | undefined;
   private address: Address | null | undefined;
-  kind: string | null = null;
   constructor(readonly facts: VisitorFacts) {}
   preferred(): string | null {
     if (this.language === undefined) this.language = preferredLanguage(this.facts.acceptLanguage);
     return this.language;
   }
   viewerAddress(): Address | null {
-    if (this.address === undefined) {
-      this.address = parseViewerAddress(this.facts.ip);
-      this.kind = this.address?.kind() ?? null;
-    }
+    if (this.address === undefined) this.address = parseViewerAddress(this.facts.ip);
     return this.address;
   }
 }
@@ -127,7 +141,7 @@ const conditionMatches = (condition: RuleCondition, context: MatchContext): bool
         : facts.query.get(condition.param) === condition.value ||
             facts.query.getAll(condition.param).includes(condition.value);
     case 'ip':
-      return ipMatches(condition.value, context.viewerAddress(), context.kind);
+      return ipMatches(condition.value, context.viewerAddress());
     case 'country':
       return facts.country?.toUpperCase() === condition.value;
     case 'device': {
