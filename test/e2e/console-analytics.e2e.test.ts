@@ -197,6 +197,52 @@ describe("a link's page", () => {
   });
 });
 
+describe('a link with redirect rules and an A/B test', () => {
+  it('shows which rule and which variant decided its clicks, in the "Rules" and "Variants" tables', async () => {
+    const created = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: { 'api-key': t.tenantA.serverKey },
+      json: {
+        url: 'https://example.com/default',
+        domain: t.tenantA.domain,
+        key: 'ab-console',
+        rules: [{ conditions: [{ type: 'country', value: 'FR' }], url: 'https://example.com/fr' }],
+        variants: [
+          { url: 'https://example.com/a', weight: 50 },
+          { url: 'https://example.com/b', weight: 50 },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const id: string = created.body.data.id;
+    for (const country of ['FR', 'DE', 'US']) {
+      const click = await edgeRequest(t.edgeUrl, {
+        host: t.tenantA.domain,
+        path: '/ab-console',
+        headers: { 'user-agent': DESKTOP, 'cloudfront-viewer-country': country },
+      });
+      expect(click.status).toBe(302);
+    }
+    await t.idle();
+    const api = (await apiGet(`/v1/analytics/links/${id}`)).body.data;
+    expect(api.ruleBreakdown).toHaveLength(1);
+    expect(api.variantBreakdown.length).toBeGreaterThan(0);
+
+    await page.goto(`${b.origin}/console/links/${id}`);
+    const rules = page.getByRole('table', { name: 'Rules', exact: true });
+    await rules.getByRole('row', { name: /example\.com\/fr/ }).waitFor();
+    expect(await rowsOf('Rules')).toEqual([expect.stringMatching(/^https:\/\/example\.com\/fr1/)]);
+    // The two clicks no rule decided (DE, US) went to the variants, as the API counts them.
+    const variants = page.getByRole('table', { name: 'Variants', exact: true });
+    const labels = await variants.locator('tbody th').allTextContents();
+    const counts = (await variants.locator('tbody td.num').allTextContents()).map(Number);
+    expect(labels).toEqual(api.variantBreakdown.map((r: { label: string }) => r.label));
+    expect(counts).toEqual(api.variantBreakdown.map((r: { count: number }) => r.count));
+    expect(counts.reduce((sum, n) => sum + n, 0)).toBe(2);
+    await axe();
+    await screenshot('link-analytics-rules-variants');
+  });
+});
+
 describe('deep links and domains', () => {
   it('lists deep links and opens one with its launch-view metrics', async () => {
     const deep = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id }, TEST_ORIGIN);
@@ -377,12 +423,13 @@ describe('events', () => {
     } while (cursor);
     expect(fromApi.length).toBeGreaterThan(100);
     expect(rows).toHaveLength(fromApi.length);
-    // Every field of every event, in the API's order; a field an event lacks is an empty cell.
+    // Every field of every event, in the API's order; a field an event lacks, or has as null
+    // (ruleId and variantId when no rule or variant decided), is an empty cell.
     for (const [i, event] of fromApi.entries()) {
       const row = rows[i] ?? {};
       expect(row.eventId).toBe(event.eventId);
       for (const [field, value] of Object.entries(event))
-        expect(row[field]).toBe(typeof value === 'string' ? value : JSON.stringify(value));
+        expect(row[field]).toBe(value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
       for (const [field, cell] of Object.entries(row)) if (!(field in event)) expect(cell).toBe('');
     }
 

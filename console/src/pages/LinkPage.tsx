@@ -124,6 +124,12 @@ const Analytics = ({ id, kind, params }: { id: string; kind: LinkKind; params: A
         <Breakdown title="Referrers" column="Referrer" rows={data.referrerBreakdown} />
         <Breakdown title="Campaigns" column="Campaign" rows={data.campaignBreakdown} />
         <Breakdown title="Destinations" column="Destination" rows={data.destinationBreakdown} />
+        {data.ruleBreakdown && data.ruleBreakdown.length > 0 ? (
+          <Breakdown title="Rules" column="Rule destination" rows={data.ruleBreakdown} />
+        ) : null}
+        {data.variantBreakdown && data.variantBreakdown.length > 0 ? (
+          <Breakdown title="Variants" column="Variant destination" rows={data.variantBreakdown} />
+        ) : null}
         {data.customerEvents && data.customerEvents.length > 0 ? (
           <Breakdown title="Conversions" column="Customer event" countLabel="Events" rows={data.customerEvents} />
         ) : null}
