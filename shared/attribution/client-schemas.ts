@@ -1,4 +1,4 @@
-import { hostnameSchema, httpUrlSchema, linkKeySchema } from '@shared/schemas/common-schemas';
+import { hostnameSchema, httpUrlAsSentSchema, linkKeySchema } from '@shared/schemas/common-schemas';
 import * as z from '@shared/schemas/zod-mini';
 
 const idSchema = z.string().check(z.minLength(1), z.maxLength(128));
@@ -6,7 +6,7 @@ const optionalId = z.optional(idSchema);
 const optionalLinkId = z.optional(z.string().check(z.minLength(1), z.maxLength(64)));
 
 /** A short link given to name a link: either form names it (scheme and port are not compared). */
-const shortLinkReference = z.optional(httpUrlSchema);
+const shortLinkReference = z.optional(httpUrlAsSentSchema);
 z.globalRegistry.add(shortLinkReference, {
   description:
     'A short link: `https://{domain}/{key}`, or on the local stack the `http://{domain}:{edge port}/{key}` it answers with.',

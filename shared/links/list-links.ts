@@ -19,6 +19,7 @@ import {
 import { shortLinkOf, type LinkRecord, type LinkType } from './link-record';
 import { linkRepository } from './link-repository';
 import { toLinkResource, type LinkResource } from './link-view';
+import { unicodeFormOf, uriOf } from '@shared/util/http-url';
 
 /**
  * GET /v1/links and GET /v1/deep-links (cursor pages, sorts and filters).
@@ -106,12 +107,18 @@ type ClicksPosition = { clicks: number; key: string };
 const timeSortOf = (sort: LinkSort): LinkTimeSort | 'clicks' =>
   sort.startsWith('created') ? 'created' : sort.startsWith('updated') ? 'updated' : 'clicks';
 
-/** Case-insensitive substring of title, destination URL, short link, key, domain or a tag name. */
+/**
+ * Case-insensitive substring of title, destination URL (as stored and answered, normalised, or in
+ * its Unicode form: `bücher` finds `https://xn--bcher-kva.example/` and `日本` a percent-encoded
+ * path), short link, key, domain or a tag name.
+ */
 export const linkMatchesSearch = (link: LinkRecord, search: string): boolean => {
   const needle = search.toLowerCase();
   const haystack = [
     link.title,
     link.url,
+    uriOf(link.url),
+    unicodeFormOf(link.url),
     shortLinkOf(link.domain, link.key),
     link.key,
     link.domain,

@@ -1,5 +1,5 @@
 import * as z from './zod-mini';
-import { parseHttpUrl } from '@shared/util/http-url';
+import { parseHttpUrl, uriOf } from '@shared/util/http-url';
 
 /** Field limits: URLs absolute http(s) up to 2,048 characters, keys 1-100 of [A-Za-z0-9_-] (`.` inside). */
 export const limits = {
@@ -28,17 +28,36 @@ const hasUserinfo = (value: string): boolean => {
 const CONTROL_OR_SPACE = /[\p{Cc} \u2028\u2029]/u;
 
 /**
- * Absolute http(s) URL, at most 2,048 characters; other schemes (javascript:, data:, file:)
- * refused, and so are credentials (`https://accounts.example.com@evil.example/` is a known
- * phishing disguise: the host is evil.example).
+ * Absolute http(s) URL as sent, at most 2,048 characters; other schemes (javascript:, data:,
+ * file:) refused, and so are credentials (`https://accounts.example.com@evil.example/` is a known
+ * phishing disguise: the host is evil.example). Checked only: a URL that names something (a short
+ * link given to a client route) is read as sent.
  */
-export const httpUrlSchema = z.string().check(
+export const httpUrlAsSentSchema = z.string().check(
   z.maxLength(limits.urlMax, `must be at most ${limits.urlMax} characters`),
   z.refine(
     (value) => !CONTROL_OR_SPACE.test(value) && parseHttpUrl(value) !== undefined,
     'must be an absolute http:// or https:// URL',
   ),
   z.refine((value) => !hasUserinfo(value), 'must not contain credentials (user:password@ before the host)'),
+);
+
+/**
+ * A URL the service stores (destinations, overrides, geo, rules, variants): `httpUrlAsSentSchema`,
+ * then normalised to its standard serialisation as a URI (`uriOf`: punycode host, non-ASCII
+ * percent-encoded, a stray `%` as `%25`), which is what is stored and answered. The 2,048-character
+ * limit holds for the normalised URL too: percent-encoding makes a CJK URL about nine times longer.
+ */
+export const httpUrlSchema = z.pipe(
+  z.pipe(httpUrlAsSentSchema, z.transform(uriOf)),
+  z
+    .string()
+    .check(
+      z.maxLength(
+        limits.urlMax,
+        `must be at most ${limits.urlMax} characters once normalised (non-ASCII characters percent-encoded)`,
+      ),
+    ),
 );
 
 export const nullableHttpUrlSchema = z.nullable(httpUrlSchema);

@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 /** The URL when `value` is an absolute http:// or https:// URL with a host; otherwise undefined. */
 export const parseHttpUrl = (value: string): URL | undefined => {
   let url: URL;
@@ -55,3 +56,20 @@ export const uriOf = (value: string): string => {
 
 /** `uriOf` for a nullable URL. */
 export const nullableUriOf = (value: string | null): string | null => (value === null ? null : uriOf(value));
+
+/**
+ * A stored URL as people type it: the host in Unicode (punycode decoded) and percent-encoded
+ * UTF-8 decoded (reserved characters stay encoded); the URL itself when it does not decode.
+ * What `search` also matches, beside the normalised URL.
+ */
+export const unicodeFormOf = (value: string): string => {
+  try {
+    const url = new URL(value);
+    const host = domainToUnicode(url.hostname);
+    const authorityEnd = value.indexOf('/', url.protocol.length + 2);
+    const rest = authorityEnd === -1 ? '' : value.slice(authorityEnd);
+    return `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}${decodeURI(rest)}`;
+  } catch {
+    return value;
+  }
+};

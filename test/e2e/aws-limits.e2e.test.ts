@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { linkRepository } from '@shared/links/link-repository';
 import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
@@ -48,6 +49,51 @@ describe('Location headers carry serialized URLs', () => {
     });
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('https://example.com/abgelaufen/%C3%9F');
+  });
+});
+
+describe('URLs are normalised on write', () => {
+  const NORMALISED = 'https://xn--bcher-kva.example/%E4%B8%AD%E6%96%87/%C3%BC?q=%C3%A4%C3%B6&p=%25zz#frag-%C3%A9';
+
+  it('stores and answers the standard serialisation (punycode host, UTF-8 percent-encoded, a stray % as %25)', async () => {
+    const made = await create({ url: 'https://bücher.example/中文/ü?q=äö&p=%zz#frag-é', key: 'normalised' });
+    expect(made.status).toBe(201);
+    expect(made.body.data.url).toBe(NORMALISED);
+    expect((await linkRepository.findById(made.body.data.id, true))?.url).toBe(NORMALISED);
+    const got = await http(t.baseUrl, 'GET', `/v1/links/${made.body.data.id}`, {
+      headers: { 'api-key': t.tenantA.serverKey },
+    });
+    expect(got.body.data.url).toBe(NORMALISED);
+  });
+
+  it('search finds the link by its normalised URL and by its Unicode form', async () => {
+    for (const search of ['bücher', 'xn--bcher-kva', '中文', '%E4%B8%AD', 'äö']) {
+      const res = await http(t.baseUrl, 'GET', `/v1/links?search=${encodeURIComponent(search)}`, {
+        headers: { 'api-key': t.tenantA.serverKey },
+      });
+      expect(res.status).toBe(200);
+      expect(
+        res.body.data.map((l: { key: string }) => l.key),
+        search,
+      ).toContain('normalised');
+    }
+  });
+
+  it('the 2,048-character limit holds for the normalised URL: a CJK URL nine times longer once encoded is refused', async () => {
+    const url = `https://example.com/${'中'.repeat(300)}`;
+    expect(url.length).toBeLessThan(2048);
+    const res = await create({ url, key: 'too-long-once-encoded' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_request');
+    expect(res.body.error.details).toEqual([{ path: 'url', message: expect.stringContaining('once normalised') }]);
+    // A rule's or a variant's URL is held to the same limit.
+    const rule = await create({
+      url: 'https://example.com/',
+      key: 'too-long-rule',
+      rules: [{ conditions: [{ type: 'country', value: 'DE' }], url }],
+    });
+    expect(rule.status).toBe(400);
+    expect(rule.body.error.details[0].path).toBe('rules[0].url');
   });
 });
 
