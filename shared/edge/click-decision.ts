@@ -3,6 +3,7 @@ import type { ClickRequest } from '@shared/clicks/record-click';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import type { DeepLinkAppRecord } from '@shared/tenancy/tenancy-types';
 import { uuid } from '@shared/util/ids';
+import { withClickToken, type ConversionSigning } from './conversion-token';
 import { decideOutcome, type EdgeOutcome } from './edge-outcome';
 import type { EdgeRequest } from './edge-request';
 import type { ResolvedHost } from './host-resolver';
@@ -17,6 +18,8 @@ export interface ClickFacts {
   readonly unlocked: boolean;
   /** When the visitor is answered: the click's timestamp, though it is written after. */
   readonly now: Date;
+  /** The workspace's click-token signing, read when the click's conversions are tracked (`conversionsWanted`). */
+  readonly conversions?: ConversionSigning | undefined;
 }
 
 export type AppPlatform = 'ios' | 'android';
@@ -128,10 +131,15 @@ const resolvedOf = (answer: ClickAnswer): string | null =>
  * What is recorded: every answer on a link is a click, except a human at the password form, who
  * has not clicked through yet (the click is counted when the right password opens the link).
  */
-const recordingOf = (facts: ClickFacts, answer: ClickAnswer, tap: TapIds | null): ClickRecording | null => {
+const recordingOf = (
+  facts: ClickFacts,
+  answer: ClickAnswer,
+  tap: TapIds | null,
+  tokenClickId: string | null,
+): ClickRecording | null => {
   const { record, request } = facts;
   if (!record || (answer.kind === 'password' && isHuman(request))) return null;
-  const clickId = answer.kind === 'launch_view' ? answer.launch.clickId : undefined;
+  const clickId = answer.kind === 'launch_view' ? answer.launch.clickId : (tokenClickId ?? undefined);
   return {
     link: record,
     responseKind: answer.kind,
@@ -147,7 +155,9 @@ const recordingOf = (facts: ClickFacts, answer: ClickAnswer, tap: TapIds | null)
  * given as `outcome`), then the ids of an attributable tap, then the answer (a launch view needs
  * its app, read beforehand: `appIdToRead`), then what is recorded. A new rule that changes where a click goes (a
  * redirect rule, a variant) is a step on the outcome before the answer; one that adds to what is
- * recorded is a step on the recording. `newId` makes the ids (random by default).
+ * recorded is a step on the recording. Web conversion tracking is a step on the answer: its
+ * redirect gets the signed click token (conversion-token.ts), the recording its click id (the
+ * destination recorded stays the one without the token). `newId` makes the ids (random by default).
  */
 export const decideClick = (
   facts: ClickFacts,
@@ -157,5 +167,6 @@ export const decideClick = (
 ): ClickDecision => {
   const tap = tapIdsOf(facts, outcome.kind, newId);
   const answer = answerOf(facts, outcome, app, tap, newId);
-  return { answer, recording: recordingOf(facts, answer, tap) };
+  const tracked = withClickToken(answer, facts.record, facts.conversions, facts.now, () => tap?.clickId ?? newId());
+  return { answer: tracked.answer, recording: recordingOf(facts, answer, tap, tracked.clickId) };
 };

@@ -80,6 +80,7 @@ export const newLinkRecord = (
     tracking: body.tracking ?? null,
     socialPreview: body.socialPreview ?? null,
     geo: geoOf(body.geo),
+    trackConversions: body.trackConversions ?? false,
     deepLinkAppId: placement.deepLinkAppId,
     archived: false,
     clicks: 0,

@@ -27,6 +27,7 @@ const AUDITED_FIELDS: ReadonlyArray<readonly [field: string, attribute: keyof Li
   ['tracking', 'tracking'],
   ['socialPreview', 'socialPreview'],
   ['geo', 'geo'],
+  ['trackConversions', 'trackConversions'],
   ['archived', 'archived'],
 ];
 

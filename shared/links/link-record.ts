@@ -34,6 +34,8 @@ export interface LinkRecord {
   socialPreview: SocialPreview | null;
   /** Geo targeting: upper-case ISO 3166-1 alpha-2 code -> URL. Absent on items written before it existed. */
   geo?: Record<string, string> | null;
+  /** Web conversion tracking: the edge appends a signed click token to web destinations. Absent on items written before it existed. */
+  trackConversions?: boolean;
   deepLinkAppId: string | null;
   archived: boolean;
   clicks: number;

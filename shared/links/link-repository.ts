@@ -50,6 +50,7 @@ const EDITABLE_ATTRIBUTES = [
   'tracking',
   'socialPreview',
   'geo',
+  'trackConversions',
   'archived',
   'updatedAt',
   'gsi1pk',

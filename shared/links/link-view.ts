@@ -34,6 +34,7 @@ export const toLinkResource = (link: LinkRecord) => ({
   tracking: link.tracking,
   socialPreview: link.socialPreview,
   geo: link.geo ? Object.fromEntries(Object.entries(link.geo).map(([country, url]) => [country, uriOf(url)])) : null,
+  trackConversions: link.trackConversions ?? false,
 });
 
 export type LinkResource = ReturnType<typeof toLinkResource>;

@@ -42,6 +42,7 @@ const PATCH_FIELDS = [
   'platformOverrides',
   'socialPreview',
   'geo',
+  'trackConversions',
   'archived',
 ] as const;
 
@@ -103,6 +104,7 @@ export const applyLinkPatch = (
     tracking: keep(body.tracking, link.tracking),
     socialPreview: keep(body.socialPreview, link.socialPreview),
     geo: geoOf(keep(body.geo, link.geo ?? null)),
+    trackConversions: keep(body.trackConversions, link.trackConversions ?? false),
     archived: body.archived ?? link.archived,
     updatedAt: nextTimestamp(link.updatedAt, now),
   };

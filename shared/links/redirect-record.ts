@@ -22,7 +22,11 @@ export const toRedirectRecord = (link: LinkRecord) => ({
   tracking: link.tracking,
   socialPreview: link.socialPreview,
   title: link.title,
+  trackConversions: link.trackConversions ?? false,
 });
 
-/** Slug items written before geo targeting existed have no `geo`. */
-export type RedirectRecord = Omit<ReturnType<typeof toRedirectRecord>, 'geo'> & { geo?: Record<string, string> | null };
+/** Slug items written before geo targeting (or conversion tracking) existed have no `geo` (`trackConversions`). */
+export type RedirectRecord = Omit<ReturnType<typeof toRedirectRecord>, 'geo' | 'trackConversions'> & {
+  geo?: Record<string, string> | null;
+  trackConversions?: boolean;
+};

@@ -16,8 +16,14 @@ export const edgeRoutes: RouteDef[] = [
     method: 'GET',
     path: '/{key}',
     // Reads the slug's redirect record, the host and its domain (fallbacks), the salts; writes a
-    // deep-link tap's attribution record. Never a link: counters come from the event stream.
-    grants: { table: 'readWrite', reads: EDGE_LINK_READS, writes: ['ATTR#', 'CLICKID#', 'FP#'], events: true },
+    // deep-link tap's attribution record, and a workspace's conversion settings (its click-token
+    // secret) when its first tracked click creates them. Never a link: counters come from the event stream.
+    grants: {
+      table: 'readWrite',
+      reads: EDGE_LINK_READS,
+      writes: ['ATTR#', 'CLICKID#', 'FP#', 'CONVERSIONS#'],
+      events: true,
+    },
     summary: 'A click on a short or deep link: redirect, launch view, password form, preview, 404/410',
   }),
   edge({
@@ -35,7 +41,7 @@ export const edgeRoutes: RouteDef[] = [
     grants: {
       table: 'readWrite',
       reads: EDGE_LINK_READS,
-      writes: ['PWTRY#', 'ATTR#', 'CLICKID#', 'FP#'],
+      writes: ['PWTRY#', 'ATTR#', 'CLICKID#', 'FP#', 'CONVERSIONS#'],
       events: true,
     },
     summary: 'Password form answer: the link on the right password, 401 on a wrong one, 429 when tried too often',

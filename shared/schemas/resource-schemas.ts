@@ -45,6 +45,7 @@ export const linkResourceSchema = z.object({
   tracking: trackingSchema,
   socialPreview: socialPreviewSchema,
   geo: z.nullable(z.record(z.string().check(z.regex(/^[A-Z]{2}$/)), z.url())),
+  trackConversions: z.boolean(),
 });
 
 export const domainResourceSchema = z.object({
