@@ -153,6 +153,8 @@ export const rawAnalyticsEventSchema = z.looseObject({
   clickId: optionalString,
   attributionId: optionalString,
   installId: optionalString,
+  /** Extension: how the event came in (`edge`, `api`, or `browser`: a browser's publishable key, which anyone can use). */
+  source: z.optional(z.enum(['edge', 'api', 'browser'])),
 });
 
 /* Client API structures. */
@@ -198,5 +200,18 @@ export const deferredDeepLinkResponseSchema = z.looseObject({
   matchGuaranteed,
 });
 export const customerEventsResponseSchema = z.looseObject({
-  accepted: z.array(z.looseObject({ eventId: z.string(), status: z.enum(['queued', 'duplicate']) })),
+  accepted: z.array(
+    z.looseObject({
+      eventId: z.string(),
+      status: z.enum(['queued', 'duplicate', 'rejected']),
+      /** `rejected` only: why (an invalid, foreign or expired click token). */
+      error: z.optional(
+        z.looseObject({
+          code: z.string(),
+          message: z.string(),
+          details: z.optional(z.array(z.looseObject({ path: z.string(), message: z.string() }))),
+        }),
+      ),
+    }),
+  ),
 });

@@ -105,4 +105,10 @@ export interface RawAnalyticsEvent {
   /** Extra keys: which link / app the event belongs to. */
   linkId?: string;
   deepLinkAppId?: string;
+  /**
+   * Extra key: how the event came in: `edge` (a click and the launch view's events), `api` (the
+   * client API with an app's key), `browser` (the client API with a browser's publishable key:
+   * anyone can send those).
+   */
+  source?: 'edge' | 'api' | 'browser';
 }
