@@ -52,6 +52,8 @@ export const budgets = {
   redirectAuditItems: 0,
   /** @linkservice/sdk bundled with its dependencies, minified and gzipped (bench/sdk-size.ts). */
   sdkGzipBytes: 15 * 1024,
+  /** @linkservice/web's script tag build, minified and gzipped (bench/sdk-size.ts): at most 2 KB. */
+  webScriptGzipBytes: 2 * 1024,
 } as const;
 
 /** The redirect's handler: its init has the tightest budget. */
