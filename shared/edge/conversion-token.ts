@@ -1,6 +1,5 @@
 import { signClickToken } from '@shared/conversions/click-token';
 import type { RedirectRecord } from '@shared/links/redirect-record';
-import type { ClickAnswer } from './click-decision';
 import type { EdgeOutcome } from './edge-outcome';
 import type { EdgeRequest } from './edge-request';
 import type { ResolvedHost } from './host-resolver';
@@ -44,15 +43,15 @@ const webUrlOf = (destination: string): URL | null => {
  * destination already has; the link's tracking parameters stay as they are. Returns the answer
  * and the click id the recording carries (null: no token, the answer unchanged).
  */
-export const withClickToken = (
-  answer: ClickAnswer,
+export const withClickToken = <A extends { readonly kind: string }>(
+  answer: A,
   link: Pick<RedirectRecord, 'linkId' | 'workspaceId'> | undefined,
   signing: ConversionSigning | undefined,
   now: Date,
   clickId: () => string,
-): { answer: ClickAnswer; clickId: string | null } => {
-  if (answer.kind !== 'redirect' || !signing || !link) return { answer, clickId: null };
-  const url = webUrlOf(answer.destination);
+): { answer: A; clickId: string | null } => {
+  if (answer.kind !== 'redirect' || !signing || !link || !('destination' in answer)) return { answer, clickId: null };
+  const url = typeof answer.destination === 'string' ? webUrlOf(answer.destination) : null;
   if (!url) return { answer, clickId: null };
   const id = clickId();
   const token = signClickToken(

@@ -36,6 +36,7 @@ const link = {
   tracking: {},
   socialPreview: {},
   geo: null,
+  trackConversions: false,
 };
 const json = (method: string, path: string, status: number, body: unknown): ContractAnswer => ({
   method,
