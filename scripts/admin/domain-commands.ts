@@ -61,6 +61,8 @@ export const registerDomainCommands = (program: Command, adminTarget: AdminTarge
       const domain = host ? await domainRepository.findById(host.workspaceId, host.domainId) : undefined;
       if (!domain) throw notFound(`No domain ${name} (a link domain added with bootstrap or domains add)`);
       const on = state === 'on';
+      // The workspace's click-token secret exists before the edge can need it.
+      if (on) await conversionSettingsRepository.getOrCreate(domain.workspaceId);
       const changed = (domain.trackConversions ?? false) === on ? [] : ['trackConversions'];
       await domainRepository.setTrackConversions(
         domain,

@@ -13,8 +13,9 @@ export const CONVERSION_PARAM = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
 
 /**
  * A workspace's web conversion settings (pk CONVERSIONS#workspace): the HMAC secret its click
- * tokens are signed with (256 random bits, created on first use, like the deployment's secrets
- * and a webhook endpoint's secret: kept in the table, never returned by the API) and the query
+ * tokens are signed with (256 random bits, created when tracking is first turned on, like the
+ * deployment's secrets and a webhook endpoint's secret: kept in the table, never returned by the
+ * API; the edge only reads it) and the query
  * parameter the edge puts the token in.
  */
 export interface ConversionSettings {
@@ -31,7 +32,10 @@ export interface ConversionSettings {
  * every instance within this time; the secret never changes.
  */
 export const CONVERSION_SETTINGS_TTL_MS = 60_000;
-const cache = new LRUCache<string, ConversionSettings>({ max: 1_000, ttl: CONVERSION_SETTINGS_TTL_MS });
+const cache = new LRUCache<string, { value: ConversionSettings | null }>({
+  max: 1_000,
+  ttl: CONVERSION_SETTINGS_TTL_MS,
+});
 
 const read = async (workspaceId: string, consistent = false): Promise<ConversionSettings | undefined> => {
   const out = await getDocumentClient().send(
@@ -75,20 +79,27 @@ const create = async (workspaceId: string, now: Date): Promise<ConversionSetting
 };
 
 export const conversionSettingsRepository = {
-  /** The settings, created on first use (the edge, signing a workspace's first token). Cached. */
+  /**
+   * The settings, created when missing: whatever turns tracking on (a link's `trackConversions`
+   * through the API, a domain's setting through the admin CLI) calls this first, so the edge and
+   * the events route only ever read them. Cached.
+   */
   async getOrCreate(workspaceId: string, now = new Date()): Promise<ConversionSettings> {
-    const hit = cache.get(workspaceId);
+    const hit = cache.get(workspaceId)?.value;
     if (hit) return hit;
     const settings = (await read(workspaceId)) ?? (await create(workspaceId, now));
-    cache.set(workspaceId, settings);
+    cache.set(workspaceId, { value: settings });
     return settings;
   },
-  /** The settings when they exist (a workspace that never signed a token has none). Cached when found. */
+  /**
+   * The settings when they exist (a workspace that never turned tracking on has none): the edge
+   * and the events route. Hits and misses are cached, so neither costs a table read per click.
+   */
   async find(workspaceId: string): Promise<ConversionSettings | undefined> {
     const hit = cache.get(workspaceId);
-    if (hit) return hit;
+    if (hit) return hit.value ?? undefined;
     const settings = await read(workspaceId);
-    if (settings) cache.set(workspaceId, settings);
+    cache.set(workspaceId, { value: settings ?? null });
     return settings;
   },
   /** Sets the workspace's parameter name (admin CLI), creating the settings first when needed. */

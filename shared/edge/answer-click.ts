@@ -39,7 +39,13 @@ const conversionsFor = async (
 ): Promise<ConversionSigning | undefined> => {
   if (!facts.record || !conversionsWanted(facts, outcome)) return undefined;
   try {
-    return await conversionSettingsRepository.getOrCreate(facts.record.workspaceId, facts.now);
+    const settings = await conversionSettingsRepository.find(facts.record.workspaceId);
+    if (!settings)
+      log('error', 'conversions tracked but the workspace has no settings: redirect without click token', {
+        requestId,
+        workspaceId: facts.record.workspaceId,
+      });
+    return settings;
   } catch (error) {
     log('error', 'conversion settings not read: redirect without click token', {
       requestId,

@@ -1,3 +1,4 @@
+import { conversionSettingsRepository } from '@shared/conversions/conversion-settings';
 import type { ChangeOrigin } from '@shared/audit/audit-entry';
 import { conflictBackoffMs } from '@shared/db/conflict-retry';
 import { AppError } from '@shared/errors/app-error';
@@ -140,6 +141,8 @@ export const patchLink = async (
 ): Promise<LinkResource> => {
   let link = await linkRepository.getByIdOrThrow(workspaceId, linkId, linkType, true);
   if (!hasPatchFields(body)) return toLinkResource(link);
+  // Tracking turned on: the workspace's click-token secret exists before the edge can need it.
+  if (body.trackConversions === true) await conversionSettingsRepository.getOrCreate(workspaceId);
   const [domain, tags, passwordHash] = await Promise.all([
     resolveDomain(link, body.domain),
     body.tags === undefined ? undefined : tagRepository.ensureTags(workspaceId, body.tags ?? []),

@@ -5,10 +5,11 @@ const edge = (row: Omit<RouteDef, 'api' | 'credential'>): RouteDef => ({ ...row,
 
 /**
  * What a click on the edge reads: the slug's redirect record, the host and its workspace's
- * domain and app items (fallbacks, launch views), the salts (`SECRET`). Never `APIKEY#` or
- * `WEBHOOKS#` (signing secrets).
+ * domain and app items (fallbacks, launch views), the salts (`SECRET`), a tracked click's
+ * workspace conversion settings (`CONVERSIONS#`: its click-token secret, cached). Never
+ * `APIKEY#` or `WEBHOOKS#` (signing secrets).
  */
-const EDGE_LINK_READS = ['SLUG#', 'HOST#', 'WS#', 'SECRET'];
+const EDGE_LINK_READS = ['SLUG#', 'HOST#', 'WS#', 'SECRET', 'CONVERSIONS#'];
 
 export const edgeRoutes: RouteDef[] = [
   edge({
@@ -16,14 +17,8 @@ export const edgeRoutes: RouteDef[] = [
     method: 'GET',
     path: '/{key}',
     // Reads the slug's redirect record, the host and its domain (fallbacks), the salts; writes a
-    // deep-link tap's attribution record, and a workspace's conversion settings (its click-token
-    // secret) when its first tracked click creates them. Never a link: counters come from the event stream.
-    grants: {
-      table: 'readWrite',
-      reads: EDGE_LINK_READS,
-      writes: ['ATTR#', 'CLICKID#', 'FP#', 'CONVERSIONS#'],
-      events: true,
-    },
+    // deep-link tap's attribution record. Never a link: counters come from the event stream.
+    grants: { table: 'readWrite', reads: EDGE_LINK_READS, writes: ['ATTR#', 'CLICKID#', 'FP#'], events: true },
     summary: 'A click on a short or deep link: redirect, launch view, password form, preview, 404/410',
   }),
   edge({
@@ -41,7 +36,7 @@ export const edgeRoutes: RouteDef[] = [
     grants: {
       table: 'readWrite',
       reads: EDGE_LINK_READS,
-      writes: ['PWTRY#', 'ATTR#', 'CLICKID#', 'FP#', 'CONVERSIONS#'],
+      writes: ['PWTRY#', 'ATTR#', 'CLICKID#', 'FP#'],
       events: true,
     },
     summary: 'Password form answer: the link on the right password, 401 on a wrong one, 429 when tried too often',

@@ -145,7 +145,7 @@ describe('web conversions in a real browser (headless Chromium)', () => {
     expect(link.trackConversions).toBe(true);
     const { page, context } = await browser();
     await page.goto(`http://${t.tenantA.domain}:${edgePort()}/${link.key}`);
-    await page.waitForFunction(() => 'linkservice' in window);
+    await page.waitForFunction("'linkservice' in window");
     // The script took the token out of the address bar; the link's own tracking stays.
     expect(page.url()).toBe(`${landingUrl}/signup?utm_source=mail`);
     const cookie = (await context.cookies(landingUrl)).find((c) => c.name === COOKIE);
@@ -155,11 +155,7 @@ describe('web conversions in a real browser (headless Chromium)', () => {
     const claims = readClickToken(decodeURIComponent(cookie?.value ?? ''));
     expect(claims).toMatchObject({ linkId: link.id, workspaceId: t.tenantA.workspaceId });
 
-    await page.evaluate(() => {
-      (window as unknown as { linkservice: { track(n: string, p: object): void } }).linkservice.track('sign_up', {
-        plan: 'pro',
-      });
-    });
+    await page.evaluate("linkservice.track('sign_up', { plan: 'pro' })");
     // Leaving the page sends the batch (pagehide, fetch keepalive).
     await page.goto(`${landingUrl}/next`);
     const [event] = await customerEventsOf(link.id, 1);
@@ -196,16 +192,12 @@ describe('web conversions in a real browser (headless Chromium)', () => {
     const link = await trackedLink(t.tenantA, `${landingUrl}/signup?consent=required`);
     const { page, context } = await browser();
     await page.goto(`http://${t.tenantA.domain}:${edgePort()}/${link.key}`);
-    await page.waitForFunction(() => 'linkservice' in window);
+    await page.waitForFunction("'linkservice' in window");
     expect(await context.cookies(landingUrl)).toEqual([]);
-    expect(await page.evaluate(() => document.cookie)).toBe('');
-    const token = await page.evaluate(() =>
-      (window as unknown as { linkservice: { token(): string | null } }).linkservice.token(),
-    );
+    expect(await page.evaluate('document.cookie')).toBe('');
+    const token: string | null = await page.evaluate('linkservice.token()');
     expect(readClickToken(token ?? '')?.linkId).toBe(link.id);
-    await page.evaluate(() => {
-      (window as unknown as { linkservice: { grantConsent(): void } }).linkservice.grantConsent();
-    });
+    await page.evaluate('linkservice.grantConsent()');
     const cookies = await context.cookies(landingUrl);
     expect(cookies.map((c) => [c.name, decodeURIComponent(c.value)])).toEqual([[COOKIE, token]]);
   });
