@@ -8,8 +8,10 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { webScript } from '@bench/sdk-size';
 import { issueKey } from '@shared/admin/api-key-lifecycle';
 import { signClickToken, readClickToken } from '@shared/conversions/click-token';
-import { conversionSettingsRepository } from '@shared/conversions/conversion-settings';
+import { clearConversionSettingsCache, conversionSettingsRepository } from '@shared/conversions/conversion-settings';
+import { clearHostCache } from '@shared/edge/host-resolver';
 import type { EventRecord } from '@shared/events/event-record';
+import { runAdminJson } from '@test/support/admin-cli';
 import { CHROMIUM_ARGS, launchChromium, requireChromium } from '@test/support/chromium';
 import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
@@ -268,5 +270,91 @@ describe('POST /v1/client/events with click tokens', () => {
     expect(other.body.error.details).toEqual([
       { path: 'events.0.linkId', message: 'The linkId is not the link of the click token' },
     ]);
+  });
+});
+
+describe('turning tracking on', { timeout: 240_000 }, () => {
+  it('trackConversions: false by default; set on create, PATCH and bulk; shown by GET and the list', async () => {
+    const plain = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(),
+      json: { url: 'https://example.com/plain', domain: t.tenantA.domain },
+    });
+    expect(plain.body.data.trackConversions).toBe(false);
+    const on = await http(t.baseUrl, 'PATCH', `/v1/links/${String(plain.body.data.id)}`, {
+      headers: server(),
+      json: { trackConversions: true },
+    });
+    expect(on.status, on.text).toBe(200);
+    expect(on.body.data.trackConversions).toBe(true);
+    const got = await http(t.baseUrl, 'GET', `/v1/links/${String(plain.body.data.id)}`, { headers: server() });
+    expect(got.body.data.trackConversions).toBe(true);
+    const list = await http(t.baseUrl, 'GET', '/v1/links?limit=100', { headers: server() });
+    const listed = (list.body.data as Array<{ id: string; trackConversions: boolean }>).find(
+      (l) => l.id === plain.body.data.id,
+    );
+    expect(listed?.trackConversions).toBe(true);
+    const bulk = await http(t.baseUrl, 'POST', '/v1/links/bulk', {
+      headers: server(),
+      json: {
+        links: [
+          { url: 'https://example.com/bulk-on', domain: t.tenantA.domain, trackConversions: true },
+          { url: 'https://example.com/bulk-off', domain: t.tenantA.domain },
+        ],
+      },
+    });
+    expect(bulk.status, bulk.text).toBe(200);
+    const created = await Promise.all(
+      (bulk.body.data as Array<{ data?: { id: string } }>).map(async (r) => {
+        const one = await http(t.baseUrl, 'GET', `/v1/links/${r.data?.id ?? 'missing'}`, { headers: server() });
+        return one.body.data.trackConversions as boolean;
+      }),
+    );
+    expect(created).toEqual([true, false]);
+    const wrong = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(),
+      json: { url: 'https://example.com/x', domain: t.tenantA.domain, trackConversions: 'yes' },
+    });
+    expect(wrong.status).toBe(400);
+  });
+
+  it("a domain's setting (admin set-domain-conversions) tracks every link; the workspace's parameter (admin set-conversion-param) carries the token", async () => {
+    const link = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: server(t.tenantB.serverKey),
+      json: { url: 'https://example.com/untracked', domain: t.tenantB.domain },
+    });
+    expect(link.body.data.trackConversions).toBe(false);
+    const key = String(link.body.data.key);
+    const locationOf = async () => {
+      const res = await edgeRequest(t.edgeUrl, {
+        host: t.tenantB.domain,
+        path: `/${key}`,
+        headers: { 'user-agent': DESKTOP },
+      });
+      await t.idle();
+      return new URL(String(res.headers.location));
+    };
+    expect([...(await locationOf()).searchParams.keys()]).toEqual([]);
+
+    expect(await runAdminJson(['set-domain-conversions', t.tenantB.domain, 'on'])).toEqual({
+      domain: t.tenantB.domain,
+      trackConversions: true,
+    });
+    expect(await runAdminJson(['set-conversion-param', t.tenantB.workspaceId, 'click_ref'])).toEqual({
+      workspaceId: t.tenantB.workspaceId,
+      param: 'click_ref',
+    });
+    // The edge sees both within its caches' 60 s; this process's caches are cleared instead of waited for.
+    clearHostCache();
+    clearConversionSettingsCache();
+    const tracked = await locationOf();
+    expect(tracked.searchParams.has('lsid')).toBe(false);
+    expect(readClickToken(tracked.searchParams.get('click_ref') ?? '')).toMatchObject({
+      linkId: link.body.data.id,
+      workspaceId: t.tenantB.workspaceId,
+    });
+
+    await runAdminJson(['set-domain-conversions', t.tenantB.domain, 'off']);
+    clearHostCache();
+    expect([...(await locationOf()).searchParams.keys()]).toEqual([]);
   });
 });
