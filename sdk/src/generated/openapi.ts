@@ -1789,6 +1789,8 @@ export interface components {
                 os: string | null;
                 /** @enum {string} */
                 trafficType: "human" | "bot";
+                /** @enum {string} */
+                source: "browser" | "api";
             };
         };
     };
