@@ -38,6 +38,8 @@ export interface WebTracker {
 export const COOKIE_NAME = 'ls_click';
 /** At most this many events per request (the events route's limit). */
 const BATCH = 50;
+/** Bytes of events per request, under the 64 KB a keepalive request may carry. */
+const MAX_BODY = 60_000;
 
 interface QueuedEvent {
   name: string;
@@ -82,7 +84,13 @@ export const createTracker = (options: WebOptions): WebTracker => {
 
   const flush = (): void => {
     while (queue.length > 0) {
-      const events = queue.splice(0, BATCH);
+      // Up to 50 events and about 60 KB a request: a keepalive request's body may not pass 64 KB.
+      let count = 0;
+      for (let size = 0; count < Math.min(queue.length, BATCH); count++) {
+        size += JSON.stringify(queue[count]).length;
+        if (count > 0 && size > MAX_BODY) break;
+      }
+      const events = queue.splice(0, count);
       fetch(`${options.apiUrl.replace(/\/$/, '')}/v1/client/events`, {
         method: 'POST',
         keepalive: true,
