@@ -1,0 +1,84 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
+import { clearConversionSettingsCache, conversionSettingsRepository } from '@shared/conversions/conversion-settings';
+import { getDocumentClient } from '@shared/db/dynamo-client';
+import { handleLinkRequest } from '@shared/edge/handle-click';
+import { clearHostCache } from '@shared/edge/host-resolver';
+import type { ApiEvent } from '@shared/http/api-types';
+import { createShortLink } from '@shared/links/create-link';
+import { TEST_ORIGIN } from '@test/support/test-origin';
+
+/*
+ * The redirect's cost with web conversion tracking: the token's facts ride on the items every
+ * click reads already (the redirect record, the host), and the workspace's secret is cached, so
+ * a tracked click reads no more than an untracked one once the cache holds it; an untracked
+ * click never reads the conversion settings at all.
+ */
+
+const DESKTOP =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+let tenant: BootstrapResult;
+beforeAll(async () => {
+  tenant = await bootstrapTenant({ baseUrl: 'http://x', edgeUrl: 'http://y' });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const click = (key: string) =>
+  handleLinkRequest(
+    {
+      headers: { host: tenant.domain, 'user-agent': DESKTOP },
+      rawPath: `/${key}`,
+      rawQueryString: '',
+      pathParameters: { key },
+      requestContext: { http: { method: 'GET', sourceIp: '198.51.100.1' } },
+    } as unknown as ApiEvent,
+    'req-conversions',
+  );
+
+/** The partition keys of the reads (GetItem) one click makes before its answer and while recording it. */
+const readsOf = async (key: string): Promise<{ location: string; reads: string[] }> => {
+  const send = vi.spyOn(getDocumentClient(), 'send');
+  const result = await click(key);
+  const reads = send.mock.calls
+    .map(([command]) => command.input as { Key?: { pk?: string } })
+    .flatMap((input) => (input.Key?.pk !== undefined ? [input.Key.pk] : []));
+  send.mockRestore();
+  return { location: String(result.headers?.Location), reads };
+};
+
+describe('the redirect with web conversion tracking', () => {
+  it('reads the workspace secret once per cache lifetime; an untracked click never', async () => {
+    const tracked = await createShortLink(
+      tenant.workspaceId,
+      { url: 'https://example.com/tracked', domain: tenant.domain, trackConversions: true },
+      TEST_ORIGIN,
+    );
+    const plain = await createShortLink(
+      tenant.workspaceId,
+      { url: 'https://example.com/plain', domain: tenant.domain },
+      TEST_ORIGIN,
+    );
+    // Creating a tracked link created the workspace's settings.
+    expect(await conversionSettingsRepository.get(tenant.workspaceId)).toMatchObject({ param: 'lsid' });
+    clearHostCache();
+    clearConversionSettingsCache();
+
+    const first = await readsOf(tracked.key);
+    expect(new URL(first.location).searchParams.get('lsid')).toMatch(/^v1\./);
+    expect(first.reads.filter((pk) => pk.startsWith('CONVERSIONS#'))).toHaveLength(1);
+
+    const second = await readsOf(tracked.key);
+    const untracked = await readsOf(plain.key);
+    expect(new URL(untracked.location).searchParams.has('lsid')).toBe(false);
+    expect(second.reads.filter((pk) => pk.startsWith('CONVERSIONS#'))).toEqual([]);
+    expect(untracked.reads.filter((pk) => pk.startsWith('CONVERSIONS#'))).toEqual([]);
+    // Once cached, a tracked click reads what an untracked one does: its slug item.
+    expect(untracked.reads.some((pk) => pk.startsWith('SLUG#'))).toBe(true);
+    expect(second.reads.map((pk) => pk.replace(/#[^#]+$/, '#<key>'))).toEqual(
+      untracked.reads.map((pk) => pk.replace(/#[^#]+$/, '#<key>')),
+    );
+  });
+});
