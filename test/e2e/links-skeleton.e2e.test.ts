@@ -79,6 +79,7 @@ describe('POST /v1/links and GET /v1/links/{linkId} over HTTP', () => {
         'tracking',
         'socialPreview',
         'geo',
+        'trackConversions',
       ].sort(),
     );
 
