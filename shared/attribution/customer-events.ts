@@ -43,7 +43,7 @@ const rejection = (index: number, message: string, field = 'clickToken'): Checke
  */
 const checkTokens = async (workspaceId: string, events: CustomerEvent[], at: Date): Promise<Checked[]> => {
   const settings = events.some((e) => e.clickToken !== undefined)
-    ? await conversionSettingsRepository.find(workspaceId)
+    ? await conversionSettingsRepository.find(workspaceId, { rereadMiss: true })
     : undefined;
   return events.map((event, index) => {
     if (event.clickToken === undefined) return { index, event };

@@ -93,11 +93,13 @@ export const conversionSettingsRepository = {
   },
   /**
    * The settings when they exist (a workspace that never turned tracking on has none): the edge
-   * and the events route. Hits and misses are cached, so neither costs a table read per click.
+   * and the events route. Hits and misses are cached, so neither costs a table read per click;
+   * `rereadMiss` reads again past a cached miss (the events route: a token can only exist once
+   * the settings do, so a miss cached before they were created must not refuse it).
    */
-  async find(workspaceId: string): Promise<ConversionSettings | undefined> {
+  async find(workspaceId: string, { rereadMiss = false } = {}): Promise<ConversionSettings | undefined> {
     const hit = cache.get(workspaceId);
-    if (hit) return hit.value ?? undefined;
+    if (hit && (hit.value || !rereadMiss)) return hit.value ?? undefined;
     const settings = await read(workspaceId);
     cache.set(workspaceId, { value: settings ?? null });
     return settings;
