@@ -19,6 +19,7 @@ export default tseslint.config(
       // The SDK's types are openapi-typescript's output (`npm run sdk:generate`), not edited by hand.
       'sdk/src/generated/',
       'sdk/dist/',
+      'web/dist/',
       'console/dist/',
       'console/dist.tmp-*/',
       '**/*.js',

@@ -57,6 +57,8 @@ export const budgets = {
   /** A 50/50 A/B test over 10,000 simulated visitors: each side's share, in percent. */
   variantShareMinPercent: 48,
   variantShareMaxPercent: 52,
+  /** @linkservice/web's script tag build, minified and gzipped (bench/sdk-size.ts): at most 2 KB. */
+  webScriptGzipBytes: 2 * 1024,
 } as const;
 
 /** The redirect's handler: its init has the tightest budget. */

@@ -55,7 +55,7 @@ export interface BenchResults {
   hotLink?: HotLinkResult;
   /** The event lake at production volume (model; bench/lake-cost.ts). Absent in older results. */
   lake?: LakeModelSummary;
-  /** @linkservice/sdk's bundled size (bench/sdk-size.ts). Absent in older results. */
+  /** @linkservice/sdk's bundled size and @linkservice/web's script's (bench/sdk-size.ts). Absent in older results. */
   sdk?: SdkSize;
   /** The redirect rules' matcher and the A/B split (bench/redirect-rules.ts). Absent in older results. */
   rules?: RulesBench;
@@ -136,6 +136,13 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
       pass: r.sdk.gzipBytes < budgets.sdkGzipBytes,
     });
   if (r.rules) out.push(...rulesBudgets(r.rules));
+  if (r.sdk?.web)
+    out.push({
+      name: 'web script (@linkservice/web) minified, gzipped',
+      limit: `<= ${budgets.webScriptGzipBytes / 1024} KB`,
+      measured: `${(r.sdk.web.gzipBytes / 1024).toFixed(2)} KB (${(r.sdk.web.minifiedBytes / 1024).toFixed(1)} KB minified)`,
+      pass: r.sdk.web.gzipBytes <= budgets.webScriptGzipBytes,
+    });
   if (r.hotKeys) out.push(...hotKeysBudgets(r.hotKeys));
   if (r.cost.audit)
     out.push({

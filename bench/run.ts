@@ -137,7 +137,7 @@ const emptySections = {
 
 // The lake model (no AWS, about a second): its budget lines are judged in every mode.
 const lake = (await lakeModelReport()).summary;
-// The SDK's bundled size (esbuild, well under a second): judged in every mode.
+// The SDK's bundled size and the web script's (esbuild, well under a second): judged in every mode.
 const sdk = await sdkSize();
 // The redirect rules' matcher and the A/B split (in-process, well under a second): judged in every mode.
 const rules = measureRedirectRules();

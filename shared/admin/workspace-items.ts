@@ -18,7 +18,18 @@ import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 export type TableItem = Record<string, unknown> & { pk: string; sk: string };
 
 /** Key prefixes whose second `#` segment is the workspace id (keys.ts). */
-const WORKSPACE_PREFIXES = new Set(['WS', 'IDEM', 'FP', 'OPEN', 'CEVT', 'RATE', 'ANALYTICS', 'WEBHOOKS', 'EVENTLOG']);
+const WORKSPACE_PREFIXES = new Set([
+  'WS',
+  'IDEM',
+  'FP',
+  'OPEN',
+  'CEVT',
+  'RATE',
+  'ANALYTICS',
+  'WEBHOOKS',
+  'EVENTLOG',
+  'CONVERSIONS',
+]);
 
 /** The ids a workspace's items lend to items keyed by them. */
 export interface OwnedIds {

@@ -63,6 +63,16 @@ const propertyValueSchema = z.union([
   z.boolean(),
 ]);
 
+/**
+ * The signed click token the edge appended to a tracked link's web destination (`@linkservice/web`
+ * sends it): the event is recorded with its click and link once the token verifies.
+ */
+const clickTokenField = z.optional(z.string().check(z.minLength(1), z.maxLength(512)));
+z.globalRegistry.add(clickTokenField, {
+  description:
+    "Web conversions: the signed click token of the visitor's click (the edge appends it to tracked links' web destinations). It is verified (signature, workspace, at most 90 days old) and gives the event its clickId and linkId; an invalid, foreign or expired token rejects this event (status `rejected`, error `invalid_request`), not the others.",
+});
+
 /** CustomerEvent of the client API: name by pattern, at most 50 properties of string, number or boolean. */
 export const customerEventSchema = z.object({
   name: z.string().check(z.regex(CUSTOMER_EVENT_NAME, 'must match ^[a-zA-Z][a-zA-Z0-9_.:-]{0,63}$')),
@@ -73,6 +83,7 @@ export const customerEventSchema = z.object({
   sessionId: optionalId,
   installId: optionalId,
   externalUserId: optionalId,
+  clickToken: clickTokenField,
   properties: z.optional(
     z
       .record(z.string().check(z.minLength(1), z.maxLength(customerEventLimits.propertyKeyMax)), propertyValueSchema)

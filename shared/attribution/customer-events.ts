@@ -1,5 +1,7 @@
 import { visitorIdFor } from '@shared/clicks/visitor-id';
-import { AppError } from '@shared/errors/app-error';
+import { tokenRefusalMessage, verifyClickToken } from '@shared/conversions/click-token';
+import { conversionSettingsRepository } from '@shared/conversions/conversion-settings';
+import { AppError, type ValidationIssue } from '@shared/errors/app-error';
 import { blankEvent, type EventRecord } from '@shared/events/event-record';
 import { getEventSink } from '@shared/events/event-sink';
 import type { LinkRecord } from '@shared/links/link-record';
@@ -13,16 +15,59 @@ import { customerEventDedup } from './customer-event-dedup';
 
 export interface CustomerEventResult {
   eventId: string;
-  status: 'queued' | 'duplicate';
+  /** `rejected`: the event's click token did not verify (`error` says why); the others are unaffected. */
+  status: 'queued' | 'duplicate' | 'rejected';
+  error?: { code: 'invalid_request'; message: string; details: ValidationIssue[] };
 }
 
+/**
+ * Where the events come from: `browser` when sent with a browser's publishable key (anyone can
+ * send those: analytics and webhooks can tell them apart), `api` otherwise. Stored as the
+ * event's `responseKind`, the column that says how an event came in (`api` for client calls).
+ */
+export type CustomerEventSource = 'browser' | 'api';
+
+/** An event of the request, by its index: its click token's claims applied, or why it is rejected. */
+type Checked =
+  { index: number; event: CustomerEvent } | { index: number; rejection: NonNullable<CustomerEventResult['error']> };
+
+const rejection = (index: number, message: string, field = 'clickToken'): Checked => ({
+  index,
+  rejection: { code: 'invalid_request', message, details: [{ path: `events.${index}.${field}`, message }] },
+});
+
+/**
+ * Verifies the click tokens (signature with the workspace's secret, workspace, age): a valid
+ * token gives the event its click and link (an event that names another click or link than its
+ * token is rejected). The workspace's secret is read once (cached) and only for a token.
+ */
+const checkTokens = async (workspaceId: string, events: CustomerEvent[], at: Date): Promise<Checked[]> => {
+  const settings = events.some((e) => e.clickToken !== undefined)
+    ? await conversionSettingsRepository.find(workspaceId, { rereadMiss: true })
+    : undefined;
+  return events.map((event, index) => {
+    if (event.clickToken === undefined) return { index, event };
+    const check = verifyClickToken(event.clickToken, workspaceId, settings?.secret, at);
+    if (!check.ok) return rejection(index, tokenRefusalMessage[check.reason]);
+    const { clickId, linkId } = check.claims;
+    if (event.linkId !== undefined && event.linkId !== linkId)
+      return rejection(index, 'The linkId is not the link of the click token', 'linkId');
+    if (event.clickId !== undefined && event.clickId !== clickId)
+      return rejection(index, 'The clickId is not the click of the click token', 'clickId');
+    return { index, event: { ...event, clickId, linkId } };
+  });
+};
+
 /** The workspace's links named by the events; an unknown or foreign linkId is a 400 naming it. */
-const linksOf = async (workspaceId: string, events: CustomerEvent[]): Promise<Map<string, LinkRecord>> => {
-  const ids = [...new Set(events.map((e) => e.linkId).filter((id): id is string => id !== undefined))];
+const linksOf = async (
+  workspaceId: string,
+  events: ReadonlyArray<{ index: number; event: CustomerEvent }>,
+): Promise<Map<string, LinkRecord>> => {
+  const ids = [...new Set(events.map((e) => e.event.linkId).filter((id): id is string => id !== undefined))];
   const found = await Promise.all(ids.map((id) => linkRepository.findById(id)));
   const links = new Map<string, LinkRecord>();
   found.forEach((link) => link && link.workspaceId === workspaceId && links.set(link.id, link));
-  const unknown = events.flatMap((e, i) =>
+  const unknown = events.flatMap(({ event: e, index: i }) =>
     e.linkId !== undefined && !links.has(e.linkId) ? [{ path: `events.${i}.linkId`, message: 'no such link' }] : [],
   );
   // As everywhere in v1: an unknown (or another workspace's) id is 404; details name the events.
@@ -42,6 +87,8 @@ const propertiesText = (event: CustomerEvent): string | null => {
 /**
  * POST /v1/client/events: one `customer_event` per item. `eventId` is the dedup key for 7 days
  * (a missing one is generated); a repeat, in this request or an earlier one, is `duplicate`.
+ * An event whose click token does not verify is `rejected` with its reason, the others are
+ * queued; when every event is rejected the request is 400 `invalid_request`.
  * Claims of events that could not be queued are given back before the error surfaces.
  */
 export const recordCustomerEvents = async (
@@ -49,12 +96,28 @@ export const recordCustomerEvents = async (
   body: CustomerEventsBody,
   request: ClientRequestInfo,
   at = new Date(),
+  source: CustomerEventSource = 'api',
 ): Promise<CustomerEventResult[]> => {
-  const links = await linksOf(workspaceId, body.events);
-  const items = body.events.map((event) => ({ event, eventId: event.eventId ?? uuid() }));
+  const checked = await checkTokens(workspaceId, body.events, at);
+  const valid = checked.filter((c) => 'event' in c);
+  if (valid.length === 0) {
+    const rejections = checked.flatMap((c) => ('rejection' in c ? [c.rejection] : []));
+    throw new AppError(
+      'invalid_request',
+      rejections.length === 1 ? (rejections[0]?.message ?? 'The event is rejected') : 'Every event is rejected',
+      rejections.flatMap((r) => r.details),
+    );
+  }
+  const links = await linksOf(workspaceId, valid);
+  const items = checked.map((c) => ({
+    checked: c,
+    event: 'event' in c ? c.event : undefined,
+    eventId: body.events[c.index]?.eventId ?? uuid(),
+  }));
   const seen = new Set<string>();
   const claimed = await Promise.all(
-    items.map(async ({ eventId }) => {
+    items.map(async ({ eventId, event }) => {
+      if (!event) return false; // rejected
       if (seen.has(eventId)) return false; // a repeat within this request
       seen.add(eventId);
       return customerEventDedup.claim(workspaceId, eventId, at);
@@ -62,11 +125,11 @@ export const recordCustomerEvents = async (
   );
   const visitorId = await visitorIdFor(request.ip, request.userAgent, at);
   const { client } = request;
-  const records: EventRecord[] = items
-    .filter((_, i) => claimed[i])
-    .map(({ event, eventId }) => {
-      const link = event.linkId !== undefined ? links.get(event.linkId) : undefined;
-      return {
+  const records: EventRecord[] = items.flatMap(({ event, eventId }, i) => {
+    if (!event || !claimed[i]) return [];
+    const link = event.linkId !== undefined ? links.get(event.linkId) : undefined;
+    return [
+      {
         ...blankEvent({
           eventId,
           timestamp: at.toISOString(),
@@ -85,15 +148,16 @@ export const recordCustomerEvents = async (
         platform: client.platform,
         browser: client.browser,
         os: client.os,
-        responseKind: 'api',
+        responseKind: source,
         sdkEventName: event.name,
         sessionId: event.sessionId ?? null,
         clickId: event.clickId ?? null,
         attributionId: event.attributionId ?? null,
         installId: event.installId ?? null,
         properties: propertiesText(event),
-      };
-    });
+      },
+    ];
+  });
   if (records.length) {
     try {
       await getEventSink().send(records);
@@ -107,5 +171,8 @@ export const recordCustomerEvents = async (
       throw error;
     }
   }
-  return items.map(({ eventId }, i) => ({ eventId, status: claimed[i] ? 'queued' : 'duplicate' }));
+  return items.map(({ eventId, checked: c }, i): CustomerEventResult => {
+    if ('rejection' in c) return { eventId, status: 'rejected', error: c.rejection };
+    return { eventId, status: claimed[i] ? 'queued' : 'duplicate' };
+  });
 };

@@ -81,6 +81,8 @@ export const keys = {
     pk: `ANALYTICS#${workspaceId}#${route}#${subjectId}#${range}#${traffic}`,
     sk: 'ANALYTICS',
   }),
+  /** A workspace's web conversion settings: its click-token HMAC secret and query parameter name. */
+  conversionSettings: (workspaceId: string): ItemKey => ({ pk: `CONVERSIONS#${workspaceId}`, sk: 'CONVERSIONS' }),
   /** A workspace's webhook endpoint (its list is one Query); gsi1 finds it by endpoint id alone. */
   webhookEndpoint: (workspaceId: string, endpointId: string): ItemKey => ({
     pk: `WEBHOOKS#${workspaceId}`,

@@ -4,9 +4,13 @@ import type { ApiResult } from '@shared/http/api-types';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import type { DeepLinkAppRecord } from '@shared/tenancy/tenancy-types';
 import { getAppCached } from './app-links';
+import { conversionSettingsRepository } from '@shared/conversions/conversion-settings';
+import { log } from '@shared/util/logger';
 import { appIdToRead, decideClick, outcomeOf, type ClickFacts } from './click-decision';
 import { recordClickOf } from './click-recording';
 import { renderClick } from './click-response';
+import { conversionsWanted, type ConversionSigning } from './conversion-token';
+import type { EdgeOutcome } from './edge-outcome';
 import type { EdgeRequest } from './edge-request';
 import type { ResolvedHost } from './host-resolver';
 import { visitorCookieHeader } from './visitor-cookie';
@@ -41,14 +45,46 @@ const appFor = (facts: ClickFacts, appId: string | null): Promise<DeepLinkAppRec
   appId && facts.record ? getAppCached(facts.record.workspaceId, appId) : Promise.resolve(undefined);
 
 /**
+ * The workspace's click-token signing when the click's conversions are tracked (cached in memory:
+ * no table read per click). A failed read costs the click its token, never its redirect.
+ */
+const conversionsFor = async (
+  facts: ClickFacts,
+  outcome: EdgeOutcome,
+  requestId: string,
+): Promise<ConversionSigning | undefined> => {
+  if (!facts.record || !conversionsWanted(facts, outcome)) return undefined;
+  try {
+    const settings = await conversionSettingsRepository.find(facts.record.workspaceId);
+    if (!settings)
+      log('error', 'conversions tracked but the workspace has no settings: redirect without click token', {
+        requestId,
+        workspaceId: facts.record.workspaceId,
+      });
+    return settings;
+  } catch (error) {
+    log('error', 'conversion settings not read: redirect without click token', {
+      requestId,
+      error: String(error),
+      workspaceId: facts.record.workspaceId,
+    });
+    return undefined;
+  }
+};
+
+/**
  * The answer to a click on a known host, top to bottom: the facts (the parsed request, what was
  * read), the outcome and the app a launch view needs, the decision, its page or redirect; the
  * click is recorded after the response.
  */
 export const answerClick = async ({ requestId, now = new Date(), ...read }: ClickInput): Promise<ApiResult> => {
-  const facts: ClickFacts = { ...read, now, visitorKey: await visitorKeyOf(read.request, read.record, now) };
-  const outcome = outcomeOf(facts);
-  const app = await appFor(facts, appIdToRead(outcome, facts.record));
+  const base: ClickFacts = { ...read, now, visitorKey: await visitorKeyOf(read.request, read.record, now) };
+  const outcome = outcomeOf(base);
+  const [app, conversions] = await Promise.all([
+    appFor(base, appIdToRead(outcome, base.record)),
+    conversionsFor(base, outcome, requestId),
+  ]);
+  const facts: ClickFacts = { ...base, conversions };
   const { answer, recording, visitorCookie } = decideClick(facts, outcome, app);
   const rendered = renderClick(facts.request, facts.key, answer);
   const response = visitorCookie

@@ -3,6 +3,7 @@ import type { ClickRequest } from '@shared/clicks/record-click';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import type { DeepLinkAppRecord } from '@shared/tenancy/tenancy-types';
 import { uuid } from '@shared/util/ids';
+import { withClickToken, type ConversionSigning } from './conversion-token';
 import { decideOutcome, type EdgeOutcome } from './edge-outcome';
 import type { EdgeRequest } from './edge-request';
 import type { ResolvedHost } from './host-resolver';
@@ -22,6 +23,8 @@ export interface ClickFacts {
    * id (`fromCookie: false`: the answer sets the cookie). Null: the link has no variants.
    */
   readonly visitorKey?: { readonly key: string; readonly fromCookie: boolean } | null;
+  /** The workspace's click-token signing, read when the click's conversions are tracked (`conversionsWanted`). */
+  readonly conversions?: ConversionSigning | undefined;
 }
 
 export type AppPlatform = 'ios' | 'android';
@@ -161,10 +164,11 @@ const recordingOf = (
   answer: ClickAnswer,
   tap: TapIds | null,
   decidedBy: ClickRecording['decidedBy'],
+  tokenClickId: string | null,
 ): ClickRecording | null => {
   const { record, request } = facts;
   if (!record || (answer.kind === 'password' && isHuman(request))) return null;
-  const clickId = answer.kind === 'launch_view' ? answer.launch.clickId : undefined;
+  const clickId = answer.kind === 'launch_view' ? answer.launch.clickId : (tokenClickId ?? undefined);
   return {
     link: record,
     responseKind: answer.kind,
@@ -182,8 +186,10 @@ const recordingOf = (
  * its app, read beforehand: `appIdToRead`), then what is recorded. Where a click goes (redirect
  * rules, platform overrides, geo, A/B-test variants, url) is decided inside the outcome
  * (`chooseDestination`); the rule or variant that decided is recorded, and a variant picked
- * without the visitor cookie sets it. A step that adds to what is recorded is a step on the
- * recording. `newId` makes the ids (random by default).
+ * without the visitor cookie sets it. Web conversion tracking is a step on the answer: its
+ * redirect gets the signed click token (conversion-token.ts), the recording its click id (the
+ * destination recorded stays the one without the token). A step that adds to what is recorded
+ * is a step on the recording. `newId` makes the ids (random by default).
  */
 export const decideClick = (
   facts: ClickFacts,
@@ -196,5 +202,10 @@ export const decideClick = (
   const decidedBy = decidedByOf(outcome);
   const visitorCookie =
     decidedBy.variantId !== null && facts.visitorKey && !facts.visitorKey.fromCookie ? facts.visitorKey.key : null;
-  return { answer, recording: recordingOf(facts, answer, tap, decidedBy), visitorCookie };
+  const tracked = withClickToken(answer, facts.record, facts.conversions, facts.now, () => tap?.clickId ?? newId());
+  return {
+    answer: tracked.answer,
+    recording: recordingOf(facts, answer, tap, decidedBy, tracked.clickId),
+    visitorCookie,
+  };
 };

@@ -38,7 +38,7 @@ export interface EventRecord {
   os: string | null;
   referrerHost: string | null;
   resolvedDestinationUrl: string | null;
-  /** How the edge answered: redirect, launch_view, preview, password, expired, not_found; `api` for client calls. */
+  /** How the edge answered: redirect, launch_view, preview, password, expired, not_found; `api` for client calls (`browser` with a browser's publishable key). */
   responseKind: string | null;
   sdkEventName: string | null;
   sessionId: string | null;

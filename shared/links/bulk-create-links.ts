@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { conversionSettingsRepository } from '@shared/conversions/conversion-settings';
 import pLimit from 'p-limit';
 import { newAuditEntry, type ChangeOrigin } from '@shared/audit/audit-entry';
 import { AppError, isAppError, type ValidationIssue } from '@shared/errors/app-error';
@@ -218,6 +219,9 @@ export const bulkCreateLinks = async (
     };
   });
 
+  // Tracking turned on: the workspace's click-token secret exists before the edge can need it.
+  if (pending.some((p) => p.link.trackConversions === true))
+    await conversionSettingsRepository.getOrCreate(workspaceId);
   await inParallel(pack(pending), GROUP_CONCURRENCY, async (group) => {
     let rest = group;
     while (rest.length > 0) {

@@ -1,3 +1,4 @@
+import { conversionSettingsRepository } from '@shared/conversions/conversion-settings';
 import type { ChangeOrigin } from '@shared/audit/audit-entry';
 import { AppError } from '@shared/errors/app-error';
 import type { CreateLinkBody } from '@shared/schemas/link-schemas';
@@ -92,6 +93,7 @@ export const newLinkRecord = (
     geo: geoOf(body.geo),
     rules: rulesOf(body.rules),
     variants: variantsOf(body.variants),
+    trackConversions: body.trackConversions ?? false,
     deepLinkAppId: placement.deepLinkAppId,
     archived: false,
     clicks: 0,
@@ -118,6 +120,8 @@ export const insertLink = async (
     tagRepository.ensureTags(placement.workspaceId, body.tags ?? []),
     body.password ? hashPassword(body.password) : Promise.resolve(null),
   ]);
+  // Tracking turned on: the workspace's click-token secret exists before the edge can need it.
+  if (body.trackConversions === true) await conversionSettingsRepository.getOrCreate(placement.workspaceId);
   const now = new Date().toISOString();
   const customKey = keyOf(body);
 

@@ -29,6 +29,7 @@ const AUDITED_FIELDS: ReadonlyArray<readonly [field: string, attribute: keyof Li
   ['geo', 'geo'],
   ['rules', 'rules'],
   ['variants', 'variants'],
+  ['trackConversions', 'trackConversions'],
   ['archived', 'archived'],
 ];
 

@@ -40,6 +40,8 @@ export interface LinkRecord {
   rules?: RedirectRule[] | null;
   /** A/B test variants. Absent on items written before they existed. */
   variants?: Variant[] | null;
+  /** Web conversion tracking: the edge appends a signed click token to web destinations. Absent on items written before it existed. */
+  trackConversions?: boolean;
   deepLinkAppId: string | null;
   archived: boolean;
   clicks: number;

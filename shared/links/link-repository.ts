@@ -52,6 +52,7 @@ const EDITABLE_ATTRIBUTES = [
   'geo',
   'rules',
   'variants',
+  'trackConversions',
   'archived',
   'updatedAt',
   'gsi1pk',

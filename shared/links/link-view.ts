@@ -36,6 +36,7 @@ export const toLinkResource = (link: LinkRecord) => ({
   geo: link.geo ? Object.fromEntries(Object.entries(link.geo).map(([country, url]) => [country, uriOf(url)])) : null,
   rules: link.rules ? link.rules.map((rule) => ({ ...rule, url: uriOf(rule.url) })) : null,
   variants: link.variants ? link.variants.map((variant) => ({ ...variant, url: uriOf(variant.url) })) : null,
+  trackConversions: link.trackConversions ?? false,
 });
 
 export type LinkResource = ReturnType<typeof toLinkResource>;

@@ -1,3 +1,4 @@
+import { conversionSettingsRepository } from '@shared/conversions/conversion-settings';
 import type { ChangeOrigin } from '@shared/audit/audit-entry';
 import { conflictBackoffMs } from '@shared/db/conflict-retry';
 import { AppError } from '@shared/errors/app-error';
@@ -44,6 +45,7 @@ const PATCH_FIELDS = [
   'geo',
   'rules',
   'variants',
+  'trackConversions',
   'archived',
 ] as const;
 
@@ -107,6 +109,7 @@ export const applyLinkPatch = (
     geo: geoOf(keep(body.geo, link.geo ?? null)),
     rules: body.rules === undefined ? (link.rules ?? null) : rulesOf(body.rules),
     variants: body.variants === undefined ? (link.variants ?? null) : variantsOf(body.variants),
+    trackConversions: keep(body.trackConversions, link.trackConversions ?? false),
     archived: body.archived ?? link.archived,
     updatedAt: nextTimestamp(link.updatedAt, now),
   };
@@ -142,6 +145,8 @@ export const patchLink = async (
 ): Promise<LinkResource> => {
   let link = await linkRepository.getByIdOrThrow(workspaceId, linkId, linkType, true);
   if (!hasPatchFields(body)) return toLinkResource(link);
+  // Tracking turned on: the workspace's click-token secret exists before the edge can need it.
+  if (body.trackConversions === true) await conversionSettingsRepository.getOrCreate(workspaceId);
   const [domain, tags, passwordHash] = await Promise.all([
     resolveDomain(link, body.domain),
     body.tags === undefined ? undefined : tagRepository.ensureTags(workspaceId, body.tags ?? []),

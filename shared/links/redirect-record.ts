@@ -25,11 +25,16 @@ export const toRedirectRecord = (link: LinkRecord) => ({
   tracking: link.tracking,
   socialPreview: link.socialPreview,
   title: link.title,
+  trackConversions: link.trackConversions ?? false,
 });
 
-/** Slug items written before geo targeting (or rules and variants) existed have no `geo` (`rules`, `variants`). */
-export type RedirectRecord = Omit<ReturnType<typeof toRedirectRecord>, 'geo' | 'rules' | 'variants'> & {
+/** Slug items written before geo targeting (or rules, variants, conversion tracking) existed have no `geo` (`rules`, `variants`, `trackConversions`). */
+export type RedirectRecord = Omit<
+  ReturnType<typeof toRedirectRecord>,
+  'geo' | 'rules' | 'variants' | 'trackConversions'
+> & {
   geo?: Record<string, string> | null;
   rules?: RedirectRule[] | null;
   variants?: Variant[] | null;
+  trackConversions?: boolean;
 };

@@ -151,7 +151,8 @@ export const routeSchemas: Record<string, RouteSchemas> = {
     status: 202,
     response: { id: 'CustomerEventsResponse', schema: customerEventsResponseSchema },
     body: { id: 'CustomerEventsRequest', schema: customerEventsBodySchema },
-    description: 'Queues 1 to 50 customer events; each is queued or duplicate (by eventId).',
+    description:
+      'Queues 1 to 50 customer events; each is queued or duplicate (by eventId), or rejected when its clickToken does not verify (the others are still queued). 400 invalid_request when every event of the request is rejected.',
   },
   'client-preflight': {
     status: 204,

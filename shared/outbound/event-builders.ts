@@ -115,6 +115,7 @@ export const customerEvent = (record: EventRecord): OutboundEvent => {
     browser: record.browser,
     os: record.os,
     trafficType: record.trafficType,
+    source: record.responseKind === 'browser' ? 'browser' : 'api',
   };
   const type = 'customer_event.received';
   return {

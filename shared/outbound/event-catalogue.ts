@@ -73,6 +73,8 @@ export const customerEventDataSchema = z.object({
   browser: nullableString,
   os: nullableString,
   trafficType: z.enum(['human', 'bot']),
+  /** `browser`: sent with a browser's publishable key (anyone can send those); `api` otherwise. */
+  source: z.enum(['browser', 'api']),
 });
 export type CustomerEventData = z.infer<typeof customerEventDataSchema>;
 

@@ -88,7 +88,12 @@ export const clientEventsRoute: V1Route<
   path: '/v1/client/events',
   credential: 'publishable',
   api: 'service',
-  grants: { table: 'readWrite', reads: ['LINK#', 'SECRET'], writes: ['CEVT#', 'OUTBOX#'], events: true },
+  grants: {
+    table: 'readWrite',
+    reads: ['LINK#', 'SECRET', 'CONVERSIONS#'],
+    writes: ['CEVT#', 'OUTBOX#'],
+    events: true,
+  },
   summary: 'Queue customer events (deduplicated by eventId)',
 };
 

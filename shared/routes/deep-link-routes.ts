@@ -27,7 +27,11 @@ export const deepLinksCreateRoute: V1Route<{ body: typeof createDeepLinkBodySche
   credential: 'server',
   scope: 'links:write',
   api: 'service',
-  grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#', 'AUDIT#'] },
+  grants: {
+    table: 'readWrite',
+    reads: ['HOST#'],
+    writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#', 'AUDIT#', 'CONVERSIONS#'],
+  },
   summary: 'Create a deep link for a deep-link app',
 };
 
@@ -54,7 +58,7 @@ export const deepLinksPatchRoute: V1Route<
   credential: 'server',
   scope: 'links:write',
   api: 'service',
-  grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'AUDIT#'] },
+  grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'AUDIT#', 'CONVERSIONS#'] },
   summary: 'Update a deep link (null clears, absent leaves; archived false restores)',
 };
 

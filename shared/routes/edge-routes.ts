@@ -5,10 +5,11 @@ const edge = (row: Omit<RouteDef, 'api' | 'credential'>): RouteDef => ({ ...row,
 
 /**
  * What a click on the edge reads: the slug's redirect record, the host and its workspace's
- * domain and app items (fallbacks, launch views), the salts (`SECRET`). Never `APIKEY#` or
- * `WEBHOOKS#` (signing secrets).
+ * domain and app items (fallbacks, launch views), the salts (`SECRET`), a tracked click's
+ * workspace conversion settings (`CONVERSIONS#`: its click-token secret, cached). Never
+ * `APIKEY#` or `WEBHOOKS#` (signing secrets).
  */
-const EDGE_LINK_READS = ['SLUG#', 'HOST#', 'WS#', 'SECRET'];
+const EDGE_LINK_READS = ['SLUG#', 'HOST#', 'WS#', 'SECRET', 'CONVERSIONS#'];
 
 export const edgeRoutes: RouteDef[] = [
   edge({

@@ -29,7 +29,11 @@ export const linksCreateRoute: V1Route<{ body: typeof createLinkBodySchema }, Li
   credential: 'server',
   scope: 'links:write',
   api: 'service',
-  grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#', 'AUDIT#'] },
+  grants: {
+    table: 'readWrite',
+    reads: ['HOST#'],
+    writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#', 'AUDIT#', 'CONVERSIONS#'],
+  },
   summary: 'Create a short link',
 };
 
@@ -42,7 +46,11 @@ export const linksBulkCreateRoute: V1Route<{ body: typeof bulkCreateLinksBodySch
   credential: 'server',
   scope: 'links:write',
   api: 'service',
-  grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#', 'AUDIT#'] },
+  grants: {
+    table: 'readWrite',
+    reads: ['HOST#'],
+    writes: ['LINK#', 'SLUG#', 'WS#', 'IDEM#', 'AUDIT#', 'CONVERSIONS#'],
+  },
   summary: 'Create 1 to 100 short links; one result per item, in order',
   // Up to 100 scrypt password hashes (~50 ms of CPU each): 1,769 MB is one full vCPU, and the
   // time limit is API Gateway's 30 s less a margin, not the 10 s of single-link routes.
@@ -72,7 +80,7 @@ export const linksPatchRoute: V1Route<
   credential: 'server',
   scope: 'links:write',
   api: 'service',
-  grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'AUDIT#'] },
+  grants: { table: 'readWrite', reads: ['HOST#'], writes: ['LINK#', 'SLUG#', 'WS#', 'AUDIT#', 'CONVERSIONS#'] },
   summary: 'Update a short link (null clears, absent leaves; archived false restores)',
 };
 

@@ -28,6 +28,7 @@ export const writablePrefixes = [
   'WEBHOOKSENT#',
   'AUDIT#',
   'SESSION#',
+  'CONVERSIONS#',
 ] as const;
 export type WritablePrefix = (typeof writablePrefixes)[number];
 

@@ -120,6 +120,13 @@ z.globalRegistry.add(geoSchema, {
   description: `Geo targeting: ISO 3166-1 alpha-2 country code (any case; returned upper-case) -> absolute http(s) URL, at most ${GEO_MAX_ENTRIES} entries; null clears. On a click: platform override, then geo[viewer country], then url.`,
 });
 
+/** Opt-in web conversion tracking (docs/client-attribution.md, "Web conversions"). */
+export const trackConversionsSchema = z.boolean();
+z.globalRegistry.add(trackConversionsSchema, {
+  description:
+    "Web conversion tracking: on a click to a web destination the edge appends a signed click token (the workspace's parameter, `lsid` by default) that `@linkservice/web` sends back with customer events. Default false.",
+});
+
 /** Fields shared by link and deep-link create and by PATCH (all optional here). */
 export const editableLinkFields = {
   url: z.optional(httpUrlSchema),
@@ -150,4 +157,5 @@ export const editableLinkFields = {
   geo: z.optional(geoSchema),
   rules: z.optional(rulesSchema),
   variants: z.optional(variantsSchema),
+  trackConversions: z.optional(trackConversionsSchema),
 };

@@ -56,6 +56,7 @@ export const linkResourceSchema = z.object({
     z.array(z.object({ id: z.string(), conditions: z.array(ruleConditionResourceSchema), url: z.url() })),
   ),
   variants: z.nullable(z.array(z.object({ id: z.string(), url: z.url(), weight: z.int() }))),
+  trackConversions: z.boolean(),
 });
 
 export const domainResourceSchema = z.object({
@@ -171,6 +172,8 @@ export const rawAnalyticsEventSchema = z.looseObject({
   /** The link's redirect rule / A/B-test variant that decided a click; null when none did. */
   ruleId: z.nullable(z.string()),
   variantId: z.nullable(z.string()),
+  /** Extension: how the event came in (`edge`, `api`, or `browser`: a browser's publishable key, which anyone can use). */
+  source: z.optional(z.enum(['edge', 'api', 'browser'])),
 });
 
 /* Client API structures. */
@@ -216,5 +219,18 @@ export const deferredDeepLinkResponseSchema = z.looseObject({
   matchGuaranteed,
 });
 export const customerEventsResponseSchema = z.looseObject({
-  accepted: z.array(z.looseObject({ eventId: z.string(), status: z.enum(['queued', 'duplicate']) })),
+  accepted: z.array(
+    z.looseObject({
+      eventId: z.string(),
+      status: z.enum(['queued', 'duplicate', 'rejected']),
+      /** `rejected` only: why (an invalid, foreign or expired click token). */
+      error: z.optional(
+        z.looseObject({
+          code: z.string(),
+          message: z.string(),
+          details: z.optional(z.array(z.looseObject({ path: z.string(), message: z.string() }))),
+        }),
+      ),
+    }),
+  ),
 });

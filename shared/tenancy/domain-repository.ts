@@ -76,6 +76,35 @@ export const domainRepository = {
     );
   },
 
+  /**
+   * Turns web conversion tracking on or off for every link of a domain (provisioning): the
+   * domain item and its host record (what the edge reads) in one transaction.
+   */
+  async setTrackConversions(
+    domain: DomainRecord,
+    on: boolean,
+    alongside: Record<string, unknown>[] = [],
+  ): Promise<void> {
+    const update = (key: { pk: string; sk: string }, withUpdatedAt: boolean) => ({
+      Update: {
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: `SET trackConversions = :t${withUpdatedAt ? ', updatedAt = :u' : ''}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':t': on, ...(withUpdatedAt ? { ':u': new Date().toISOString() } : {}) },
+      },
+    });
+    await getDocumentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          update(keys.domain(domain.workspaceId, domain.id), true),
+          update(keys.host(domain.domain), false),
+          ...alongside,
+        ],
+      }),
+    );
+  },
+
   /** Flips `verified` (admin `domains verify`); the domain must exist. */
   async setVerified(domain: DomainRecord, verified: boolean, alongside: Record<string, unknown>[] = []): Promise<void> {
     const update = {

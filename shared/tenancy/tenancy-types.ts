@@ -20,6 +20,8 @@ export interface DomainRecord {
   /** SHORTLINK domains take short links; DEEPLINK domains belong to one deep-link app. */
   usage: 'SHORTLINK' | 'DEEPLINK';
   appId: string | null;
+  /** Web conversion tracking for every link of the domain (`admin set-domain-conversions`); absent: off. */
+  trackConversions?: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -63,6 +65,8 @@ export interface HostRecord {
   /** The domain's fallbacks, copied here so the edge needs only host + slug lookups. */
   expiredUrl?: string | null;
   notFoundUrl?: string | null;
+  /** The domain's web conversion tracking, copied here: the edge reads it with the host. */
+  trackConversions?: boolean;
   /** Set by `domains remove`: the domain is gone; every key answers the domain's not-found answer. */
   retired?: boolean;
 }

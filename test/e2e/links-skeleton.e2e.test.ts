@@ -81,6 +81,7 @@ describe('POST /v1/links and GET /v1/links/{linkId} over HTTP', () => {
         'geo',
         'rules',
         'variants',
+        'trackConversions',
       ].sort(),
     );
 

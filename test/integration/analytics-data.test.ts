@@ -262,6 +262,11 @@ describe.each([
           installId: source.installId,
           linkId: source.linkId,
           deepLinkAppId: source.deepLinkAppId,
+          // How it came in: the edge's answers are `edge`; client calls `api` (or `browser`).
+          source:
+            source.responseKind === 'api' || source.responseKind === 'browser'
+              ? source.responseKind
+              : source.responseKind && 'edge',
         }),
         // Always present: null when no redirect rule / variant decided the event.
         ruleId: source.ruleId,

@@ -38,6 +38,7 @@ const link = {
   geo: null,
   rules: null,
   variants: null,
+  trackConversions: false,
 };
 const json = (method: string, path: string, status: number, body: unknown): ContractAnswer => ({
   method,

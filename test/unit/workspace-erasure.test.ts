@@ -30,6 +30,7 @@ describe('which items belong to a workspace', () => {
       keys.eventLog('ws_a', 't', 'e', 0),
       keys.workspace('ws_a'),
       keys.tag('ws_a', 'x'),
+      keys.conversionSettings('ws_a'),
     ]) {
       expect(workspaceOfItem(item(key)), key.pk).toBe('ws_a');
     }

@@ -296,7 +296,7 @@ export interface paths {
         put?: never;
         /**
          * Queue customer events (deduplicated by eventId)
-         * @description Queues 1 to 50 customer events; each is queued or duplicate (by eventId).
+         * @description Queues 1 to 50 customer events; each is queued or duplicate (by eventId), or rejected when its clickToken does not verify (the others are still queued). 400 invalid_request when every event of the request is rejected.
          */
         post: operations["client-events"];
         delete?: never;
@@ -789,6 +789,8 @@ export interface components {
                 url: string;
                 weight: number;
             }[] | null;
+            /** @description Web conversion tracking: on a click to a web destination the edge appends a signed click token (the workspace's parameter, `lsid` by default) that `@linkservice/web` sends back with customer events. Default false. */
+            trackConversions?: boolean;
             domain: string;
         } & ({
             url: string;
@@ -873,6 +875,8 @@ export interface components {
                 url: string;
                 weight: number;
             }[] | null;
+            /** @description Web conversion tracking: on a click to a web destination the edge appends a signed click token (the workspace's parameter, `lsid` by default) that `@linkservice/web` sends back with customer events. Default false. */
+            trackConversions?: boolean;
             domain?: string;
             archived?: boolean;
         } & {
@@ -953,6 +957,8 @@ export interface components {
                 url: string;
                 weight: number;
             }[] | null;
+            /** @description Web conversion tracking: on a click to a web destination the edge appends a signed click token (the workspace's parameter, `lsid` by default) that `@linkservice/web` sends back with customer events. Default false. */
+            trackConversions?: boolean;
             deepLinkAppId?: string;
             appId?: string;
         };
@@ -1010,6 +1016,8 @@ export interface components {
                 sessionId?: string;
                 installId?: string;
                 externalUserId?: string;
+                /** @description Web conversions: the signed click token of the visitor's click (the edge appends it to tracked links' web destinations). It is verified (signature, workspace, at most 90 days old) and gives the event its clickId and linkId; an invalid, foreign or expired token rejects this event (status `rejected`, error `invalid_request`), not the others. */
+                clickToken?: string;
                 properties?: {
                     [key: string]: string | number | boolean;
                 };
@@ -1127,6 +1135,7 @@ export interface components {
                 url: string;
                 weight: number;
             }[] | null;
+            trackConversions: boolean;
         };
         LinkBulkResults: ({
             /** @constant */
@@ -1311,7 +1320,19 @@ export interface components {
             accepted: ({
                 eventId: string;
                 /** @enum {string} */
-                status: "queued" | "duplicate";
+                status: "queued" | "duplicate" | "rejected";
+                error?: {
+                    code: string;
+                    message: string;
+                    details?: ({
+                        path: string;
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                } & {
+                    [key: string]: unknown;
+                };
             } & {
                 [key: string]: unknown;
             })[];
@@ -1596,6 +1617,8 @@ export interface components {
             installId?: string;
             ruleId: string | null;
             variantId: string | null;
+            /** @enum {string} */
+            source?: "edge" | "api" | "browser";
         } & {
             [key: string]: unknown;
         };
@@ -1852,6 +1875,8 @@ export interface components {
                 os: string | null;
                 /** @enum {string} */
                 trafficType: "human" | "bot";
+                /** @enum {string} */
+                source: "browser" | "api";
             };
         };
     };

@@ -156,6 +156,10 @@ export const recentEventFrom = (row: AnalyticsRow): RecentAnalyticsEvent =>
     isBot: row.traffic_type === 'bot',
   } as RecentAnalyticsEvent);
 
+/** How an event came in, from its `responseKind`: the edge's answers, `api`, `browser` (RawAnalyticsEvent.source). */
+const sourceOf = (responseKind: string | null | undefined): RawAnalyticsEvent['source'] | null =>
+  responseKind === 'browser' || responseKind === 'api' ? responseKind : responseKind ? 'edge' : null;
+
 export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent => ({
   ...withoutNulls({
     eventId: required(row.event_id, "an event row's event_id"),
@@ -174,6 +178,7 @@ export const rawEventFrom = (row: AnalyticsRow): RawAnalyticsEvent => ({
     installId: row.install_id ?? null,
     linkId: row.link_id ?? null,
     deepLinkAppId: row.deep_link_app_id ?? null,
+    source: sourceOf(row.response_kind),
   } as Omit<RawAnalyticsEvent, 'ruleId' | 'variantId'>),
   ruleId: row.rule_id ?? null,
   variantId: row.variant_id ?? null,

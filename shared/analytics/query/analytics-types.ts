@@ -117,4 +117,10 @@ export interface RawAnalyticsEvent {
   /** The redirect rule / A/B-test variant that decided a click; null when none did. */
   ruleId: string | null;
   variantId: string | null;
+  /**
+   * Extra key: how the event came in: `edge` (a click and the launch view's events), `api` (the
+   * client API with an app's key), `browser` (the client API with a browser's publishable key:
+   * anyone can send those).
+   */
+  source?: 'edge' | 'api' | 'browser';
 }
