@@ -11,7 +11,7 @@ import { projectRoot } from '@shared/local/paths';
  * resolves no Node built-in), it must import nothing and name no Node global, and it runs in
  * Vercel's Edge Runtime VM (@edge-runtime/vm: a context with the web-standard globals only:
  * fetch, Request, Response, Headers, URL, AbortController, crypto, timers) against a small HTTP
- * server. Deno and Bun themselves are not run here (they are not installed with the project).
+ * server. Deno and Bun themselves run the SDK against the local stack in test/e2e/sdk-deno-bun.e2e.test.ts.
  */
 
 const bundle = async (format: 'esm' | 'iife') => {
