@@ -5,17 +5,18 @@
  * for a row without a slug), then created through `POST /v1/links/bulk` 100 at a time.
  */
 import type { LinkBulkResults, LinkCreateRequest } from '@linkservice/sdk';
-import { parse } from 'csv-parse/browser/esm/sync';
 import {
   contentKeyInput,
   contentKeyOfDigest,
   hasUrlColumn,
   IMPORT_FORMATS,
   mapRow,
+  readCsvRecords,
+  type CsvRecord,
   type ImportFormat,
 } from '../../shared/import/csv-formats';
 
-export { IMPORT_FORMATS, type ImportFormat };
+export { IMPORT_FORMATS, readCsvRecords, type CsvRecord, type ImportFormat };
 
 export const FORMAT_LABELS: Record<ImportFormat, string> = {
   bitly: 'Bitly',
@@ -26,25 +27,6 @@ export const FORMAT_LABELS: Record<ImportFormat, string> = {
 
 /** The API's bulk limit: one request per 100 rows. */
 export const CHUNK_SIZE = 100;
-
-export interface CsvRecord {
-  /** The 1-based data row (the header row is not counted), as the CLI's report numbers it. */
-  row: number;
-  record: Record<string, string>;
-}
-
-/** Parses the export as the CLI does (csv-parse, with the CLI's options: BOM, ragged rows, loose quotes). */
-export const readCsvRecords = (text: string): { headers: string[]; records: CsvRecord[] } => {
-  let headers: string[] = [];
-  const rows = parse<Record<string, string>>(text, {
-    bom: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    relax_quotes: true,
-    columns: (header: string[]) => (headers = header.map((h) => h.trim())),
-  });
-  return { headers, records: rows.map((record, i) => ({ row: i + 1, record })) };
-};
 
 export type RowResult =
   | { row: number; ok: true; key: string; shortLink: string }

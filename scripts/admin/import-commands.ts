@@ -1,10 +1,9 @@
 /** admin import-links: a Bitly / Rebrandly / Short.io / generic CSV export into a workspace's domain. */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parse } from 'csv-parse/sync';
 import { isAppError } from '@shared/errors/app-error';
-import { hasUrlColumn, IMPORT_FORMATS, type ImportFormat } from '@shared/import/csv-formats';
-import { importLinks, type CsvRecord, type ImportReport } from '@shared/import/import-links';
+import { hasUrlColumn, IMPORT_FORMATS, readCsvRecords, type ImportFormat } from '@shared/import/csv-formats';
+import { importLinks, type ImportReport } from '@shared/import/import-links';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { invalidInput, notFound } from '@shared/admin/admin-error';
 import type { AdminTargetOf } from './admin-target';
@@ -18,22 +17,6 @@ interface ImportCommandOptions extends JsonOption {
   format: string;
   dryRun?: boolean;
 }
-
-/**
- * Parses the export with csv-parse (maintained, MIT; quoting, embedded newlines, BOM and
- * ragged rows are its job, not ours). Each record keeps its data row number for the report.
- */
-export const readCsvRecords = (text: string): { headers: string[]; records: CsvRecord[] } => {
-  let headers: string[] = [];
-  const rows = parse<Record<string, string>>(text, {
-    bom: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    relax_quotes: true,
-    columns: (header: string[]) => (headers = header.map((h) => h.trim())),
-  });
-  return { headers, records: rows.map((record, i) => ({ row: i + 1, record })) };
-};
 
 const summary = (r: ImportReport) =>
   [

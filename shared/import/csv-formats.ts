@@ -6,6 +6,7 @@
  * The admin CLI's importer and the web console's Import page both map rows with this module, so it
  * imports nothing from Node or the service: the console's bundle includes it as it is.
  */
+import { parse } from 'csv-parse/browser/esm/sync';
 import { canonicalJson } from '../util/canonical-json';
 
 export const IMPORT_FORMATS = ['bitly', 'rebrandly', 'shortio', 'generic'] as const;
@@ -148,4 +149,27 @@ export const contentKeyOfDigest = (hexDigest: string): string => {
     n /= 62n;
   }
   return key;
+};
+
+/** One CSV record with its 1-based data row number (the header row is not counted), as the reports number it. */
+export interface CsvRecord {
+  row: number;
+  record: Record<string, string>;
+}
+
+/**
+ * Parses an export with csv-parse (maintained, MIT; quoting, embedded newlines, BOM and ragged
+ * rows are its job, not ours), for the admin CLI and the console alike: csv-parse's browser
+ * build, which runs in Node too. Each record keeps its data row number for the report.
+ */
+export const readCsvRecords = (text: string): { headers: string[]; records: CsvRecord[] } => {
+  let headers: string[] = [];
+  const rows = parse<Record<string, string>>(text, {
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    columns: (header: string[]) => (headers = header.map((h) => h.trim())),
+  });
+  return { headers, records: rows.map((record, i) => ({ row: i + 1, record })) };
 };

@@ -9,13 +9,16 @@ import { BULK_MAX_ITEMS } from '@shared/schemas/bulk-schemas';
 import { createLinkBodySchema } from '@shared/schemas/link-schemas';
 import * as z from '@shared/schemas/zod-mini';
 import { required } from '@shared/util/required';
-import { contentKeyInput, contentKeyOfDigest, mapRow, type ImportFormat, type ImportRow } from './csv-formats';
+import {
+  contentKeyInput,
+  contentKeyOfDigest,
+  mapRow,
+  type CsvRecord,
+  type ImportFormat,
+  type ImportRow,
+} from './csv-formats';
 
-/** One CSV record with its 1-based data row number (the header row is not counted). */
-export interface CsvRecord {
-  row: number;
-  record: Record<string, string>;
-}
+export type { CsvRecord };
 
 export interface ImportOptions {
   workspaceId: string;

@@ -6,6 +6,7 @@ import { api } from '../api';
 import { CopyButton } from '../components/CopyButton';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { formatDate, numberFormat, shortLinkText } from '../format';
+import { Pager } from '../components/Pager';
 
 interface Filters {
   search: string;
@@ -160,32 +161,14 @@ export const DeepLinksPage = () => {
           </table>
         </div>
       )}
-      {cursors.length > 1 || links.data?.pagination.hasMore ? (
-        <nav className="pager" aria-label="Pages of deep links">
-          <button
-            type="button"
-            className="secondary"
-            disabled={cursors.length === 1}
-            onClick={() => {
-              setCursors((old) => old.slice(0, -1));
-            }}
-          >
-            Previous page
-          </button>
-          <span>Page {cursors.length}</span>
-          <button
-            type="button"
-            className="secondary"
-            disabled={!links.data?.pagination.hasMore || links.isPlaceholderData}
-            onClick={() => {
-              const next = links.data?.pagination.nextCursor;
-              if (next) setCursors((old) => [...old, next]);
-            }}
-          >
-            Next page
-          </button>
-        </nav>
-      ) : null}
+      <Pager
+        label="Pages of deep links"
+        cursors={cursors}
+        setCursors={setCursors}
+        hasMore={links.data?.pagination.hasMore}
+        nextCursor={links.data?.pagination.nextCursor}
+        loading={links.isPlaceholderData}
+      />
     </section>
   );
 };

@@ -8,6 +8,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { RadioGroup } from '../components/RadioGroup';
 import { saveCsv } from '../download';
 import { formatDate } from '../format';
+import { Pager } from '../components/Pager';
 
 const PAGE_SIZE = 50;
 
@@ -171,32 +172,14 @@ export const EventsPage = () => {
           </table>
         </div>
       )}
-      {cursors.length > 1 || events.data?.pagination.hasMore ? (
-        <nav className="pager" aria-label="Pages of events">
-          <button
-            type="button"
-            className="secondary"
-            disabled={cursors.length === 1}
-            onClick={() => {
-              setCursors((old) => old.slice(0, -1));
-            }}
-          >
-            Previous page
-          </button>
-          <span>Page {cursors.length}</span>
-          <button
-            type="button"
-            className="secondary"
-            disabled={!events.data?.pagination.hasMore || events.isPlaceholderData}
-            onClick={() => {
-              const next = events.data?.pagination.nextCursor;
-              if (next) setCursors((old) => [...old, next]);
-            }}
-          >
-            Next page
-          </button>
-        </nav>
-      ) : null}
+      <Pager
+        label="Pages of events"
+        cursors={cursors}
+        setCursors={setCursors}
+        hasMore={events.data?.pagination.hasMore}
+        nextCursor={events.data?.pagination.nextCursor}
+        loading={events.isPlaceholderData}
+      />
     </section>
   );
 };

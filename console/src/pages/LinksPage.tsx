@@ -7,6 +7,7 @@ import { CopyButton } from '../components/CopyButton';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { CreateLinkDialog, EditLinkDialog } from '../components/LinkDialogs';
 import { useSession } from '../session-context';
+import { Pager } from '../components/Pager';
 
 type Sort = NonNullable<LinkListQuery['sort']>;
 const SORTS: readonly (readonly [Sort, string])[] = [
@@ -357,32 +358,14 @@ export const LinksPage = () => {
         </div>
       )}
 
-      {cursors.length > 1 || links.data?.pagination.hasMore ? (
-        <nav className="pager" aria-label="Pages of links">
-          <button
-            type="button"
-            className="secondary"
-            disabled={cursors.length === 1}
-            onClick={() => {
-              setCursors((old) => old.slice(0, -1));
-            }}
-          >
-            Previous page
-          </button>
-          <span>Page {cursors.length}</span>
-          <button
-            type="button"
-            className="secondary"
-            disabled={!links.data?.pagination.hasMore || links.isPlaceholderData}
-            onClick={() => {
-              const next = links.data?.pagination.nextCursor;
-              if (next) setCursors((old) => [...old, next]);
-            }}
-          >
-            Next page
-          </button>
-        </nav>
-      ) : null}
+      <Pager
+        label="Pages of links"
+        cursors={cursors}
+        setCursors={setCursors}
+        hasMore={links.data?.pagination.hasMore}
+        nextCursor={links.data?.pagination.nextCursor}
+        loading={links.isPlaceholderData}
+      />
 
       {creating ? (
         <CreateLinkDialog
