@@ -15,6 +15,14 @@ const env = 'test/support/test-env.ts';
 const twoWorkers = { maxWorkers: Math.max(2, availableParallelism() - 1) };
 /** The unit and CDK files need no DynamoDB Local and are mostly computation: they run first. */
 const computeOnly = { sequence: { groupOrder: 0 }, ...twoWorkers };
+/**
+ * The files of test/reliability/ that measure nothing of their own load (hostile input over every
+ * route, the walls between tenants, secrets in logs, a workspace's erasure): they run beside the
+ * end-to-end files, not one at a time.
+ */
+const reliabilityBesideE2e = ['hostile-input', 'tenant-walls', 'secrets', 'workspace-erasure'].map(
+  (name) => `test/reliability/${name}.e2e.test.ts`,
+);
 /** One DynamoDB Local for the run (global setup), and a table of each file's own in it. */
 const dynamo = {
   sequence: { groupOrder: 1 },
@@ -45,7 +53,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts', ...reliabilityBesideE2e],
           ...dynamo,
           ...twoWorkers,
           // The console's browser tests need console/dist (built here when missing or stale).
@@ -60,6 +68,7 @@ export default defineConfig({
         test: {
           name: 'reliability',
           include: ['test/reliability/**/*.test.ts'],
+          exclude: reliabilityBesideE2e,
           ...dynamo,
           sequence: { groupOrder: 2 },
           maxWorkers: 1,
