@@ -113,9 +113,9 @@ describe('hot-link function in the sandbox', () => {
   it('sends a malformed or foreign entry on to the origin', async () => {
     for (const value of [
       'not json',
-      '{"f":2,"l":"https://e.com/","s":302,"e":null,"v":"x"}',
-      '{"f":1,"l":"javascript:alert(1)","s":302,"e":null,"v":"x"}',
-      '{"f":1,"l":"https://e.com/ a","s":302,"e":null,"v":"x"}',
+      '{"f":2,"l":"https://e.com/","s":302,"e":null,"v":"x","i":"l"}',
+      '{"f":1,"l":"javascript:alert(1)","s":302,"e":null,"v":"x","i":"l"}',
+      '{"f":1,"l":"https://e.com/ a","s":302,"e":null,"v":"x","i":"l"}',
     ]) {
       const store = new LocalKeyValueStore();
       store.put('go.example.com/abc', value);
@@ -228,6 +228,7 @@ describe('hot entry eligibility', () => {
         s: 302,
         e: Date.parse(expiresAt),
         v: '2026-03-01T11:00:00.000Z',
+        i: 'lnk_1',
       }),
     });
   });

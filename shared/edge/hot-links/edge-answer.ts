@@ -28,7 +28,8 @@ export const HOT_ENTRY_FORMAT = 1;
  * One hot link's entry (KeyValueStore key `host/key`, value this object as compact JSON):
  * `l` the `Location` the origin answers (the destination with the link's tracking parameters
  * applied as the origin applies them, serialized for a header), `s` the status (302), `e` the
- * link's expiry (epoch ms, null: none), `v` the link's version (its `updatedAt`).
+ * link's expiry (epoch ms, null: none), `v` the link's version (its `updatedAt`), `i` the link's
+ * id (the hot-set writer re-reads the links it holds).
  */
 export interface HotEntry {
   f: number;
@@ -36,6 +37,7 @@ export interface HotEntry {
   s: number;
   e: number | null;
   v: string;
+  i: string;
 }
 
 /** The part of a CloudFront Functions viewer request the decision reads. */
@@ -124,10 +126,11 @@ export const parseHotEntry = (text: string): HotEntry | null => {
   const entry = value as Record<string, unknown>;
   const location = entry.l;
   const expiry = entry.e;
-  if (entry.f !== HOT_ENTRY_FORMAT || entry.s !== 302 || typeof entry.v !== 'string') return null;
+  if (entry.f !== HOT_ENTRY_FORMAT || entry.s !== 302 || typeof entry.v !== 'string' || typeof entry.i !== 'string')
+    return null;
   if (typeof location !== 'string' || location.length > KVS_VALUE_MAX_BYTES || !HEADER_URL.test(location)) return null;
   if (expiry !== null && (typeof expiry !== 'number' || !isFinite(expiry))) return null;
-  return { f: HOT_ENTRY_FORMAT, l: location, s: 302, e: expiry, v: entry.v };
+  return { f: HOT_ENTRY_FORMAT, l: location, s: 302, e: expiry, v: entry.v, i: entry.i };
 };
 
 /** The edge's answer of an entry at `nowMs`, or null (near or past expiry: the origin decides). */

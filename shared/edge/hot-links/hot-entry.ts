@@ -61,6 +61,7 @@ export const hotStoreEntryOf = (
     s: redirect.statusCode ?? 302,
     e: record.expiresAt ? Date.parse(record.expiresAt) : null,
     v: version,
+    i: record.linkId,
   };
   const storeKey = hotStoreKey(host, key);
   const value = JSON.stringify(entry);
