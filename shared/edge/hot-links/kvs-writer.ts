@@ -9,6 +9,9 @@ import {
 } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import type { HotSetChanges } from './hot-set';
 
+/** The writer function's environment: the store's ARN. */
+export const HOT_LINKS_KVS_ARN_ENV = 'HOT_LINKS_KVS_ARN';
+
 /** UpdateKeys takes at most 50 puts and deletes together per call. */
 export const UPDATE_KEYS_BATCH = 50;
 
