@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { LinkServiceStack } from '@lib/link-service-stack';
 import { hotLinkFunctionCode } from '@lib/front-door/hot-link-function-code';
 import { viewerRequestCode } from '@lib/front-door/viewer-request-code';
 import { HOT_LINKS_KVS_ARN_ENV } from '@shared/edge/hot-links/kvs-writer';
@@ -102,6 +105,23 @@ describe('CDK: hot links at the edge (context edgeHotLinks)', () => {
     expect(schedules[0]![1].Properties.ScheduleExpression).toBe('rate(1 minute)');
   });
 
+  it('on, grants the writer reads of link items and host records only (GetItem, BatchGetItem)', () => {
+    const writer = on.stack.edgeHotLinks!;
+    const roleId = on.stack.getLogicalId(writer.fn.role.node.defaultChild as never);
+    const tableStatements = ofType(onResources, 'AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Record<string, any>[])
+      .filter((statement) => [statement.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+    expect(tableStatements.length).toBeGreaterThan(0);
+    for (const statement of tableStatements) {
+      expect([statement.Action].flat().sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem']);
+      expect(statement.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].sort()).toEqual([
+        'HOST#*',
+        'LINK#*',
+      ]);
+    }
+  });
+
   it('on, only adds resources (every resource of the stack without it is kept), few, under the 500 limit', () => {
     // Event source mappings' logical ids carry the stack's name (and a hash of it), which differs
     // between the two synths.
@@ -112,6 +132,13 @@ describe('CDK: hot links at the edge (context edgeHotLinks)', () => {
     expect([...offIds].filter((id) => !onIds.has(id))).toEqual([]);
     expect(added.length).toBeLessThanOrEqual(12);
     expect(Object.keys(onResources).length).toBeLessThan(500);
+  });
+
+  it('on, passes the cdk-nag AwsSolutions checks (every exception acknowledged with a reason in code)', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], edgeHotLinks: 'true' } });
+    new LinkServiceStack(app, 'NagHotLinks', { env: { account: '111111111111', region: 'us-east-1' } });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    expect(() => app.synth()).not.toThrow();
   });
 
   it('refuses a context value other than true or false', () => {
