@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { buildSync } from 'esbuild';
+import { SANDBOX_CODE_MAX_BYTES } from '@shared/edge/hot-links/function-sandbox';
 import { projectRoot } from '@shared/local/paths';
 
-/** CloudFront Functions: the function code may be at most 10 KB. */
-export const FUNCTION_CODE_MAX_BYTES = 10 * 1024;
+/** CloudFront Functions: the function code may be at most 10 KB (the sandbox enforces the same). */
+export const FUNCTION_CODE_MAX_BYTES = SANDBOX_CODE_MAX_BYTES;
 
 /** esbuild's ES module footer naming the handler, which CloudFront Functions finds by its name. */
 const EXPORT_FOOTER = /export\s*\{\s*handler\s*\};?\s*$/;
