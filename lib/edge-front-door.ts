@@ -4,6 +4,7 @@ import {
   CfnConnectionGroup,
   CfnDistribution,
   CfnFunction,
+  CfnKeyValueStore,
   CfnOriginRequestPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -18,6 +19,7 @@ import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { VISITOR_COOKIE } from '@shared/edge/visitor-cookie';
 import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_SECRET_ARN_ENV } from '@shared/http/origin-verify';
+import { hotLinkFunctionCode } from './front-door/hot-link-function-code';
 import { viewerRequestCode } from './front-door/viewer-request-code';
 
 /** CloudFront's managed CachingDisabled policy: clicks are never cached. */
@@ -58,6 +60,8 @@ export interface EdgeFrontDoorProps {
   linkCertificateArn?: string;
   /** Changing it makes CloudFormation update the distribution and re-read the origin secret (rotation). */
   originSecretRotation?: string;
+  /** Hot links answered in the edge location (context `edgeHotLinks`, default off; docs/edge.md). */
+  hotLinks?: boolean;
 }
 
 const cfPathPattern = (path: string) => path.replace(/^\//, '');
@@ -79,6 +83,9 @@ export class EdgeFrontDoor extends Construct {
   readonly connectionGroup: CfnConnectionGroup;
   readonly originSecret: Secret;
   readonly viewerRequestFunction: CfnFunction;
+  /** With hot links on: the store of hot links' redirects and the viewer-request function reading it. */
+  readonly hotLinkStore?: CfnKeyValueStore;
+  readonly hotLinkFunction?: CfnFunction;
   readonly originRequestPolicy: CfnOriginRequestPolicy;
   readonly webAcl?: CfnWebACL;
   /** What `npm run admin -- domains ...` needs (attach to the operator's role or user). */
@@ -111,6 +118,23 @@ export class EdgeFrontDoor extends Construct {
       functionCode: viewerRequestCode(),
       functionConfig: { comment: 'Copies the viewer Host to x-forwarded-host', runtime: 'cloudfront-js-2.0' },
     });
+
+    if (props.hotLinks) {
+      this.hotLinkStore = new CfnKeyValueStore(this, 'HotLinkStore', {
+        name: `${stack.stackName}-hot-links`.slice(0, 64),
+        comment: "Hot links' redirects (host/key -> entry), written by the hot-set writer only",
+      });
+      this.hotLinkFunction = new CfnFunction(this, 'HotLinkFunction', {
+        name: `${stack.stackName}-hot-links`.slice(0, 64),
+        autoPublish: true,
+        functionCode: hotLinkFunctionCode(),
+        functionConfig: {
+          comment: 'Answers hot links from the KeyValueStore; else copies the viewer Host to x-forwarded-host',
+          runtime: 'cloudfront-js-2.0',
+          keyValueStoreAssociations: [{ keyValueStoreArn: this.hotLinkStore.attrArn }],
+        },
+      });
+    }
 
     this.originRequestPolicy = new CfnOriginRequestPolicy(this, 'EdgeOriginRequestPolicy', {
       originRequestPolicyConfig: {
@@ -165,7 +189,13 @@ export class EdgeFrontDoor extends Construct {
       };
     });
 
-    const behavior = (i: number, cacheable: boolean) => ({
+    // The link paths (the default behavior) get the hot-link function when it exists; it sends
+    // every request it does not answer on exactly as the plain viewer-request function does.
+    const viewerFunctionArn = (isDefault: boolean): string =>
+      isDefault && this.hotLinkFunction
+        ? this.hotLinkFunction.attrFunctionArn
+        : this.viewerRequestFunction.attrFunctionArn;
+    const behavior = (i: number, cacheable: boolean, isDefault = false) => ({
       targetOriginId: originId(i),
       viewerProtocolPolicy: 'redirect-to-https',
       allowedMethods: cacheable ? ['GET', 'HEAD'] : ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
@@ -173,7 +203,7 @@ export class EdgeFrontDoor extends Construct {
       compress: true,
       cachePolicyId: cacheable ? wellKnownCache.attrId : CACHING_DISABLED_POLICY_ID,
       originRequestPolicyId: this.originRequestPolicy.attrId,
-      functionAssociations: [{ eventType: 'viewer-request', functionArn: this.viewerRequestFunction.attrFunctionArn }],
+      functionAssociations: [{ eventType: 'viewer-request', functionArn: viewerFunctionArn(isDefault) }],
     });
     const defaultIndex = props.origins.findIndex((o) => o.pathPatterns.includes('*'));
     if (defaultIndex < 0) throw new Error('EdgeFrontDoor: one origin must answer the default path (*)');
@@ -196,7 +226,7 @@ export class EdgeFrontDoor extends Construct {
           ),
         httpVersion: 'http2and3',
         origins,
-        defaultCacheBehavior: behavior(defaultIndex, false),
+        defaultCacheBehavior: behavior(defaultIndex, false, true),
         cacheBehaviors,
         webAclId: this.webAcl?.attrArn,
         viewerCertificate: props.linkCertificateArn

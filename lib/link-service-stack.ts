@@ -20,6 +20,7 @@ import {
 } from './capacity';
 import { EventLake } from './event-lake';
 import { EventPipeline, eventStreamCapacity } from './event-pipeline';
+import { EdgeHotLinks } from './edge-hot-links';
 import { LakeCompaction } from './lake-compaction';
 import { LinkTable } from './link-table';
 import { OutboundEvents } from './outbound-events';
@@ -45,6 +46,8 @@ export class LinkServiceStack extends Stack {
   readonly eventSpool: EventSpool;
   readonly analytics: Analytics;
   readonly lakeCompaction: LakeCompaction;
+  /** Hot links answered in the edge location: only with the `edgeHotLinks` context on (default off). */
+  readonly edgeHotLinks?: EdgeHotLinks;
   readonly outbound: OutboundEvents;
   readonly serviceApi: HttpApi;
   readonly frontDoor: EdgeFrontDoor;
@@ -165,6 +168,13 @@ export class LinkServiceStack extends Stack {
         };
       }),
     });
+    if (this.frontDoor.hotLinkStore) {
+      this.edgeHotLinks = new EdgeHotLinks(this, 'EdgeHotLinks', {
+        store: this.frontDoor.hotLinkStore,
+        table: this.table,
+        alarms: this.alarms,
+      });
+    }
 
     // The web console: its own distribution, its files and /v1/* on one origin. The v1 functions
     // trust CloudFront-Viewer-Address on requests carrying the front door's origin secret.

@@ -8,6 +8,12 @@ export interface FrontDoorContext {
   rateLimitPer5Min: number;
   linkCertificateArn?: string;
   originSecretRotation?: string;
+  /**
+   * Hot links answered in the edge location (context `edgeHotLinks`, default off): a KeyValueStore,
+   * the hot-link viewer-request function on the link paths and the writer that fills the store.
+   * Off until edge-answered clicks are counted (real-time logs): on, those clicks are not counted.
+   */
+  hotLinks: boolean;
 }
 
 export const DEFAULT_RATE_LIMIT_PER_5_MIN = 2000;
@@ -25,6 +31,9 @@ export const frontDoorContext = (scope: Construct): FrontDoorContext => {
   const ddos = raw('edgeWafBlockDdosList');
   if (ddos !== undefined && ddos !== 'true' && ddos !== 'false')
     throw new Error(`-c edgeWafBlockDdosList must be true or false, got ${ddos}`);
+  const hotLinks = raw('edgeHotLinks');
+  if (hotLinks !== undefined && hotLinks !== 'true' && hotLinks !== 'false')
+    throw new Error(`-c edgeHotLinks must be true or false, got ${hotLinks}`);
   const rate = raw('edgeRateLimitPer5Min');
   const rateLimitPer5Min = rate === undefined ? DEFAULT_RATE_LIMIT_PER_5_MIN : Number(rate);
   // WAF's rate-based rules take 10 to 2,000,000,000 requests per window.
@@ -46,5 +55,6 @@ export const frontDoorContext = (scope: Construct): FrontDoorContext => {
     rateLimitPer5Min,
     linkCertificateArn,
     originSecretRotation: raw('originSecretRotation'),
+    hotLinks: hotLinks === 'true',
   };
 };

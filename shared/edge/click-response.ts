@@ -9,6 +9,7 @@ import { launchViewPage } from './html/launch-view-page';
 import { passwordPage } from './html/password-page';
 import { previewPage } from './html/preview-page';
 import { statusPage } from './html/status-page';
+import { REDIRECT_CACHE_CONTROL, REDIRECT_REFERRER_POLICY } from './redirect-headers';
 
 /**
  * Headers of every edge redirect: never cached anywhere, so every click reaches the edge and is
@@ -18,8 +19,8 @@ export const redirectTo = (location: string, status = 302): ApiResult => ({
   statusCode: status,
   headers: {
     Location: headerUrl(location),
-    'Cache-Control': 'private, max-age=0',
-    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'Cache-Control': REDIRECT_CACHE_CONTROL,
+    'Referrer-Policy': REDIRECT_REFERRER_POLICY,
   },
 });
 

@@ -7,12 +7,12 @@ import { parseEdgeRequest, type EdgeRequest } from './edge-request';
 import { ALTERNATE_LABEL, resolveHost, type ResolvedHost } from './host-resolver';
 import { plainNotFound, statusPage } from './html/status-page';
 import { edgeReadBudgetMs, fallbackAnswer, ReadBudgetExceededError, withinReadBudget } from './read-budget';
+import { LINK_KEY } from './link-key';
 import { findRecordOnHost } from './redirect-lookup';
 import type { RedirectRecord } from '@shared/links/redirect-record';
 import { log } from '@shared/util/logger';
 
-/** Link key syntax (1-100 of [A-Za-z0-9_-], `.` inside); anything else cannot be a link (no table read). */
-export const LINK_KEY = /^[A-Za-z0-9_-](?:[A-Za-z0-9_.-]{0,98}[A-Za-z0-9_-])?$/;
+export { LINK_KEY };
 const CLICK_ID = /^[0-9a-f-]{36}$/;
 
 export interface KnownHostRequest {

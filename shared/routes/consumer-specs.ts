@@ -82,3 +82,20 @@ export const webhookDeliveryConsumer: ConsumerSpec = {
   },
   summary: 'Webhook queue -> workspace endpoints (Standard Webhooks)',
 };
+
+/**
+ * The hot-link writer (scheduled every minute, only with the `edgeHotLinks` context on): reads the
+ * link items of the links in the edge's KeyValueStore and of the nominated candidates (BatchGet)
+ * and their domains' host records, nothing else of the table; it writes only the store.
+ */
+export const edgeHotSetConsumer: ConsumerSpec = {
+  handler: 'edge-hot-set',
+  trigger: 'schedule',
+  grants: {
+    table: 'read',
+    reads: ['LINK#', 'HOST#'],
+    actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+  },
+  summary:
+    "Scheduled every minute: refreshes the edge's hot-link KeyValueStore from the links' live counters (one serialized writer)",
+};

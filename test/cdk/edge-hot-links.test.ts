@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { LinkServiceStack } from '@lib/link-service-stack';
+import { hotLinkFunctionCode } from '@lib/front-door/hot-link-function-code';
+import { viewerRequestCode } from '@lib/front-door/viewer-request-code';
+import { HOT_LINKS_KVS_ARN_ENV } from '@shared/edge/hot-links/kvs-writer';
+import { synthStack, synthWith } from '@test/support/synth-stack';
+
+interface Resource {
+  Type: string;
+  Properties: Record<string, any>;
+}
+
+const resourcesOf = (template: { toJSON(): unknown }) =>
+  (template.toJSON() as { Resources: Record<string, Resource> }).Resources;
+
+const ofType = (resources: Record<string, Resource>, type: string) =>
+  Object.entries(resources).filter(([, r]) => r.Type === type);
+
+const off = synthStack();
+const offResources = resourcesOf(off.template);
+const on = synthWith({ edgeHotLinks: 'true' }, 'HotLinksStack');
+const onResources = resourcesOf(on.template);
+
+const distributionConfig = (resources: Record<string, Resource>) => {
+  const [[, distribution] = []] = ofType(resources, 'AWS::CloudFront::Distribution');
+  return distribution?.Properties.DistributionConfig as {
+    DefaultCacheBehavior: { FunctionAssociations: { FunctionARN: unknown }[] };
+    CacheBehaviors: { FunctionAssociations: { FunctionARN: unknown }[] }[];
+  };
+};
+
+const functionIdWithCode = (resources: Record<string, Resource>, code: string) =>
+  ofType(resources, 'AWS::CloudFront::Function').find(([, r]) => r.Properties.FunctionCode === code)?.[0];
+
+describe('CDK: hot links at the edge (context edgeHotLinks)', () => {
+  it('is off by default: no store, no hot-link function, no writer; the link paths run the plain function', () => {
+    expect(ofType(offResources, 'AWS::CloudFront::KeyValueStore')).toEqual([]);
+    expect(functionIdWithCode(offResources, hotLinkFunctionCode())).toBeUndefined();
+    expect(off.stack.edgeHotLinks).toBeUndefined();
+    const plainId = functionIdWithCode(offResources, viewerRequestCode());
+    expect(plainId).toBeDefined();
+    expect(distributionConfig(offResources).DefaultCacheBehavior.FunctionAssociations).toEqual([
+      expect.objectContaining({ FunctionARN: { 'Fn::GetAtt': [plainId, 'FunctionARN'] } }),
+    ]);
+  });
+
+  it('on, adds a KeyValueStore and the hot-link function (cloudfront-js-2.0) associated with it', () => {
+    const stores = ofType(onResources, 'AWS::CloudFront::KeyValueStore');
+    expect(stores).toHaveLength(1);
+    const [storeId] = stores[0]!;
+    const fnId = functionIdWithCode(onResources, hotLinkFunctionCode());
+    expect(fnId).toBeDefined();
+    const fn = onResources[fnId!]!;
+    expect(fn.Properties.AutoPublish).toBe(true);
+    expect(fn.Properties.FunctionConfig).toMatchObject({
+      Runtime: 'cloudfront-js-2.0',
+      KeyValueStoreAssociations: [{ KeyValueStoreARN: { 'Fn::GetAtt': [storeId, 'Arn'] } }],
+    });
+  });
+
+  it('on, runs the hot-link function on the link paths only; the other paths keep the plain function', () => {
+    const config = distributionConfig(onResources);
+    const hotId = functionIdWithCode(onResources, hotLinkFunctionCode());
+    const plainId = functionIdWithCode(onResources, viewerRequestCode());
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([
+      expect.objectContaining({ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [hotId, 'FunctionARN'] } }),
+    ]);
+    expect(config.CacheBehaviors.length).toBeGreaterThan(0);
+    for (const behavior of config.CacheBehaviors) {
+      expect(behavior.FunctionAssociations).toEqual([
+        expect.objectContaining({ FunctionARN: { 'Fn::GetAtt': [plainId, 'FunctionARN'] } }),
+      ]);
+    }
+  });
+
+  it('on, schedules the writer every minute, allowed to describe, list and update that store only', () => {
+    const writer = on.stack.edgeHotLinks;
+    expect(writer).toBeDefined();
+    const [[storeId] = []] = ofType(onResources, 'AWS::CloudFront::KeyValueStore');
+    const fnId = on.stack.getLogicalId(writer!.fn.node.defaultChild as never);
+    expect(onResources[fnId]?.Properties.Environment.Variables[HOT_LINKS_KVS_ARN_ENV]).toEqual({
+      'Fn::GetAtt': [storeId, 'Arn'],
+    });
+    const kvsStatements = ofType(onResources, 'AWS::IAM::Policy').flatMap(([, p]) =>
+      (p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).filter((s) =>
+        [s.Action].flat().some((a) => a.startsWith('cloudfront-keyvaluestore:')),
+      ),
+    );
+    expect(kvsStatements).toEqual([
+      expect.objectContaining({
+        Action: [
+          'cloudfront-keyvaluestore:DescribeKeyValueStore',
+          'cloudfront-keyvaluestore:ListKeys',
+          'cloudfront-keyvaluestore:UpdateKeys',
+        ],
+        Resource: { 'Fn::GetAtt': [storeId, 'Arn'] },
+      }),
+    ]);
+    const schedules = ofType(onResources, 'AWS::Scheduler::Schedule').filter(([, s]) =>
+      JSON.stringify(s.Properties.Target.Arn).includes(fnId),
+    );
+    expect(schedules).toHaveLength(1);
+    expect(schedules[0]![1].Properties.ScheduleExpression).toBe('rate(1 minute)');
+  });
+
+  it('on, grants the writer reads of link items and host records only (GetItem, BatchGetItem)', () => {
+    const writer = on.stack.edgeHotLinks!;
+    const roleId = on.stack.getLogicalId(writer.fn.role.node.defaultChild as never);
+    const tableStatements = ofType(onResources, 'AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Record<string, any>[])
+      .filter((statement) => [statement.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+    expect(tableStatements.length).toBeGreaterThan(0);
+    for (const statement of tableStatements) {
+      expect([statement.Action].flat().sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem']);
+      expect(statement.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].sort()).toEqual([
+        'HOST#*',
+        'LINK#*',
+      ]);
+    }
+  });
+
+  it('on, only adds resources (every resource of the stack without it is kept), few, under the 500 limit', () => {
+    // Event source mappings' logical ids carry the stack's name (and a hash of it), which differs
+    // between the two synths.
+    const normal = (id: string) => id.replace(/(?:TestStack|HotLinksStack)\w*$/, '<stack>');
+    const offIds = new Set(Object.keys(offResources).map(normal));
+    const onIds = new Set(Object.keys(onResources).map(normal));
+    const added = [...onIds].filter((id) => !offIds.has(id));
+    expect([...offIds].filter((id) => !onIds.has(id))).toEqual([]);
+    expect(added.length).toBeLessThanOrEqual(12);
+    expect(Object.keys(onResources).length).toBeLessThan(500);
+  });
+
+  it('on, passes the cdk-nag AwsSolutions checks (every exception acknowledged with a reason in code)', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], edgeHotLinks: 'true' } });
+    new LinkServiceStack(app, 'NagHotLinks', { env: { account: '111111111111', region: 'us-east-1' } });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  it('refuses a context value other than true or false', () => {
+    expect(() => synthWith({ edgeHotLinks: 'yes' }, 'BadHotLinks')).toThrow(/edgeHotLinks must be true or false/);
+  });
+});
