@@ -183,6 +183,10 @@ const retryAfterHeader = { description: 'Seconds until the window resets', schem
 const rateLimitedDescription =
   'rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry)';
 
+/** API Gateway's stage throttling, on every route: its own 429 answer, not the envelope. */
+const GATEWAY_THROTTLING =
+  "Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope";
+
 /** API Gateway's own error answer (before a function runs): `{"message": "..."}`, not the v1 envelope. */
 const gatewayErrorSchema = z.object({ message: z.string() });
 
@@ -234,8 +238,10 @@ const v1ErrorResponses = (route: RouteDef, schemas: RouteSchemas | undefined) =>
     const status = errorStatus[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  // API Gateway's own answer, on any route, before the function runs.
+  // API Gateway's own answers, on any route, before the function runs: a body too large, and the
+  // stage's throttling (429 with {message}, beside the route's own rate_limited where it has one).
   byStatus.set(413, []);
+  byStatus.set(429, byStatus.get(429) ?? []);
   return Object.fromEntries(
     [...byStatus.entries()]
       .sort(([a], [b]) => a - b)
@@ -247,23 +253,34 @@ const v1ErrorResponses = (route: RouteDef, schemas: RouteSchemas | undefined) =>
                 "Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope",
               content: { 'application/json': { schema: ref('GatewayError') } },
             }
-          : {
-              description: codes.map((code) => v1ErrorCodeDescription(route, code)).join('; '),
-              ...(status === 429 ? { headers: { ...rateLimitHeaders, 'Retry-After': retryAfterHeader } } : {}),
-              content: {
-                'application/json': {
-                  schema: {
-                    allOf: [
-                      ref('ErrorEnvelope'),
-                      {
-                        type: 'object',
-                        properties: { error: { type: 'object', properties: { code: { enum: codes } } } },
-                      },
-                    ],
+          : status === 429 && codes.length === 0
+            ? {
+                description: GATEWAY_THROTTLING,
+                content: { 'application/json': { schema: ref('GatewayError') } },
+              }
+            : {
+                description: [
+                  ...codes.map((code) => v1ErrorCodeDescription(route, code)),
+                  ...(status === 429 ? [GATEWAY_THROTTLING] : []),
+                ].join('; '),
+                ...(status === 429 ? { headers: { ...rateLimitHeaders, 'Retry-After': retryAfterHeader } } : {}),
+                content: {
+                  'application/json': {
+                    schema: (() => {
+                      const envelope = {
+                        allOf: [
+                          ref('ErrorEnvelope'),
+                          {
+                            type: 'object',
+                            properties: { error: { type: 'object', properties: { code: { enum: codes } } } },
+                          },
+                        ],
+                      };
+                      return status === 429 ? { oneOf: [envelope, ref('GatewayError')] } : envelope;
+                    })(),
                   },
                 },
               },
-            },
       ]),
   );
 };

@@ -123,16 +123,25 @@ describe('OpenAPI document and the field tools', () => {
         Object.entries(responses)
           .filter(([status]) => Number(status) >= 400)
           .map(([status, response]) => {
-            const schema = response.content?.['application/json']?.schema as {
+            type Envelope = {
               allOf?: Array<{ properties?: { error: { properties: { code: { enum: string[] } } } } }>;
               $ref?: string;
             };
+            const schema = response.content?.['application/json']?.schema as Envelope & { oneOf?: Envelope[] };
+            // A 429 is the route's own envelope or API Gateway's throttling answer: [codes, gateway].
+            if (schema.oneOf)
+              return [status, schema.oneOf.map((s) => s.allOf?.[1]?.properties?.error.properties.code.enum ?? s.$ref)];
             return [status, schema.allOf?.[1]?.properties?.error.properties.code.enum ?? schema.$ref];
           }),
       );
     };
     const gateway = '#/components/schemas/GatewayError';
-    const auth = { '401': ['unauthorized'], '403': ['forbidden'], '429': ['rate_limited'], '500': ['internal_error'] };
+    const auth = {
+      '401': ['unauthorized'],
+      '403': ['forbidden'],
+      '429': [['rate_limited'], gateway],
+      '500': ['internal_error'],
+    };
     expect(errors('/v1/links', 'get')).toEqual({
       ...auth,
       '400': ['invalid_request', 'invalid_cursor'],
@@ -153,7 +162,8 @@ describe('OpenAPI document and the field tools', () => {
     });
     expect(errors('/v1/client/resolve', 'post')['403']).toEqual(['forbidden', 'client_restriction_failed']);
     expect(errors('/v1/analytics/events', 'get')['503']).toEqual(['analytics_unavailable']);
-    expect(errors('/v1/openapi.json', 'get')).toEqual({ '413': gateway, '500': ['internal_error'] });
+    // A route without a key: the gateway's throttling is its only 429.
+    expect(errors('/v1/openapi.json', 'get')).toEqual({ '413': gateway, '429': gateway, '500': ['internal_error'] });
   });
 
   it("openapi-typescript's types compile under tsc --strict (no skipLibCheck), typed as clients send them", async () => {

@@ -1978,7 +1978,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -1990,12 +1990,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2124,7 +2124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -2136,12 +2136,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2270,7 +2270,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -2282,12 +2282,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2397,7 +2397,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -2409,12 +2409,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2524,7 +2524,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -2536,12 +2536,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2683,7 +2683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -2695,12 +2695,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2812,7 +2812,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -2824,12 +2824,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -2938,7 +2938,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -2950,12 +2950,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3098,7 +3098,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -3110,12 +3110,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3225,7 +3225,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -3237,12 +3237,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3352,7 +3352,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -3364,12 +3364,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3511,7 +3511,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -3523,12 +3523,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3640,7 +3640,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -3652,12 +3652,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3764,7 +3764,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -3776,12 +3776,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -3891,7 +3891,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -3903,12 +3903,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4034,7 +4034,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -4046,12 +4046,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4177,7 +4177,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -4189,12 +4189,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4320,7 +4320,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -4332,12 +4332,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4463,7 +4463,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -4475,12 +4475,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4606,7 +4606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -4618,12 +4618,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4662,6 +4662,15 @@ export interface operations {
             };
             /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4779,7 +4788,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -4791,12 +4800,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -4921,7 +4930,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -4933,12 +4942,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -5052,7 +5061,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -5064,12 +5073,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -5193,7 +5202,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayError"];
                 };
             };
-            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys */
+            /** @description rate_limited: the workspace used its per-minute budget for this kind of key (Retry-After says when to retry); also after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys; Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -5205,12 +5214,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -5322,7 +5331,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited: after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys (Retry-After says when to retry) */
+            /** @description rate_limited: after 100 failed keys from one address in 5 minutes (a number the deployment may change), further failed keys (Retry-After says when to retry); Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
             429: {
                 headers: {
                     /** @description Requests left in the window and seconds to its reset ("<budget>";r=<n>;t=<s>) */
@@ -5334,12 +5343,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                    "application/json": (components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
                             code?: "rate_limited";
                         };
-                    };
+                    }) | components["schemas"]["GatewayError"];
                 };
             };
             /** @description internal_error: a bug; a generic message, logged with the request id */
@@ -5376,6 +5385,15 @@ export interface operations {
             };
             /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5715,6 +5733,15 @@ export interface operations {
             };
             /** @description Request Entity Too Large: a body over API Gateway's 10 MB, or a request over Lambda's 6 MB invocation limit. The gateway's own answer, before the route's function runs: {message}, not the envelope */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayError"];
+                };
+            };
+            /** @description Too Many Requests from API Gateway: the stage's throttling (the deployment's rate and burst), before the route's function runs: {message}, not the envelope */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
