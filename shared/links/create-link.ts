@@ -119,9 +119,9 @@ export const insertLink = async (
   const [tags, passwordHash] = await Promise.all([
     tagRepository.ensureTags(placement.workspaceId, body.tags ?? []),
     body.password ? hashPassword(body.password) : Promise.resolve(null),
+    // Tracking turned on: the workspace's click-token secret exists before the edge can need it.
+    body.trackConversions === true ? conversionSettingsRepository.getOrCreate(placement.workspaceId) : undefined,
   ]);
-  // Tracking turned on: the workspace's click-token secret exists before the edge can need it.
-  if (body.trackConversions === true) await conversionSettingsRepository.getOrCreate(placement.workspaceId);
   const now = new Date().toISOString();
   const customKey = keyOf(body);
 

@@ -145,12 +145,12 @@ export const patchLink = async (
 ): Promise<LinkResource> => {
   let link = await linkRepository.getByIdOrThrow(workspaceId, linkId, linkType, true);
   if (!hasPatchFields(body)) return toLinkResource(link);
-  // Tracking turned on: the workspace's click-token secret exists before the edge can need it.
-  if (body.trackConversions === true) await conversionSettingsRepository.getOrCreate(workspaceId);
   const [domain, tags, passwordHash] = await Promise.all([
     resolveDomain(link, body.domain),
     body.tags === undefined ? undefined : tagRepository.ensureTags(workspaceId, body.tags ?? []),
     body.password === undefined ? undefined : body.password === null ? null : hashPassword(body.password),
+    // Tracking turned on: the workspace's click-token secret exists before the edge can need it.
+    body.trackConversions === true ? conversionSettingsRepository.getOrCreate(workspaceId) : undefined,
   ]);
   return retry(
     async () => {
