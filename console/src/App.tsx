@@ -4,6 +4,7 @@ import { Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter'
 import { analyticsParamsOf } from './analytics-params';
 import { isSessionEnded } from './api';
 import { Shell } from './components/Shell';
+import { DeepLinksPage } from './pages/DeepLinksPage';
 import { LinksPage } from './pages/LinksPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { SignInPage } from './pages/SignInPage';
@@ -11,10 +12,10 @@ import { canWriteLinks, storedSession, storeSession, type SessionInfo } from './
 import { analyticsQuery, linkQuery, type LinkKind } from './queries';
 import { SessionContext, type SessionState } from './session-context';
 
-// The pages past the links list load when first opened: each is a chunk of its own (the chart
+// The deep links share the links list's component, so they are in the first chunk with it. The
+// other pages past the links list load when first opened: each is a chunk of its own (the chart
 // library, the CSV parser...), so the first page's JavaScript stays small.
 const LinkPage = lazy(async () => ({ default: (await import('./pages/LinkPage')).LinkPage }));
-const DeepLinksPage = lazy(async () => ({ default: (await import('./pages/DeepLinksPage')).DeepLinksPage }));
 const DomainsPage = lazy(async () => ({ default: (await import('./pages/DomainsPage')).DomainsPage }));
 const DomainPage = lazy(async () => ({ default: (await import('./pages/DomainsPage')).DomainPage }));
 const ImportPage = lazy(async () => ({ default: (await import('./pages/ImportPage')).ImportPage }));
@@ -108,11 +109,7 @@ export const App = () => {
                   </Route>
                   <Route path="/links" component={LinksPage} />
                   <Route path="/links/:id">{(params) => <LinkRoute id={params.id} kind="link" />}</Route>
-                  <Route path="/deep-links">
-                    <Lazy>
-                      <DeepLinksPage />
-                    </Lazy>
-                  </Route>
+                  <Route path="/deep-links" component={DeepLinksPage} />
                   <Route path="/deep-links/:id">{(params) => <LinkRoute id={params.id} kind="deep-link" />}</Route>
                   <Route path="/domains">
                     <Lazy>

@@ -2,7 +2,7 @@
  * The link form's values (strings, as the inputs hold them) and the API bodies made of them:
  * every field of the links API's create and patch requests.
  */
-import type { Link, LinkCreateRequest, LinkPatchRequest } from '@linkservice/sdk';
+import type { DeepLinkCreateRequest, Link, LinkCreateRequest, LinkPatchRequest } from '@linkservice/sdk';
 
 export const TRACKING_FIELDS = [
   ['utmSource', 'UTM source'],
@@ -26,6 +26,8 @@ export type TrackingField = (typeof TRACKING_FIELDS)[number][0];
 export interface LinkFormValues {
   url: string;
   domain: string;
+  /** A deep link's app (`app_...`): a deep link is created on its app's domain, not on a chosen one. */
+  appId: string;
   key: string;
   title: string;
   tags: string;
@@ -58,6 +60,7 @@ const emptyTracking = (): Record<TrackingField, string> =>
 export const emptyForm = (domain: string): LinkFormValues => ({
   url: '',
   domain,
+  appId: '',
   key: '',
   title: '',
   tags: '',
@@ -103,6 +106,7 @@ export const formOf = (link: Link): LinkFormValues => {
   return {
     url: link.url,
     domain: link.domain,
+    appId: link.deepLinkAppId ?? '',
     key: link.key,
     title: link.title,
     tags: link.tags.map((t) => t.name).join(', '),
@@ -205,20 +209,36 @@ const commonFields = (values: LinkFormValues) => ({
   objects: parseObjects(values.objects) as LinkCreateRequest['objects'],
 });
 
-/** The create request: the fields given, none of the empty ones. */
-export const createBody = (values: LinkFormValues): LinkCreateRequest => {
+/** The fields of a create but the destination and where the link lives: the ones given, none of the empty ones. */
+const givenFields = (values: LinkFormValues) => {
   const common = Object.fromEntries(Object.entries(commonFields(values)).filter(([, v]) => v !== null));
   const tags = tagsOf(values);
   return {
     ...common,
-    url: values.url.trim(),
-    domain: values.domain,
     ...(values.key.trim() === '' ? {} : { key: values.key.trim() }),
     ...(values.title.trim() === '' ? {} : { title: values.title.trim() }),
     ...(tags.length === 0 ? {} : { tags }),
     ...(values.password === '' ? {} : { password: values.password }),
   };
 };
+
+/** The create request of a short link: the fields given, none of the empty ones. */
+export const createBody = (values: LinkFormValues): LinkCreateRequest => ({
+  ...givenFields(values),
+  url: values.url.trim(),
+  domain: values.domain,
+});
+
+/**
+ * The create request of a deep link (`POST /v1/deep-links`): its app instead of a domain (a deep
+ * link lives on its app's domain), and the destination only when given (the app's default URL
+ * otherwise).
+ */
+export const deepLinkCreateBody = (values: LinkFormValues): DeepLinkCreateRequest => ({
+  ...givenFields(values),
+  deepLinkAppId: values.appId.trim(),
+  ...(values.url.trim() === '' ? {} : { url: values.url.trim() }),
+});
 
 /** The patch of an edit: every field as the form has it (emptied ones cleared), key and domain when changed. */
 export const patchBody = (values: LinkFormValues, link: Link): LinkPatchRequest => {

@@ -11,6 +11,9 @@ export type LinkKind = 'link' | 'deep-link';
 
 export const resourceOf = (kind: LinkKind) => (kind === 'link' ? api.links : api.deepLinks);
 
+/** The first element of the query keys of a kind's lists (what a change invalidates). */
+export const listKeyOf = (kind: LinkKind) => (kind === 'link' ? 'links' : 'deep-links');
+
 export const linkQuery = (kind: LinkKind, id: string) =>
   queryOptions({ queryKey: [kind, id], queryFn: () => resourceOf(kind).get(id) });
 

@@ -2,7 +2,8 @@ import type { Domain, Link } from '@linkservice/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { api } from '../api';
-import { createBody, emptyForm, formOf, patchBody, type LinkFormValues } from '../link-form-model';
+import { createBody, deepLinkCreateBody, emptyForm, formOf, patchBody, type LinkFormValues } from '../link-form-model';
+import { listKeyOf, resourceOf, type LinkKind } from '../queries';
 import { CopyButton } from './CopyButton';
 import { Dialog } from './Dialog';
 import { ErrorNotice } from './ErrorNotice';
@@ -28,25 +29,40 @@ const useFormState = (initial: LinkFormValues) => {
   return { values, set, setValues };
 };
 
-/** The "New link" dialog: the form, then the new short link with its copy button. */
-export const CreateLinkDialog = ({ onClose }: { onClose: () => void }) => {
+/**
+ * The "New link" (or "New deep link") dialog: the form, then the new short link with its copy
+ * button. A deep link names its app (one of `apps`, the apps of the deep links listed, preselected
+ * when there is one) instead of a domain.
+ */
+export const CreateLinkDialog = ({
+  kind = 'link',
+  apps = [],
+  onClose,
+}: {
+  kind?: LinkKind;
+  apps?: readonly string[];
+  onClose: () => void;
+}) => {
   const queryClient = useQueryClient();
   const domains = useDomains();
-  const { values, set } = useFormState(emptyForm(''));
+  const { values, set } = useFormState({ ...emptyForm(''), appId: apps.length === 1 ? (apps[0] ?? '') : '' });
   const domain = values.domain || domains.data?.[0]?.domain || '';
   const create = useMutation({
-    mutationFn: (form: LinkFormValues) => api.links.create(createBody(form)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['links'] }),
+    mutationFn: (form: LinkFormValues) =>
+      kind === 'link' ? api.links.create(createBody(form)) : api.deepLinks.create(deepLinkCreateBody(form)),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [listKeyOf(kind)] }),
   });
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     create.mutate({ ...values, domain });
   };
+  const noun = kind === 'link' ? 'link' : 'deep link';
+  const ready = kind === 'link' ? domain !== '' : values.appId.trim() !== '';
   return (
-    <Dialog title="New link" onClose={onClose}>
+    <Dialog title={`New ${noun}`} onClose={onClose}>
       {create.data ? (
         <div className="created">
-          <p role="status">The short link is ready.</p>
+          <p role="status">The {kind === 'link' ? 'short link' : 'deep link'} is ready.</p>
           <p className="short-link">
             <a href={create.data.shortLink} target="_blank" rel="noreferrer">
               {create.data.shortLink}
@@ -61,21 +77,25 @@ export const CreateLinkDialog = ({ onClose }: { onClose: () => void }) => {
         </div>
       ) : (
         <form onSubmit={submit}>
-          {domains.error ? <ErrorNotice title="The domains could not be loaded" error={domains.error} /> : null}
+          {domains.error && kind === 'link' ? (
+            <ErrorNotice title="The domains could not be loaded" error={domains.error} />
+          ) : null}
           <LinkFormFields
+            kind={kind}
+            apps={apps}
             values={{ ...values, domain }}
             set={set}
             domains={domains.data ?? []}
             editing={false}
             passwordProtected={false}
           />
-          {create.error ? <ErrorNotice title="The link was not created" error={create.error} /> : null}
+          {create.error ? <ErrorNotice title={`The ${noun} was not created`} error={create.error} /> : null}
           <div className="actions">
             <button type="button" className="secondary" onClick={onClose}>
               Cancel
             </button>
-            <button type="submit" disabled={create.isPending || domain === ''}>
-              Create link
+            <button type="submit" disabled={create.isPending || !ready}>
+              Create {noun}
             </button>
           </div>
         </form>
@@ -84,21 +104,32 @@ export const CreateLinkDialog = ({ onClose }: { onClose: () => void }) => {
   );
 };
 
-/** The "Edit link" dialog: every field of the link, saved as one patch. */
-export const EditLinkDialog = ({ link, onClose }: { link: Link; onClose: () => void }) => {
+/**
+ * The "Edit link" (or "Edit deep link") dialog: every field of the link, saved as one patch through
+ * the link's own route (`PATCH /v1/links/{id}` or `/v1/deep-links/{id}`).
+ */
+export const EditLinkDialog = ({
+  link,
+  kind = 'link',
+  onClose,
+}: {
+  link: Link;
+  kind?: LinkKind;
+  onClose: () => void;
+}) => {
   const queryClient = useQueryClient();
   const domains = useDomains();
   const { values, set } = useFormState(formOf(link));
   const save = useMutation({
-    mutationFn: (form: LinkFormValues) => api.links.update(link.id, patchBody(form, link)),
+    mutationFn: (form: LinkFormValues) => resourceOf(kind).update(link.id, patchBody(form, link)),
     onSuccess: async (saved) => {
-      queryClient.setQueryData(['link', saved.id], saved);
-      await queryClient.invalidateQueries({ queryKey: ['links'] });
+      queryClient.setQueryData([kind, saved.id], saved);
+      await queryClient.invalidateQueries({ queryKey: [listKeyOf(kind)] });
       onClose();
     },
   });
   return (
-    <Dialog title="Edit link" onClose={onClose}>
+    <Dialog title={kind === 'link' ? 'Edit link' : 'Edit deep link'} onClose={onClose}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -109,13 +140,19 @@ export const EditLinkDialog = ({ link, onClose }: { link: Link; onClose: () => v
           Editing <code>{link.shortLink}</code>
         </p>
         <LinkFormFields
+          kind={kind}
           values={values}
           set={set}
           domains={domains.data ?? []}
           editing
           passwordProtected={link.passwordProtected}
         />
-        {save.error ? <ErrorNotice title="The link was not saved" error={save.error} /> : null}
+        {save.error ? (
+          <ErrorNotice
+            title={kind === 'link' ? 'The link was not saved' : 'The deep link was not saved'}
+            error={save.error}
+          />
+        ) : null}
         <div className="actions">
           <button type="button" className="secondary" onClick={onClose}>
             Cancel

@@ -1,6 +1,7 @@
 import type { Domain } from '@linkservice/sdk';
 import { useId, type ReactNode } from 'react';
 import { TRACKING_FIELDS, type LinkFormValues } from '../link-form-model';
+import type { LinkKind } from '../queries';
 
 type Set = <K extends keyof LinkFormValues>(name: K, value: LinkFormValues[K]) => void;
 
@@ -14,6 +15,7 @@ const Field = ({
   required = false,
   multiline = false,
   autoFocus = false,
+  list,
 }: {
   label: string;
   value: string;
@@ -23,6 +25,8 @@ const Field = ({
   required?: boolean;
   multiline?: boolean;
   autoFocus?: boolean;
+  /** The id of a <datalist> of suggestions. */
+  list?: string;
 }) => {
   const id = useId();
   const hintId = `${id}-hint`;
@@ -56,6 +60,7 @@ const Field = ({
         <input
           {...common}
           type={type}
+          list={list}
           autoComplete={type === 'password' ? 'new-password' : 'off'}
           onChange={(event) => {
             onChange(event.target.value);
@@ -81,14 +86,23 @@ const Section = ({ title, children }: { title: string; children: ReactNode }) =>
   </details>
 );
 
-/** Every field of a link: destination, domain, key, title, tags, and the optional groups. */
+/**
+ * Every field of a link: destination, domain, key, title, tags, and the optional groups. A deep
+ * link names its app instead of a domain when it is created (it lives on the app's domain, which
+ * an edit cannot change), and may leave its destination to the app's default URL.
+ */
 export const LinkFormFields = ({
+  kind = 'link',
+  apps = [],
   values,
   set,
   domains,
   editing,
   passwordProtected,
 }: {
+  kind?: LinkKind;
+  /** A deep link's apps to suggest (the apps of the deep links listed). */
+  apps?: readonly string[];
   values: LinkFormValues;
   set: Set;
   domains: Domain[];
@@ -98,37 +112,59 @@ export const LinkFormFields = ({
   const domainId = useId();
   const cardId = useId();
   const removeId = useId();
+  const appsId = useId();
   const known = domains.some((d) => d.domain === values.domain);
   return (
     <>
       <Field
         label="Destination URL"
         type="url"
-        required
+        required={kind === 'link' || editing}
         autoFocus
+        hint={kind === 'deep-link' && !editing ? "Left empty, the app's default URL." : undefined}
         value={values.url}
         onChange={(v) => {
           set('url', v);
         }}
       />
-      <div className="field">
-        <label htmlFor={domainId}>Domain</label>
-        <select
-          id={domainId}
-          required
-          value={values.domain}
-          onChange={(event) => {
-            set('domain', event.target.value);
-          }}
-        >
-          {known || values.domain === '' ? null : <option value={values.domain}>{values.domain}</option>}
-          {domains.map((d) => (
-            <option key={d.id} value={d.domain}>
-              {d.domain}
-            </option>
-          ))}
-        </select>
-      </div>
+      {kind === 'link' ? (
+        <div className="field">
+          <label htmlFor={domainId}>Domain</label>
+          <select
+            id={domainId}
+            required
+            value={values.domain}
+            onChange={(event) => {
+              set('domain', event.target.value);
+            }}
+          >
+            {known || values.domain === '' ? null : <option value={values.domain}>{values.domain}</option>}
+            {domains.map((d) => (
+              <option key={d.id} value={d.domain}>
+                {d.domain}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : editing ? null : (
+        <>
+          <Field
+            label="App"
+            required
+            list={appsId}
+            hint="The id of the workspace's deep-link app (app_…); the deep link lives on the app's domain."
+            value={values.appId}
+            onChange={(v) => {
+              set('appId', v);
+            }}
+          />
+          <datalist id={appsId}>
+            {apps.map((app) => (
+              <option key={app} value={app} />
+            ))}
+          </datalist>
+        </>
+      )}
       <Field
         label="Short key"
         value={values.key}

@@ -1,3 +1,4 @@
+import type { Link } from '@linkservice/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type SyntheticEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
@@ -7,12 +8,14 @@ import { saveCsv } from '../download';
 import { numberFormat } from '../format';
 import {
   CHUNK_SIZE,
+  classifyTaken,
   failureRows,
   FORMAT_LABELS,
   hasUrlColumn,
   IMPORT_FORMATS,
   prepareRow,
   readCsvRecords,
+  reasonOf,
   resultsOf,
   type CsvRecord,
   type ImportFormat,
@@ -32,12 +35,28 @@ interface Run {
   finished: boolean;
 }
 
-const resultText = (r: RowResult) =>
-  r.ok
-    ? 'Created'
-    : r.code === 'slug_taken'
-      ? 'Skipped: the key is already used (imported before, or by another link)'
-      : `Failed: ${r.message}${r.details ? ` (${r.details})` : ''}`;
+const resultText = (r: RowResult) => {
+  if (r.ok) return 'Created';
+  switch (reasonOf(r)) {
+    case 'already_imported':
+      return 'Skipped: imported before (this key is already a link to the same destination)';
+    case 'slug_taken':
+      return "Skipped: the key is another link's (a link to another destination, or not this workspace's)";
+    case 'failed':
+      return `Failed: ${r.message}${r.details ? ` (${r.details})` : ''}`;
+  }
+};
+
+/** The workspace's link with this key on this domain, archived or not (undefined when it has none). */
+const findLink =
+  (domain: string) =>
+  async (key: string): Promise<Link | undefined> => {
+    const same = (link: Link) => link.domain.toLowerCase() === domain.toLowerCase() && link.key === key;
+    for (const archived of [false, true])
+      for await (const link of api.links.list({ search: key, domain, limit: 100, ...(archived ? { archived } : {}) }))
+        if (same(link)) return link;
+    return undefined;
+  };
 
 /**
  * Import: a Bitly, Rebrandly, Short.io or generic CSV export, mapped in the browser as the CLI's
@@ -108,7 +127,9 @@ export const ImportPage = () => {
       const results: RowResult[] = prepared.filter((p) => !p.ok);
       if (valid.length) {
         try {
-          results.push(...resultsOf(valid, await api.links.bulkCreate({ links: valid.map((p) => p.body) })));
+          const answered = resultsOf(valid, await api.links.bulkCreate({ links: valid.map((p) => p.body) }));
+          const urls = new Map(valid.map((p) => [p.row, p.body.url]));
+          results.push(...(await classifyTaken(answered, urls, findLink(domain))));
         } catch (e) {
           // The whole request was refused (session ended, rate limited...): stop, keeping what was done.
           setError(e);
@@ -124,9 +145,12 @@ export const ImportPage = () => {
     setRun({ ...current, finished: true });
   };
 
+  const count = (reason: ReturnType<typeof reasonOf>) =>
+    run?.results.filter((r) => !r.ok && reasonOf(r) === reason).length ?? 0;
   const created = run?.results.filter((r) => r.ok).length ?? 0;
-  const skipped = run?.results.filter((r) => !r.ok && r.code === 'slug_taken').length ?? 0;
-  const failed = (run?.results.length ?? 0) - created - skipped;
+  const imported = count('already_imported');
+  const taken = count('slug_taken');
+  const failed = count('failed');
   const running = run !== undefined && !run.finished;
 
   return (
@@ -206,10 +230,10 @@ export const ImportPage = () => {
               ? `Imported ${numberFormat.format(run.done)} of ${numberFormat.format(run.records.length)} rows…`
               : null}
             {run.finished
-              ? `Done: ${numberFormat.format(created)} created, ${numberFormat.format(skipped)} skipped, ${numberFormat.format(failed)} failed (${numberFormat.format(run.records.length)} rows).`
+              ? `Done: ${numberFormat.format(created)} created, ${numberFormat.format(imported + taken)} skipped (${numberFormat.format(imported)} imported before, ${numberFormat.format(taken)} with another link's key), ${numberFormat.format(failed)} failed (${numberFormat.format(run.records.length)} rows).`
               : null}
           </p>
-          {run.finished && failed + skipped > 0 ? (
+          {run.finished && failed + imported + taken > 0 ? (
             <button
               type="button"
               className="secondary"

@@ -10,7 +10,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { RadioGroup } from '../components/RadioGroup';
 import { saveBlob } from '../download';
 import { formatDate, numberFormat, shortLinkText } from '../format';
-import { analyticsQuery, linkQuery, resourceOf, type LinkKind } from '../queries';
+import { analyticsQuery, linkQuery, listKeyOf, resourceOf, type LinkKind } from '../queries';
 import { useSession } from '../session-context';
 
 const Stat = ({ label, value }: { label: string; value: string }) => (
@@ -34,7 +34,7 @@ const LinkActions = ({ link, kind }: { link: ApiLink; kind: LinkKind }) => {
       link.archived ? resourceOf(kind).update(link.id, { archived: false }) : resourceOf(kind).archive(link.id),
     onSuccess: (updated) => {
       queryClient.setQueryData([kind, link.id], updated);
-      void queryClient.invalidateQueries({ queryKey: [kind === 'link' ? 'links' : 'deep-links'] });
+      void queryClient.invalidateQueries({ queryKey: [listKeyOf(kind)] });
     },
   });
   return (
