@@ -244,18 +244,147 @@ describe('a link with redirect rules and an A/B test', () => {
 });
 
 describe('deep links and domains', () => {
-  it('lists deep links and opens one with its launch-view metrics', async () => {
-    const deep = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id }, TEST_ORIGIN);
+  it("lists deep links with the links list's filters, sort and page size, all in the address", async () => {
+    const app = t.tenantA.deepLinkApp;
+    const post = (json: Record<string, unknown>) =>
+      http(t.baseUrl, 'POST', '/v1/deep-links', { headers: { 'api-key': t.tenantA.serverKey }, json });
+    const spring = (await post({ deepLinkAppId: app.id, title: 'Spring deep link', tags: ['spring'] })).body.data;
+    const other = (await post({ deepLinkAppId: app.id, title: 'Other deep link' })).body.data;
+    const shortOf = (link: { shortLink: string }) => link.shortLink.replace(/^https?:\/\//, '');
+
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Deep links', exact: true }).click();
     const table = page.getByRole('table', { name: 'Deep links', exact: true });
-    const anchor = table.getByRole('link', { name: new RegExp(`/${deep.key}$`) });
-    await anchor.waitFor();
+    await table.getByRole('link', { name: shortOf(other), exact: true }).waitFor();
+    await table.getByRole('link', { name: shortOf(spring), exact: true }).waitFor();
+
+    await page.getByLabel('Tag', { exact: true }).fill('spring');
+    await page.waitForURL(`${b.origin}/console/deep-links?tag=spring`);
+    await expect.poll(async () => table.getByRole('link', { name: shortOf(other), exact: true }).count()).toBe(0);
+    expect(await table.getByRole('link', { name: shortOf(spring), exact: true }).count()).toBe(1);
+
+    await page.getByRole('combobox', { name: 'Sort by', exact: true }).selectOption('created_at_asc');
+    await page.getByRole('combobox', { name: 'Rows per page', exact: true }).selectOption('50');
+    await page.waitForURL(`${b.origin}/console/deep-links?tag=spring&sort=created_at_asc&limit=50`);
+
+    // A shared address opens as it says, with the list the API answers for it.
+    await page.goto(`${b.origin}/console/deep-links?sort=created_at_asc&limit=100`);
+    await table.getByRole('link', { name: shortOf(other), exact: true }).waitFor();
+    expect(await page.getByRole('combobox', { name: 'Sort by', exact: true }).inputValue()).toBe('created_at_asc');
+    expect(await page.getByRole('combobox', { name: 'Rows per page', exact: true }).inputValue()).toBe('100');
+    const fromApi = (await apiGet('/v1/deep-links?sort=created_at_asc&limit=100')).body.data;
+    const shown = await table.locator('tbody tr td:first-child a').allTextContents();
+    expect(shown).toEqual(fromApi.map(shortOf));
     await axe();
     await screenshot('deep-links');
-    await anchor.click();
+  });
+
+  it('creates, edits, archives and restores a deep link through the deep-link routes', async () => {
+    const app = t.tenantA.deepLinkApp;
+    await page.goto(`${b.origin}/console/deep-links`);
+    await page.getByRole('table', { name: 'Deep links', exact: true }).locator('tbody tr').first().waitFor();
+    await page.getByRole('button', { name: 'New deep link', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'New deep link', exact: true });
+    // The app of the deep links listed is preselected; a deep link has no domain to choose.
+    expect(await dialog.getByLabel('App', { exact: true }).inputValue()).toBe(app.id);
+    expect(await dialog.getByRole('combobox', { name: 'Domain', exact: true }).count()).toBe(0);
+    await dialog.getByRole('textbox', { name: 'Short key', exact: true }).fill('deep-console');
+    await dialog.getByRole('textbox', { name: 'Title', exact: true }).fill('Console deep link');
+    await dialog.getByRole('textbox', { name: 'Tags', exact: true }).fill('console, spring');
+    await axe();
+    await screenshot('deep-link-new');
+    await dialog.getByRole('button', { name: 'Create deep link', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Copy short link', exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+
+    const created = (await apiGet('/v1/deep-links?search=deep-console')).body.data;
+    expect(created).toMatchObject([
+      {
+        key: 'deep-console',
+        linkType: 'DEEPLINK',
+        deepLinkAppId: app.id,
+        domain: app.domain,
+        url: app.defaultUrl,
+        title: 'Console deep link',
+      },
+    ]);
+    expect(created[0].tags.map((tag: { name: string }) => tag.name).sort()).toEqual(['console', 'spring']);
+    const deepShort: string = created[0].shortLink;
+
+    await page.getByRole('button', { name: `Edit ${deepShort}`, exact: true }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit deep link', exact: true });
+    await edit.getByRole('textbox', { name: 'Destination URL', exact: true }).fill('https://example.com/deep-edited');
+    await edit.getByRole('textbox', { name: 'Title', exact: true }).fill('Console deep link, edited');
+    await edit.getByRole('button', { name: 'Save changes', exact: true }).click();
+    await edit.waitFor({ state: 'detached' });
+    const edited = (await apiGet(`/v1/deep-links/${String(created[0].id)}`)).body.data;
+    expect(edited).toMatchObject({
+      url: 'https://example.com/deep-edited',
+      title: 'Console deep link, edited',
+      domain: app.domain,
+    });
+    await page
+      .getByRole('table', { name: 'Deep links', exact: true })
+      .getByRole('cell', { name: 'Console deep link, edited', exact: true })
+      .waitFor();
+
+    await page.getByRole('button', { name: `Archive ${deepShort}`, exact: true }).click();
+    await expect
+      .poll(async () => (await apiGet(`/v1/deep-links/${String(created[0].id)}`)).body.data.archived)
+      .toBe(true);
+    await page.getByRole('checkbox', { name: 'Show archived deep links', exact: true }).check();
+    await page.waitForURL(`${b.origin}/console/deep-links?archived=true`);
+    await page.getByRole('button', { name: `Restore ${deepShort}`, exact: true }).click();
+    await expect
+      .poll(async () => (await apiGet(`/v1/deep-links/${String(created[0].id)}`)).body.data.archived)
+      .toBe(false);
+  });
+
+  it("opens a deep link's page with its launch-view metrics as the API counts them, and its QR code", async () => {
+    const deep = await createDeepLink(t.tenantA.workspaceId, { deepLinkAppId: t.tenantA.deepLinkApp.id }, TEST_ORIGIN);
+    const fixture: FixtureLink = {
+      workspaceId: t.tenantA.workspaceId,
+      linkId: deep.id,
+      linkType: 'DEEPLINK',
+      deepLinkAppId: t.tenantA.deepLinkApp.id,
+      domain: deep.domain,
+      key: deep.key,
+      utmCampaign: null,
+    };
+    const now = Date.now();
+    await getEventSink().send(
+      generateFixtureEvents({ now: new Date(now), links: [fixture], perLink: 60, seed: 5 }).filter((e) => {
+        const at = Date.parse(e.timestamp);
+        return at >= now - 89 * DAY && at <= now - 60_000;
+      }),
+    );
+    const api = (await apiGet(`/v1/analytics/links/${deep.id}?range=90d&traffic=all`)).body.data;
+    const metrics = api.launchViewMetrics;
+    expect(metrics.impressions).toBeGreaterThan(0);
+
+    await page.goto(`${b.origin}/console/deep-links?q=${deep.key}`);
+    await page
+      .getByRole('table', { name: 'Deep links', exact: true })
+      .getByRole('link', { name: new RegExp(`/${deep.key}$`) })
+      .click();
     await page.waitForURL(`${b.origin}/console/deep-links/${deep.id}`);
-    await page.getByRole('heading', { level: 2, name: 'Launch view', exact: true }).waitFor();
+    await page.getByRole('radiogroup', { name: 'Range' }).getByRole('radio', { name: '90d' }).check();
+    await page.getByRole('radiogroup', { name: 'Traffic' }).getByRole('radio', { name: 'All' }).check();
+    await page.waitForURL(`${b.origin}/console/deep-links/${deep.id}?range=90d&traffic=all`);
+    const launch = page.getByRole('region', { name: 'Launch view', exact: true });
+    await expect
+      .poll(async () => launch.locator('dd').allTextContents())
+      .toEqual(
+        [metrics.impressions, metrics.autoOpenAttempts, metrics.primaryClicks, metrics.secondaryClicks].map((n) =>
+          new Intl.NumberFormat('en-US').format(n),
+        ),
+      );
     expect(await page.getByRole('figure', { name: 'Clicks over time', exact: true }).count()).toBe(1);
+
+    // The QR code comes from the deep-link route and decodes to the deep link.
+    const png = await download('Download QR code (PNG)');
+    expect(png.name).toBe(`${deep.key}-qr.png`);
+    const image = PNG.sync.read(png.body);
+    expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(deep.shortLink);
     await axe();
     await screenshot('deep-link');
   });
@@ -280,7 +409,13 @@ describe('deep links and domains', () => {
 });
 
 describe('import', () => {
-  it('imports a CSV in chunks through the bulk route, shows each row, and downloads the failed row', async () => {
+  it('imports a CSV in chunks through the bulk route, shows each row, and downloads the rows not created', async () => {
+    // A key that is already another link's: its row is skipped, and said to be so.
+    const other = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: { 'api-key': t.tenantA.serverKey },
+      json: { url: 'https://example.com/elsewhere', domain: t.tenantA.domain, key: 'taken-key' },
+    });
+    expect(other.status).toBe(201);
     const file = path.join(tmpdir(), `console-import-${String(process.pid)}.csv`);
     writeFileSync(
       file,
@@ -289,6 +424,7 @@ describe('import', () => {
         'https://example.com/one,imported-one,First,"a,b"',
         'javascript:alert(1),imported-bad,Bad,',
         'https://example.com/three,,Third,',
+        'https://example.com/four,taken-key,Fourth,',
       ].join('\n'),
     );
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Import', exact: true }).click();
@@ -301,13 +437,16 @@ describe('import', () => {
     await page.getByLabel('CSV file', { exact: true }).setInputFiles(file);
     await axe();
     await page.getByRole('button', { name: 'Import links', exact: true }).click();
-    await page.getByText('Done: 2 created, 0 skipped, 1 failed (3 rows).').waitFor();
-    expect(await page.getByRole('progressbar', { name: 'Import progress' }).getAttribute('value')).toBe('3');
+    await page
+      .getByText("Done: 2 created, 1 skipped (0 imported before, 1 with another link's key), 1 failed (4 rows).")
+      .waitFor();
+    expect(await page.getByRole('progressbar', { name: 'Import progress' }).getAttribute('value')).toBe('4');
     const results = await rowsOf('Import results');
-    expect(results).toHaveLength(3);
+    expect(results).toHaveLength(4);
     expect(results[0]).toMatch(/^1.*\/imported-oneCreated$/);
     expect(results[1]).toMatch(/^2imported-badFailed: /);
     expect(results[2]).toMatch(/^3.*Created$/);
+    expect(results[3]).toMatch(/^4taken-keySkipped: the key is another link's/);
 
     // The links exist; the slug-less row's key is the CLI's content key (a re-run finds it).
     const one = (await apiGet('/v1/links?search=imported-one')).body.data;
@@ -327,6 +466,7 @@ describe('import', () => {
     const rows: string[][] = parse(failures.body.toString('utf8'));
     expect(rows[0]).toEqual([
       'row',
+      'reason',
       'error_code',
       'error_message',
       'error_details',
@@ -335,15 +475,34 @@ describe('import', () => {
       'title',
       'tags',
     ]);
-    expect(rows).toHaveLength(2);
-    expect(rows[1]?.slice(0, 2)).toEqual(['2', 'invalid_request']);
-    expect(rows[1]?.slice(4)).toEqual(['javascript:alert(1)', 'imported-bad', 'Bad', '']);
+    expect(rows).toHaveLength(3);
+    expect(rows[1]?.slice(0, 3)).toEqual(['2', 'failed', 'invalid_request']);
+    expect(rows[1]?.slice(5)).toEqual(['javascript:alert(1)', 'imported-bad', 'Bad', '']);
+    expect(rows[2]?.slice(0, 3)).toEqual(['4', 'slug_taken', 'slug_taken']);
+    expect(rows[2]?.slice(5)).toEqual(['https://example.com/four', 'taken-key', 'Fourth', '']);
 
-    // The same file again: what it created is skipped (the keys are taken), nothing new.
+    // The same file again: what it created is skipped as imported before (its key is a link to the
+    // row's destination), the other link's key still as another link's, nothing new.
     await page.getByLabel('CSV file', { exact: true }).setInputFiles(file);
     await page.getByRole('button', { name: 'Import links', exact: true }).click();
-    await page.getByText('Done: 0 created, 2 skipped, 1 failed (3 rows).').waitFor();
+    await page
+      .getByText("Done: 0 created, 3 skipped (2 imported before, 1 with another link's key), 1 failed (4 rows).")
+      .waitFor();
+    const again = await rowsOf('Import results');
+    expect(again[0]).toMatch(/^1imported-oneSkipped: imported before/);
+    expect(again[2]).toMatch(/^3[0-9A-Za-z]{10}Skipped: imported before/);
+    expect(again[3]).toMatch(/^4taken-keySkipped: the key is another link's/);
+    const rerun: string[][] = parse((await download('Download failures (CSV)')).body.toString('utf8'));
+    expect(rerun.slice(1).map((r) => r.slice(0, 3))).toEqual([
+      ['1', 'already_imported', 'slug_taken'],
+      ['2', 'failed', 'invalid_request'],
+      ['3', 'already_imported', 'slug_taken'],
+      ['4', 'slug_taken', 'slug_taken'],
+    ]);
     expect((await apiGet('/v1/links?search=example.com/three')).body.data).toHaveLength(1);
+    expect((await apiGet('/v1/links?search=taken-key')).body.data).toMatchObject([
+      { url: 'https://example.com/elsewhere' },
+    ]);
   });
   it('sends a large file 100 rows a request, and counts its progress to the last row', async () => {
     const file = path.join(tmpdir(), `console-import-large-${String(process.pid)}.csv`);
@@ -364,7 +523,9 @@ describe('import', () => {
     await page.getByRole('combobox', { name: 'Format', exact: true }).selectOption('generic');
     await page.getByLabel('CSV file', { exact: true }).setInputFiles(file);
     await page.getByRole('button', { name: 'Import links', exact: true }).click();
-    await page.getByText('Done: 205 created, 0 skipped, 0 failed (205 rows).').waitFor();
+    await page
+      .getByText("Done: 205 created, 0 skipped (0 imported before, 0 with another link's key), 0 failed (205 rows).")
+      .waitFor();
     page.off('response', onResponse);
     expect(await Promise.all(sizes)).toEqual([100, 100, 5]);
     expect(await page.getByRole('progressbar', { name: 'Import progress' }).getAttribute('value')).toBe('205');

@@ -1,6 +1,6 @@
 import type { Link as ApiLink } from '@linkservice/sdk';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useId } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { analyticsParamsOf, analyticsSearchOf, RANGES, TRAFFIC, type AnalyticsParams } from '../analytics-params';
 import { Breakdown } from '../components/Breakdown';
@@ -83,6 +83,7 @@ const LinkActions = ({ link, kind }: { link: ApiLink; kind: LinkKind }) => {
 
 const Analytics = ({ id, kind, params }: { id: string; kind: LinkKind; params: AnalyticsParams }) => {
   const analytics = useQuery({ ...analyticsQuery(id, params), placeholderData: keepPreviousData });
+  const launchId = useId();
   if (analytics.error) return <ErrorNotice title="The analytics could not be loaded" error={analytics.error} />;
   const data = analytics.data;
   if (!data)
@@ -106,15 +107,17 @@ const Analytics = ({ id, kind, params }: { id: string; kind: LinkKind; params: A
       </dl>
       <ClicksChart points={data.timeseries} hourly={params.range === '24h'} />
       {kind === 'deep-link' ? (
-        <div className="panel">
-          <h2 className="panel-title">Launch view</h2>
+        <section className="panel" aria-labelledby={launchId}>
+          <h2 className="panel-title" id={launchId}>
+            Launch view
+          </h2>
           <dl className="stats">
             <Stat label="Impressions" value={numberFormat.format(data.launchViewMetrics.impressions)} />
             <Stat label="Auto-open attempts" value={numberFormat.format(data.launchViewMetrics.autoOpenAttempts)} />
             <Stat label="Primary button clicks" value={numberFormat.format(data.launchViewMetrics.primaryClicks)} />
             <Stat label="Secondary button clicks" value={numberFormat.format(data.launchViewMetrics.secondaryClicks)} />
           </dl>
-        </div>
+        </section>
       ) : null}
       <div className="breakdowns">
         <Breakdown title="Countries" column="Country" rows={data.geoBreakdown} />
@@ -211,6 +214,12 @@ export const LinkPage = ({ id, kind = 'link' }: { id: string; kind?: LinkKind })
             <dd className="break">{link.data.url}</dd>
             <dt>Title</dt>
             <dd>{link.data.title || '—'}</dd>
+            {link.data.deepLinkAppId ? (
+              <>
+                <dt>App</dt>
+                <dd>{link.data.deepLinkAppId}</dd>
+              </>
+            ) : null}
             <dt>Status</dt>
             <dd>{link.data.archived ? 'Archived' : 'Active'}</dd>
             <dt>Created</dt>
