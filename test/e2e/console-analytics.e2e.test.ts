@@ -172,8 +172,20 @@ describe("a link's page", () => {
   });
 
   it("downloads the QR code as PNG (it decodes to the short link) and as SVG (the API's own answer)", async () => {
+    const qrRequest = page.waitForRequest((r) => r.url().includes(`/v1/links/${linkId}/qr?format=png`));
     const png = await download('Download QR code (PNG)');
     expect(png.name).toBe('summer-qr.png');
+    // Through the SDK's session mode: the cookie and the console header, no key; the cookie alone is refused.
+    const sent = await (await qrRequest).allHeaders();
+    expect(sent['x-requested-with']).toBe('console');
+    expect(sent['api-key']).toBeUndefined();
+    const session = (await b.context.cookies(b.origin)).find((c) => c.name === '__Host-session');
+    expect(session).toBeDefined();
+    const cookieOnly = await http(t.baseUrl, 'GET', `/v1/links/${linkId}/qr?format=png`, {
+      headers: { cookie: `__Host-session=${session?.value ?? ''}` },
+    });
+    expect(cookieOnly.status).toBe(401);
+    expect(cookieOnly.body.error.details.reason).toBe('console_header_required');
     const image = PNG.sync.read(png.body);
     const decoded = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
     expect(decoded?.data).toBe(shortLink);
@@ -402,7 +414,19 @@ describe('deep links and domains', () => {
     const domains = (await apiGet('/v1/domains')).body.data;
     const domain = domains.find((d: { domain: string }) => d.domain === t.tenantA.domain);
     expect(page.url()).toBe(`${b.origin}/console/domains/${domain.id}`);
-    expect(await page.locator('dl.details').textContent()).toContain(domain.id);
+    // Every field as the API returns it (a null as a dash, a boolean as Yes or No).
+    const shown = await page.locator('dl.details dd').allTextContents();
+    const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
+    const orDash = (v: string | null) => v ?? '—';
+    expect(shown.slice(0, 7)).toEqual([
+      domain.id,
+      yesNo(domain.primary),
+      yesNo(domain.verified),
+      yesNo(domain.archived),
+      orDash(domain.placeholder),
+      orDash(domain.expiredUrl),
+      orDash(domain.notFoundUrl),
+    ]);
     await axe();
     await screenshot('domain');
   });
