@@ -261,7 +261,10 @@ export const ImportPage = () => {
               </thead>
               <tbody>
                 {run.results.map((r) => (
-                  <tr key={r.row} className={r.ok ? undefined : 'row-failed'}>
+                  <tr
+                    key={r.row}
+                    className={r.ok ? undefined : reasonOf(r) === 'failed' ? 'row-failed' : 'row-skipped'}
+                  >
                     <td className="num">{r.row}</td>
                     <td>{r.ok ? r.shortLink.replace(/^https?:\/\//, '') : (r.key ?? '—')}</td>
                     <td>{resultText(r)}</td>
