@@ -294,8 +294,18 @@ describe('deep links and domains', () => {
     const app = t.tenantA.deepLinkApp;
     await page.goto(`${b.origin}/console/deep-links`);
     await page.getByRole('table', { name: 'Deep links', exact: true }).locator('tbody tr').first().waitFor();
-    await page.getByRole('button', { name: 'New deep link', exact: true }).click();
+    // Keyboard: the dialog opens on the first field, Escape closes it, focus goes back to its button.
+    const opener = page.getByRole('button', { name: 'New deep link', exact: true });
+    await opener.focus();
+    await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'New deep link', exact: true });
+    await dialog.waitFor();
+    const destination = dialog.getByRole('textbox', { name: 'Destination URL', exact: true });
+    expect(await destination.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await opener.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await opener.click();
     // The app of the deep links listed is preselected; a deep link has no domain to choose.
     expect(await dialog.getByLabel('App', { exact: true }).inputValue()).toBe(app.id);
     expect(await dialog.getByRole('combobox', { name: 'Domain', exact: true }).count()).toBe(0);
@@ -641,7 +651,7 @@ describe('events', () => {
 });
 
 describe('a read-only key', () => {
-  it("sees a link's analytics and QR code but no archive button", async () => {
+  it("sees a link's analytics and QR code but no archive button, and the deep links without write controls", async () => {
     const readOnly = await issueKey({
       workspaceId: t.tenantA.workspaceId,
       kind: 'server',
@@ -658,6 +668,12 @@ describe('a read-only key', () => {
       .waitFor();
     expect(await page.getByRole('button', { name: 'Download QR code (PNG)', exact: true }).count()).toBe(1);
     expect(await page.getByRole('button', { name: /^(Archive|Restore) link$/ }).count()).toBe(0);
+    // The deep links: listed, with none of the write controls.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Deep links', exact: true }).click();
+    await page.getByText('Your key can read deep links but not change them.').waitFor();
+    await page.getByRole('table', { name: 'Deep links', exact: true }).locator('tbody tr').first().waitFor();
+    expect(await page.getByRole('button', { name: 'New deep link', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Edit|Archive|Restore) / }).count()).toBe(0);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Import', exact: true }).click();
     await page.getByText('Your key can read links but not create them').waitFor();
     expect(await page.getByRole('button', { name: 'Import links', exact: true }).isDisabled()).toBe(true);
