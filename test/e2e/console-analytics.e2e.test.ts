@@ -278,6 +278,14 @@ describe('deep links and domains', () => {
     await page.getByRole('combobox', { name: 'Rows per page', exact: true }).selectOption('50');
     await page.waitForURL(`${b.origin}/console/deep-links?tag=spring&sort=created_at_asc&limit=50`);
 
+    // The navigation's link opens the list without filters: the fields follow the address (the
+    // typed tag is not put back), and the other deep link shows again.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Deep links', exact: true }).click();
+    await expect.poll(async () => page.getByLabel('Tag', { exact: true }).inputValue()).toBe('');
+    await table.getByRole('link', { name: shortOf(other), exact: true }).waitFor();
+    expect(page.url()).toBe(`${b.origin}/console/deep-links`);
+    expect(await page.getByRole('combobox', { name: 'Sort by', exact: true }).inputValue()).toBe('created_at_desc');
+
     // A shared address opens as it says, with the list the API answers for it.
     await page.goto(`${b.origin}/console/deep-links?sort=created_at_asc&limit=100`);
     await table.getByRole('link', { name: shortOf(other), exact: true }).waitFor();

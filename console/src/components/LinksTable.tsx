@@ -126,9 +126,23 @@ export const LinksTable = ({ kind }: { kind: LinkKind }) => {
   const headingId = useId();
   const tagListId = useId();
 
+  // The address changed without the fields (the navigation's link, a shared address, Back): the
+  // fields and the pages follow it, or the next pause in typing would put the old text back. The
+  // address the fields themselves made (their text trimmed) leaves them as typed.
+  const address = searchOf(filters);
+  const [shown, setShown] = useState(address);
+  if (shown !== address) {
+    setShown(address);
+    setCursors([undefined]);
+    if (searchText.trim() !== filters.search) setSearchText(filters.search);
+    if (tagText.trim() !== filters.tag) setTagText(filters.tag);
+  }
+
+  // Any change of the filters takes the text typed so far with it.
   const setFilters = (next: Partial<Filters>) => {
     setCursors([undefined]);
-    navigate(`${words.path}${searchOf({ ...filters, ...next })}`, { replace: true });
+    const typed = { search: searchText.trim(), tag: tagText.trim() };
+    navigate(`${words.path}${searchOf({ ...filters, ...typed, ...next })}`, { replace: true });
   };
 
   useEffect(() => {
