@@ -47,13 +47,24 @@ export const eventRows = (events: readonly RawAnalyticsEvent[]): string[][] => {
 export const EventsPage = () => {
   const [, navigate] = useLocation();
   const params = analyticsParamsOf(useSearch());
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  // The pages opened so far belong to the filters of the address they were opened under: another
+  // address (a filter changed, the navigation's link, a shared address) starts at the first page,
+  // or its first request would carry a cursor of other filters.
+  const address = analyticsSearchOf({ range: params.range, eventType: params.eventType });
+  const [paging, setPaging] = useState<{ address: string; cursors: (string | undefined)[] }>({
+    address,
+    cursors: [undefined],
+  });
+  const cursors = paging.address === address ? paging.cursors : [undefined];
+  const setCursors = (update: (old: (string | undefined)[]) => (string | undefined)[]) => {
+    setPaging((old) => ({ address, cursors: update(old.address === address ? old.cursors : [undefined]) }));
+  };
   const headingId = useId();
   useEffect(() => {
     document.title = 'Events · Link service console';
   }, []);
   const setParams = (next: Partial<AnalyticsParams>) => {
-    setCursors([undefined]);
+    setPaging({ address: '', cursors: [undefined] });
     const merged = { ...params, ...next };
     navigate(`/events${analyticsSearchOf({ range: merged.range, eventType: merged.eventType })}`, { replace: true });
   };
