@@ -2,9 +2,11 @@
  * The console's second part in Chromium against the local stack: a link's page (a click on the
  * local edge with CloudFront-Viewer-Country shows in the chart's text alternative and the
  * "Countries" table; the range and traffic in the address), the QR code's downloads (the PNG
- * decodes to the short link), archive and restore, deep links, domains, Import (a CSV with a bad
- * row, its failures downloaded), the event explorer (its CSV export equals the API's answer), the
- * size of each route's JavaScript, and axe-core on every page. Screenshots go to
+ * decodes to the short link), archive and restore, deep links (the links list's filters, create and
+ * edit through the deep-link routes, the launch view), domains, Import (a CSV with a bad row and a
+ * taken key, its rows not created downloaded, a re-run's rows said imported before), the event
+ * explorer (its CSV export equals the API's answer), the size of each route's JavaScript, and
+ * axe-core on every page. Screenshots go to
  * test/artifacts/console/ (CI keeps them).
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
