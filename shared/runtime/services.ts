@@ -70,12 +70,16 @@ let clocks: Clocks = { ...productionClocks };
 const built = new Map<Replaceable, { value: unknown; config?: Config }>();
 
 /**
- * The services from now on: each one named replaces the current one (a Lazy is built on first use);
- * clocks are replaced one by one. The others stay as they are.
+ * The services from now on: each one named replaces the current one (a Lazy is built on first use;
+ * undefined is the production one again); clocks are replaced one by one. The others stay as they are.
  */
 export const provideServices = (overrides: ServiceOverrides): void => {
-  const { clocks: clockOverrides, ...rest } = overrides;
-  clocks = { ...clocks, ...clockOverrides };
+  const { clocks: clockOverrides = {}, ...rest } = overrides;
+  clocks = {
+    keys: clockOverrides.keys ?? ('keys' in clockOverrides ? productionClocks.keys : clocks.keys),
+    rateLimit:
+      clockOverrides.rateLimit ?? ('rateLimit' in clockOverrides ? productionClocks.rateLimit : clocks.rateLimit),
+  };
   provided = { ...provided, ...rest };
   for (const name of Object.keys(rest) as Replaceable[]) built.delete(name);
 };
@@ -85,13 +89,15 @@ export const provideServices = (overrides: ServiceOverrides): void => {
  * service when none is named.
  */
 export const resetServices = (...names: Array<keyof Services>): void => {
-  const all = names.length === 0;
-  if (all || names.includes('clocks')) clocks = { ...productionClocks };
-  for (const name of (all ? Object.keys(provided) : names) as Array<keyof Services>) {
-    if (name === 'clocks') continue;
-    provided = Object.fromEntries(Object.entries(provided).filter(([key]) => key !== name));
-    built.delete(name);
+  if (names.length === 0) {
+    clocks = { ...productionClocks };
+    provided = {};
+    built.clear();
+    return;
   }
+  if (names.includes('clocks')) clocks = { ...productionClocks };
+  provided = Object.fromEntries(Object.entries(provided).filter(([name]) => !names.includes(name as keyof Services)));
+  for (const name of names) if (name !== 'clocks') built.delete(name);
 };
 
 /**

@@ -47,6 +47,9 @@ describe('services (shared/runtime/services.ts)', () => {
     expect(getEventSink()).toBe(mine);
     expect(retryDelayAfter(2)).toBe(deployedRetryDelaysMs[1]);
     expect(() => checkWebhookUrl('http://127.0.0.1:9/hook')).toThrow(/https/);
+    // Provided as undefined: the production one again.
+    provideServices({ eventSink: undefined });
+    expect(() => getEventSink()).toThrow(/EVENTS_STREAM_NAME/);
   });
 
   it('pins each clock on its own', () => {
@@ -56,6 +59,10 @@ describe('services (shared/runtime/services.ts)', () => {
     provideServices({ clocks: { rateLimit: () => 2_000 } });
     expect(keyNow()).toBe(1_000);
     expect(clockNow('rateLimit')).toBe(2_000);
+    provideServices({ clocks: { keys: undefined } });
+    expect(keyNow()).not.toBe(1_000);
+    expect(clockNow('rateLimit')).toBe(2_000);
+    provideServices({ clocks: { keys: () => 1_000 } });
     resetServices('clocks');
     expect(keyNow()).not.toBe(1_000);
     expect(clockNow('rateLimit')).not.toBe(2_000);
