@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setAnalyticsEngine } from '@shared/analytics/query/analytics-backend';
+import { provideServices, resetServices } from '@shared/runtime/services';
 import type { AnalyticsEngine, QueryScope } from '@shared/analytics/query/analytics-engine';
 import { compactLake } from '@shared/analytics/lake/compact-lake';
 import { createDuckDbEngine, lakeFilesFor } from '@shared/analytics/query/duckdb-engine';
@@ -161,7 +161,7 @@ export const measureAnalyticsScale = async (
       },
       watermark: () => duck.watermark(),
     };
-    setAnalyticsEngine(instrumented);
+    provideServices({ analyticsEngine: instrumented });
     const sink = createLocalLakeSink(lakeDir);
     const now = Date.now();
     const ws = world.tenant.workspaceId;
@@ -242,7 +242,7 @@ export const measureAnalyticsScale = async (
         compacted: { ...compacted, compactSeconds: round(compactSeconds, 1) },
       });
     } finally {
-      setAnalyticsEngine(undefined);
+      resetServices('analyticsEngine');
       rmSync(lakeDir, { recursive: true, force: true });
     }
   }

@@ -10,8 +10,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AdminError } from '@shared/admin/admin-error';
 import { localShortLinkEnv, parseConfig, provideConfig, type Config } from '@shared/config/config';
-import { provideLocalServices } from '@shared/local/local-services';
+import { localServices } from '@shared/local/local-services';
 import { localDir } from '@shared/local/paths';
+import { provideServices } from '@shared/runtime/services';
 
 /** The global flags that name the target (admin.ts). */
 export interface AdminTargetOptions {
@@ -82,7 +83,8 @@ export const resolveAdminTarget = (
 /**
  * The CLI's target, resolved once from the flags `options()` reads when first called: its
  * configuration is provided to the repositories, and the local services to the event sink and the
- * analytics engine (which still build the deployed ones when EVENTS_STREAM_NAME or Athena is set).
+ * analytics engine (which still build the deployed ones when EVENTS_STREAM_NAME or Athena is set);
+ * loopback webhook URLs are allowed only when the target is the local stack.
  */
 export const adminTargetFrom = (options: () => AdminTargetOptions): AdminTargetOf => {
   let target: AdminTarget | undefined;
@@ -90,7 +92,7 @@ export const adminTargetFrom = (options: () => AdminTargetOptions): AdminTargetO
     if (!target) {
       target = resolveAdminTarget(options());
       provideConfig(target.config);
-      provideLocalServices();
+      provideServices({ ...localServices(), loopbackWebhooks: target.local !== undefined });
     }
     return target;
   };

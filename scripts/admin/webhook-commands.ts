@@ -9,7 +9,6 @@ import {
   replayWebhookEvents,
   rotateWebhookSecret,
 } from '@shared/outbound/manage-webhooks';
-import { allowLoopbackWebhooks } from '@shared/outbound/webhook-url';
 import { notFound } from '@shared/admin/admin-error';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import type { AdminTargetOf } from './admin-target';
@@ -17,13 +16,6 @@ import { cliOrigin } from './operator';
 import { fieldLines, printResult, progressBar, type JsonOption } from './output';
 
 export const registerWebhookCommands = (program: Command, adminTarget: AdminTargetOf): void => {
-  /** The target; loopback http URLs only when it is the local stack. */
-  const target = () => {
-    const t = adminTarget();
-    allowLoopbackWebhooks(t.local !== undefined);
-    return t;
-  };
-
   const webhooks = program
     .command('webhooks')
     .description("a workspace's signed webhook endpoints (Standard Webhooks)");
@@ -39,7 +31,7 @@ export const registerWebhookCommands = (program: Command, adminTarget: AdminTarg
     )
     .option('--json', 'print {"id","secret"}')
     .action(async (workspaceId: string, options: JsonOption & { url: string; events?: string }) => {
-      target();
+      adminTarget();
       const added = await addWebhookEndpoint(
         workspaceId,
         options.url,
@@ -64,7 +56,7 @@ export const registerWebhookCommands = (program: Command, adminTarget: AdminTarg
     .argument('<workspaceId>', 'the workspace')
     .option('--json', 'print one line of JSON')
     .action(async (workspaceId: string, options: JsonOption) => {
-      target();
+      adminTarget();
       if (!(await workspaceRepository.findById(workspaceId))) throw notFound(`No workspace ${workspaceId}`);
       const endpoints = await listWebhookEndpoints(workspaceId);
       printResult(options, endpoints, (list) =>
@@ -82,7 +74,7 @@ export const registerWebhookCommands = (program: Command, adminTarget: AdminTarg
     .argument('<endpointId>', 'the endpoint')
     .option('--json', 'print one line of JSON')
     .action(async (endpointId: string, options: JsonOption) => {
-      target();
+      adminTarget();
       printResult(options, await removeWebhookEndpoint(endpointId, cliOrigin()), (v) => `Endpoint ${v.id} removed.`);
     });
 
@@ -92,7 +84,7 @@ export const registerWebhookCommands = (program: Command, adminTarget: AdminTarg
     .argument('<endpointId>', 'the endpoint')
     .option('--json', 'print {"id","secret","previousSecretExpiresAt"}')
     .action(async (endpointId: string, options: JsonOption) => {
-      target();
+      adminTarget();
       const rotated = await rotateWebhookSecret(endpointId, new Date(), cliOrigin());
       printResult(options, rotated, (v) =>
         [
@@ -114,7 +106,7 @@ export const registerWebhookCommands = (program: Command, adminTarget: AdminTarg
     .requiredOption('--since <iso>', 'ISO 8601 date-time')
     .option('--json', 'print one line of JSON')
     .action(async (endpointId: string, options: JsonOption & { since: string }) => {
-      target();
+      adminTarget();
       const bar = progressBar(options, 0, 'replay');
       let shown = 0;
       const result = await replayWebhookEvents(endpointId, options.since, (n) => {

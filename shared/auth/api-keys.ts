@@ -7,6 +7,7 @@ import { countFailedAuth } from './failed-auth-limit';
 import { publicKeyIdOf } from './key-id';
 import { recordLastUse } from './last-used';
 import { keyPrefix, type ApiKeyRecord, type KeyKind } from './credential';
+import { clockNow } from '@shared/runtime/services';
 
 /** A new random key (256 bits) with its kind's prefix. Shown once; only its hash is stored. */
 export const generateApiKey = (kind: KeyKind): string => keyPrefix[kind] + randomBytes(32).toString('base64url');
@@ -26,7 +27,7 @@ export const authenticateKeyOrThrow = async (
   address: string | null = null,
 ): Promise<ApiKeyRecord> => {
   if (!presented) throw unauthorized();
-  const now = keyClock();
+  const now = keyNow();
   const record = presented.length > 512 ? undefined : await apiKeyRepository.findByHash(hashApiKey(presented));
   if (!record || record.revoked || isExpired(record, now)) {
     await countFailedAuth(address, now);
@@ -41,13 +42,8 @@ export const authenticateKeyOrThrow = async (
 export const isExpired = (record: Pick<ApiKeyRecord, 'expiresAt'>, now: number): boolean =>
   typeof record.expiresAt === 'string' && Date.parse(record.expiresAt) <= now;
 
-let keyClock: () => number = Date.now;
-/** The time keys are checked against (ms): the real clock, or the tests' fake one. */
-export const keyNow = (): number => keyClock();
-/** Tests: a fake clock for key expiry (rotation overlaps); undefined restores the real one. */
-export const setKeyClock = (now: (() => number) | undefined): void => {
-  keyClock = now ?? Date.now;
-};
+/** The time keys are checked against (ms): the keys' clock (shared/runtime/services.ts), which tests pin. */
+export const keyNow = (): number => clockNow('keys');
 
 export const unauthorized = () => new AppError('unauthorized', 'A valid API key is required');
 export const forbidden = () => new AppError('forbidden', 'This key cannot be used for this route');

@@ -3,6 +3,7 @@ import type { EventSink } from './event-sink-interface';
 import { createKinesisPut } from './kinesis-client';
 import { createStreamSink } from './stream-sink';
 import { createSqsSpool } from './event-spool';
+import { service } from '@shared/runtime/services';
 
 export type { EventSink, SendOptions } from './event-sink-interface';
 
@@ -26,25 +27,8 @@ export const productionEventSink = (): EventSink => {
   });
 };
 
-let build: () => EventSink = productionEventSink;
-let sink: EventSink | undefined;
-
-/** The process's sink, built on first use: the production one, unless the composition root provided another. */
-export const getEventSink = (): EventSink => {
-  sink ??= build();
-  return sink;
-};
-
 /**
- * For a composition root other than a Lambda's (the local stack, the admin CLI pointed at it, the
- * test environment): how this process builds its sink; undefined: the production one again.
+ * The process's sink, built on first use (shared/runtime/services.ts): the production one, unless
+ * the composition root provided another.
  */
-export const provideEventSink = (factory: (() => EventSink) | undefined): void => {
-  build = factory ?? productionEventSink;
-  sink = undefined;
-};
-
-/** For tests: route events elsewhere (e.g. a stream sink over a stubbed client); undefined: built again on next use. */
-export const setEventSink = (next: EventSink | undefined) => {
-  sink = next;
-};
+export const getEventSink = (): EventSink => service('eventSink', productionEventSink);

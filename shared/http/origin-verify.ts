@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { header, type ApiEvent } from './api-types';
 import { ORIGIN_VERIFY_HEADER } from './origin-verify-header';
+import { service } from '@shared/runtime/services';
 
 export { ORIGIN_VERIFY_HEADER };
 
@@ -23,12 +24,20 @@ export const ORIGIN_SECRET_CACHE_MS = 5 * 60_000;
  */
 export const ORIGIN_SECRET_REFRESH_MIN_MS = 10_000;
 
-let client: SecretsManagerClient | undefined;
-let cached: { values: string[]; readAt: number; arn: string } | undefined;
-let reading: Promise<string[]> | undefined;
+/**
+ * The process's client (shared/runtime/services.ts; tests provide one for a loopback endpoint). The
+ * cache and the read in flight belong to the client that filled them: a new client starts cold.
+ */
+const secretsClient = (): SecretsManagerClient => service('originSecretClient', () => new SecretsManagerClient({}));
 
-const stageValue = async (arn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS'): Promise<string | undefined> => {
-  client ??= new SecretsManagerClient({});
+let cached: { values: string[]; readAt: number; arn: string; client: SecretsManagerClient } | undefined;
+let reading: { values: Promise<string[]>; client: SecretsManagerClient } | undefined;
+
+const stageValue = async (
+  client: SecretsManagerClient,
+  arn: string,
+  stage: 'AWSCURRENT' | 'AWSPREVIOUS',
+): Promise<string | undefined> => {
   try {
     const out = await client.send(new GetSecretValueCommand({ SecretId: arn, VersionStage: stage }));
     return out.SecretString || undefined;
@@ -39,18 +48,25 @@ const stageValue = async (arn: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS'): Pro
   }
 };
 
+/** The read in flight with this client, if any. */
+const readingWith = (client: SecretsManagerClient): Promise<string[]> | undefined =>
+  reading?.client === client ? reading.values : undefined;
+
 /** Reads both stages; concurrent callers share one read. */
-const readValues = (arn: string, now: number): Promise<string[]> => {
-  reading ??= Promise.all([stageValue(arn, 'AWSCURRENT'), stageValue(arn, 'AWSPREVIOUS')])
+const readValues = (client: SecretsManagerClient, arn: string, now: number): Promise<string[]> => {
+  const inFlight = readingWith(client);
+  if (inFlight) return inFlight;
+  const values = Promise.all([stageValue(client, arn, 'AWSCURRENT'), stageValue(client, arn, 'AWSPREVIOUS')])
     .then(([current, previous]) => {
-      const values = [current, previous].filter((v): v is string => Boolean(v));
-      cached = { values, readAt: now, arn };
-      return values;
+      const read = [current, previous].filter((v): v is string => Boolean(v));
+      if (secretsClient() === client) cached = { values: read, readAt: now, arn, client };
+      return read;
     })
     .finally(() => {
-      reading = undefined;
+      if (reading?.values === values) reading = undefined;
     });
-  return reading;
+  reading = { values, client };
+  return values;
 };
 
 /**
@@ -62,8 +78,10 @@ export const acceptedOriginValues = async (env = process.env, now = Date.now()):
   if (local) return local.split(',').filter(Boolean);
   const arn = env[ORIGIN_VERIFY_SECRET_ARN_ENV];
   if (!arn) return null;
-  if (cached?.arn === arn && now - cached.readAt < ORIGIN_SECRET_CACHE_MS) return cached.values;
-  return readValues(arn, now);
+  const client = secretsClient();
+  if (cached?.client === client && cached.arn === arn && now - cached.readAt < ORIGIN_SECRET_CACHE_MS)
+    return cached.values;
+  return readValues(client, arn, now);
 };
 
 /**
@@ -75,16 +93,12 @@ export const acceptedOriginValues = async (env = process.env, now = Date.now()):
 export const refreshedOriginValues = async (env = process.env, now = Date.now()): Promise<string[] | null> => {
   const arn = env[ORIGIN_VERIFY_SECRET_ARN_ENV];
   if (env[ORIGIN_VERIFY_VALUES_ENV] || !arn) return null;
-  if (reading) return reading;
-  if (cached?.arn === arn && now - cached.readAt < ORIGIN_SECRET_REFRESH_MIN_MS) return null;
-  return readValues(arn, now);
-};
-
-/** For tests: a client for a loopback endpoint, and a cold cache. */
-export const setOriginSecretClient = (next: SecretsManagerClient | undefined) => {
-  client = next;
-  cached = undefined;
-  reading = undefined;
+  const client = secretsClient();
+  const inFlight = readingWith(client);
+  if (inFlight) return inFlight;
+  if (cached?.client === client && cached.arn === arn && now - cached.readAt < ORIGIN_SECRET_REFRESH_MIN_MS)
+    return null;
+  return readValues(client, arn, now);
 };
 
 const same = (a: string, b: string) => {

@@ -11,11 +11,11 @@ import type {
   SQSEvent,
   SQSRecord,
 } from 'aws-lambda';
-import { setDeliveryQueue, type DeliveryMessage, type DeliveryQueue } from '@shared/outbound/delivery-queue';
+import type { DeliveryMessage, DeliveryQueue } from '@shared/outbound/delivery-queue';
 import type { OutboundEvent } from '@shared/outbound/event-catalogue';
-import { setEventBus, type EventBus } from '@shared/outbound/event-bus';
-import { localRetryDelaysMs, MAX_DELIVERY_ATTEMPTS, setRetryDelays } from '@shared/outbound/retry-schedule';
-import { allowLoopbackWebhooks } from '@shared/outbound/webhook-url';
+import type { EventBus } from '@shared/outbound/event-bus';
+import { localRetryDelaysMs, MAX_DELIVERY_ATTEMPTS } from '@shared/outbound/retry-schedule';
+import { provideServices, resetServices } from '@shared/runtime/services';
 import { outboundPublisherConsumer, webhookDeliveryConsumer } from '@shared/routes/consumer-specs';
 import { log } from '@shared/util/logger';
 import { projectRoot } from './paths';
@@ -183,10 +183,7 @@ export const startLocalOutbound = async (options: {
     },
   };
   const queue = createLocalQueue(deadLetters);
-  setEventBus(bus);
-  setDeliveryQueue(queue);
-  setRetryDelays(localRetryDelaysMs);
-  allowLoopbackWebhooks(true);
+  provideServices({ eventBus: bus, deliveryQueue: queue, retryDelaysMs: localRetryDelaysMs, loopbackWebhooks: true });
 
   const publish = (await importHandler('lambdas/outbound-publisher.ts')) as (
     event: DynamoDBStreamEvent,
@@ -234,8 +231,7 @@ export const startLocalOutbound = async (options: {
     stop: async () => {
       await Promise.all([stopStream(), stopQueue()]);
       streams.destroy();
-      setEventBus(undefined);
-      setDeliveryQueue(undefined);
+      resetServices('eventBus', 'deliveryQueue');
     },
   };
 };

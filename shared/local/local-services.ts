@@ -1,15 +1,16 @@
 /**
- * The local composition root's services: what the local stack, the admin CLI pointed at it and the
- * test environment provide in place of the production ones (which the Lambda entry points build
- * from their configuration, and which never import anything here).
+ * The local services: what the local stack, the admin CLI pointed at it and the test environment
+ * provide (shared/runtime/services.ts) in place of the production ones, which the Lambda entry
+ * points build from their configuration and which never import anything here.
  */
 import type { AnalyticsEngine } from '@shared/analytics/query/analytics-engine';
-import { engineFromConfig, provideAnalyticsEngine } from '@shared/analytics/query/analytics-backend';
+import { engineFromConfig } from '@shared/analytics/query/analytics-backend';
 import { createDuckDbEngine } from '@shared/analytics/query/duckdb-engine';
 import { getConfig, type Config } from '@shared/config/config';
-import { productionEventSink, provideEventSink } from '@shared/events/event-sink';
+import { productionEventSink } from '@shared/events/event-sink';
 import type { EventSink } from '@shared/events/event-sink-interface';
 import { createLocalEventStream } from '@shared/events/local-event-stream';
+import { lazy, type ServiceOverrides } from '@shared/runtime/services';
 
 /** The event stream's stand-in over LOCAL_LAKE_DIR; the real stream when EVENTS_STREAM_NAME names one. */
 export const localEventSink = (config: Pick<Config, 'EVENTS_STREAM_NAME' | 'LOCAL_LAKE_DIR'>): EventSink => {
@@ -32,10 +33,11 @@ export const localAnalyticsEngine = (
 };
 
 /**
- * Provides the local services, each built on first use from the configuration of that moment
- * (LOCAL_LAKE_DIR); `eventSink` replaces the sink's factory (the local stack's guarded stream).
+ * The local services for `provideServices`, each built on first use from the configuration of that
+ * moment (LOCAL_LAKE_DIR; the engine again whenever the configuration is read again); `eventSink`
+ * replaces the sink's builder (the local stack's guarded stream).
  */
-export const provideLocalServices = (options: { eventSink?: () => EventSink } = {}): void => {
-  provideEventSink(options.eventSink ?? (() => localEventSink(getConfig())));
-  provideAnalyticsEngine(localAnalyticsEngine);
-};
+export const localServices = (options: { eventSink?: () => EventSink } = {}): ServiceOverrides => ({
+  eventSink: lazy(options.eventSink ?? (() => localEventSink(getConfig()))),
+  analyticsEngine: lazy(() => localAnalyticsEngine(getConfig())),
+});

@@ -11,7 +11,8 @@ import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { getDocumentClient } from '@shared/db/dynamo-client';
 import { getEventSink } from '@shared/events/event-sink';
 import { createLocalEventStream, drainEventStream } from '@shared/events/local-event-stream';
-import { provideLocalServices } from './local-services';
+import { localServices } from './local-services';
+import { provideServices } from '@shared/runtime/services';
 import { guardEventSink, installTableGrantGuard, routeContext } from './grant-guard';
 import { createLocalApiServer, type LambdaHandler } from './local-server';
 import { LocalInvocations } from './local-invocations';
@@ -152,7 +153,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   installTableGrantGuard(getDocumentClient());
   // This process's services: the event stream's stand-in over the lake folder (held to each
   // route's grants) and DuckDB over the same lake; the Lambda bundles build the deployed ones.
-  provideLocalServices({ eventSink: () => guardEventSink(createLocalEventStream(lakeDir)) });
+  provideServices(localServices({ eventSink: () => guardEventSink(createLocalEventStream(lakeDir)) }));
 
   // The edge sits behind a local front door (CloudFront's stand-in) with its own origin secret.
   const originSecret = randomBytes(24).toString('hex');

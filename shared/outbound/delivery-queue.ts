@@ -1,24 +1,11 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { OutboundEvent } from './event-catalogue';
+import type { DeliveryQueue } from './delivery-queue-interface';
 import { sendInBatches } from '@shared/util/batch-send';
 import { SEND_MESSAGE_BATCH_LIMITS, utf8Bytes } from '@shared/util/byte-batches';
 import { outboundEnv } from './outbound-config';
+import { service } from '@shared/runtime/services';
 
-/** One delivery: one event for one endpoint. Retried as a whole until the endpoint takes it. */
-export interface DeliveryMessage {
-  endpointId: string;
-  workspaceId: string;
-  event: OutboundEvent;
-  /** A replay asked for (`webhooks replay`): posted again even though the endpoint had it (webhook-marker.ts). */
-  replay?: boolean;
-}
-
-/** The webhook delivery queue: SQS deployed, an in-process stand-in locally. */
-export interface DeliveryQueue {
-  send(messages: DeliveryMessage[]): Promise<void>;
-  /** Keeps a received message invisible for `delayMs` (its next attempt), before it is reported failed. */
-  retryLater(receiptHandle: string, delayMs: number): Promise<void>;
-}
+export type { DeliveryMessage, DeliveryQueue } from './delivery-queue-interface';
 
 /**
  * SQS allows at most 12 hours from the receive; a longer value is an error, not a clamp. The
@@ -65,17 +52,12 @@ export const createSqsDeliveryQueue = (options: { client: SQSClient; queueUrl: s
   },
 });
 
-let queue: DeliveryQueue | undefined;
-
-export const getDeliveryQueue = (): DeliveryQueue => {
-  if (!queue) {
-    const env = outboundEnv();
-    if (!env.queueUrl) throw new Error('No webhook queue configured (WEBHOOK_QUEUE_URL)');
-    queue = createSqsDeliveryQueue({ client: new SQSClient({ region: env.region }), queueUrl: env.queueUrl });
-  }
-  return queue;
+/** The production queue: SQS at WEBHOOK_QUEUE_URL. */
+const productionDeliveryQueue = (): DeliveryQueue => {
+  const env = outboundEnv();
+  if (!env.queueUrl) throw new Error('No webhook queue configured (WEBHOOK_QUEUE_URL)');
+  return createSqsDeliveryQueue({ client: new SQSClient({ region: env.region }), queueUrl: env.queueUrl });
 };
 
-export const setDeliveryQueue = (next: DeliveryQueue | undefined) => {
-  queue = next;
-};
+/** The process's queue (shared/runtime/services.ts): the production one unless another was provided. */
+export const getDeliveryQueue = (): DeliveryQueue => service('deliveryQueue', productionDeliveryQueue);

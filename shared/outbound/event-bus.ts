@@ -1,13 +1,12 @@
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { OutboundEvent } from './event-catalogue';
+import type { EventBus } from './event-bus-interface';
 import { sendInBatches } from '@shared/util/batch-send';
 import { PUT_EVENTS_LIMITS, utf8Bytes } from '@shared/util/byte-batches';
 import { outboundEnv } from './outbound-config';
+import { service } from '@shared/runtime/services';
 
-/** Where every outbound event goes for operators: the stack's EventBridge bus (a stand-in locally). */
-export interface EventBus {
-  put(events: OutboundEvent[]): Promise<void>;
-}
+export type { EventBus } from './event-bus-interface';
 
 const ATTEMPTS = 4;
 
@@ -62,22 +61,16 @@ export const createEventBridgeBus = (options: {
   },
 });
 
-let bus: EventBus | undefined;
-
-export const getEventBus = (): EventBus => {
-  if (!bus) {
-    const env = outboundEnv();
-    if (!env.busName) throw new Error('No event bus configured (OUTBOUND_BUS_NAME)');
-    bus = createEventBridgeBus({
-      client: new EventBridgeClient({ region: env.region }),
-      busName: env.busName,
-      source: env.eventSource,
-    });
-  }
-  return bus;
+/** The production bus: EventBridge, OUTBOUND_BUS_NAME. */
+const productionEventBus = (): EventBus => {
+  const env = outboundEnv();
+  if (!env.busName) throw new Error('No event bus configured (OUTBOUND_BUS_NAME)');
+  return createEventBridgeBus({
+    client: new EventBridgeClient({ region: env.region }),
+    busName: env.busName,
+    source: env.eventSource,
+  });
 };
 
-/** The local stack's stand-in, or a test's. */
-export const setEventBus = (next: EventBus | undefined) => {
-  bus = next;
-};
+/** The process's bus (shared/runtime/services.ts): the production one unless another was provided. */
+export const getEventBus = (): EventBus => service('eventBus', productionEventBus);

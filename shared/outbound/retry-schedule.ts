@@ -1,3 +1,5 @@
+import { service } from '@shared/runtime/services';
+
 /**
  * When a failed delivery is tried again: the schedule the Standard Webhooks specification
  * suggests (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), 8 attempts over about 27.6 hours, then the
@@ -9,12 +11,6 @@ export const localRetryDelaysMs = [250, 500, 1000, 2000, 4000, 8000, 16000] as c
 /** Attempts before the dead-letter queue: the first one plus one per delay. SQS maxReceiveCount. */
 export const MAX_DELIVERY_ATTEMPTS = deployedRetryDelaysMs.length + 1;
 
-let delays: readonly number[] = deployedRetryDelaysMs;
-
-export const setRetryDelays = (next: readonly number[]) => {
-  delays = next;
-};
-
 /** The wait before attempt `attempt + 1`, after attempt `attempt` (1-based) failed; undefined: no more. */
 export const retryDelayAfter = (attempt: number): number | undefined =>
-  attempt >= 1 ? delays[attempt - 1] : undefined;
+  attempt >= 1 ? service('retryDelaysMs', () => deployedRetryDelaysMs)[attempt - 1] : undefined;

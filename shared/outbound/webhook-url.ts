@@ -1,19 +1,16 @@
 import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { required } from '@shared/util/required';
+import { service } from '@shared/runtime/services';
 
 /**
  * SSRF policy of webhook URLs. Deployed: `https` only, and the host must resolve to public
  * addresses only (checked at `webhooks add` for IP literals, and on every delivery against the
  * address the connection actually uses). The local stack also allows `http://127.0.0.1` and
- * `http://localhost`, and nothing else that is not public.
+ * `http://localhost`, and nothing else that is not public: the local stack (and the admin CLI
+ * targeting it) provides `loopbackWebhooks: true` (shared/runtime/services.ts).
  */
-let loopbackAllowed = false;
-
-/** Only the local stack (and the admin CLI targeting it) calls this. */
-export const allowLoopbackWebhooks = (allowed: boolean) => {
-  loopbackAllowed = allowed;
-};
+const loopbackAllowed = (): boolean => service('loopbackWebhooks', () => false);
 
 export class WebhookUrlError extends Error {
   override name = 'WebhookUrlError';
@@ -88,11 +85,11 @@ export const checkWebhookUrl = (raw: string): URL => {
   }
   if (url.username || url.password) throw new WebhookUrlError('The webhook URL must not carry credentials');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const loopback = loopbackAllowed && LOOPBACK_HOSTS.has(host);
+  const loopback = loopbackAllowed() && LOOPBACK_HOSTS.has(host);
   if (url.protocol === 'http:') {
     if (!loopback) {
       throw new WebhookUrlError(
-        loopbackAllowed
+        loopbackAllowed()
           ? 'Only https URLs, or http://127.0.0.1 and http://localhost in the local stack'
           : 'The webhook URL must use https',
       );
@@ -122,7 +119,7 @@ export const publicOnlyLookup = (hostname: string, options: LookupOptions, callb
     const bad = addresses.find(
       (a) =>
         isNonPublicAddress(a.address) &&
-        !(loopbackAllowed && LOOPBACK_HOSTS.has(hostname) && isLoopbackAddress(a.address)),
+        !(loopbackAllowed() && LOOPBACK_HOSTS.has(hostname) && isLoopbackAddress(a.address)),
     );
     if (bad) {
       callback(
@@ -152,7 +149,7 @@ export const publicOnlyLookup = (hostname: string, options: LookupOptions, callb
  */
 export const checkWebhookHost = async (url: URL): Promise<void> => {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) || (loopbackAllowed && LOOPBACK_HOSTS.has(host))) return;
+  if (isIP(host) || (loopbackAllowed() && LOOPBACK_HOSTS.has(host))) return;
   const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
     publicOnlyLookup(host, { all: true }, (err) => {
       resolve(err);

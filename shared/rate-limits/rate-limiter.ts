@@ -3,6 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
+import { clockNow } from '@shared/runtime/services';
 import {
   effectiveRateLimits,
   limitOf,
@@ -29,13 +30,6 @@ export interface RateDecision {
   resetSeconds: number;
   limited: boolean;
 }
-
-let clock = (): number => Date.now();
-
-/** Tests pin the limiter's clock inside one window (a window edge between two requests would reset the count). */
-export const setRateLimitClock = (now: (() => number) | undefined): void => {
-  clock = now ?? (() => Date.now());
-};
 
 /** At most 10,000 workspaces' limits (lru-cache); each for LIMITS_CACHE_SECONDS on the limiter's clock. */
 const limitsCache = new LRUCache<string, { limits: RateLimits; until: number }>({ max: 10_000 });
@@ -96,7 +90,8 @@ const fullShardsOf = (key: string, windowStart: number): Set<number> => {
 export const countRequest = async (
   workspaceId: string,
   kind: RateLimitKind,
-  nowMs = clock(),
+  // Tests pin this clock inside one window (a window edge between two requests would reset the count).
+  nowMs = clockNow('rateLimit'),
   plan: CounterPlan = COUNTER_PLAN,
 ): Promise<RateDecision> => {
   const limit = limitOf(await limitsOf(workspaceId, nowMs), kind);

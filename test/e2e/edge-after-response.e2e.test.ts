@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getEventSink, setEventSink, type EventSink } from '@shared/events/event-sink';
+import { getEventSink, type EventSink } from '@shared/events/event-sink';
 import { linkRepository } from '@shared/links/link-repository';
 import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { IPHONE_UA } from '@test/reliability/route-cases';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { provideServices } from '@shared/runtime/services';
 
 let t: TestStack;
 let lake: EventSink;
@@ -14,7 +15,7 @@ beforeAll(async () => {
   return () => t.stop();
 });
 afterAll(() => {
-  setEventSink(lake);
+  provideServices({ eventSink: lake });
 });
 
 /** An event sink that holds every send until `open()`: the click's recording cannot finish before. */
@@ -54,7 +55,7 @@ describe('the visitor never waits for the click to be recorded', () => {
     await t.idle();
 
     const held = heldSink(lake);
-    setEventSink(held.sink);
+    provideServices({ eventSink: held.sink });
     try {
       const res = await edgeRequest(t.edgeUrl, {
         host: t.tenantA.domain,
@@ -77,7 +78,7 @@ describe('the visitor never waits for the click to be recorded', () => {
       expect((await linkRepository.findById(id, true))?.clicks).toBe(1);
     } finally {
       held.open();
-      setEventSink(lake);
+      provideServices({ eventSink: lake });
     }
   });
 });

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey, revokeKeyById } from '@shared/admin/api-key-lifecycle';
-import { setKeyClock } from '@shared/auth/api-keys';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { provideServices, resetServices } from '@shared/runtime/services';
 
 let t: TestStack;
 beforeAll(async () => {
@@ -14,7 +14,7 @@ afterAll(async () => {
   await t.stop();
 });
 afterEach(() => {
-  setKeyClock(undefined);
+  resetServices('clocks');
 });
 
 const listLinks = (key?: string) =>
@@ -24,7 +24,7 @@ describe('failed key authentications per address', () => {
   it('past the limit, failing keys get 429 until the window ends; a valid key from the same address never does', async () => {
     // A window of its own: the start of a five-minute window far from the real clock.
     const windowStart = Date.parse('2032-01-01T00:00:00Z');
-    setKeyClock(() => windowStart + 1000);
+    provideServices({ clocks: { keys: () => windowStart + 1000 } });
     const valid = await issueKey({ workspaceId: t.tenantA.workspaceId, kind: 'server', name: 'ok', scopes: ['read'] });
     const revoked = await issueKey({
       workspaceId: t.tenantA.workspaceId,
@@ -49,7 +49,7 @@ describe('failed key authentications per address', () => {
     for (let i = 0; i < 3; i += 1) expect((await listLinks(valid.key)).status).toBe(200);
 
     // The next window starts afresh.
-    setKeyClock(() => windowStart + 300_000);
+    provideServices({ clocks: { keys: () => windowStart + 300_000 } });
     expect((await listLinks('sk_unknown_later')).status).toBe(401);
   });
 });

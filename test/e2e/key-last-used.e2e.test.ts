@@ -1,12 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey } from '@shared/admin/api-key-lifecycle';
-import { hashApiKey, setKeyClock } from '@shared/auth/api-keys';
+import { hashApiKey } from '@shared/auth/api-keys';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { provideServices, resetServices } from '@shared/runtime/services';
 
 let t: TestStack;
 beforeAll(async () => {
@@ -14,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.stop());
 afterEach(() => {
-  setKeyClock(undefined);
+  resetServices('clocks');
 });
 
 /** Counts the key last-use writes (UpdateItem on APIKEY# partitions) the shared client sends. */
@@ -47,7 +48,7 @@ describe('key last use', () => {
       scopes: ['read', 'links:write'],
     });
     const day1 = Date.parse('2031-03-04T10:00:00Z');
-    setKeyClock(() => day1);
+    provideServices({ clocks: { keys: () => day1 } });
     const writes = countKeyWrites();
     try {
       const list = () => http(t.baseUrl, 'GET', '/v1/links', { headers: { 'api-key': key } });
@@ -57,13 +58,13 @@ describe('key last use', () => {
       for (let i = 0; i < 3; i += 1) expect((await list()).status).toBe(200);
       expect(writes.count()).toBe(1);
 
-      setKeyClock(() => day1 + 24 * 3_600_000);
+      provideServices({ clocks: { keys: () => day1 + 24 * 3_600_000 } });
       expect((await list()).status).toBe(200);
       expect(await lastUsedOn(key)).toBe('2031-03-05');
       expect(writes.count()).toBe(2);
 
       // A clock going back never moves the mark back (the update is conditional).
-      setKeyClock(() => day1);
+      provideServices({ clocks: { keys: () => day1 } });
       expect((await list()).status).toBe(200);
       expect(await lastUsedOn(key)).toBe('2031-03-05');
 

@@ -4,10 +4,10 @@
  * checked with a fake clock on the server side.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setKeyClock } from '@shared/auth/api-keys';
 import { runAdminFailing, runAdminJson } from '@test/support/admin-cli';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { provideServices, resetServices } from '@shared/runtime/services';
 
 let t: TestStack;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.stop());
 afterEach(() => {
-  setKeyClock(undefined);
+  resetServices('clocks');
 });
 
 const SPAWNS = { timeout: 240_000 };
@@ -75,7 +75,7 @@ describe('admin keys', SPAWNS, () => {
     expect(denied.body.error.details).toEqual({ reason: 'missing_scope', required: 'links:write' });
 
     // Expiry: the same 401 as a revoked key once expiresAt is reached.
-    setKeyClock(() => Date.parse(created.expiresAt!) + 1);
+    provideServices({ clocks: { keys: () => Date.parse(created.expiresAt!) + 1 } });
     expect((await listLinks(created.key)).status).toBe(401);
   });
 
@@ -150,9 +150,9 @@ describe('admin keys', SPAWNS, () => {
 
     expect((await listLinks(old.key)).status).toBe(200);
     expect((await listLinks(rotated.key)).status).toBe(200);
-    setKeyClock(() => overlapEnd - 1000);
+    provideServices({ clocks: { keys: () => overlapEnd - 1000 } });
     expect((await listLinks(old.key)).status).toBe(200);
-    setKeyClock(() => overlapEnd + 1000);
+    provideServices({ clocks: { keys: () => overlapEnd + 1000 } });
     expect((await listLinks(old.key)).status).toBe(401);
     expect((await listLinks(rotated.key)).status).toBe(200);
     expect((await createLink(rotated.key)).status).toBe(403);

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey, revokeKeyById, rotateKey } from '@shared/admin/api-key-lifecycle';
 import { apiKeyRepository } from '@shared/auth/api-key-repository';
-import { hashApiKey, setKeyClock } from '@shared/auth/api-keys';
+import { hashApiKey } from '@shared/auth/api-keys';
 import { publicKeyIdOf } from '@shared/auth/key-id';
 import { SESSION_TTL_SECONDS } from '@shared/auth/sessions';
 import { getDocumentClient } from '@shared/db/dynamo-client';
@@ -11,6 +11,7 @@ import { keys } from '@shared/db/keys';
 import { ORIGIN_VERIFY_HEADER, ORIGIN_VERIFY_VALUES_ENV } from '@shared/http/origin-verify';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { provideServices, resetServices } from '@shared/runtime/services';
 
 let t: TestStack;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ afterAll(async () => {
   await t.stop();
 });
 afterEach(() => {
-  setKeyClock(undefined);
+  resetServices('clocks');
 });
 
 const CONSOLE = { 'x-requested-with': 'console' };
@@ -90,7 +91,7 @@ describe('POST /v1/sessions (console sign-in)', () => {
   it('wrong keys count against the failed-auth limit: past it, 429 even for a right key sent after', async () => {
     // A five-minute window of its own, far from the real clock and the other tests.
     const windowStart = Date.parse('2033-03-03T00:00:00Z');
-    setKeyClock(() => windowStart + 1000);
+    provideServices({ clocks: { keys: () => windowStart + 1000 } });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await signIn(`sk_wrong-${String(i)}`)).res.status);
     expect(statuses).toEqual([401, 401, 401, 429]);
@@ -196,9 +197,9 @@ describe('how a session ends', () => {
   it('after 12 hours, even before DynamoDB deletes the expired item', async () => {
     const { cookie, res } = await signIn(t.tenantA.serverKey);
     const expiresAt = Date.parse((res.body as { data: { expiresAt: string } }).data.expiresAt);
-    setKeyClock(() => expiresAt - 1000);
+    provideServices({ clocks: { keys: () => expiresAt - 1000 } });
     expect((await asConsole('GET', '/v1/links', cookie)).status).toBe(200);
-    setKeyClock(() => expiresAt + 1000);
+    provideServices({ clocks: { keys: () => expiresAt + 1000 } });
     expect((await asConsole('GET', '/v1/links', cookie)).status).toBe(401);
   });
 
@@ -217,9 +218,9 @@ describe('how a session ends', () => {
     const { cookie } = await signIn(key.key);
     const rotated = await rotateKey(key.id, 60 * 60 * 1000);
     const overlapEnd = Date.parse(rotated.previousExpiresAt);
-    setKeyClock(() => overlapEnd - 1000);
+    provideServices({ clocks: { keys: () => overlapEnd - 1000 } });
     expect((await asConsole('GET', '/v1/links', cookie)).status).toBe(200);
-    setKeyClock(() => overlapEnd + 1000);
+    provideServices({ clocks: { keys: () => overlapEnd + 1000 } });
     expect((await asConsole('GET', '/v1/links', cookie)).status).toBe(401);
   });
 });
@@ -233,7 +234,7 @@ describe("behind the console's distribution (the origin-verify header)", () => {
 
   it("counts failed sign-ins by the viewer's address, and trusts that address only with the secret", async () => {
     const windowStart = Date.parse('2034-04-04T00:00:00Z');
-    setKeyClock(() => windowStart + 1000);
+    provideServices({ clocks: { keys: () => windowStart + 1000 } });
     const statuses = async (headers: () => Record<string, string>, n: number) => {
       const out: number[] = [];
       for (let i = 0; i < n; i++) out.push((await signIn(`sk_wrong-viewer-${String(i)}`, headers())).res.status);

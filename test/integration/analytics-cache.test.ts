@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
-import { setAnalyticsEngine } from '@shared/analytics/query/analytics-backend';
 import { createAthenaEngine } from '@shared/analytics/query/athena-engine';
 import { getAppAnalyticsOrThrow } from '@shared/analytics/query/get-app-analytics';
 import { getLinkAnalyticsOrThrow } from '@shared/analytics/query/get-link-analytics';
@@ -10,6 +9,7 @@ import { keys } from '@shared/db/keys';
 import { createShortLink } from '@shared/links/create-link';
 import { fakeAthenaApi, resultPages, type AthenaCall } from '@test/support/fake-athena';
 import { TEST_ORIGIN } from '@test/support/test-origin';
+import { provideServices, resetServices } from '@shared/runtime/services';
 
 const NOW = new Date('2026-03-15T10:30:00.000Z');
 let tenant: BootstrapResult;
@@ -57,13 +57,15 @@ beforeAll(async () => {
   ).id;
 });
 afterAll(() => {
-  setAnalyticsEngine(undefined);
+  resetServices('analyticsEngine');
 });
 
 describe('analytics answers computed by Athena are cached in the table', () => {
   it('maps Athena rows into AnalyticsData, then serves a refresh from the table without querying', async () => {
     const { athena, calls } = fakeAthena();
-    setAnalyticsEngine(createAthenaEngine({ athena, workgroup: 'wg', database: 'db', sleep: async () => {} }));
+    provideServices({
+      analyticsEngine: createAthenaEngine({ athena, workgroup: 'wg', database: 'db', sleep: async () => {} }),
+    });
     const first = await getLinkAnalyticsOrThrow(tenant.workspaceId, linkId, { range: '7d', traffic: 'all' }, NOW);
     expect(first.summary).toMatchObject({
       humanClicks: 7,
@@ -112,7 +114,9 @@ describe('analytics answers computed by Athena are cached in the table', () => {
 
   it('keys the cache by range, traffic and subject, and recomputes after the TTL', async () => {
     const { athena, calls } = fakeAthena();
-    setAnalyticsEngine(createAthenaEngine({ athena, workgroup: 'wg', database: 'db', sleep: async () => {} }));
+    provideServices({
+      analyticsEngine: createAthenaEngine({ athena, workgroup: 'wg', database: 'db', sleep: async () => {} }),
+    });
     const starts = () => calls.filter((c) => c.operation === 'StartQueryExecution').length;
     await getLinkAnalyticsOrThrow(tenant.workspaceId, linkId, { range: '30d', traffic: 'human' }, NOW);
     expect(starts()).toBe(2);

@@ -13,11 +13,12 @@ import { recordFirstOpen } from '@shared/attribution/first-open';
 import { parseUserAgent } from '@shared/clicks/user-agent';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
-import { getEventSink, setEventSink, type EventSink } from '@shared/events/event-sink';
+import { getEventSink, type EventSink } from '@shared/events/event-sink';
 import { createShortLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { readLake } from '@test/support/lake-reader';
 import { TEST_ORIGIN } from '@test/support/test-origin';
+import { provideServices } from '@shared/runtime/services';
 
 const IPHONE_17 =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1';
@@ -308,9 +309,9 @@ describe('first open', () => {
     const installId = `inst-retry-${newIp()}`;
     const real = getEventSink();
     const failing: EventSink = { send: async () => Promise.reject(new Error('sink down')) };
-    setEventSink(failing);
+    provideServices({ eventSink: failing });
     await expect(recordFirstOpen(auth, open({ installId }), device(newIp()), new Date())).rejects.toThrow('sink down');
-    setEventSink(real);
+    provideServices({ eventSink: real });
     const retried = await recordFirstOpen(auth, open({ installId }), device(newIp()), new Date());
     expect(retried).toMatchObject({ matched: false, matchType: null, matchGuaranteed: false, deferredDeepLink: null });
     const events = readLake().filter((e) => e.line.installId === installId);
@@ -403,11 +404,11 @@ describe('customer events', () => {
     });
     const id = `evt-fail-${newIp()}`;
     const real = getEventSink();
-    setEventSink({ send: async () => Promise.reject(new Error('sink down')) });
+    provideServices({ eventSink: { send: async () => Promise.reject(new Error('sink down')) } });
     await expect(
       recordCustomerEvents(tenant.workspaceId, { events: [{ name: 'a', eventId: id }] }, device(newIp())),
     ).rejects.toThrow('sink down');
-    setEventSink(real);
+    provideServices({ eventSink: real });
     expect(
       (await recordCustomerEvents(tenant.workspaceId, { events: [{ name: 'a', eventId: id }] }, device(newIp())))[0]!
         .status,

@@ -1,20 +1,16 @@
 import type { SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setDeliveryQueue, type DeliveryMessage } from '@shared/outbound/delivery-queue';
+import type { DeliveryMessage } from '@shared/outbound/delivery-queue';
 import { deliverBatch } from '@shared/outbound/delivery-batch';
 import type { OutboundEvent } from '@shared/outbound/event-catalogue';
-import { deployedRetryDelaysMs, MAX_DELIVERY_ATTEMPTS, setRetryDelays } from '@shared/outbound/retry-schedule';
+import { deployedRetryDelaysMs, MAX_DELIVERY_ATTEMPTS } from '@shared/outbound/retry-schedule';
 import { webhookEndpointRepository, type WebhookEndpoint } from '@shared/outbound/webhook-endpoint-repository';
 import { newWebhookSecret } from '@shared/outbound/webhook-secret';
 import { claimDelivery, LEASE_MS } from '@shared/outbound/webhook-marker';
-import {
-  allowLoopbackWebhooks,
-  checkWebhookHost,
-  publicOnlyLookup,
-  WebhookUrlError,
-} from '@shared/outbound/webhook-url';
+import { checkWebhookHost, publicOnlyLookup, WebhookUrlError } from '@shared/outbound/webhook-url';
 import { startWebhookReceiver, type WebhookReceiver } from '@test/support/webhook-receiver';
+import { provideServices, resetServices } from '@shared/runtime/services';
 
 /** The delivery function's batch handler against DynamoDB Local, with a recording queue. */
 const delays: Array<{ receiptHandle: string; delayMs: number }> = [];
@@ -22,23 +18,25 @@ let status = 200;
 let hook: WebhookReceiver;
 beforeAll(async () => {
   hook = await startWebhookReceiver(() => status);
-  setRetryDelays(deployedRetryDelaysMs);
-  setDeliveryQueue({
-    send: async () => {},
-    retryLater: (receiptHandle, delayMs) => {
-      delays.push({ receiptHandle, delayMs });
-      return Promise.resolve();
+  provideServices({
+    retryDelaysMs: deployedRetryDelaysMs,
+    deliveryQueue: {
+      send: async () => {},
+      retryLater: (receiptHandle, delayMs) => {
+        delays.push({ receiptHandle, delayMs });
+        return Promise.resolve();
+      },
     },
   });
 });
 afterAll(async () => {
-  setDeliveryQueue(undefined);
+  resetServices('deliveryQueue');
   await hook.close();
 });
 afterEach(() => {
   delays.length = 0;
   status = 200;
-  allowLoopbackWebhooks(false);
+  resetServices('loopbackWebhooks');
 });
 
 let n = 0;
@@ -91,7 +89,7 @@ const batch = (message: DeliveryMessage, receiveCount: number): SQSEvent => ({
 
 describe('webhook delivery (the delivery function)', () => {
   it('a failed attempt stays on the queue, invisible until the next step of the schedule; after the last one it is left to the DLQ', async () => {
-    allowLoopbackWebhooks(true);
+    provideServices({ loopbackWebhooks: true });
     const e = await endpoint();
     status = 500;
     const message = { endpointId: e.id, workspaceId: e.workspaceId, event: event() };
@@ -107,7 +105,7 @@ describe('webhook delivery (the delivery function)', () => {
   });
 
   it('2xx deletes; a removed or disabled endpoint, or an event of another workspace, is dropped without a request', async () => {
-    allowLoopbackWebhooks(true);
+    provideServices({ loopbackWebhooks: true });
     const e = await endpoint();
     const before = hook.received.length;
     expect(
@@ -132,7 +130,7 @@ describe('webhook delivery (the delivery function)', () => {
   });
 
   it('each event id is posted once per endpoint, whatever is re-put or delivered twice; a replay asked for posts again', async () => {
-    allowLoopbackWebhooks(true);
+    provideServices({ loopbackWebhooks: true });
     const [e, other] = [await endpoint(), await endpoint()];
     const message = { endpointId: e.id, workspaceId: e.workspaceId, event: event() };
     const posts = () => hook.received.filter((d) => d.headers['webhook-id'] === message.event.id).length;
@@ -156,7 +154,7 @@ describe('webhook delivery (the delivery function)', () => {
   });
 
   it('a delivery being made by another attempt is retried later, not posted at the same time', async () => {
-    allowLoopbackWebhooks(true);
+    provideServices({ loopbackWebhooks: true });
     const e = await endpoint();
     const message = { endpointId: e.id, workspaceId: e.workspaceId, event: event() };
     const now = new Date();
@@ -169,7 +167,7 @@ describe('webhook delivery (the delivery function)', () => {
   });
 
   it('410 Gone disables the endpoint', async () => {
-    allowLoopbackWebhooks(true);
+    provideServices({ loopbackWebhooks: true });
     const e = await endpoint();
     status = 410;
     expect(

@@ -8,7 +8,7 @@ import { replayClick, replaysInLog } from '@shared/clicks/click-replay';
 import { countClickBatch } from '@shared/clicks/count-click-batch';
 import type { CounterStreamRecord } from '@shared/clicks/link-counters';
 import type { EventRecord } from '@shared/events/event-record';
-import { setEventSink } from '@shared/events/event-sink';
+import { getEventSink } from '@shared/events/event-sink';
 import { createSqsSpool } from '@shared/events/event-spool';
 import { createKinesisPut } from '@shared/events/kinesis-client';
 import { createLocalEventStream } from '@shared/events/local-event-stream';
@@ -31,6 +31,7 @@ import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { waitUntil } from '@test/support/wait-until';
 import { startWebhookReceiver, type WebhookReceiver } from '@test/support/webhook-receiver';
 import { IPHONE_UA } from './route-cases';
+import { provideServices } from '@shared/runtime/services';
 
 /**
  * A duplicate storm: the same clicks delivered again through every at-least-once hop of the
@@ -177,9 +178,10 @@ beforeAll(async () => {
 });
 beforeAll(async () => {
   stream = await startLoopbackKinesis(process.env.LOCAL_LAKE_DIR!);
-  setEventSink(sinkOf(true));
+  const stackSink = getEventSink();
+  provideServices({ eventSink: sinkOf(true) });
   return async () => {
-    setEventSink(undefined);
+    provideServices({ eventSink: stackSink });
     await stream.close();
   };
 });

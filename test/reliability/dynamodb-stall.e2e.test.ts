@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { replayClick, replaysInLog } from '@shared/clicks/click-replay';
-import { getEventSink, setEventSink } from '@shared/events/event-sink';
+import { getEventSink } from '@shared/events/event-sink';
 import { errorLinesDuring } from '@test/support/log-capture';
 import { clearHostCache } from '@shared/edge/host-resolver';
 import { linkRepository } from '@shared/links/link-repository';
@@ -10,6 +10,7 @@ import { edgeRequest, readLakeEvents } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { IPHONE_UA } from './route-cases';
+import { provideServices } from '@shared/runtime/services';
 
 /**
  * A DynamoDB that stops answering (the fault proxy holds the calls), in front of the edge: the
@@ -89,17 +90,17 @@ describe('DynamoDB stalled behind the edge', () => {
     expect((await click(link.key)).status).toBe(302);
     const stream = getEventSink();
     const held: Array<() => void> = [];
-    setEventSink({ send: () => new Promise<void>((resolve) => held.push(resolve)) });
+    provideServices({ eventSink: { send: () => new Promise<void>((resolve) => held.push(resolve)) } });
     try {
       const { result: res, lines } = await errorLinesDuring(() => click(link.key));
       expect(res.status).toBe(302);
       const replays = replaysInLog(lines);
       expect(replays).toHaveLength(1);
       expect(replays[0]!.events).toEqual([expect.objectContaining({ eventType: 'click', linkId: link.id })]);
-      setEventSink(stream);
+      provideServices({ eventSink: stream });
       await replayClick(replays[0]!);
     } finally {
-      setEventSink(stream);
+      provideServices({ eventSink: stream });
       for (const release of held) release();
     }
     await t.idle();

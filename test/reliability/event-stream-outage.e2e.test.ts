@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRecord } from '@shared/events/event-record';
-import { setEventSink } from '@shared/events/event-sink';
 import { createSqsSpool } from '@shared/events/event-spool';
 import { createKinesisPut } from '@shared/events/kinesis-client';
 import { createLocalEventStream } from '@shared/events/local-event-stream';
@@ -20,6 +19,7 @@ import { loopbackCredentials } from '@test/support/aws-loopback';
 import { readLake } from '@test/support/lake-reader';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { IPHONE_UA } from './route-cases';
+import { provideServices } from '@shared/runtime/services';
 
 /**
  * The event stream down for a while under clicks: a loopback Kinesis (the AWS JSON 1.1 wire
@@ -119,7 +119,7 @@ beforeAll(async () => {
 });
 beforeAll(async () => {
   stream = await startLoopbackKinesis(process.env.LOCAL_LAKE_DIR!);
-  setEventSink(sinkOf(true));
+  provideServices({ eventSink: sinkOf(true) });
   return () => stream.close();
 });
 afterAll(() => {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayClick, replaysInLog } from '@shared/clicks/click-replay';
-import { getEventSink, setEventSink, type EventSink } from '@shared/events/event-sink';
+import { getEventSink, type EventSink } from '@shared/events/event-sink';
 import { createKinesisPut } from '@shared/events/kinesis-client';
 import { createStreamSink } from '@shared/events/stream-sink';
 import { linkRepository } from '@shared/links/link-repository';
@@ -13,6 +13,7 @@ import { http } from '@test/support/http-client';
 import { errorLinesDuring } from '@test/support/log-capture';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { IPHONE_UA } from './route-cases';
+import { provideServices } from '@shared/runtime/services';
 
 /**
  * The event stream stalls behind the edge: a loopback Kinesis takes every PutRecords and never
@@ -52,7 +53,7 @@ beforeAll(async () => {
     });
 });
 afterAll(() => {
-  setEventSink(lake);
+  provideServices({ eventSink: lake });
 });
 
 /** The deployed sink over the stalled stream: the official Kinesis client, default timeouts and retries. */
@@ -77,7 +78,7 @@ describe('the event stream stalled: the click budget cancels the write', () => {
     await t.idle();
     expect((await linkRepository.findById(link.id, true))?.clicks).toBe(1);
 
-    setEventSink(stalledSink());
+    provideServices({ eventSink: stalledSink() });
     let stopListening = () => undefined as unknown;
     const ended = new Promise<InvocationEnd>((resolve) => {
       stopListening = t.stack.invocations.onEnd((end) => {
@@ -104,7 +105,7 @@ describe('the event stream stalled: the click budget cancels the write', () => {
       expect(lines).not.toContain('Events could not be delivered');
     } finally {
       stopListening();
-      setEventSink(lake);
+      provideServices({ eventSink: lake });
     }
 
     // (b) The invocation ended, not by its timeout, with nothing of the write left on its event

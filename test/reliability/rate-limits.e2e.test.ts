@@ -1,11 +1,12 @@
 import { writeTestArtifact } from '@test/support/test-artifacts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
-import { clearRateLimitCache, setRateLimitClock } from '@shared/rate-limits/rate-limiter';
+import { clearRateLimitCache } from '@shared/rate-limits/rate-limiter';
 import { runAdminFailing, runAdminJson } from '@test/support/admin-cli';
 import { http, type HttpResponse } from '@test/support/http-client';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
 import { IPHONE_UA, multipartBody } from './route-cases';
+import { provideServices, resetServices } from '@shared/runtime/services';
 
 /** 20 s into a UTC minute: every request of this file falls in one fixed window. */
 const PINNED = Date.UTC(2026, 10, 23, 12, 0, 20);
@@ -20,7 +21,7 @@ const tally = {
 };
 
 beforeAll(async () => {
-  setRateLimitClock(() => PINNED);
+  provideServices({ clocks: { rateLimit: () => PINNED } });
   t = await startTestStack();
   return () => t.stop();
 });
@@ -33,7 +34,7 @@ beforeAll(async () => {
   link = created.body.data;
 });
 afterAll(() => {
-  setRateLimitClock(undefined);
+  resetServices('clocks');
   writeTestArtifact('rate-limits-report.json', tally);
 });
 
@@ -188,7 +189,7 @@ describe('per-workspace rate limits', () => {
   });
 
   it('a new window starts a new count; raising the limit applies once the cached limits expire', async () => {
-    setRateLimitClock(() => PINNED + 60_000);
+    provideServices({ clocks: { rateLimit: () => PINNED + 60_000 } });
     const next = await serverGet(c);
     expect(next.status).toBe(200);
     expect(next.headers.get('ratelimit')).toBe('"server";r=2;t=40');
@@ -197,7 +198,7 @@ describe('per-workspace rate limits', () => {
     const raised = await serverGet(c);
     expect(raised.status).toBe(200);
     expect(raised.headers.get('ratelimit-policy')).toBe('"server";q=1000000;w=60');
-    setRateLimitClock(() => PINNED);
+    provideServices({ clocks: { rateLimit: () => PINNED } });
   });
 
   it('routes without a credential (OpenAPI, preflight, the edge) carry no rate-limit headers', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '@shared/routes/route-table';
 import { rateLimitKindOf } from '@shared/rate-limits/rate-limit-policy';
-import { clearRateLimitCache, setRateLimitClock } from '@shared/rate-limits/rate-limiter';
+import { clearRateLimitCache } from '@shared/rate-limits/rate-limiter';
 import { workspaceRepository } from '@shared/tenancy/workspace-repository';
 import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
@@ -15,6 +15,7 @@ import {
   secretsOf,
   type TenantFixture,
 } from './route-cases';
+import { provideServices, resetServices } from '@shared/runtime/services';
 
 let t: TestStack;
 let a: TenantFixture;
@@ -107,7 +108,7 @@ describe('tenant walls', () => {
 describe('rate limits are per workspace', () => {
   const limited = routeTable.filter((r) => rateLimitKindOf(r.credential));
   beforeAll(async () => {
-    setRateLimitClock(() => Date.UTC(2026, 10, 23, 12, 0, 5));
+    provideServices({ clocks: { rateLimit: () => Date.UTC(2026, 10, 23, 12, 0, 5) } });
     await workspaceRepository.setRateLimits(b.tenant.workspaceId, {
       serverPerMinute: 1,
       clientPerMinute: 1,
@@ -116,7 +117,7 @@ describe('rate limits are per workspace', () => {
     clearRateLimitCache();
   });
   afterAll(() => {
-    setRateLimitClock(undefined);
+    resetServices('clocks');
   });
 
   it('covers every route with a credential', () => {

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { provideLocalServices } from '@shared/local/local-services';
+import { localServices } from '@shared/local/local-services';
+import { provideServices } from '@shared/runtime/services';
 
 /**
  * Runs before every test file: a table name and a temporary event lake of this file's own, and
@@ -16,4 +17,4 @@ process.env.LOG_LEVEL ??= 'silent';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 // The local services (the event stream's stand-in and DuckDB over that lake), as the local stack
 // provides them: production code builds only the deployed ones.
-provideLocalServices();
+provideServices(localServices());

@@ -8,7 +8,6 @@ import {
   ORIGIN_VERIFY_SECRET_ARN_ENV,
   ORIGIN_VERIFY_VALUES_ENV,
   acceptedOriginValues,
-  setOriginSecretClient,
 } from '@shared/http/origin-verify';
 import {
   isThroughFrontDoor,
@@ -18,6 +17,7 @@ import {
   viewerIp,
 } from '@shared/http/trusted-viewer';
 import { awsLoopback, loopbackCredentials } from '@test/support/aws-loopback';
+import { provideServices } from '@shared/runtime/services';
 
 const event = (headers: Record<string, string>): ApiEvent =>
   ({
@@ -130,9 +130,13 @@ describe('origin secret from Secrets Manager (wire)', () => {
   const loop = awsLoopback();
 
   it('asks for AWSCURRENT and AWSPREVIOUS with the official client and caches them', async () => {
-    setOriginSecretClient(
-      new SecretsManagerClient({ endpoint: loop.endpoint, region: 'us-east-1', credentials: loopbackCredentials }),
-    );
+    provideServices({
+      originSecretClient: new SecretsManagerClient({
+        endpoint: loop.endpoint,
+        region: 'us-east-1',
+        credentials: loopbackCredentials,
+      }),
+    });
     loop.reply = { status: 200, json: { SecretString: 'v-now', VersionStages: ['AWSCURRENT'] } };
     const env = { [ORIGIN_VERIFY_SECRET_ARN_ENV]: 'arn:aws:secretsmanager:us-east-1:1:secret:origin' };
     const values = await acceptedOriginValues(env, 1_000);
@@ -146,14 +150,14 @@ describe('origin secret from Secrets Manager (wire)', () => {
   });
 
   it('fails loudly when the secret cannot be read (the edge answers 500, it never trusts by default)', async () => {
-    setOriginSecretClient(
-      new SecretsManagerClient({
+    provideServices({
+      originSecretClient: new SecretsManagerClient({
         endpoint: loop.endpoint,
         region: 'us-east-1',
         credentials: loopbackCredentials,
         maxAttempts: 1,
       }),
-    );
+    });
     loop.reply = {
       status: 400,
       headers: { 'x-amzn-errortype': 'ResourceNotFoundException' },

@@ -8,9 +8,9 @@ import {
   ORIGIN_SECRET_REFRESH_MIN_MS,
   ORIGIN_VERIFY_HEADER,
   ORIGIN_VERIFY_SECRET_ARN_ENV,
-  setOriginSecretClient,
 } from '@shared/http/origin-verify';
 import { loopbackCredentials } from '@test/support/aws-loopback';
+import { provideServices, resetServices } from '@shared/runtime/services';
 
 /**
  * A loopback Secrets Manager (AWS JSON 1.1) holding one secret's stages, rotated as
@@ -43,9 +43,14 @@ const ARN = 'arn:aws:secretsmanager:us-east-1:111111111111:secret:origin';
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  setOriginSecretClient(
-    new SecretsManagerClient({ endpoint, region: 'us-east-1', credentials: loopbackCredentials, maxAttempts: 1 }),
-  );
+  provideServices({
+    originSecretClient: new SecretsManagerClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: loopbackCredentials,
+      maxAttempts: 1,
+    }),
+  });
   vi.stubEnv(ORIGIN_VERIFY_SECRET_ARN_ENV, ARN);
 });
 afterEach(() => {
@@ -53,7 +58,7 @@ afterEach(() => {
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
-  setOriginSecretClient(undefined);
+  resetServices('originSecretClient');
   await new Promise<void>((resolve) => {
     server.close(() => {
       resolve();

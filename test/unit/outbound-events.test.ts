@@ -11,10 +11,11 @@ import { deployedRetryDelaysMs, MAX_DELIVERY_ATTEMPTS } from '@shared/outbound/r
 import { streamWorkOf } from '@shared/outbound/stream-events';
 import { newWebhookSecret } from '@shared/outbound/webhook-secret';
 import { signedHeaders } from '@shared/outbound/webhook-signer';
-import { allowLoopbackWebhooks, checkWebhookUrl, isNonPublicAddress } from '@shared/outbound/webhook-url';
+import { checkWebhookUrl, isNonPublicAddress } from '@shared/outbound/webhook-url';
+import { provideServices, resetServices } from '@shared/runtime/services';
 
 afterEach(() => {
-  allowLoopbackWebhooks(false);
+  resetServices('loopbackWebhooks');
 });
 
 describe('webhook URL policy (SSRF)', () => {
@@ -46,7 +47,7 @@ describe('webhook URL policy (SSRF)', () => {
   });
 
   it('the local stack also allows http://127.0.0.1 and http://localhost, and nothing else private', () => {
-    allowLoopbackWebhooks(true);
+    provideServices({ loopbackWebhooks: true });
     expect(checkWebhookUrl('http://127.0.0.1:4000/hooks').port).toBe('4000');
     expect(checkWebhookUrl('http://localhost:4000/hooks').hostname).toBe('localhost');
     expect(() => checkWebhookUrl('http://10.0.0.1/x')).toThrow();

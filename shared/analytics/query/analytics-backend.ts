@@ -6,6 +6,7 @@ import { createAthenaClient } from '../athena-client';
 import { createAthenaEngine } from './athena-engine';
 import { parseMergedBefore, WATERMARK_KEY } from '../lake/compaction-plan';
 import { cachedWatermarkReader } from './raw-read';
+import { service } from '@shared/runtime/services';
 
 /**
  * The watermark object in the lake bucket (the official S3 client; read on compacted/ is
@@ -37,28 +38,9 @@ export const engineFromConfig = (
   throw new AnalyticsUnavailableError('Analytics are not configured for this deployment');
 };
 
-let build: (config: Config) => AnalyticsEngine = engineFromConfig;
-let cached: { config: Config; engine: AnalyticsEngine } | undefined;
-let override: AnalyticsEngine | undefined;
-
-/** One engine per process and configuration: the production one, unless the composition root provided another. */
-export const getAnalyticsEngine = (): AnalyticsEngine => {
-  if (override) return override;
-  const config = getConfig();
-  if (cached?.config !== config) cached = { config, engine: build(config) };
-  return cached.engine;
-};
-
 /**
- * For a composition root other than a Lambda's (the local stack, the admin CLI pointed at it, the
- * test environment): how this process builds its engine; undefined: the production one again.
+ * One engine per process and configuration (shared/runtime/services.ts): the production one,
+ * unless the composition root provided another; built again when the configuration is read again.
  */
-export const provideAnalyticsEngine = (factory: ((config: Config) => AnalyticsEngine) | undefined): void => {
-  build = factory ?? engineFromConfig;
-  cached = undefined;
-};
-
-/** For tests: run analytics on another engine (e.g. Athena over an intercepted client). */
-export const setAnalyticsEngine = (engine: AnalyticsEngine | undefined) => {
-  override = engine;
-};
+export const getAnalyticsEngine = (): AnalyticsEngine =>
+  service('analyticsEngine', () => engineFromConfig(getConfig()), { perConfig: true });
