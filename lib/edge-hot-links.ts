@@ -1,4 +1,4 @@
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { CfnKeyValueStore } from 'aws-cdk-lib/aws-cloudfront';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { EventSourceMapping, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
@@ -115,5 +115,9 @@ export class EdgeHotLinks extends Construct {
     );
 
     props.alarms.watchFunction('EdgeHotSet', this.fn);
+    new CfnOutput(Stack.of(this), 'HotLinksKeyValueStoreArn', {
+      value: props.store.attrArn,
+      description: "The edge's hot-link KeyValueStore (admin edge hot-set --kvs-arn, or HOT_LINKS_KVS_ARN)",
+    });
   }
 }
