@@ -28,6 +28,18 @@ export const budgets = {
   /** USD per million redirects, everything included, WAF on. */
   redirectAllInWithWafUsd: 2.35,
   /**
+   * Hot links at the edge (bench/edge-hot-links.ts): USD per million edge-answered redirects, all
+   * in with WAF, and beyond CloudFront's request, its function and WAF (the store read, the
+   * real-time log line, the log stream, the log consumer, the click event and counter work).
+   */
+  edgeAnsweredAllInUsd: 2.0,
+  edgeAnsweredBeyondDoorUsd: 0.3,
+  /** USD per million origin-answered redirects with the hot set on (a store read, a log line and its stream more). */
+  originWithHotSetBehindDoorUsd: 0.68,
+  originWithHotSetAllInUsd: 2.4,
+  /** A viral link (20,000 clicks/s) is in the hot set within one refresh interval, seconds. */
+  viralHotWithinSeconds: 60,
+  /**
    * The scaled-down production load (bench/hot-keys.ts): throttled writes on the outbound event
    * log and the rate limiter's counters, and events lost, over the whole run.
    */

@@ -39,6 +39,25 @@ export const prices = {
   /** CloudFront, United States: HTTPS requests ($0.0100 per 10,000); CloudFront Functions invocations. */
   cloudFrontHttpsRequest: 0.01 / 10_000,
   cloudFrontFunctionInvocation: 0.1 / 1_000_000,
+  /**
+   * CloudFront KeyValueStore: per read from a CloudFront Function (`cf.kvs().get`, a missing key
+   * included), $0.03 per million (aws.amazon.com/cloudfront/pricing/, "CloudFront Functions").
+   */
+  cloudFrontKvsRead: 0.03 / 1_000_000,
+  /**
+   * CloudFront real-time logs: $0.01 per 1,000,000 log lines generated (aws.amazon.com/cloudfront/pricing/,
+   * "Additional features"), besides the Kinesis data stream they are written to.
+   */
+  cloudFrontRealtimeLogLine: 0.01 / 1_000_000,
+  /**
+   * Kinesis Data Streams, on-demand mode (aws.amazon.com/kinesis/data-streams/pricing/): data in and
+   * data out per GB, each record rounded up to the nearest 1 KB (1,024 bytes), and a fixed charge
+   * per stream-hour.
+   */
+  kinesisOnDemandInGb: 0.08,
+  kinesisOnDemandOutGb: 0.04,
+  kinesisOnDemandRoundingBytes: 1024,
+  kinesisOnDemandStreamHour: 0.04,
   /** WAF: per request inspected (up to 1,500 WCUs), per web ACL and per rule (managed group counts as one) a month. */
   wafRequest: 0.6 / 1_000_000,
   wafWebAclMonth: 5,

@@ -15,6 +15,7 @@ import type { LatencyRow } from './warm-latency';
 import type { LimiterOverhead } from './limiter-overhead';
 import type { HotKeysBenchResult } from './hot-keys';
 import type { HotLinkResult } from './hot-link';
+import { edgeHotLinksBudgets, edgeHotLinksMarkdown, type EdgeHotLinksResult } from './edge-hot-links';
 import type { LakeModelSummary } from './lake-cost';
 import type { RulesBench } from './redirect-rules';
 import type { SdkSize } from './sdk-size';
@@ -53,6 +54,8 @@ export interface BenchResults {
   analytics: AnalyticsLevel[];
   /** Absent in results taken before the hot-link section existed. */
   hotLink?: HotLinkResult;
+  /** Hot links at the edge (bench/edge-hot-links.ts). Absent in older results. */
+  edgeHotLinks?: EdgeHotLinksResult;
   /** The event lake at production volume (model; bench/lake-cost.ts). Absent in older results. */
   lake?: LakeModelSummary;
   /** @linkservice/sdk's bundled size and @linkservice/web's script's (bench/sdk-size.ts). Absent in older results. */
@@ -127,6 +130,7 @@ export const judgeBudgets = (r: Omit<BenchResults, 'budgets'>): BudgetResult[] =
     });
   }
   if (r.hotLink) out.push(...hotLinkBudgets(r.hotLink));
+  if (r.edgeHotLinks) out.push(...edgeHotLinksBudgets(r.edgeHotLinks));
   if (r.lake) out.push(...lakeBudgets(r.lake));
   if (r.sdk)
     out.push({
@@ -627,6 +631,7 @@ export const toMarkdown = (r: BenchResults): string => {
   }
 
   if (r.hotLink) lines.push(...hotLinkMarkdown(r.hotLink));
+  if (r.edgeHotLinks) lines.push(...edgeHotLinksMarkdown(r.edgeHotLinks, table));
   if (r.hotKeys) lines.push(...hotKeysMarkdown(r.hotKeys));
 
   lines.push('## Notes: code changes made to meet the budgets', '');

@@ -1,12 +1,13 @@
 /**
- * `npm run bench [-- --quick] [-- --check] [-- --cold-start] [-- --hot-link] [-- --hot-keys] [-- --hot-keys-seconds N] [-- --analytics-events N[,N...]]`:
+ * `npm run bench [-- --quick] [-- --check] [-- --cold-start] [-- --hot-link] [-- --edge-hot-links] [-- --hot-keys] [-- --hot-keys-seconds N] [-- --analytics-events N[,N...]]`:
  * cold start, warm latency, DynamoDB work and cost per million, loopback throughput, analytics
  * scale and the hot link, in one run (`--cold-start`: section 1 and its budgets only;
  * `--hot-link`: the hot-link section and its budgets only, into bench/results/hot-link.json;
  * `--hot-keys`: the scaled-down load on the event log and the limiter only, into
  * bench/results/hot-keys.json, `--hot-keys-seconds N` modelled seconds, default 600;
  * `--analytics-events`: section 5 only, at the given levels, e.g. 10000000, into
- * bench/results/analytics.json). Markdown on stdout, JSON in bench/results/latest.json;
+ * bench/results/analytics.json; `--edge-hot-links`: section 8, hot links at the edge, and its
+ * budgets only, into bench/results/edge-hot-links.json). Markdown on stdout, JSON in bench/results/latest.json;
  * `--check` exits 1 when a budget fails. Loopback only, bounded.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,8 @@ import { measureDurations, measureWarmLatency } from './warm-latency';
 import { measureLimiterOverhead } from './limiter-overhead';
 import { measureHotKeys } from './hot-keys';
 import { measureHotLink } from './hot-link';
+import { edgeHotLinksCost, measureViralLink } from './edge-hot-links';
+import { startDynamoDbLocal } from '@shared/local/dynamodb-local';
 import { lakeModelReport } from './lake-cost';
 import { measureRedirectRules } from './redirect-rules';
 import { sdkSize } from './sdk-size';
@@ -44,6 +47,7 @@ const check = args.has('--check');
 const coldStartOnly = args.has('--cold-start');
 const hotLinkOnly = args.has('--hot-link');
 const hotKeysOnly = args.has('--hot-keys');
+const edgeHotLinksOnly = args.has('--edge-hot-links');
 /** `--hot-keys-seconds N`: the scaled-down load's modelled duration (default 600, ten minutes; --quick 30). */
 const hotKeysSecondsArg = (() => {
   const index = argv.findIndex((a) => a === '--hot-keys-seconds' || a.startsWith('--hot-keys-seconds='));
@@ -143,7 +147,18 @@ const sdk = await sdkSize();
 const rules = measureRedirectRules();
 
 let results: BenchResults;
-if (hotKeysOnly) {
+if (edgeHotLinksOnly) {
+  progress('edge hot links: cost model, round trip saved, the viral link (starting DynamoDB Local)');
+  const dynamo = await startDynamoDbLocal();
+  try {
+    const viral = await measureViralLink(dynamo.endpoint);
+    const edgeHotLinks = { cost: edgeHotLinksCost(), viral };
+    const partial = { ...runHeader(), coldStart: emptyColdStart, ...emptySections, analytics: [], edgeHotLinks };
+    results = { ...partial, sdk, rules, budgets: judgeBudgets({ ...partial, sdk, rules }) };
+  } finally {
+    await dynamo.stop();
+  }
+} else if (hotKeysOnly) {
   progress('starting DynamoDB Local and the local stack');
   const world = await startWorld();
   try {
@@ -300,6 +315,12 @@ if (hotKeysOnly) {
     const hotLink = await measureHotLink(world, endpoint, settings.hotLinkSeconds);
     progress(`hot keys: ${settings.hotKeysSeconds} modelled s of the scaled-down load`);
     const hotKeys = await measureHotKeys(world.stack.dynamoEndpoint, settings.hotKeysSeconds);
+    progress('edge hot links: the viral link');
+    const redirectRow = cost.rows.find((row) => row.operation === 'redirect');
+    const edgeHotLinks = {
+      cost: edgeHotLinksCost(redirectRow, eventBytes),
+      viral: await measureViralLink(world.stack.dynamoEndpoint),
+    };
     const partial = {
       ...runHeader(),
       coldStart,
@@ -312,6 +333,7 @@ if (hotKeysOnly) {
       analytics,
       hotLink,
       hotKeys,
+      edgeHotLinks,
     };
     results = { ...partial, lake, sdk, rules, budgets: judgeBudgets({ ...partial, lake, sdk, rules }) };
   } finally {
@@ -321,15 +343,17 @@ if (hotKeysOnly) {
 
 const out = path.join(projectRoot, 'bench', 'results');
 mkdirSync(out, { recursive: true });
-const outFile = hotKeysOnly
-  ? 'hot-keys.json'
-  : hotLinkOnly
-    ? 'hot-link.json'
-    : analyticsOnly
-      ? 'analytics.json'
-      : coldStartOnly
-        ? 'cold-start.json'
-        : 'latest.json';
+const outFile = edgeHotLinksOnly
+  ? 'edge-hot-links.json'
+  : hotKeysOnly
+    ? 'hot-keys.json'
+    : hotLinkOnly
+      ? 'hot-link.json'
+      : analyticsOnly
+        ? 'analytics.json'
+        : coldStartOnly
+          ? 'cold-start.json'
+          : 'latest.json';
 writeFileSync(path.join(out, outFile), `${JSON.stringify(results, null, 2)}\n`);
 writeReport(`${toMarkdown(results)}\n`);
 const failed = results.budgets.filter((b) => !b.pass);

@@ -173,6 +173,7 @@ export class LinkServiceStack extends Stack {
         store: this.frontDoor.hotLinkStore,
         table: this.table,
         alarms: this.alarms,
+        clickCounters: this.eventPipeline.counters,
       });
     }
 

@@ -16,6 +16,7 @@ import { registerAppCommands } from './admin/app-commands';
 import { registerClickCommands } from './admin/click-commands';
 import { registerDistributionTenantCommands } from './admin/distribution-tenant-commands';
 import { registerDomainCommands } from './admin/domain-commands';
+import { registerEdgeCommands } from './admin/edge-commands';
 import { registerImportCommands } from './admin/import-commands';
 import { registerKeyCommands } from './admin/key-commands';
 import { registerEventCommands } from './admin/event-commands';
@@ -57,6 +58,7 @@ registerStreamFailureCommands(program, adminTarget);
 registerImportCommands(program, adminTarget);
 registerClickCommands(program, adminTarget);
 registerLinkCommands(program, adminTarget);
+registerEdgeCommands(program, adminTarget);
 
 /** Help and version output are not failures: commander has printed them; exit with its code. */
 const SHOWN = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);

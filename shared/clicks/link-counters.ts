@@ -190,7 +190,15 @@ export const tallyClicks = (records: CounterStreamRecord[]): LinkTally[] => {
   return [...groups.values()].map((g) => tallyOf(g.linkId, g.shardId, g.records));
 };
 
-export type ApplyOutcome = { outcome: 'applied'; clicks: number } | { outcome: 'already_applied' | 'link_gone' };
+/** `item`: the link item as the update left it (its counters included); `hours`: what it added per hour. */
+export type ApplyOutcome =
+  | {
+      outcome: 'applied';
+      clicks: number;
+      item?: Record<string, unknown>;
+      hours: ReadonlyMap<string, { humans: number; bots: number }>;
+    }
+  | { outcome: 'already_applied' | 'link_gone' };
 
 /** A conditional update that lost to a concurrent change: read again and try again. */
 class ConditionRaced extends Error {}
@@ -310,7 +318,7 @@ export const applyLinkTally = async (tally: LinkTally, now = new Date(), replayI
         await markAllTracked(current.linkId, out.Attributes, firstHour, current.humans + current.bots);
         await pruneCheckpoints(current.linkId, out.Attributes, marker, now);
       }
-      return { outcome: 'applied', clicks: current.humans + current.bots };
+      return { outcome: 'applied', clicks: current.humans + current.bots, item: out.Attributes, hours: current.hours };
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
       // The document client does not unmarshall an error's item (ReturnValuesOnConditionCheckFailure).
@@ -580,13 +588,20 @@ export class CounterUpdatesFailed extends Error {
  * The counter consumer's work for one batch of stream records: one update per link (and shard),
  * at most `concurrency` at a time. Throws `CounterUpdatesFailed` if any update fails, so the
  * whole batch is delivered again (the updates that went through are then found applied and
- * skipped). `replayId`: the batch is a kept failure replayed (see `applyLinkTally`).
+ * skipped). `replayId`: the batch is a kept failure replayed (see `applyLinkTally`). `onApplied`
+ * sees each applied link with its item as the update left it (ReturnValues, no extra read) and
+ * the human and bot clicks the update added per hour.
  */
 export const applyClickCounters = async (
   records: CounterStreamRecord[],
   concurrency = 16,
   now = new Date(),
   replayId?: string,
+  onApplied?: (
+    linkId: string,
+    item: Record<string, unknown>,
+    hours: ReadonlyMap<string, { humans: number; bots: number }>,
+  ) => void,
 ): Promise<CounterBatchResult> => {
   const tallies = tallyClicks(records);
   const result: CounterBatchResult = { links: tallies.length, clicks: 0, applied: 0, alreadyApplied: 0, linksGone: 0 };
@@ -601,6 +616,7 @@ export const applyClickCounters = async (
           if (applied.outcome === 'applied') {
             result.applied += 1;
             result.clicks += applied.clicks;
+            if (applied.item) onApplied?.(tally.linkId, applied.item, applied.hours);
           } else if (applied.outcome === 'already_applied') result.alreadyApplied += 1;
           else result.linksGone += 1;
         } catch (error) {

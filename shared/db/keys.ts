@@ -20,6 +20,12 @@ export const keys = {
   host: (hostname: string): ItemKey => ({ pk: `HOST#${hostname.toLowerCase()}`, sk: 'HOST' }),
   app: (workspaceId: string, appId: string): ItemKey => ({ pk: `WS#${workspaceId}`, sk: `APP#${appId}` }),
   link: (linkId: string): ItemKey => ({ pk: `LINK#${linkId}`, sk: 'LINK' }),
+  /**
+   * The edge's hot set (docs/edge.md, only with the `edgeHotLinks` context on): one item holding
+   * the links nominated as newly hot (a string set the counter consumer adds to and the refresh
+   * consumes) and the last refresh's time and figures; expires by TTL when nothing writes it.
+   */
+  edgeHotSet: (): ItemKey => ({ pk: 'EDGEHOT#', sk: 'HOTSET' }),
   /** A link's list entry for one filter (domain, tag): carries the list index keys; see link-index.ts. */
   linkListEntry: (linkId: string, entry: string): ItemKey => ({ pk: `LINK#${linkId}`, sk: `ENTRY#${entry}` }),
   slug: (domain: string, key: string): ItemKey => ({ pk: `SLUG#${domain.toLowerCase()}#${key}`, sk: 'SLUG' }),

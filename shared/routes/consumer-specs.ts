@@ -84,18 +84,21 @@ export const webhookDeliveryConsumer: ConsumerSpec = {
 };
 
 /**
- * The hot-link writer (scheduled every minute, only with the `edgeHotLinks` context on): reads the
- * link items of the links in the edge's KeyValueStore and of the nominated candidates (BatchGet)
- * and their domains' host records, nothing else of the table; it writes only the store.
+ * The hot-link writer (only with the `edgeHotLinks` context on): scheduled every minute and fed
+ * the table's stream (LINK items' changes), one invocation at a time. It reads the link items of
+ * the links in the edge's KeyValueStore and of the nominated candidates (BatchGet), their
+ * domains' host records, and the hot-set item (`EDGEHOT#`: the candidates, consumed, and the last
+ * refresh's time, recorded); nothing else of the table. It writes the store.
  */
 export const edgeHotSetConsumer: ConsumerSpec = {
   handler: 'edge-hot-set',
   trigger: 'schedule',
   grants: {
-    table: 'read',
-    reads: ['LINK#', 'HOST#'],
-    actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+    table: 'readWrite',
+    reads: ['LINK#', 'HOST#', 'EDGEHOT#'],
+    writes: ['EDGEHOT#'],
+    actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'],
   },
   summary:
-    "Scheduled every minute: refreshes the edge's hot-link KeyValueStore from the links' live counters (one serialized writer)",
+    "Scheduled every minute and on the table stream's link changes: refreshes the edge's hot-link KeyValueStore from the links' live counters and removes changed links within seconds (one serialized writer)",
 };

@@ -29,6 +29,7 @@ export const writablePrefixes = [
   'AUDIT#',
   'SESSION#',
   'CONVERSIONS#',
+  'EDGEHOT#',
 ] as const;
 export type WritablePrefix = (typeof writablePrefixes)[number];
 

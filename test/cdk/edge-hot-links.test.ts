@@ -4,6 +4,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { LinkServiceStack } from '@lib/link-service-stack';
 import { hotLinkFunctionCode } from '@lib/front-door/hot-link-function-code';
 import { viewerRequestCode } from '@lib/front-door/viewer-request-code';
+import { EDGE_HOT_LINKS_ENV } from '@shared/edge/hot-links/hot-candidates';
 import { HOT_LINKS_KVS_ARN_ENV } from '@shared/edge/hot-links/kvs-writer';
 import { synthStack, synthWith } from '@test/support/synth-stack';
 
@@ -105,21 +106,80 @@ describe('CDK: hot links at the edge (context edgeHotLinks)', () => {
     expect(schedules[0]![1].Properties.ScheduleExpression).toBe('rate(1 minute)');
   });
 
-  it('on, grants the writer reads of link items and host records only (GetItem, BatchGetItem)', () => {
+  it('on, grants the writer reads of link items, host records and the hot-set item, and updates of that item only', () => {
     const writer = on.stack.edgeHotLinks!;
     const roleId = on.stack.getLogicalId(writer.fn.role.node.defaultChild as never);
     const tableStatements = ofType(onResources, 'AWS::IAM::Policy')
       .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Record<string, any>[])
       .filter((statement) => [statement.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
-    expect(tableStatements.length).toBeGreaterThan(0);
-    for (const statement of tableStatements) {
-      expect([statement.Action].flat().sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem']);
-      expect(statement.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'].sort()).toEqual([
-        'HOST#*',
-        'LINK#*',
-      ]);
-    }
+    // The table stream's reads (its event source mapping) carry no item condition; no item action is among them.
+    const items = tableStatements.filter((s) => s.Condition !== undefined);
+    const streamActions = [
+      'dynamodb:ListStreams',
+      'dynamodb:DescribeStream',
+      'dynamodb:GetRecords',
+      'dynamodb:GetShardIterator',
+    ];
+    for (const statement of tableStatements.filter((s) => s.Condition === undefined))
+      for (const action of [statement.Action].flat() as string[]) expect(streamActions).toContain(action);
+    const pairs = items
+      .flatMap((s) =>
+        [s.Action]
+          .flat()
+          .flatMap((a: string) =>
+            (s.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'] as string[]).map((k) => `${a} ${k}`),
+          ),
+      )
+      .sort();
+    expect(pairs).toEqual([
+      'dynamodb:BatchGetItem EDGEHOT#*',
+      'dynamodb:BatchGetItem HOST#*',
+      'dynamodb:BatchGetItem LINK#*',
+      'dynamodb:GetItem EDGEHOT#*',
+      'dynamodb:GetItem HOST#*',
+      'dynamodb:GetItem LINK#*',
+      'dynamodb:UpdateItem EDGEHOT#*',
+    ]);
+  });
+
+  it('on, the one writer runs one invocation at a time and reads the LINK changes of the table stream', () => {
+    const writer = on.stack.edgeHotLinks!;
+    const fnId = on.stack.getLogicalId(writer.fn.node.defaultChild as never);
+    expect(onResources[fnId]?.Properties.ReservedConcurrentExecutions).toBe(1);
+    const mappings = ofType(onResources, 'AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+      JSON.stringify(m.Properties.FunctionName).includes(fnId),
+    );
+    expect(mappings).toHaveLength(1);
+    const mapping = mappings[0]![1].Properties;
+    expect(JSON.stringify(mapping.EventSourceArn)).toContain('StreamArn');
+    expect(mapping.StartingPosition).toBe('LATEST');
+    expect(mapping.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual([
+      { eventName: ['MODIFY', 'REMOVE'], dynamodb: { Keys: { sk: { S: ['LINK'] } } } },
+    ]);
+    // Off, no mapping reads the stream for it and the counter consumer has no flag.
+    expect(ofType(offResources, 'AWS::Lambda::EventSourceMapping').length).toBe(
+      ofType(onResources, 'AWS::Lambda::EventSourceMapping').length - 1,
+    );
+  });
+
+  it('on, the click counter consumer nominates hot links: its flag, and UpdateItem of the hot-set item only', () => {
+    const counters = on.stack.eventPipeline.counters;
+    const fnId = on.stack.getLogicalId(counters.node.defaultChild as never);
+    expect(onResources[fnId]?.Properties.Environment.Variables[EDGE_HOT_LINKS_ENV]).toBe('true');
+    const offId = off.stack.getLogicalId(off.stack.eventPipeline.counters.node.defaultChild as never);
+    expect(offResources[offId]?.Properties.Environment.Variables[EDGE_HOT_LINKS_ENV]).toBeUndefined();
+    const roleId = on.stack.getLogicalId(counters.role.node.defaultChild as never);
+    const nominate = ofType(onResources, 'AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Record<string, any>[])
+      .filter((s) => s.Sid === 'NominateHotLinks');
+    expect(nominate).toEqual([
+      expect.objectContaining({
+        Action: 'dynamodb:UpdateItem',
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['EDGEHOT#'] } },
+      }),
+    ]);
   });
 
   it('on, only adds resources (every resource of the stack without it is kept), few, under the 500 limit', () => {
