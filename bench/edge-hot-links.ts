@@ -230,7 +230,8 @@ const VIRAL = { clicksPerSecond: 20_000, modelledSeconds: 65, shards: 4, batchWi
  */
 const child = async () => {
   const { createTableIfMissing } = await import('@shared/local/create-table');
-  const { provideLocalServices } = await import('@shared/local/local-services');
+  const { localServices } = await import('@shared/local/local-services');
+  const { provideServices } = await import('@shared/runtime/services');
   const { bootstrapTenant } = await import('@shared/admin/bootstrap');
   const { insertLink } = await import('@shared/links/create-link');
   const { domainRepository } = await import('@shared/tenancy/domain-repository');
@@ -248,7 +249,7 @@ const child = async () => {
   });
   await createTableIfMissing(admin, process.env.TABLE_NAME ?? '');
   admin.destroy();
-  provideLocalServices();
+  provideServices(localServices());
   const started = performance.now();
   const tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
   const domain = await domainRepository.findById(tenant.workspaceId, tenant.domainId);
