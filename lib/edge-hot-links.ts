@@ -6,7 +6,6 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Schedule, ScheduleExpression, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
-import { keys } from '@shared/db/keys';
 import { EDGE_HOT_LINKS_ENV } from '@shared/edge/hot-links/hot-candidates';
 import { HOT_LINKS_KVS_ARN_ENV } from '@shared/edge/hot-links/kvs-writer';
 import { edgeHotSetConsumer } from '@shared/routes/consumer-specs';
@@ -102,17 +101,9 @@ export class EdgeHotLinks extends Construct {
       ],
     });
 
-    // Discovery: the click counter consumer nominates the links that just turned hot, in the
-    // hot-set item only (UpdateItem on EDGEHOT#), and only with this feature on (its flag).
+    // Discovery: the click counter consumer nominates the links that just turned hot in the
+    // hot-set item (its grant is in its function spec), only with this feature on (its flag).
     props.clickCounters.addEnvironment(EDGE_HOT_LINKS_ENV, 'true');
-    props.clickCounters.addToRolePolicy(
-      new PolicyStatement({
-        sid: 'NominateHotLinks',
-        actions: ['dynamodb:UpdateItem'],
-        resources: [props.table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.edgeHotSet().pk] } },
-      }),
-    );
 
     props.alarms.watchFunction('EdgeHotSet', this.fn);
     new CfnOutput(Stack.of(this), 'HotLinksKeyValueStoreArn', {

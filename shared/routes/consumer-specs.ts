@@ -8,14 +8,18 @@ import type { ConsumerSpec } from './function-spec';
  * local stack runs their stand-ins (shared/local/grant-guard.ts).
  */
 
-/** The click counter consumer: reads a link's counters and updates them, on link items only. */
+/**
+ * The click counter consumer: reads a link's counters and updates them, on link items; with the
+ * edge's hot links on, it also nominates the links that just turned hot in the hot-set item
+ * (`EDGEHOT#`, one UpdateItem per batch at most; never written with the feature off).
+ */
 export const clickCountersConsumer: ConsumerSpec = {
   handler: 'click-counters',
   trigger: 'stream',
   grants: {
     table: 'readWrite',
     reads: ['LINK#'],
-    writes: ['LINK#'],
+    writes: ['LINK#', 'EDGEHOT#'],
     actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
   },
   summary: "Event stream -> the links' click counters, one update per link per batch",
