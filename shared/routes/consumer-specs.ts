@@ -86,16 +86,37 @@ export const webhookDeliveryConsumer: ConsumerSpec = {
 /**
  * The hot-link writer (scheduled every minute, only with the `edgeHotLinks` context on): reads the
  * link items of the links in the edge's KeyValueStore and of the nominated candidates (BatchGet)
- * and their domains' host records, nothing else of the table; it writes only the store.
+ * and their domains' host records; it writes the store and the record of each entry it put
+ * (`HOTSERVED#`, BatchWrite puts: served-history.ts), nothing else of the table.
  */
 export const edgeHotSetConsumer: ConsumerSpec = {
   handler: 'edge-hot-set',
   trigger: 'schedule',
   grants: {
-    table: 'read',
+    table: 'readWrite',
     reads: ['LINK#', 'HOST#'],
-    actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+    writes: ['HOTSERVED#'],
+    actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'],
   },
   summary:
     "Scheduled every minute: refreshes the edge's hot-link KeyValueStore from the links' live counters (one serialized writer)",
+};
+
+/**
+ * The edge click-log consumer (CloudFront real-time logs on their Kinesis stream, only with the
+ * `edgeHotLinks` context on): turns the clicks the hot-link function answered at the edge into
+ * click events on the event stream. It reads what the edge served (`HOTSERVED#`, Query), the
+ * link (`LINK#`; by its slug `SLUG#` when no write is remembered) and the visitor salt (`SECRET`),
+ * nothing else, and writes nothing of the table.
+ */
+export const edgeClickLogsConsumer: ConsumerSpec = {
+  handler: 'edge-click-logs',
+  trigger: 'stream',
+  grants: {
+    table: 'read',
+    reads: ['HOTSERVED#', 'LINK#', 'SLUG#', 'SECRET'],
+    actions: ['dynamodb:GetItem', 'dynamodb:Query'],
+    events: true,
+  },
+  summary: "CloudFront real-time logs -> click events of the redirects the edge's hot-link function answered",
 };

@@ -29,6 +29,7 @@ export const writablePrefixes = [
   'AUDIT#',
   'SESSION#',
   'CONVERSIONS#',
+  'HOTSERVED#',
 ] as const;
 export type WritablePrefix = (typeof writablePrefixes)[number];
 

@@ -5,7 +5,7 @@ import { parseHotEntry } from '@shared/edge/hot-links/edge-answer';
 import { diffHotSet, planHotSet, recentHumanClicks } from '@shared/edge/hot-links/hot-set';
 import { createHotSetWriter, UPDATE_KEYS_BATCH } from '@shared/edge/hot-links/kvs-writer';
 import type { LinkRecord } from '@shared/links/link-record';
-import { startLocalKvs, type LocalKvs } from '@test/support/kvs-loopback';
+import { startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
 
 const NOW = new Date('2026-03-01T12:15:00Z');
 
@@ -100,12 +100,12 @@ describe('hot-set writer against the KeyValueStore wire format', () => {
     await kvs.stop();
   });
   beforeEach(() => {
-    kvs.entries.clear();
+    for (const key of kvs.store.keys()) kvs.store.delete(key);
     kvs.requests.length = 0;
   });
 
   it('applies puts and deletes in UpdateKeys batches of 50, each with the ETag of the one before', async () => {
-    kvs.entries.set('go.example.com/old', '{}');
+    kvs.store.put('go.example.com/old', '{}');
     const links = Array.from({ length: 120 }, (_, i) => hot(`k${String(i).padStart(3, '0')}`, 200 + i));
     const plan = planHotSet(links, NOW);
     const writer = createHotSetWriter(client, kvs.arn);
