@@ -9,7 +9,7 @@ import middy from '@middy/core';
 import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { createHotSetWriter, HOT_LINKS_KVS_ARN_ENV } from '@shared/edge/hot-links/kvs-writer';
 import { refreshHotSet, type HotSetRefresh } from '@shared/edge/hot-links/refresh-hot-set';
-import { recordServedEntries } from '@shared/edge/hot-links/served-history';
+import { forgetServedEntries, recordServedEntries } from '@shared/edge/hot-links/served-history';
 import { observabilityMiddlewares } from '@shared/http/middleware/observability';
 import { log } from '@shared/util/logger';
 
@@ -19,6 +19,7 @@ const kvsArn = process.env[HOT_LINKS_KVS_ARN_ENV] ?? '';
 // real-time log consumer finds the destination an edge-answered click got.
 const writer = createHotSetWriter(new CloudFrontKeyValueStoreClient({ region: 'us-east-1' }), kvsArn, {
   recordServed: recordServedEntries,
+  forgetServed: forgetServedEntries,
 });
 
 interface HotSetEvent {

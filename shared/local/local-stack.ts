@@ -18,6 +18,7 @@ import { LocalInvocations } from './local-invocations';
 import { consoleDistDir } from './console-build';
 import { installAwsLambdaGlobal, invokeCollected, isStreamingHandler } from './lambda-streaming';
 import { startLocalOutbound, type LocalOutbound } from './local-outbound';
+import { startLocalEdgeHotLinks, type LocalEdgeHotLinks } from './local-edge-hot-links';
 import { localDir, projectRoot } from './paths';
 import type { Context } from 'aws-lambda';
 import type { ApiEvent } from '@shared/http/api-types';
@@ -40,6 +41,12 @@ export interface LocalStackOptions {
   requestLog?: (line: string) => void;
   tableName?: string;
   lakeDir?: string;
+  /**
+   * Hot links answered by the local edge (the stand-in of the `edgeHotLinks` context; off by
+   * default, as deployed): a local KeyValueStore API, the hot-set writer every minute, the
+   * hot-link function in the front door and its log records counted (local-edge-hot-links.ts).
+   */
+  edgeHotLinks?: boolean;
 }
 
 export interface LocalStack {
@@ -58,6 +65,8 @@ export interface LocalStack {
   outbound: LocalOutbound;
   /** Lambda's concurrency stand-in for both APIs (shared/local/local-invocations.ts). */
   invocations: LocalInvocations;
+  /** Hot links at the local edge: only with `edgeHotLinks` on (the writer, `refreshHotSet()`, the store). */
+  hotLinks?: LocalEdgeHotLinks;
   /**
    * Resolves once every invocation that has arrived, queued or running, has finished, work after
    * its response included (the edge records a click after answering the visitor), and the event
@@ -154,6 +163,15 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   // route's grants) and DuckDB over the same lake; the Lambda bundles build the deployed ones.
   provideLocalServices({ eventSink: () => guardEventSink(createLocalEventStream(lakeDir)) });
 
+  let hotLinks: LocalEdgeHotLinks | undefined;
+  try {
+    hotLinks = options.edgeHotLinks ? await startLocalEdgeHotLinks() : undefined;
+  } catch (error) {
+    await outbound.stop();
+    await dynamo?.stop();
+    throw error;
+  }
+
   // The edge sits behind a local front door (CloudFront's stand-in) with its own origin secret.
   const originSecret = randomBytes(24).toString('hex');
   process.env[ORIGIN_VERIFY_VALUES_ENV] = originSecret;
@@ -172,7 +190,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     api: 'edge',
     routes: routeTable,
     loadHandler,
-    frontDoor: { originSecret },
+    frontDoor: { originSecret, ...(hotLinks ? { edgeFunction: hotLinks.answer } : {}) },
     invocations,
     requestLog,
   });
@@ -188,6 +206,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   } catch (error) {
     // A start that fails stops everything it started (no orphaned DynamoDB Local).
     await Promise.all([service, edge, origin].filter((server) => server.listening).map(close));
+    await hotLinks?.stop();
     await outbound.stop();
     await dynamo?.stop();
     throw error;
@@ -205,8 +224,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     dynamo,
     outbound,
     invocations,
+    ...(hotLinks ? { hotLinks } : {}),
     idle: async () => {
       await invocations.idle();
+      await hotLinks?.drained();
       await drainEventStream(getEventSink());
     },
     stop: async () => {
@@ -214,6 +235,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       // before the table stream's consumer and DynamoDB Local go.
       await Promise.all([close(service), close(edge), close(origin)]);
       await invocations.idle();
+      await hotLinks?.stop();
       await outbound.stop();
       await dynamo?.stop();
     },

@@ -134,6 +134,36 @@ describe('hot-set writer against the KeyValueStore wire format', () => {
     }
   });
 
+  it('records each batch of puts with its send time before sending it; forgets the records of a refused batch', async () => {
+    const sent = new Date('2026-03-01T12:00:30.000Z');
+    const calls: string[] = [];
+    const writer = createHotSetWriter(client, kvs.arn, {
+      now: () => sent,
+      recordServed: (puts, at) => {
+        // Recorded before the store has them: no edge could serve an entry without its record.
+        calls.push(
+          `record ${puts.map((p) => `${p.key}:${String(kvs.store.get(p.key) !== undefined)}`).join(',')} ${at.toISOString()}`,
+        );
+        return Promise.resolve();
+      },
+      forgetServed: (puts, at) => {
+        calls.push(`forget ${puts.map((p) => p.key).join(',')} ${at.toISOString()}`);
+        return Promise.resolve();
+      },
+    });
+    const plan = planHotSet([hot('rec', 500)], NOW);
+    await writer.apply({ puts: [...plan.values()], deletes: [] });
+    expect(calls).toEqual([`record go.example.com/rec:false ${sent.toISOString()}`]);
+    // A value over the store's 1 KB limit: the store refuses the batch, its records are removed.
+    await expect(
+      writer.apply({ puts: [{ key: 'go.example.com/big', value: 'x'.repeat(2000) }], deletes: [] }),
+    ).rejects.toThrow();
+    expect(calls.slice(1)).toEqual([
+      `record go.example.com/big:false ${sent.toISOString()}`,
+      `forget go.example.com/big ${sent.toISOString()}`,
+    ]);
+  });
+
   it('serializes concurrent applies, so no update carries a stale ETag', async () => {
     const writer = createHotSetWriter(client, kvs.arn);
     const before = Number(kvs.etag().replace('ETAG', ''));

@@ -34,11 +34,14 @@ export interface HotSetWriter {
 
 export interface HotSetWriterOptions {
   /**
-   * Records the entries each `UpdateKeys` batch put, with the time the batch was sent, once the
-   * store took it (served-history.ts `recordServedEntries`: the real-time log consumer finds what
-   * a request was served). A failure is logged, not thrown: the store has the entries already.
+   * Records the entries an `UpdateKeys` batch puts, with the time it is sent, before it is sent
+   * (served-history.ts `recordServedEntries`): the real-time log consumer finds what a request
+   * was served, and a record is there before any edge location can serve its entry. A failure is
+   * logged and the batch still goes (the consumer then takes the link as it is).
    */
   recordServed?: (puts: readonly HotStoreEntry[], writtenAt: Date) => Promise<void>;
+  /** Removes those records again when the batch failed (best effort): its entries were never served. */
+  forgetServed?: (puts: readonly HotStoreEntry[], writtenAt: Date) => Promise<void>;
   /** The writer's clock (tests). */
   now?: () => Date;
 }
@@ -88,23 +91,35 @@ export const createHotSetWriter = (
       const batchPuts = batch.flatMap((op) => (op.kind === 'put' ? [{ Key: op.key, Value: op.value }] : []));
       const batchDeletes = batch.flatMap((op) => (op.kind === 'delete' ? [{ Key: op.key }] : []));
       const sentAt = now();
-      const out = await client.send(
-        new UpdateKeysCommand({
-          KvsARN: kvsArn,
-          IfMatch: etag,
-          ...(batchPuts.length ? { Puts: batchPuts } : {}),
-          ...(batchDeletes.length ? { Deletes: batchDeletes } : {}),
-        }),
-      );
+      const served = batch.flatMap((op) => (op.kind === 'put' ? [op.entry] : []));
+      const recorded =
+        options.recordServed && served.length > 0
+          ? await options.recordServed(served, sentAt).then(
+              () => true,
+              (error: unknown) => {
+                log('error', 'hot-set writes not recorded', { error: String(error), keys: served.map((p) => p.key) });
+                return false;
+              },
+            )
+          : false;
+      let out;
+      try {
+        out = await client.send(
+          new UpdateKeysCommand({
+            KvsARN: kvsArn,
+            IfMatch: etag,
+            ...(batchPuts.length ? { Puts: batchPuts } : {}),
+            ...(batchDeletes.length ? { Deletes: batchDeletes } : {}),
+          }),
+        );
+      } catch (error) {
+        if (recorded) await options.forgetServed?.(served, sentAt).catch(() => undefined);
+        throw error;
+      }
       etag = out.ETag;
       itemCount = out.ItemCount;
       totalSizeInBytes = out.TotalSizeInBytes;
       batches++;
-      const served = batch.flatMap((op) => (op.kind === 'put' ? [op.entry] : []));
-      if (options.recordServed && served.length > 0)
-        await options.recordServed(served, sentAt).catch((error: unknown) => {
-          log('error', 'hot-set writes not recorded', { error: String(error), keys: served.map((p) => p.key) });
-        });
     }
     return { puts: puts.length, deletes: deletes.length, batches, itemCount, totalSizeInBytes };
   };

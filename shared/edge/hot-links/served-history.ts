@@ -12,24 +12,19 @@ import type { HotStoreEntry } from './hot-entry';
  * finds the entry a request got (a log record carries the request, not the response's
  * `Location`): the latest write at or before the request's time.
  *
- * The write's time is taken when `UpdateKeys` is sent, and the record is written once it
- * succeeded. A KeyValueStore write reaches the edge locations within seconds, not at once: for a
- * few seconds after a change, one location may still answer with the previous entry while the
- * history names the new one. The consumer takes the latest write at or before the request (the
- * new entry as soon as it was sent): a click in those seconds may be recorded with the new
- * destination although its location still sent the old one. Either choice is wrong for some
- * clicks of those seconds; this one is never older than what the origin would have answered.
+ * The write's time is taken, and the record written, before `UpdateKeys` is sent (a failed batch
+ * removes its records again), so a write's record exists before any edge location can serve the
+ * entry: a history read at F holds every write an edge could have served by F. A KeyValueStore
+ * write then reaches the edge locations within seconds, not at once: for those seconds one
+ * location may still answer with the previous entry while the history names the new one. The
+ * consumer takes the latest write at or before the request (the new entry from the moment its
+ * write was sent): a click in those seconds may be recorded with the new destination although its
+ * location still sent the old one. Either choice is wrong for some clicks of those seconds; this
+ * one is never older than what the origin would have answered.
  */
 
 /** How long a write is remembered (the table's TTL removes it): a day. */
 export const HOT_SERVED_TTL_SECONDS = 24 * 3600;
-
-/**
- * A write is readable in the history within this long of its time (the `UpdateKeys` call, then
- * the history's BatchWrite): a cached history fetched at F answers for requests before F minus
- * this; a later request reads the history again.
- */
-export const HOT_SERVED_VISIBLE_WITHIN_MS = 5_000;
 
 /** A link's histories cached per process (the consumer sees a hot link's clicks in every batch). */
 const HISTORY_CACHE_MAX = 5_000;
@@ -43,7 +38,7 @@ export interface ServedWrite {
   destination: string;
 }
 
-/** Records the entries one `UpdateKeys` batch put, with the time it was sent. */
+/** Records the entries one `UpdateKeys` batch puts, with the time it is sent. */
 export const recordServedEntries = async (puts: readonly HotStoreEntry[], writtenAt: Date): Promise<void> => {
   if (puts.length === 0) return;
   const at = writtenAt.toISOString();
@@ -62,13 +57,6 @@ export const recordServedEntries = async (puts: readonly HotStoreEntry[], writte
     })),
   );
 };
-
-/**
- * A history read for a request within HOT_SERVED_VISIBLE_WITHIN_MS of it is read again, but at
- * most once a second per key (a hot link's clicks of one batch share one read): a write made in
- * that second is seen a second later at most, inside the propagation seconds described above.
- */
-export const HOT_SERVED_REREAD_MS = 1_000;
 
 const history = new LRUCache<string, { fetchedAt: number; writes: Promise<ServedWrite[]> }>({
   max: HISTORY_CACHE_MAX,
@@ -105,10 +93,9 @@ const readHistory = async (storeKey: string): Promise<ServedWrite[]> => {
  */
 export const servedEntryAt = async (storeKey: string, at: Date, now = Date.now()): Promise<ServedWrite | null> => {
   let cached = history.get(storeKey);
-  const stale =
-    !cached ||
-    (at.getTime() > cached.fetchedAt - HOT_SERVED_VISIBLE_WITHIN_MS && now - cached.fetchedAt >= HOT_SERVED_REREAD_MS);
-  if (!cached || stale) {
+  // A read started at F holds every write an edge could serve by F: later requests read again
+  // (one read per hot link per batch, as a batch's records are older than the batch).
+  if (!cached || at.getTime() > cached.fetchedAt) {
     const writes = readHistory(storeKey);
     cached = { fetchedAt: now, writes };
     history.set(storeKey, cached);
@@ -117,6 +104,13 @@ export const servedEntryAt = async (storeKey: string, at: Date, now = Date.now()
   let found: ServedWrite | null = null;
   for (const write of await cached.writes) if (write.at <= at.getTime()) found = write;
   return found;
+};
+
+/** Removes the records of a batch the store refused (its entries were never served). */
+export const forgetServedEntries = async (puts: readonly HotStoreEntry[], writtenAt: Date): Promise<void> => {
+  if (puts.length === 0) return;
+  const at = writtenAt.toISOString();
+  await batchWrite(puts.map((put) => ({ DeleteRequest: { Key: keys.hotServed(put.key, at) } })));
 };
 
 /** Forgets the cached histories (tests). */
