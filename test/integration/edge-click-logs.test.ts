@@ -208,6 +208,11 @@ describe('edge-answered clicks from real-time logs (DynamoDB Local, loopback Key
     });
     expect(await skipped({ 'x-edge-request-id': null })).toEqual({ skipped: 'malformed' });
     expect(await skipped({ 'cs-host': 'unknown.example.net' })).toEqual({ skipped: 'unknown_link' });
+    // A record naming the distribution in cs-host and the viewer's host in x-host-header still counts.
+    const swapped = (await skipped({ 'cs-host': 'd111111abcdef8.cloudfront.net', 'x-host-header': host })) as {
+      event: EventRecord;
+    };
+    expect(swapped.event).toMatchObject({ linkId: link.id, domain: host });
     // Never written through the recording writer: resolved from the link's current entry.
     const fallback = (await skipped({})) as { event: EventRecord };
     expect(fallback.event.resolvedDestinationUrl).toBe('https://example.com/plain');

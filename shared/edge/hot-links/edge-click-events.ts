@@ -65,40 +65,50 @@ export type EdgeClickSkip = 'not_edge_answered' | 'malformed' | 'unknown_link';
 
 export type EdgeClickConversion = { event: EventRecord } | { skipped: EdgeClickSkip };
 
+/** The link a record names on `host`, and the destination the edge served it with at `at`. */
+const servedLinkOf = async (
+  host: string,
+  uri: string,
+  at: Date,
+): Promise<{ link: LinkRecord; destination: string | null; host: string; key: string } | null> => {
+  const storeKey = hotKeyOf({ method: 'GET', host, uri, userAgent: null });
+  if (storeKey === null) return null;
+  const name = storeKey.slice(0, storeKey.indexOf('/'));
+  const key = storeKey.slice(storeKey.indexOf('/') + 1);
+  const served = await servedEntryAt(storeKey, at);
+  if (served) {
+    const link = await cachedLink(`id:${served.entry.i}`, () => linkRepository.findById(served.entry.i));
+    return link ? { link, destination: served.destination, host: name, key } : null;
+  }
+  // No write remembered (the entry is older than the history's day, or its record failed): the
+  // link's entry as it is now, which the writer would have put unchanged.
+  const link = await cachedLink(`slug:${storeKey}`, () => linkRepository.findBySlug(name, key));
+  if (!link) return null;
+  const entry = hotStoreEntryOf(name, key, toRedirectRecord(link), link.updatedAt, at);
+  return { link, destination: entry?.destination ?? null, host: name, key };
+};
+
 /**
  * One log record's click event, or why there is none: not a redirect the hot-link function
  * answered, a record without request id, time or a link path, or a link that is no longer known
- * (deleted since: nothing to count it on).
+ * (deleted since: nothing to count it on). The host is the viewer's `Host` (`cs-host`); should a
+ * record name the distribution there instead, `x-host-header` is tried as well.
  */
 export const edgeClickEventOf = async (record: RealtimeLogRecord): Promise<EdgeClickConversion> => {
   if (!isEdgeAnsweredClick(record)) return { skipped: 'not_edge_answered' };
   const at = recordTime(record);
   const requestId = record['x-edge-request-id'];
-  const host = record['cs-host'];
-  const storeKey = hotKeyOf({
-    method: 'GET',
-    host,
-    uri: record['cs-uri-stem'] ?? '',
-    userAgent: record['cs-user-agent'],
-  });
-  if (at === null || requestId === null || host === null || storeKey === null) return { skipped: 'malformed' };
-  const key = storeKey.slice(storeKey.indexOf('/') + 1);
-
-  const served = await servedEntryAt(storeKey, at);
-  let link: LinkRecord | null;
-  let destination: string | null;
-  if (served) {
-    link = await cachedLink(`id:${served.entry.i}`, () => linkRepository.findById(served.entry.i));
-    destination = served.destination;
-  } else {
-    // No write remembered (the entry is older than the history's day, or its record failed): the
-    // link's entry as it is now, which the writer would have put unchanged.
-    link = await cachedLink(`slug:${storeKey}`, () => linkRepository.findBySlug(host.toLowerCase(), key));
-    destination = link
-      ? (hotStoreEntryOf(host, key, toRedirectRecord(link), link.updatedAt, at)?.destination ?? null)
-      : null;
+  const uri = record['cs-uri-stem'] ?? '';
+  const hosts = [record['cs-host'], record['x-host-header']].filter((h): h is string => h !== null);
+  const valid = hosts.filter((h) => hotKeyOf({ method: 'GET', host: h, uri, userAgent: null }) !== null);
+  if (at === null || requestId === null || valid.length === 0) return { skipped: 'malformed' };
+  let found: Awaited<ReturnType<typeof servedLinkOf>> = null;
+  for (const host of valid) {
+    found = await servedLinkOf(host, uri, at);
+    if (found) break;
   }
-  if (!link) return { skipped: 'unknown_link' };
+  if (!found) return { skipped: 'unknown_link' };
+  const { link, destination, host, key } = found;
 
   const recorded = await buildClickEvent({
     link: {
@@ -106,7 +116,7 @@ export const edgeClickEventOf = async (record: RealtimeLogRecord): Promise<EdgeC
       linkId: link.id,
       linkType: link.linkType,
       deepLinkAppId: link.deepLinkAppId ?? null,
-      domain: host.toLowerCase(),
+      domain: host,
       key,
       tracking: link.tracking ?? null,
     },
