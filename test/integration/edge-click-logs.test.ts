@@ -110,7 +110,7 @@ describe('CloudFront real-time log lines', () => {
       'd111111abcdef8.cloudfront.net',
       '/abc',
       '-',
-      'Mozilla/5.0%20(Windows%20NT%2010.0;%20Win64;%20x64)',
+      'Mozilla/5.0%20(Windows%20NT%2010.0;%20Win64;%20x64)%20Bot+1',
       'https%3A%2F%2Fnews.example.org%2F',
       'DE',
       'hR0ffvTWA6Y2KoW4Ye8lA2KT1z9QybwaGiLkK3Q6lm0bWWR47E5KaA==',
@@ -125,7 +125,7 @@ describe('CloudFront real-time log lines', () => {
       timestamp: '1700000000.123',
       'c-ip': '2001:DB8::1',
       'cs-uri-query': null,
-      'cs-user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)',
+      'cs-user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Bot+1',
       'cs-referer': 'https://news.example.org/',
       'x-edge-result-type': 'FunctionGeneratedResponse',
     });

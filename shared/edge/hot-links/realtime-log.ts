@@ -53,10 +53,13 @@ export const FUNCTION_GENERATED_RESPONSE = 'FunctionGeneratedResponse';
 /** The default behaviour's path pattern: the link paths, where the hot-link function runs. */
 export const LINK_BEHAVIOR_PATH_PATTERN = '*';
 
-/** A URL-encoded value as text (`+` is a space); a malformed escape leaves the value as it is. */
+/**
+ * A URL-encoded value as text (CloudFront writes a space as `%20`; a `+` is kept as it is, so a
+ * user agent's `+` reads back as sent); a malformed escape leaves the value as it is.
+ */
 const decoded = (value: string): string => {
   try {
-    return decodeURIComponent(value.replaceAll('+', ' '));
+    return decodeURIComponent(value);
   } catch {
     return value;
   }
