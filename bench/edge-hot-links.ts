@@ -240,7 +240,7 @@ const child = async () => {
   const { createHotSetWriter } = await import('@shared/edge/hot-links/kvs-writer');
   const { refreshHotSet } = await import('@shared/edge/hot-links/refresh-hot-set');
   const { hotStoreKey } = await import('@shared/edge/hot-links/hot-entry');
-  const { startLocalKvs } = await import('@test/support/kvs-loopback');
+  const { startLocalKvs } = await import('@shared/local/local-kvs-server');
 
   const admin = new DynamoDBClient({
     endpoint: process.env.DYNAMODB_ENDPOINT,

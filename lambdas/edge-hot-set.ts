@@ -15,13 +15,18 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { invalidateHotLinks, type HotLinkInvalidationResult } from '@shared/edge/hot-links/invalidate-hot-links';
 import { createHotSetWriter, HOT_LINKS_KVS_ARN_ENV } from '@shared/edge/hot-links/kvs-writer';
 import { refreshHotSet, type HotSetRefresh } from '@shared/edge/hot-links/refresh-hot-set';
+import { forgetServedEntries, recordServedEntries } from '@shared/edge/hot-links/served-history';
 import { observabilityMiddlewares } from '@shared/http/middleware/observability';
 import { log } from '@shared/util/logger';
 
 const kvsArn = process.env[HOT_LINKS_KVS_ARN_ENV] ?? '';
 // The KeyValueStore API is global: the endpoint comes from the store's ARN; us-east-1 signs the
-// SigV4a request with region set `*`.
-const writer = createHotSetWriter(new CloudFrontKeyValueStoreClient({ region: 'us-east-1' }), kvsArn);
+// SigV4a request with region set `*`. Each put is recorded with its time (HOTSERVED#): the
+// real-time log consumer finds the destination an edge-answered click got.
+const writer = createHotSetWriter(new CloudFrontKeyValueStoreClient({ region: 'us-east-1' }), kvsArn, {
+  recordServed: recordServedEntries,
+  forgetServed: forgetServedEntries,
+});
 
 interface HotSetEvent {
   linkIds?: unknown;

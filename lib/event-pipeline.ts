@@ -56,15 +56,15 @@ export interface EventPipelineProps {
  * (scales by itself up to twice the previous peak, billed per GB). Default: 2 shards, 2,000
  * clicks/s; a stream can be resharded in place (docs/edge.md).
  */
-export const eventStreamCapacity = (
-  value: unknown,
-): { mode: 'provisioned'; shards: number } | { mode: 'on-demand' } => {
+export type StreamCapacity = { mode: 'provisioned'; shards: number } | { mode: 'on-demand' };
+
+export const eventStreamCapacity = (value: unknown, contextName = 'eventStreamShards'): StreamCapacity => {
   if (value === undefined) return { mode: 'provisioned', shards: 2 };
   if (value === 'on-demand') return { mode: 'on-demand' };
   const shards = Number(value);
   if (!Number.isInteger(shards) || shards < 1 || shards > 500)
     throw new Error(
-      `eventStreamShards must be a shard count (1-500) or "on-demand", got ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+      `${contextName} must be a shard count (1-500) or "on-demand", got ${typeof value === 'string' ? value : JSON.stringify(value)}`,
     );
   return { mode: 'provisioned', shards };
 };

@@ -20,6 +20,7 @@ import {
 } from './capacity';
 import { EventLake } from './event-lake';
 import { EventPipeline, eventStreamCapacity } from './event-pipeline';
+import { EdgeClickLogs } from './edge-click-logs';
 import { EdgeHotLinks } from './edge-hot-links';
 import { LakeCompaction } from './lake-compaction';
 import { LinkTable } from './link-table';
@@ -48,6 +49,8 @@ export class LinkServiceStack extends Stack {
   readonly lakeCompaction: LakeCompaction;
   /** Hot links answered in the edge location: only with the `edgeHotLinks` context on (default off). */
   readonly edgeHotLinks?: EdgeHotLinks;
+  /** The edge-answered clicks' real-time logs and their consumer: with `edgeHotLinks` only. */
+  readonly edgeClickLogs?: EdgeClickLogs;
   readonly outbound: OutboundEvents;
   readonly serviceApi: HttpApi;
   readonly frontDoor: EdgeFrontDoor;
@@ -174,6 +177,16 @@ export class LinkServiceStack extends Stack {
         table: this.table,
         alarms: this.alarms,
         clickCounters: this.eventPipeline.counters,
+      });
+      this.edgeClickLogs = new EdgeClickLogs(this, 'EdgeClickLogs', {
+        distribution: this.frontDoor.distribution,
+        table: this.table,
+        eventStream: this.eventPipeline.eventStream,
+        capacity: eventStreamCapacity(
+          this.node.tryGetContext('edgeClickLogShards') ?? this.node.tryGetContext('eventStreamShards'),
+          'edgeClickLogShards',
+        ),
+        alarms: this.alarms,
       });
     }
 

@@ -86,6 +86,8 @@ try {
     host,
     dbPath: path.join(localDir, 'dynamodb-data'),
     dynamoPort,
+    // The stand-in of `-c edgeHotLinks=true` (off by default, as deployed): docs/edge.md.
+    edgeHotLinks: process.env.EDGE_HOT_LINKS === 'true',
     requestLog: (line) => {
       console.log(line);
     },

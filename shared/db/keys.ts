@@ -43,6 +43,12 @@ export const keys = {
     sk: 'PWTRY',
   }),
   secret: (name: string): ItemKey => ({ pk: 'SECRET', sk: name }),
+  /**
+   * One write of a hot-link entry to the edge's KeyValueStore (`host/key`), by the write's time
+   * (ISO): the entry the edge served at a moment is the latest write at or before it (TTL 1 day).
+   */
+  hotServed: (storeKey: string, writtenAt: string): ItemKey => ({ pk: `HOTSERVED#${storeKey}`, sk: writtenAt }),
+  hotServedOf: (storeKey: string) => ({ pk: `HOTSERVED#${storeKey}` }),
   /** Browser origins some publishable key allows (CORS preflight carries no key). */
   browserOrigin: (origin: string, keyHash: string): ItemKey => ({ pk: `ORIGIN#${origin}`, sk: `APIKEY#${keyHash}` }),
   browserOriginsOf: (origin: string) => ({ pk: `ORIGIN#${origin}` }),

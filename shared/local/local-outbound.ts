@@ -171,6 +171,12 @@ export const startLocalOutbound = async (options: {
   dynamo: DynamoDBClient;
   dynamoEndpoint: string;
   tableName: string;
+  /**
+   * Another reader of the table's stream (deployed, its own event source mapping): handed each
+   * batch after the publisher took it; its failure is logged, not retried (the hot-set writer's
+   * invalidations: the next refresh re-plans every link in the store anyway).
+   */
+  alsoOnTableStream?: (records: readonly DynamoDBRecord[]) => Promise<unknown>;
 }): Promise<LocalOutbound> => {
   const busEvents: OutboundEvent[] = [];
   const deadLetters: DeliveryMessage[] = [];
@@ -209,7 +215,13 @@ export const startLocalOutbound = async (options: {
       const result = await routeContext.run(outboundPublisherConsumer, () =>
         publish({ Records: records as unknown as DynamoDBRecord[] }),
       );
-      return result.batchItemFailures[0]?.itemIdentifier;
+      const failed = result.batchItemFailures[0]?.itemIdentifier;
+      if (failed === undefined && options.alsoOnTableStream) {
+        await options.alsoOnTableStream(records as unknown as DynamoDBRecord[]).catch((error: unknown) => {
+          log('error', 'local table stream reader failed', { error: String(error) });
+        });
+      }
+      return failed;
     },
   });
   await reader.start();

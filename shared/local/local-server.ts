@@ -232,8 +232,13 @@ export const createLocalApiServer = (options: {
    * to x-forwarded-host), sends the origin its own Host, adds the origin-verify secret and, when
    * the client did not send one (a test may, standing in for CloudFront's geolocation),
    * `CloudFront-Viewer-Address` from the socket. `CloudFront-Viewer-Country` passes as sent.
+   * With `edgeFunction` (hot links on), the link paths (CloudFront's default behaviour) first go
+   * to it: when it answers, that is the answer and no function runs.
    */
-  frontDoor?: { originSecret: string };
+  frontDoor?: {
+    originSecret: string;
+    edgeFunction?: (request: EdgeFunctionRequest) => Promise<ApiResult | null>;
+  };
   /** Lambda's concurrency stand-in (shared by the servers of one stack); one of its own when omitted. */
   invocations?: LocalInvocations;
   /** Called with one line per request once it is answered (`npm start` prints them); none when omitted. */
@@ -311,6 +316,20 @@ export const createLocalApiServer = (options: {
     if (!match && fallback) match = { route: fallback, pathParameters: {} };
     const event = toEvent(req, url, rawPath, method, body, match);
     requestIds.set(res, event.requestContext.requestId);
+    const edgeFunction = options.frontDoor?.edgeFunction;
+    if (edgeFunction && onDefaultBehavior(match?.route)) {
+      const answered = await edgeFunction({
+        method,
+        path: url.pathname,
+        query: url.searchParams,
+        headers: { ...(event.headers as Record<string, string>) },
+        sourceIp: event.requestContext.http.sourceIp,
+      });
+      if (answered) {
+        writeResult(res, answered, method);
+        return;
+      }
+    }
     if (options.frontDoor) throughFrontDoor(event, req, options.frontDoor.originSecret);
     let result: ApiResult | undefined;
     if (!match) {
@@ -390,6 +409,23 @@ const toEvent = (
     isBase64Encoded: body.length > 0,
   };
 };
+
+/** A viewer request as the edge function sees it (shared/local/local-edge-hot-links.ts). */
+export interface EdgeFunctionRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  sourceIp: string;
+}
+
+/**
+ * A request on the distribution's default behaviour (`*`, the link paths): the edge routes with
+ * a parameter or the catch-all; the fixed paths (`/.well-known/...`, the launch-view beacon) are
+ * behaviours of their own, as the stack declares them.
+ */
+const onDefaultBehavior = (route: RouteDef | undefined): boolean =>
+  route === undefined || route.path === '$default' || route.path.includes('{');
 
 const throughFrontDoor = (event: ApiEvent, req: IncomingMessage, originSecret: string) => {
   const headers = event.headers as Record<string, string>;

@@ -19,6 +19,7 @@ import { LocalInvocations } from './local-invocations';
 import { consoleDistDir } from './console-build';
 import { installAwsLambdaGlobal, invokeCollected, isStreamingHandler } from './lambda-streaming';
 import { startLocalOutbound, type LocalOutbound } from './local-outbound';
+import { startLocalEdgeHotLinks, type LocalEdgeHotLinks } from './local-edge-hot-links';
 import { localDir, projectRoot } from './paths';
 import type { Context } from 'aws-lambda';
 import type { ApiEvent } from '@shared/http/api-types';
@@ -41,6 +42,12 @@ export interface LocalStackOptions {
   requestLog?: (line: string) => void;
   tableName?: string;
   lakeDir?: string;
+  /**
+   * Hot links answered by the local edge (the stand-in of the `edgeHotLinks` context; off by
+   * default, as deployed): a local KeyValueStore API, the hot-set writer every minute, the
+   * hot-link function in the front door and its log records counted (local-edge-hot-links.ts).
+   */
+  edgeHotLinks?: boolean;
 }
 
 export interface LocalStack {
@@ -59,6 +66,8 @@ export interface LocalStack {
   outbound: LocalOutbound;
   /** Lambda's concurrency stand-in for both APIs (shared/local/local-invocations.ts). */
   invocations: LocalInvocations;
+  /** Hot links at the local edge: only with `edgeHotLinks` on (the writer, `refreshHotSet()`, the store). */
+  hotLinks?: LocalEdgeHotLinks;
   /**
    * Resolves once every invocation that has arrived, queued or running, has finished, work after
    * its response included (the edge records a click after answering the visitor), and the event
@@ -140,11 +149,21 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   let outbound: LocalOutbound;
+  let hotLinks: LocalEdgeHotLinks | undefined;
   try {
     await createTableIfMissing(admin, tableName);
-    outbound = await startLocalOutbound({ dynamo: admin, dynamoEndpoint, tableName });
+    hotLinks = options.edgeHotLinks ? await startLocalEdgeHotLinks() : undefined;
+    // The table stream's readers: the outbound publisher, and with hot links on the hot-set
+    // writer's invalidations (deployed, a second event source mapping on the same stream).
+    outbound = await startLocalOutbound({
+      dynamo: admin,
+      dynamoEndpoint,
+      tableName,
+      ...(hotLinks ? { alsoOnTableStream: hotLinks.invalidate } : {}),
+    });
   } catch (error) {
     // A start that fails stops everything it started (no orphaned DynamoDB Local).
+    await hotLinks?.stop();
     await dynamo?.stop();
     throw error;
   } finally {
@@ -173,7 +192,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     api: 'edge',
     routes: routeTable,
     loadHandler,
-    frontDoor: { originSecret },
+    frontDoor: { originSecret, ...(hotLinks ? { edgeFunction: hotLinks.answer } : {}) },
     invocations,
     requestLog,
   });
@@ -189,6 +208,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   } catch (error) {
     // A start that fails stops everything it started (no orphaned DynamoDB Local).
     await Promise.all([service, edge, origin].filter((server) => server.listening).map(close));
+    await hotLinks?.stop();
     await outbound.stop();
     await dynamo?.stop();
     throw error;
@@ -206,8 +226,10 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
     dynamo,
     outbound,
     invocations,
+    ...(hotLinks ? { hotLinks } : {}),
     idle: async () => {
       await invocations.idle();
+      await hotLinks?.drained();
       await drainEventStream(getEventSink());
     },
     stop: async () => {
@@ -215,6 +237,7 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
       // before the table stream's consumer and DynamoDB Local go.
       await Promise.all([close(service), close(edge), close(origin)]);
       await invocations.idle();
+      await hotLinks?.stop();
       await outbound.stop();
       await dynamo?.stop();
     },

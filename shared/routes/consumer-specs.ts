@@ -92,7 +92,8 @@ export const webhookDeliveryConsumer: ConsumerSpec = {
  * the table's stream (LINK items' changes), one invocation at a time. It reads the link items of
  * the links in the edge's KeyValueStore and of the nominated candidates (BatchGet), their
  * domains' host records, and the hot-set item (`EDGEHOT#`: the candidates, consumed, and the last
- * refresh's time, recorded); nothing else of the table. It writes the store.
+ * refresh's time, recorded); it writes the store and the record of each entry it put
+ * (`HOTSERVED#`, BatchWrite puts: served-history.ts), nothing else of the table.
  */
 export const edgeHotSetConsumer: ConsumerSpec = {
   handler: 'edge-hot-set',
@@ -100,9 +101,28 @@ export const edgeHotSetConsumer: ConsumerSpec = {
   grants: {
     table: 'readWrite',
     reads: ['LINK#', 'HOST#', 'EDGEHOT#'],
-    writes: ['EDGEHOT#'],
-    actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'],
+    writes: ['EDGEHOT#', 'HOTSERVED#'],
+    actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
   },
   summary:
     "Scheduled every minute and on the table stream's link changes: refreshes the edge's hot-link KeyValueStore from the links' live counters and removes changed links within seconds (one serialized writer)",
+};
+
+/**
+ * The edge click-log consumer (CloudFront real-time logs on their Kinesis stream, only with the
+ * `edgeHotLinks` context on): turns the clicks the hot-link function answered at the edge into
+ * click events on the event stream. It reads what the edge served (`HOTSERVED#`, Query), the
+ * link (`LINK#`; by its slug `SLUG#` when no write is remembered) and the visitor salt (`SECRET`),
+ * nothing else, and writes nothing of the table.
+ */
+export const edgeClickLogsConsumer: ConsumerSpec = {
+  handler: 'edge-click-logs',
+  trigger: 'stream',
+  grants: {
+    table: 'read',
+    reads: ['HOTSERVED#', 'LINK#', 'SLUG#', 'SECRET'],
+    actions: ['dynamodb:GetItem', 'dynamodb:Query'],
+    events: true,
+  },
+  summary: "CloudFront real-time logs -> click events of the redirects the edge's hot-link function answered",
 };

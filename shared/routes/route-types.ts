@@ -30,6 +30,7 @@ export const writablePrefixes = [
   'SESSION#',
   'CONVERSIONS#',
   'EDGEHOT#',
+  'HOTSERVED#',
 ] as const;
 export type WritablePrefix = (typeof writablePrefixes)[number];
 

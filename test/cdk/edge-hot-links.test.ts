@@ -6,6 +6,7 @@ import { hotLinkFunctionCode } from '@lib/front-door/hot-link-function-code';
 import { viewerRequestCode } from '@lib/front-door/viewer-request-code';
 import { EDGE_HOT_LINKS_ENV } from '@shared/edge/hot-links/hot-candidates';
 import { HOT_LINKS_KVS_ARN_ENV } from '@shared/edge/hot-links/kvs-writer';
+import { REALTIME_LOG_FIELDS } from '@shared/edge/hot-links/realtime-log';
 import { synthStack, synthWith } from '@test/support/synth-stack';
 
 interface Resource {
@@ -106,7 +107,7 @@ describe('CDK: hot links at the edge (context edgeHotLinks)', () => {
     expect(schedules[0]![1].Properties.ScheduleExpression).toBe('rate(1 minute)');
   });
 
-  it('on, grants the writer reads of link items, host records and the hot-set item, and updates of that item only', () => {
+  it('on, grants the writer reads of link items, host records and the hot-set item, and writes of that item and its served records only', () => {
     const writer = on.stack.edgeHotLinks!;
     const roleId = on.stack.getLogicalId(writer.fn.role.node.defaultChild as never);
     const tableStatements = ofType(onResources, 'AWS::IAM::Policy')
@@ -136,10 +137,13 @@ describe('CDK: hot links at the edge (context edgeHotLinks)', () => {
       'dynamodb:BatchGetItem EDGEHOT#*',
       'dynamodb:BatchGetItem HOST#*',
       'dynamodb:BatchGetItem LINK#*',
+      'dynamodb:BatchWriteItem EDGEHOT#*',
+      'dynamodb:BatchWriteItem HOTSERVED#*',
       'dynamodb:GetItem EDGEHOT#*',
       'dynamodb:GetItem HOST#*',
       'dynamodb:GetItem LINK#*',
       'dynamodb:UpdateItem EDGEHOT#*',
+      'dynamodb:UpdateItem HOTSERVED#*',
     ]);
   });
 
@@ -157,9 +161,10 @@ describe('CDK: hot links at the edge (context edgeHotLinks)', () => {
     expect(mapping.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual([
       { eventName: ['MODIFY', 'REMOVE'], dynamodb: { Keys: { sk: { S: ['LINK'] } } } },
     ]);
-    // Off, no mapping reads the stream for it and the counter consumer has no flag.
+    // Off, no mapping reads the stream for it and the counter consumer has no flag; on adds two
+    // mappings: this one on the table's stream and the click-log consumer's on its log stream.
     expect(ofType(offResources, 'AWS::Lambda::EventSourceMapping').length).toBe(
-      ofType(onResources, 'AWS::Lambda::EventSourceMapping').length - 1,
+      ofType(onResources, 'AWS::Lambda::EventSourceMapping').length - 2,
     );
   });
 
@@ -179,7 +184,139 @@ describe('CDK: hot links at the edge (context edgeHotLinks)', () => {
     expect(policiesOf(onResources, on.stack)).toEqual(policiesOf(offResources, off.stack));
   });
 
-  it('on, only adds resources (every resource of the stack without it is kept), few, under the 500 limit', () => {
+  /** The table statements of a function's role. */
+  const tableStatementsOf = (role: { node: { defaultChild?: unknown } }) => {
+    const roleId = on.stack.getLogicalId(role.node.defaultChild as never);
+    return ofType(onResources, 'AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Record<string, any>[])
+      .filter((statement) => [statement.Action].flat().some((a: string) => a.startsWith('dynamodb:')))
+      .map((statement) => ({
+        actions: [statement.Action].flat().sort(),
+        prefixes: (statement.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'] as string[]).sort(),
+      }));
+  };
+
+  it('off, has no click-log stream, log configuration or consumer', () => {
+    expect(off.stack.edgeClickLogs).toBeUndefined();
+    expect(ofType(offResources, 'AWS::CloudFront::RealtimeLogConfig')).toEqual([]);
+    expect(distributionConfig(offResources).DefaultCacheBehavior).not.toHaveProperty('RealtimeLogConfigArn');
+  });
+
+  it('on, logs the link paths in real time (every request, the one field list) to a stream sized as the event stream', () => {
+    const logs = on.stack.edgeClickLogs!;
+    const [[configId, config] = []] = ofType(onResources, 'AWS::CloudFront::RealtimeLogConfig');
+    expect(config?.Properties).toMatchObject({
+      SamplingRate: 100,
+      Fields: [...REALTIME_LOG_FIELDS],
+      EndPoints: [
+        {
+          StreamType: 'Kinesis',
+          KinesisStreamConfig: {
+            RoleArn: { 'Fn::GetAtt': [on.stack.getLogicalId(logs.role.node.defaultChild as never), 'Arn'] },
+            StreamArn: { 'Fn::GetAtt': [on.stack.getLogicalId(logs.stream.node.defaultChild as never), 'Arn'] },
+          },
+        },
+      ],
+    });
+    const config2 = distributionConfig(onResources) as unknown as {
+      DefaultCacheBehavior: Record<string, unknown>;
+      CacheBehaviors: Record<string, unknown>[];
+    };
+    expect(config2.DefaultCacheBehavior.RealtimeLogConfigArn).toEqual({ 'Fn::GetAtt': [configId, 'Arn'] });
+    for (const behavior of config2.CacheBehaviors) expect(behavior).not.toHaveProperty('RealtimeLogConfigArn');
+    const stream = onResources[on.stack.getLogicalId(logs.stream.node.defaultChild as never)]!;
+    expect(stream.Properties).toMatchObject({
+      ShardCount: 2,
+      StreamModeDetails: { StreamMode: 'PROVISIONED' },
+      StreamEncryption: { EncryptionType: 'KMS', KeyId: 'alias/aws/kinesis' },
+    });
+  });
+
+  it('on, the log stream follows edgeClickLogShards, else eventStreamShards; a bad value fails the synth', () => {
+    const logStreams = (context: Record<string, unknown>) =>
+      ofType(
+        synthWith({ edgeHotLinks: true, ...context }, 'HotLinksShardsStack').template.toJSON().Resources as Record<
+          string,
+          Resource
+        >,
+        'AWS::Kinesis::Stream',
+      ).map(([, r]) => r.Properties.StreamModeDetails);
+    expect(logStreams({ eventStreamShards: 'on-demand' })).toEqual([
+      { StreamMode: 'ON_DEMAND' },
+      { StreamMode: 'ON_DEMAND' },
+    ]);
+    expect(logStreams({ edgeClickLogShards: 'on-demand' })).toEqual(
+      expect.arrayContaining([{ StreamMode: 'ON_DEMAND' }, { StreamMode: 'PROVISIONED' }]),
+    );
+    expect(() => logStreams({ edgeClickLogShards: 'lots' })).toThrow(/edgeClickLogShards must be a shard count/);
+  });
+
+  it('on, lets CloudFront only describe and put records on that stream, as that account', () => {
+    const logs = on.stack.edgeClickLogs!;
+    const roleId = on.stack.getLogicalId(logs.role.node.defaultChild as never);
+    const streamId = on.stack.getLogicalId(logs.stream.node.defaultChild as never);
+    const role = onResources[roleId]!;
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({
+        Action: 'sts:AssumeRole',
+        Principal: { Service: 'cloudfront.amazonaws.com' },
+        Condition: { StringEquals: { 'aws:SourceAccount': expect.anything() } },
+      }),
+    ]);
+    const statements = ofType(onResources, 'AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Record<string, any>[]);
+    expect(statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['kinesis:DescribeStreamSummary', 'kinesis:DescribeStream', 'kinesis:PutRecord', 'kinesis:PutRecords'],
+        Resource: { 'Fn::GetAtt': [streamId, 'Arn'] },
+      },
+    ]);
+  });
+
+  it('on, runs the click-log consumer from that stream (batch item failures) with reads only and event puts', () => {
+    const logs = on.stack.edgeClickLogs!;
+    const fnId = on.stack.getLogicalId(logs.fn.node.defaultChild as never);
+    const streamId = on.stack.getLogicalId(logs.stream.node.defaultChild as never);
+    const mappings = ofType(onResources, 'AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+      JSON.stringify(m.Properties.FunctionName).includes(fnId),
+    );
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]![1].Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [streamId, 'Arn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      StartingPosition: 'TRIM_HORIZON',
+    });
+    expect(tableStatementsOf(logs.fn.role)).toEqual([
+      {
+        actions: ['dynamodb:GetItem', 'dynamodb:Query'],
+        prefixes: ['HOTSERVED#*', 'LINK#*', 'SECRET*', 'SLUG#*'],
+      },
+    ]);
+    const roleId = on.stack.getLogicalId(logs.fn.role.node.defaultChild as never);
+    const puts = ofType(onResources, 'AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Record<string, any>[])
+      .filter((s) => [s.Action].flat().some((a: string) => a.startsWith('kinesis:Put')));
+    expect(puts).toHaveLength(1);
+    expect(JSON.stringify(puts[0]!.Resource)).not.toContain(streamId);
+  });
+
+  it('on, alarms when the log stream throttles CloudFront (records it refuses are dropped)', () => {
+    const logs = on.stack.edgeClickLogs!;
+    const streamId = on.stack.getLogicalId(logs.stream.node.defaultChild as never);
+    const alarms = ofType(onResources, 'AWS::CloudWatch::Alarm').filter(([id]) => id.includes('EdgeClickLogThrottles'));
+    expect(alarms).toHaveLength(1);
+    const metrics = JSON.stringify(alarms[0]![1].Properties.Metrics);
+    expect(metrics).toContain('PutRecords.ThrottledRecords');
+    expect(metrics).toContain('WriteProvisionedThroughputExceeded');
+    expect(metrics).toContain(streamId);
+    expect(alarms[0]![1].Properties.AlarmActions).toHaveLength(1);
+  });
+
+  it('on, only adds resources (every resource of the stack without it is kept), few, under the split point (450)', () => {
     // Event source mappings' logical ids carry the stack's name (and a hash of it), which differs
     // between the two synths.
     const normal = (id: string) => id.replace(/(?:TestStack|HotLinksStack)\w*$/, '<stack>');
@@ -187,8 +324,11 @@ describe('CDK: hot links at the edge (context edgeHotLinks)', () => {
     const onIds = new Set(Object.keys(onResources).map(normal));
     const added = [...onIds].filter((id) => !offIds.has(id));
     expect([...offIds].filter((id) => !onIds.has(id))).toEqual([]);
-    expect(added.length).toBeLessThanOrEqual(12);
-    expect(Object.keys(onResources).length).toBeLessThan(500);
+    // The store and function, the writer and its schedule (10), the click-log stream, CloudFront's
+    // role, the log configuration, the consumer and its mapping, three alarms (13).
+    expect(added.length).toBeLessThanOrEqual(24);
+    // Under the point where the stack's split plan starts (450), far under CloudFormation's 500.
+    expect(Object.keys(onResources).length).toBeLessThan(450);
   });
 
   it('on, passes the cdk-nag AwsSolutions checks (every exception acknowledged with a reason in code)', () => {

@@ -11,7 +11,7 @@ import { refreshHotSet } from '@shared/edge/hot-links/refresh-hot-set';
 import { insertLink } from '@shared/links/create-link';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import { runAdmin, runAdminFailing, runAdminJson } from '@test/support/admin-cli';
-import { startLocalKvs, type LocalKvs } from '@test/support/kvs-loopback';
+import { startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
 import { TEST_ORIGIN } from '@test/support/test-origin';
 
 let tenant: BootstrapResult;

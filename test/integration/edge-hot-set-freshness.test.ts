@@ -20,7 +20,7 @@ import { archiveLink, patchLink } from '@shared/links/patch-link';
 import { ensureTableStream } from '@shared/local/local-outbound';
 import { createTableStreamReader, type TableStreamReader } from '@shared/local/local-table-stream';
 import { domainRepository } from '@shared/tenancy/domain-repository';
-import { startLocalKvs, type LocalKvs } from '@test/support/kvs-loopback';
+import { startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
 import { TEST_ORIGIN } from '@test/support/test-origin';
 
 let tenant: BootstrapResult;

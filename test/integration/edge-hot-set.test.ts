@@ -10,7 +10,7 @@ import { createHotSetWriter } from '@shared/edge/hot-links/kvs-writer';
 import { refreshHotSet } from '@shared/edge/hot-links/refresh-hot-set';
 import { insertLink } from '@shared/links/create-link';
 import { domainRepository } from '@shared/tenancy/domain-repository';
-import { startLocalKvs, type LocalKvs } from '@test/support/kvs-loopback';
+import { startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
 import { TEST_ORIGIN } from '@test/support/test-origin';
 
 let tenant: BootstrapResult;

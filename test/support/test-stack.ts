@@ -16,9 +16,10 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-/** The local stack on free ports over this test file's table, with two tenants. */
-export const startTestStack = async (): Promise<TestStack> => {
+/** The local stack on free ports over this test file's table, with two tenants (`edgeHotLinks`: hot links at the local edge). */
+export const startTestStack = async (options: { edgeHotLinks?: boolean } = {}): Promise<TestStack> => {
   const stack = await startLocalStack({
+    ...options,
     port: 0,
     edgePort: 0,
     dynamoEndpoint: process.env.DYNAMODB_ENDPOINT,

@@ -253,6 +253,7 @@ describe('hot entry eligibility', () => {
         v: '2026-03-01T11:00:00.000Z',
         i: 'lnk_1',
       }),
+      destination: 'https://example.com/a',
     });
   });
 

@@ -5,7 +5,7 @@ import { parseHotEntry } from '@shared/edge/hot-links/edge-answer';
 import { diffHotSet, planHotSet, recentHumanClicks } from '@shared/edge/hot-links/hot-set';
 import { createHotSetWriter, UPDATE_KEYS_BATCH } from '@shared/edge/hot-links/kvs-writer';
 import type { LinkRecord } from '@shared/links/link-record';
-import { startLocalKvs, type LocalKvs } from '@test/support/kvs-loopback';
+import { startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
 
 const NOW = new Date('2026-03-01T12:15:00Z');
 
@@ -100,12 +100,12 @@ describe('hot-set writer against the KeyValueStore wire format', () => {
     await kvs.stop();
   });
   beforeEach(() => {
-    kvs.entries.clear();
+    for (const key of kvs.store.keys()) kvs.store.delete(key);
     kvs.requests.length = 0;
   });
 
   it('applies puts and deletes in UpdateKeys batches of 50, each with the ETag of the one before', async () => {
-    kvs.entries.set('go.example.com/old', '{}');
+    kvs.store.put('go.example.com/old', '{}');
     const links = Array.from({ length: 120 }, (_, i) => hot(`k${String(i).padStart(3, '0')}`, 200 + i));
     const plan = planHotSet(links, NOW);
     const writer = createHotSetWriter(client, kvs.arn);
@@ -132,6 +132,36 @@ describe('hot-set writer against the KeyValueStore wire format', () => {
       );
       expect(request.regionSet).toBe('*');
     }
+  });
+
+  it('records each batch of puts with its send time before sending it; forgets the records of a refused batch', async () => {
+    const sent = new Date('2026-03-01T12:00:30.000Z');
+    const calls: string[] = [];
+    const writer = createHotSetWriter(client, kvs.arn, {
+      now: () => sent,
+      recordServed: (puts, at) => {
+        // Recorded before the store has them: no edge could serve an entry without its record.
+        calls.push(
+          `record ${puts.map((p) => `${p.key}:${String(kvs.store.get(p.key) !== undefined)}`).join(',')} ${at.toISOString()}`,
+        );
+        return Promise.resolve();
+      },
+      forgetServed: (puts, at) => {
+        calls.push(`forget ${puts.map((p) => p.key).join(',')} ${at.toISOString()}`);
+        return Promise.resolve();
+      },
+    });
+    const plan = planHotSet([hot('rec', 500)], NOW);
+    await writer.apply({ puts: [...plan.values()], deletes: [] });
+    expect(calls).toEqual([`record go.example.com/rec:false ${sent.toISOString()}`]);
+    // A value over the store's 1 KB limit: the store refuses the batch, its records are removed.
+    await expect(
+      writer.apply({ puts: [{ key: 'go.example.com/big', value: 'x'.repeat(2000) }], deletes: [] }),
+    ).rejects.toThrow();
+    expect(calls.slice(1)).toEqual([
+      `record go.example.com/big:false ${sent.toISOString()}`,
+      `forget go.example.com/big ${sent.toISOString()}`,
+    ]);
   });
 
   it('serializes concurrent applies, so no update carries a stale ETag', async () => {

@@ -35,6 +35,12 @@ export const hotStoreKey = (host: string, key: string): string => `${host.toLowe
 export interface HotStoreEntry {
   key: string;
   value: string;
+  /**
+   * The destination as the origin records it in the click event (`resolvedDestinationUrl`: the
+   * URL before it is serialized for the `Location` header); not stored at the edge, recorded
+   * with each write (served-history.ts) for the clicks the edge answers.
+   */
+  destination?: string;
 }
 
 /**
@@ -52,7 +58,8 @@ export const hotStoreEntryOf = (
   now: Date,
 ): HotStoreEntry | null => {
   if (!isEdgeEligible(record) || isExpired(record, now) || !LINK_KEY.test(key)) return null;
-  const redirect = redirectTo(chooseDestination(record, visitorOf('other', null, now)).url);
+  const destination = chooseDestination(record, visitorOf('other', null, now)).url;
+  const redirect = redirectTo(destination);
   const location = redirect.headers?.Location;
   if (typeof location !== 'string') return null;
   const entry: HotEntry = {
@@ -68,5 +75,5 @@ export const hotStoreEntryOf = (
   if (bytes(storeKey) > KVS_KEY_MAX_BYTES || bytes(value) > KVS_VALUE_MAX_BYTES) return null;
   // The function answers only entries it reads back as well-formed: write no other.
   if (parseHotEntry(value) === null) return null;
-  return { key: storeKey, value };
+  return { key: storeKey, value, destination };
 };

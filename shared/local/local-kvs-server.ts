@@ -1,13 +1,15 @@
 import { Agent, createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { LocalKeyValueStore } from '@shared/edge/hot-links/function-sandbox';
 
 /**
- * A loopback CloudFront KeyValueStore API for tests: an HTTP server speaking that service's
+ * A local CloudFront KeyValueStore API (`npm start` with hot links on, and the tests): an HTTP server speaking that service's
  * REST-JSON wire format for DescribeKeyValueStore (`GET /key-value-stores/{arn}`, ETag header),
  * ListKeys (`GET .../keys`, NextToken/MaxResults) and UpdateKeys (`POST .../keys`, If-Match
  * header, Puts/Deletes body), over one in-memory store with CloudFront's limits (key 512 bytes,
- * value 1 KB, store 5 MB). A stale If-Match is a 409 ConflictException, as the service answers
+ * value 1 KB, store 5 MB): the `LocalKeyValueStore` the sandboxed hot-link function reads
+ * (function-sandbox.ts), so what the official client writes is what the local edge answers. A stale If-Match is a 409 ConflictException, as the service answers
  * it. Requests are recorded with their signing headers; signatures are not verified.
  *
  * The client's endpoint rules put the store's account id in front of the endpoint's host
@@ -19,7 +21,10 @@ export interface LocalKvs {
   /** The client's request handler: every host name resolves to 127.0.0.1. */
   requestHandler: NodeHttpHandler;
   arn: string;
-  entries: Map<string, string>;
+  /** The store the server writes and the sandboxed function reads. */
+  store: LocalKeyValueStore;
+  /** A snapshot of the store's keys and values. */
+  readonly entries: Map<string, string>;
   etag(): string;
   requests: { method: string; path: string; authorization: string | undefined; regionSet: string | undefined }[];
   stop(): Promise<void>;
@@ -33,13 +38,16 @@ const bodyOf = async (req: IncomingMessage): Promise<string> => {
   return Buffer.concat(chunks).toString('utf8');
 };
 
+export const LOCAL_KVS_ARN = 'arn:aws:cloudfront::123456789012:key-value-store/0a1b2c3d-4e5f-6789-abcd-ef0123456789';
+
 export const startLocalKvs = async (
-  arn = 'arn:aws:cloudfront::123456789012:key-value-store/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
+  arn = LOCAL_KVS_ARN,
+  store: LocalKeyValueStore = new LocalKeyValueStore(),
 ): Promise<LocalKvs> => {
-  const entries = new Map<string, string>();
+  const snapshot = () => new Map(store.keys().map((k) => [k, store.get(k) ?? '']));
   let version = 1;
   const etag = () => `ETAG${String(version)}`;
-  const size = () => [...entries].reduce((sum, [k, v]) => sum + bytes(k) + bytes(v), 0);
+  const size = () => store.sizeBytes;
   const requests: LocalKvs['requests'] = [];
 
   const server = createServer((req, res) => {
@@ -67,7 +75,7 @@ export const startLocalKvs = async (
       if (req.method === 'GET' && !keysPath) {
         send(
           200,
-          { KvsARN: arn, Created: 1767225600, ItemCount: entries.size, TotalSizeInBytes: size(), Status: 'READY' },
+          { KvsARN: arn, Created: 1767225600, ItemCount: store.keyCount, TotalSizeInBytes: size(), Status: 'READY' },
           { ETag: etag() },
         );
         return;
@@ -75,7 +83,7 @@ export const startLocalKvs = async (
       if (req.method === 'GET' && keysPath) {
         const max = Number(url.searchParams.get('MaxResults') ?? '50');
         const start = Number(url.searchParams.get('NextToken') ?? '0');
-        const all = [...entries].sort(([a], [b]) => a.localeCompare(b));
+        const all = [...snapshot()].sort(([a], [b]) => a.localeCompare(b));
         const page = all.slice(start, start + max);
         send(200, {
           Items: page.map(([Key, Value]) => ({ Key, Value })),
@@ -92,7 +100,7 @@ export const startLocalKvs = async (
           Puts?: { Key: string; Value: string }[];
           Deletes?: { Key: string }[];
         };
-        const next = new Map(entries);
+        const next = snapshot();
         for (const { Key } of input.Deletes ?? []) next.delete(Key);
         for (const { Key, Value } of input.Puts ?? []) {
           if (bytes(Key) > 512 || bytes(Value) > 1024) {
@@ -109,10 +117,10 @@ export const startLocalKvs = async (
           fail(402, 'ServiceQuotaExceededException', 'store over 5 MB');
           return;
         }
-        entries.clear();
-        for (const [k, v] of next) entries.set(k, v);
+        for (const key of store.keys()) if (!next.has(key)) store.delete(key);
+        for (const [k, v] of next) if (store.get(k) !== v) store.put(k, v);
         version++;
-        send(200, { ItemCount: entries.size, TotalSizeInBytes: size() }, { ETag: etag() });
+        send(200, { ItemCount: store.keyCount, TotalSizeInBytes: size() }, { ETag: etag() });
         return;
       }
       fail(400, 'ValidationException', 'unsupported operation');
@@ -129,7 +137,10 @@ export const startLocalKvs = async (
     endpoint: `http://kvs.loopback:${String(port)}`,
     requestHandler,
     arn,
-    entries,
+    store,
+    get entries() {
+      return snapshot();
+    },
     etag,
     requests,
     stop: () =>
