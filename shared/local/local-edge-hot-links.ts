@@ -153,7 +153,8 @@ export const startLocalEdgeHotLinks = async (options: { intervalMs?: number } = 
         'cs-method': request.method,
         'cs-host': headers.host ?? null,
         'x-host-header': 'local.cloudfront.net',
-        'cs-uri-stem': request.path,
+        // As CloudFront logs it in real time: the path with its query string.
+        'cs-uri-stem': query === '' ? request.path : `${request.path}?${query}`,
         'cs-uri-query': query === '' ? null : query,
         'cs-user-agent': request.headers['user-agent'] ?? null,
         'cs-referer': request.headers.referer ?? null,

@@ -17,6 +17,7 @@ import { createHotSetWriter } from '@shared/edge/hot-links/kvs-writer';
 import {
   formatRealtimeLogLine,
   parseRealtimeLogLine,
+  REALTIME_LOG_DOCUMENTED_ORDER,
   REALTIME_LOG_FIELDS,
   type RealtimeLogRecord,
 } from '@shared/edge/hot-links/realtime-log';
@@ -100,23 +101,30 @@ const edgeLine = (over: Partial<RealtimeLogRecord> & { host: string; key: string
 };
 
 describe('CloudFront real-time log lines', () => {
-  it('parses the configured fields in order: `-` is empty, the user agent and referrer are URL-decoded', () => {
-    // A line in the documented shape: tab-separated values in the configuration's order.
+  it('keeps the chosen fields in the order the guide lists them (the order records carry them in)', () => {
+    const positions = REALTIME_LOG_FIELDS.map((field) => REALTIME_LOG_DOCUMENTED_ORDER.indexOf(field));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  });
+
+  it('parses the fields in the documented order: `-` is empty, the user agent and referrer are URL-decoded', () => {
+    // A line in the documented shape: tab-separated values in the guide's order; the path
+    // (`cs-uri-stem`) carries the query string, as real-time logs record it.
     const line = [
       '1700000000.123',
       '2001:DB8::1',
+      '302',
       'GET',
       'go.example.com',
+      '/abc?utm_source=news',
+      'hR0ffvTWA6Y2KoW4Ye8lA2KT1z9QybwaGiLkK3Q6lm0bWWR47E5KaA==',
       'd111111abcdef8.cloudfront.net',
-      '/abc',
-      '-',
       'Mozilla/5.0%20(Windows%20NT%2010.0;%20Win64;%20x64)%20Bot+1',
       'https%3A%2F%2Fnews.example.org%2F',
+      'utm_source=news',
+      'FunctionGeneratedResponse',
+      'FunctionGeneratedResponse',
       'DE',
-      'hR0ffvTWA6Y2KoW4Ye8lA2KT1z9QybwaGiLkK3Q6lm0bWWR47E5KaA==',
-      'FunctionGeneratedResponse',
-      'FunctionGeneratedResponse',
-      '302',
       '*',
     ].join('\t');
     expect(line.split('\t')).toHaveLength(REALTIME_LOG_FIELDS.length);
@@ -124,7 +132,11 @@ describe('CloudFront real-time log lines', () => {
     expect(record).toMatchObject({
       timestamp: '1700000000.123',
       'c-ip': '2001:DB8::1',
-      'cs-uri-query': null,
+      'sc-status': '302',
+      'cs-host': 'go.example.com',
+      'cs-uri-stem': '/abc?utm_source=news',
+      'cs-uri-query': 'utm_source=news',
+      'c-country': 'DE',
       'cs-user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Bot+1',
       'cs-referer': 'https://news.example.org/',
       'x-edge-result-type': 'FunctionGeneratedResponse',
@@ -191,6 +203,20 @@ describe('edge-answered clicks from real-time logs (DynamoDB Local, loopback Key
     });
     // The same record again: the same event id.
     expect(((await edgeClickEventOf(before)) as { event: EventRecord }).event.eventId).toBe(event.eventId);
+    // A request with a query string: its path in the log carries it, the link is found all the same.
+    const withQuery = parseRealtimeLogLine(
+      edgeLine({
+        host,
+        key: link.key,
+        at: t1,
+        'cs-uri-stem': `/${link.key}?utm_source=news`,
+        'cs-uri-query': 'utm_source=news',
+      }),
+    )!;
+    expect(((await edgeClickEventOf(withQuery)) as { event: EventRecord }).event).toMatchObject({
+      linkId: link.id,
+      resolvedDestinationUrl: 'https://example.com/after',
+    });
   });
 
   it('converts only responses the function generated; a record without history uses the link as it is', async () => {

@@ -98,7 +98,8 @@ export const edgeClickEventOf = async (record: RealtimeLogRecord): Promise<EdgeC
   if (!isEdgeAnsweredClick(record)) return { skipped: 'not_edge_answered' };
   const at = recordTime(record);
   const requestId = record['x-edge-request-id'];
-  const uri = record['cs-uri-stem'] ?? '';
+  // A real-time log's `cs-uri-stem` carries the query string too: the link key is the path.
+  const uri = (record['cs-uri-stem'] ?? '').split('?', 1)[0] ?? '';
   const hosts = [record['cs-host'], record['x-host-header']].filter((h): h is string => h !== null);
   const valid = hosts.filter((h) => hotKeyOf({ method: 'GET', host: h, uri, userAgent: null }) !== null);
   if (at === null || requestId === null || valid.length === 0) return { skipped: 'malformed' };

@@ -1,47 +1,92 @@
 /*
- * CloudFront real-time log records (AWS CloudFront Developer Guide, "Use real-time logs" /
- * "Real-time log configuration fields",
+ * CloudFront real-time log records (AWS CloudFront Developer Guide, "Real-time logs",
  * https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/real-time-logs.html): one
- * record per viewer request, its values separated by tabs in the order the real-time log
- * configuration lists its fields, `-` for an empty value, one record (a line) per Kinesis record.
- * The field list is defined here once: the CDK log configuration (lib/edge-click-logs.ts) sends
- * these fields in this order and the parser reads them in this order.
+ * record per viewer request, one record (a line) per Kinesis record, its values separated by tabs,
+ * `-` for an empty value. The fields a configuration chooses appear in the order that guide lists
+ * them, whatever order the configuration names them in; so the chosen fields are kept here in
+ * that documented order (`REALTIME_LOG_DOCUMENTED_ORDER`, a unit test checks it), and the CDK log
+ * configuration (lib/edge-click-logs.ts) and the parser both use this one list.
  */
 
+/** Every real-time log field, in the order the guide lists them and records carry them. */
+export const REALTIME_LOG_DOCUMENTED_ORDER = [
+  'timestamp',
+  'c-ip',
+  'time-to-first-byte',
+  'sc-status',
+  'sc-bytes',
+  'cs-method',
+  'cs-protocol',
+  'cs-host',
+  'cs-uri-stem',
+  'cs-bytes',
+  'x-edge-location',
+  'x-edge-request-id',
+  'x-host-header',
+  'time-taken',
+  'cs-protocol-version',
+  'c-ip-version',
+  'cs-user-agent',
+  'cs-referer',
+  'cs-cookie',
+  'cs-uri-query',
+  'x-edge-response-result-type',
+  'x-forwarded-for',
+  'ssl-protocol',
+  'ssl-cipher',
+  'x-edge-result-type',
+  'fle-encrypted-fields',
+  'fle-status',
+  'sc-content-type',
+  'sc-content-len',
+  'sc-range-start',
+  'sc-range-end',
+  'c-port',
+  'x-edge-detailed-result-type',
+  'c-country',
+  'cs-accept-encoding',
+  'cs-accept',
+  'cache-behavior-path-pattern',
+  'cs-headers',
+  'cs-header-names',
+  'cs-headers-count',
+] as const;
+
 /**
- * The fields the click converter needs, in the configuration's order:
+ * The fields the click converter needs, in the documented order:
  * - `timestamp`: when the edge server finished responding, epoch seconds with milliseconds
  *   (`1700000000.123`);
  * - `c-ip`: the viewer's address (as `CloudFront-Viewer-Address` gives the origin);
- * - `cs-method`, `cs-uri-stem` (the path), `cs-uri-query`;
+ * - `sc-status`: the status sent to the viewer;
+ * - `cs-method`; `cs-uri-stem`: the request's path, **with** its query string when there is one
+ *   (unlike standard logs); `cs-uri-query`: the query string alone;
  * - `cs-host`: the Host header the viewer sent (the customer domain); `x-host-header`: the
  *   distribution's domain name (kept for the record);
- * - `cs-user-agent`, `cs-referer`: the headers' values, URL-encoded;
- * - `c-country`: the viewer's country (two letters), as `CloudFront-Viewer-Country`;
  * - `x-edge-request-id`: CloudFront's unique id of the request (`x-amz-cf-id`);
+ * - `cs-user-agent`, `cs-referer`: the headers' values, URL-encoded;
  * - `x-edge-result-type`, `x-edge-detailed-result-type`: how the edge answered
  *   (`FunctionGeneratedResponse` when a CloudFront Function generated the response);
- * - `sc-status`: the status sent to the viewer;
+ * - `c-country`: the viewer's country (two letters), as `CloudFront-Viewer-Country`;
  * - `cache-behavior-path-pattern`: the behaviour that served it (`*`: the default one, the links).
  * No cookie is logged: the click needs none.
  */
 export const REALTIME_LOG_FIELDS = [
   'timestamp',
   'c-ip',
+  'sc-status',
   'cs-method',
   'cs-host',
-  'x-host-header',
   'cs-uri-stem',
-  'cs-uri-query',
+  'x-edge-request-id',
+  'x-host-header',
   'cs-user-agent',
   'cs-referer',
-  'c-country',
-  'x-edge-request-id',
+  'cs-uri-query',
   'x-edge-result-type',
   'x-edge-detailed-result-type',
-  'sc-status',
+  'c-country',
   'cache-behavior-path-pattern',
-] as const;
+] as const satisfies readonly (typeof REALTIME_LOG_DOCUMENTED_ORDER)[number][];
 export type RealtimeLogField = (typeof REALTIME_LOG_FIELDS)[number];
 
 /** One record: every configured field, null where the log has `-` (or nothing). */
