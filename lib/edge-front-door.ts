@@ -60,7 +60,7 @@ export interface EdgeFrontDoorProps {
   linkCertificateArn?: string;
   /** Changing it makes CloudFormation update the distribution and re-read the origin secret (rotation). */
   originSecretRotation?: string;
-  /** Hot links answered in the edge location (context `edgeHotLinks`, default off; docs/edge.md). */
+  /** Hot links answered in the edge location (context `edgeHotLinks`, on through cdk.json; docs/edge.md). */
   hotLinks?: boolean;
 }
 

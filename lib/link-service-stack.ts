@@ -47,7 +47,7 @@ export class LinkServiceStack extends Stack {
   readonly eventSpool: EventSpool;
   readonly analytics: Analytics;
   readonly lakeCompaction: LakeCompaction;
-  /** Hot links answered in the edge location: only with the `edgeHotLinks` context on (default off). */
+  /** Hot links answered in the edge location: only with the `edgeHotLinks` context on (cdk.json sets it). */
   readonly edgeHotLinks?: EdgeHotLinks;
   /** The edge-answered clicks' real-time logs and their consumer: with `edgeHotLinks` only. */
   readonly edgeClickLogs?: EdgeClickLogs;

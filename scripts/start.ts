@@ -16,7 +16,7 @@ import { bootstrapTenant } from '@shared/admin/bootstrap';
 import { scheduleLakeCompaction } from '@shared/analytics/lake/compaction-schedule';
 import { ensureConsoleBuilt } from '@shared/local/console-build';
 import { startLocalStack, type LocalStack } from '@shared/local/local-stack';
-import { localDir } from '@shared/local/paths';
+import { localDir, projectRoot } from '@shared/local/paths';
 import { firstPortInUse, portInUseMessage, PortInUseError, type NeededPort } from '@shared/local/ports';
 
 /** A stop that takes longer than this exits anyway (the exit kills DynamoDB Local). */
@@ -74,6 +74,21 @@ setInterval(() => {
 // With the terminal or the parent gone, a write to stdout fails: the stop goes on regardless.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 
+/**
+ * Whether the local edge answers hot links: EDGE_HOT_LINKS (`true`/`false`) when set, else the
+ * deployed default, cdk.json's `edgeHotLinks` context (`cdk deploy` reads the same file).
+ */
+function localEdgeHotLinks(): boolean {
+  const override = process.env.EDGE_HOT_LINKS;
+  if (override === 'true' || override === 'false') return override === 'true';
+  if (override !== undefined && override !== '') fail(`EDGE_HOT_LINKS must be true or false, got ${override}`);
+  const cdkJson = JSON.parse(readFileSync(path.join(projectRoot, 'cdk.json'), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
+  const value = cdkJson.context?.edgeHotLinks;
+  return value === true || value === 'true';
+}
+
 mkdirSync(localDir, { recursive: true });
 const stackFile = path.join(localDir, 'stack.json');
 const credentialsFile = path.join(localDir, 'credentials.json');
@@ -86,8 +101,8 @@ try {
     host,
     dbPath: path.join(localDir, 'dynamodb-data'),
     dynamoPort,
-    // The stand-in of `-c edgeHotLinks=true` (off by default, as deployed): docs/edge.md.
-    edgeHotLinks: process.env.EDGE_HOT_LINKS === 'true',
+    // Hot links at the edge as deployed: cdk.json's `edgeHotLinks` (on), EDGE_HOT_LINKS=true|false to override.
+    edgeHotLinks: localEdgeHotLinks(),
     requestLog: (line) => {
       console.log(line);
     },

@@ -9,7 +9,7 @@ export interface FrontDoorContext {
   linkCertificateArn?: string;
   originSecretRotation?: string;
   /**
-   * Hot links answered in the edge location (context `edgeHotLinks`, default off): a KeyValueStore,
+   * Hot links answered in the edge location (context `edgeHotLinks`, on through cdk.json): a KeyValueStore,
    * the hot-link viewer-request function on the link paths and the writer that fills the store.
    * Off until edge-answered clicks are counted (real-time logs): on, those clicks are not counted.
    */
