@@ -171,6 +171,7 @@ console.log(`Link service running locally
   edge          ${stack.edgeUrl}   (short links: Host header = a link domain, e.g. ${tenant.domain})
   DynamoDB      ${stack.dynamoEndpoint}   table ${stack.tableName}, data in ${path.join(localDir, 'dynamodb-data')}
   event lake    ${stack.lakeDir}
+  hot links     ${stack.hotLinks ? 'answered by the edge function once hot (the hot set refreshes every minute; EDGE_HOT_LINKS=false turns it off)' : 'off (EDGE_HOT_LINKS=false or cdk.json)'}
   demo tenant   ${credentialsFile}
   logs          one line per request, warnings and errors (LOG_LEVEL=info or debug shows more; debug adds metrics)
 Try:
