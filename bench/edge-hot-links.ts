@@ -13,7 +13,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { projectRoot } from '@shared/local/paths';
 import { budgets, type BudgetResult } from './budgets';
@@ -240,7 +239,7 @@ const child = async () => {
   const { createHotSetWriter } = await import('@shared/edge/hot-links/kvs-writer');
   const { refreshHotSet } = await import('@shared/edge/hot-links/refresh-hot-set');
   const { hotStoreKey } = await import('@shared/edge/hot-links/hot-entry');
-  const { startLocalKvs } = await import('@shared/local/local-kvs-server');
+  const { localKvsClient, startLocalKvs } = await import('@shared/local/local-kvs-server');
 
   const admin = new DynamoDBClient({
     endpoint: process.env.DYNAMODB_ENDPOINT,
@@ -266,12 +265,7 @@ const child = async () => {
     { actor: { type: 'operator', name: 'bench' }, requestId: null, ip: null, userAgent: null },
   );
   const kvs = await startLocalKvs();
-  const client = new CloudFrontKeyValueStoreClient({
-    region: 'us-east-1',
-    endpoint: kvs.endpoint,
-    requestHandler: kvs.requestHandler,
-    credentials: { accessKeyId: 'AKIDBENCH', secretAccessKey: 'bench' },
-  });
+  const client = localKvsClient(kvs, { accessKeyId: 'AKIDBENCH', secretAccessKey: 'bench' });
   const writer = createHotSetWriter(client, kvs.arn);
   const key = hotStoreKey(link.domain, link.key);
 

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { hotLinkFunctionCode } from '@lib/front-door/hot-link-function-code';
 import { convertEdgeClickLogs, type EdgeClickLogRecord } from '@shared/edge/hot-links/edge-click-events';
@@ -21,7 +20,7 @@ import { parseViewerAddress } from '@shared/http/trusted-viewer';
 import { edgeClickLogsConsumer, edgeHotSetConsumer } from '@shared/routes/consumer-specs';
 import { log } from '@shared/util/logger';
 import { retry } from '@shared/util/retry';
-import { startLocalKvs, type LocalKvs } from './local-kvs-server';
+import { localKvsClient, startLocalKvs, type LocalKvs } from './local-kvs-server';
 import type { EdgeFunctionRequest } from './local-server';
 import { routeContext } from './route-context';
 
@@ -71,12 +70,7 @@ const edgeRequestId = (): string => randomBytes(42).toString('base64');
 export const startLocalEdgeHotLinks = async (options: { intervalMs?: number } = {}): Promise<LocalEdgeHotLinks> => {
   const store = new LocalKeyValueStore();
   const kvs = await startLocalKvs(undefined, store);
-  const client = new CloudFrontKeyValueStoreClient({
-    region: 'us-east-1',
-    endpoint: kvs.endpoint,
-    requestHandler: kvs.requestHandler,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const client = localKvsClient(kvs);
   const writer = createHotSetWriter(client, kvs.arn, {
     recordServed: (puts, at) => routeContext.run(edgeHotSetConsumer, () => recordServedEntries(puts, at)),
     forgetServed: (puts, at) => routeContext.run(edgeHotSetConsumer, () => forgetServedEntries(puts, at)),

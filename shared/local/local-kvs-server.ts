@@ -1,3 +1,4 @@
+import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { Agent, createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
@@ -153,3 +154,19 @@ export const startLocalKvs = async (
       }),
   };
 };
+
+/**
+ * The official KeyValueStore client pointed at a local KeyValueStore API (every host name it
+ * builds from the store's ARN resolves to the loopback). Signatures are not checked there, so any
+ * credentials do; tests pass their own to see them in the signed requests.
+ */
+export const localKvsClient = (
+  kvs: Pick<LocalKvs, 'endpoint' | 'requestHandler'>,
+  credentials = { accessKeyId: 'local', secretAccessKey: 'local' },
+): CloudFrontKeyValueStoreClient =>
+  new CloudFrontKeyValueStoreClient({
+    region: 'us-east-1',
+    endpoint: kvs.endpoint,
+    requestHandler: kvs.requestHandler,
+    credentials,
+  });

@@ -1,13 +1,10 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clickHourOf, liveHumans } from '@shared/clicks/link-counters';
-import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
-import { keys } from '@shared/db/keys';
 import { hotStoreKey } from '@shared/edge/hot-links/hot-entry';
 import { parseRealtimeLogLine } from '@shared/edge/hot-links/realtime-log';
 import { linkRepository } from '@shared/links/link-repository';
 import type { InvocationEnd } from '@shared/local/local-invocations';
 import { edgeRequest } from '@test/support/edge-client';
+import { setLiveHumanClicks } from '@test/support/hot-links';
 import { http } from '@test/support/http-client';
 import { readLake } from '@test/support/lake-reader';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
@@ -39,16 +36,7 @@ afterAll(() => {
 });
 
 /** Sets a link's live human clicks of this hour (as the counter consumer keeps them): hot. */
-const makeHot = (linkId: string) =>
-  getDocumentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.link(linkId),
-      UpdateExpression: 'SET #h = :n',
-      ExpressionAttributeNames: { '#h': liveHumans(clickHourOf(new Date().toISOString())) },
-      ExpressionAttributeValues: { ':n': 5_000 },
-    }),
-  );
+const makeHot = (linkId: string) => setLiveHumanClicks(linkId, new Date(), 5_000);
 
 describe('hot links at the local edge (edgeHotLinks on)', () => {
   it('answers a hot link in the edge function, counts each click once with the destination it served', async () => {

@@ -1,4 +1,4 @@
-import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
+import type { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
@@ -11,7 +11,7 @@ import { refreshHotSet } from '@shared/edge/hot-links/refresh-hot-set';
 import { insertLink } from '@shared/links/create-link';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import { runAdmin, runAdminFailing, runAdminJson } from '@test/support/admin-cli';
-import { startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
+import { localKvsClient, startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
 import { TEST_ORIGIN } from '@test/support/test-origin';
 
 let tenant: BootstrapResult;
@@ -24,12 +24,7 @@ const credentials = { AWS_ACCESS_KEY_ID: 'AKIDLOOPBACK', AWS_SECRET_ACCESS_KEY: 
 beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
   kvs = await startLocalKvs();
-  client = new CloudFrontKeyValueStoreClient({
-    region: 'us-east-1',
-    endpoint: kvs.endpoint,
-    requestHandler: kvs.requestHandler,
-    credentials: { accessKeyId: credentials.AWS_ACCESS_KEY_ID, secretAccessKey: credentials.AWS_SECRET_ACCESS_KEY },
-  });
+  client = localKvsClient(kvs);
   storeFlags = ['--kvs-arn', kvs.arn, '--kvs-endpoint', `http://localhost:${new URL(kvs.endpoint).port}`];
 });
 afterAll(async () => {

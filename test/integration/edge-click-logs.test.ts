@@ -1,4 +1,4 @@
-import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
+import type { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
@@ -23,12 +23,10 @@ import {
 } from '@shared/edge/hot-links/realtime-log';
 import { clearServedHistoryCache, recordServedEntries } from '@shared/edge/hot-links/served-history';
 import type { EventRecord } from '@shared/events/event-record';
-import { insertLink } from '@shared/links/create-link';
 import { linkRepository } from '@shared/links/link-repository';
 import { toRedirectRecord } from '@shared/links/redirect-record';
-import { domainRepository } from '@shared/tenancy/domain-repository';
-import { startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
-import { TEST_ORIGIN } from '@test/support/test-origin';
+import { localKvsClient, startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
+import { insertShortLink } from '@test/support/hot-links';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -40,12 +38,7 @@ let client: CloudFrontKeyValueStoreClient;
 beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
   kvs = await startLocalKvs();
-  client = new CloudFrontKeyValueStoreClient({
-    region: 'us-east-1',
-    endpoint: kvs.endpoint,
-    requestHandler: kvs.requestHandler,
-    credentials: { accessKeyId: 'AKIDLOOPBACK', secretAccessKey: 'loopback-secret' },
-  });
+  client = localKvsClient(kvs);
 });
 afterAll(async () => {
   client.destroy();
@@ -56,14 +49,7 @@ beforeEach(() => {
   clearEdgeClickLinkCache();
 });
 
-const newLink = async (url: string) => {
-  const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
-  return insertLink(
-    { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url },
-    {},
-    TEST_ORIGIN,
-  );
-};
+const newLink = (url: string) => insertShortLink(tenant, url);
 
 const setUrl = (linkId: string, url: string) =>
   getDocumentClient().send(

@@ -1,26 +1,23 @@
-import { CloudFrontKeyValueStoreClient, UpdateKeysCommand } from '@aws-sdk/client-cloudfront-keyvaluestore';
+import { type CloudFrontKeyValueStoreClient, UpdateKeysCommand } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient, type _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { countClickBatch } from '@shared/clicks/count-click-batch';
-import { clickHourOf, liveHumans, type CounterStreamRecord } from '@shared/clicks/link-counters';
-import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
-import { keys } from '@shared/db/keys';
+import { type CounterStreamRecord } from '@shared/clicks/link-counters';
+import { tableName } from '@shared/db/dynamo-client';
 import { parseHotEntry } from '@shared/edge/hot-links/edge-answer';
 import { readHotSetItem } from '@shared/edge/hot-links/hot-candidates';
 import { HOT_MIN_RECENT_CLICKS } from '@shared/edge/hot-links/hot-set';
 import { invalidateHotLinks } from '@shared/edge/hot-links/invalidate-hot-links';
 import { createHotSetWriter } from '@shared/edge/hot-links/kvs-writer';
 import { refreshHotSet } from '@shared/edge/hot-links/refresh-hot-set';
-import { insertLink } from '@shared/links/create-link';
 import { archiveLink, patchLink } from '@shared/links/patch-link';
 import { ensureTableStream } from '@shared/local/local-outbound';
 import { createTableStreamReader, type TableStreamReader } from '@shared/local/local-table-stream';
-import { domainRepository } from '@shared/tenancy/domain-repository';
-import { startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
+import { localKvsClient, startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
+import { insertShortLink, setLiveHumanClicks } from '@test/support/hot-links';
 import { TEST_ORIGIN } from '@test/support/test-origin';
 
 let tenant: BootstrapResult;
@@ -32,13 +29,7 @@ let reader: TableStreamReader;
 /** Every record the table's stream handed on since the reader started. */
 const streamed: StreamRecord[] = [];
 
-const kvsClient = () =>
-  new CloudFrontKeyValueStoreClient({
-    region: 'us-east-1',
-    endpoint: kvs.endpoint,
-    requestHandler: kvs.requestHandler,
-    credentials: { accessKeyId: 'AKIDLOOPBACK', secretAccessKey: 'loopback-secret' },
-  });
+const kvsClient = () => localKvsClient(kvs);
 
 beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
@@ -65,25 +56,9 @@ afterAll(async () => {
   await kvs.stop();
 });
 
-const newLink = async (url: string) => {
-  const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
-  return insertLink(
-    { workspaceId: tenant.workspaceId, linkType: 'SHORTLINK', domain, deepLinkAppId: null, url },
-    {},
-    TEST_ORIGIN,
-  );
-};
+const newLink = (url: string) => insertShortLink(tenant, url);
 
-const setLiveClicks = (linkId: string, now: Date, clicks: number) =>
-  getDocumentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.link(linkId),
-      UpdateExpression: 'SET #h = :n',
-      ExpressionAttributeNames: { '#h': liveHumans(clickHourOf(now.toISOString())) },
-      ExpressionAttributeValues: { ':n': clicks },
-    }),
-  );
+const setLiveClicks = setLiveHumanClicks;
 
 const keyOf = (link: { domain: string; key: string }) => `${link.domain.toLowerCase()}/${link.key}`;
 

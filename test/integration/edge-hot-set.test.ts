@@ -1,17 +1,14 @@
-import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
+import type { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
-import { clickHourOf, liveHumans } from '@shared/clicks/link-counters';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { parseHotEntry } from '@shared/edge/hot-links/edge-answer';
 import { createHotSetWriter } from '@shared/edge/hot-links/kvs-writer';
 import { refreshHotSet } from '@shared/edge/hot-links/refresh-hot-set';
-import { insertLink } from '@shared/links/create-link';
-import { domainRepository } from '@shared/tenancy/domain-repository';
-import { startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
-import { TEST_ORIGIN } from '@test/support/test-origin';
+import { localKvsClient, startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
+import { insertShortLink, setLiveHumanClicks } from '@test/support/hot-links';
 
 let tenant: BootstrapResult;
 let kvs: LocalKvs;
@@ -20,44 +17,16 @@ let client: CloudFrontKeyValueStoreClient;
 beforeAll(async () => {
   tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
   kvs = await startLocalKvs();
-  client = new CloudFrontKeyValueStoreClient({
-    region: 'us-east-1',
-    endpoint: kvs.endpoint,
-    requestHandler: kvs.requestHandler,
-    credentials: { accessKeyId: 'AKIDLOOPBACK', secretAccessKey: 'loopback-secret' },
-  });
+  client = localKvsClient(kvs);
 });
 afterAll(async () => {
   client.destroy();
   await kvs.stop();
 });
 
-const newLink = async (url: string) => {
-  const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;
-  return insertLink(
-    {
-      workspaceId: tenant.workspaceId,
-      linkType: 'SHORTLINK',
-      domain,
-      deepLinkAppId: null,
-      url,
-    },
-    {},
-    TEST_ORIGIN,
-  );
-};
+const newLink = (url: string) => insertShortLink(tenant, url);
 
-/** Sets a link's live human count of the hour of `now` (as the counter consumer keeps it). */
-const setLiveClicks = (linkId: string, now: Date, clicks: number) =>
-  getDocumentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.link(linkId),
-      UpdateExpression: 'SET #h = :n',
-      ExpressionAttributeNames: { '#h': liveHumans(clickHourOf(now.toISOString())) },
-      ExpressionAttributeValues: { ':n': clicks },
-    }),
-  );
+const setLiveClicks = setLiveHumanClicks;
 
 const setOnLink = (linkId: string, attribute: string, value: unknown) =>
   getDocumentClient().send(

@@ -6,33 +6,16 @@ import { crossedHotThreshold } from '@shared/edge/hot-links/hot-candidates';
 import { HOT_MIN_RECENT_CLICKS, planHotSet, type PlannedEntry } from '@shared/edge/hot-links/hot-set';
 import { changedLinkIds, hotLinkInvalidation, replanChanges } from '@shared/edge/hot-links/invalidate-hot-links';
 import type { LinkRecord } from '@shared/links/link-record';
+import { plainLinkRecord } from '@test/support/redirect-record';
 
 const NOW = new Date('2026-03-01T12:15:00Z');
 
+/** A link item as the table's stream carries it: keys, the record and its `linkId`. */
 const linkItem = (id: string, over: Record<string, unknown> = {}): Record<string, unknown> => ({
   pk: `LINK#${id}`,
   sk: 'LINK',
-  id,
+  ...plainLinkRecord(id),
   linkId: id,
-  workspaceId: 'ws_1',
-  linkType: 'SHORTLINK',
-  deepLinkAppId: null,
-  domainId: 'dom_1',
-  domain: 'go.example.com',
-  key: id,
-  url: `https://example.com/${id}`,
-  desktopOverrideUrl: null,
-  androidOverrideUrl: null,
-  iosOverrideUrl: null,
-  expiresAt: null,
-  expiredUrl: null,
-  passwordHash: null,
-  archived: false,
-  tracking: null,
-  title: id,
-  clicks: 0,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-02-01T00:00:00.000Z',
   ...over,
 });
 

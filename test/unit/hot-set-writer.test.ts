@@ -1,39 +1,17 @@
-import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
+import type { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { liveHumans } from '@shared/clicks/link-counters';
 import { parseHotEntry } from '@shared/edge/hot-links/edge-answer';
 import { diffHotSet, planHotSet, recentHumanClicks } from '@shared/edge/hot-links/hot-set';
 import { createHotSetWriter, UPDATE_KEYS_BATCH } from '@shared/edge/hot-links/kvs-writer';
 import type { LinkRecord } from '@shared/links/link-record';
-import { startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
+import { localKvsClient, startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
+import { plainLinkRecord } from '@test/support/redirect-record';
 
 const NOW = new Date('2026-03-01T12:15:00Z');
 
 const link = (id: string, over: Partial<LinkRecord> & Record<string, unknown> = {}): LinkRecord =>
-  ({
-    id,
-    workspaceId: 'ws_1',
-    linkType: 'SHORTLINK',
-    deepLinkAppId: null,
-    domainId: 'dom_1',
-    domain: 'go.example.com',
-    key: id,
-    url: `https://example.com/${id}`,
-    desktopOverrideUrl: null,
-    androidOverrideUrl: null,
-    iosOverrideUrl: null,
-    expiresAt: null,
-    expiredUrl: null,
-    passwordHash: null,
-    archived: false,
-    tracking: null,
-    socialPreview: null,
-    title: id,
-    clicks: 0,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-02-01T00:00:00.000Z',
-    ...over,
-  }) as unknown as LinkRecord;
+  plainLinkRecord(id, over);
 
 const hot = (id: string, clicksThisHour: number, over: Partial<LinkRecord> = {}) =>
   link(id, { [liveHumans('2026-03-01T12')]: clicksThisHour, ...over });
@@ -88,12 +66,7 @@ describe('hot-set writer against the KeyValueStore wire format', () => {
 
   beforeAll(async () => {
     kvs = await startLocalKvs();
-    client = new CloudFrontKeyValueStoreClient({
-      region: 'us-east-1',
-      endpoint: kvs.endpoint,
-      requestHandler: kvs.requestHandler,
-      credentials: { accessKeyId: 'AKIDLOOPBACK', secretAccessKey: 'loopback-secret' },
-    });
+    client = localKvsClient(kvs, { accessKeyId: 'AKIDLOOPBACK', secretAccessKey: 'loopback-secret' });
   });
   afterAll(async () => {
     client.destroy();
