@@ -84,8 +84,8 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
     expect(resources[kinesisId].Properties.RetentionPeriodHours * 3600).toBeGreaterThanOrEqual(20 * 3600 + 4 * 3600);
     const roleId = stack.getLogicalId(stack.eventPipeline.counters.role.node.defaultChild as never);
     const table = roleActions(roleId).filter((st) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
-    // Link items only: the consumer cannot touch any other item of the table.
-    // GetItem and UpdateItem on link items (its row's Read and Write statements), nothing else.
+    // Link items, and the hot-set item it nominates hot links in: no other item of the table.
+    // GetItem on link items and UpdateItem on those two (its row's Read and Write statements), nothing else.
     expect(table).toEqual([
       expect.objectContaining({
         Sid: 'Read',
@@ -95,7 +95,7 @@ describe('event pipeline (Kinesis data stream -> Firehose -> event lake, and -> 
       expect.objectContaining({
         Sid: 'Write',
         Action: 'dynamodb:UpdateItem',
-        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LINK#*'] } },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LINK#*', 'EDGEHOT#*'] } },
       }),
     ]);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'IteratorAge', Threshold: 60_000 });

@@ -32,6 +32,7 @@ import { waitUntil } from '@test/support/wait-until';
 import { startWebhookReceiver, type WebhookReceiver } from '@test/support/webhook-receiver';
 import { IPHONE_UA } from './route-cases';
 import { provideServices } from '@shared/runtime/services';
+import { linkClickCounts } from '@test/support/analytics-assertions';
 
 /**
  * A duplicate storm: the same clicks delivered again through every at-least-once hop of the
@@ -307,20 +308,7 @@ describe('duplicate storm: every at-least-once hop delivers the same clicks agai
     // click's late retries (latePuts - 1) + its replay-clicks copy (1) + 3 (Firehose).
     expect(figures.clickLinesInLake).toBe(N + 2 + 2 + (latePuts - 1) + 1 + 3);
 
-    const analytics = async (range: '24h' | '7d') => {
-      const res = await http(t.baseUrl, 'GET', `/v1/analytics/links/${link.id}?range=${range}&traffic=all`, {
-        headers: server,
-      });
-      expect(res.status).toBe(200);
-      return res.body.data.summary.totalClicks as number;
-    };
-    const exported = async () => {
-      const res = await http(t.baseUrl, 'GET', '/v1/analytics/events?range=24h&eventType=click&limit=100', {
-        headers: server,
-      });
-      expect(res.status).toBe(200);
-      return (res.body.data as Array<{ eventId: string; linkId?: string }>).filter((e) => e.linkId === link.id);
-    };
+    const { total: analytics, exported } = linkClickCounts(t.baseUrl, server, link.id);
     // Analytics read the raw tail: each eventId once.
     expect(await analytics('24h')).toBe(N);
     expect(await analytics('7d')).toBe(N);

@@ -9,6 +9,7 @@ import { edgeRequest } from '@test/support/edge-client';
 import { http } from '@test/support/http-client';
 import { readLake } from '@test/support/lake-reader';
 import { startTestStack, type TestStack } from '@test/support/test-stack';
+import { linkClickCounts } from '@test/support/analytics-assertions';
 
 /**
  * The duplicate storm for log-sourced clicks: the clicks the hot-link function answers at the
@@ -95,20 +96,7 @@ describe('duplicate storm: log-sourced clicks delivered again', () => {
       expect(copies.every((c) => JSON.stringify(c) === JSON.stringify(copies[0]))).toBe(true);
     }
 
-    const analytics = async (range: '24h' | '7d') => {
-      const res = await http(t.baseUrl, 'GET', `/v1/analytics/links/${link.id}?range=${range}&traffic=all`, {
-        headers: server,
-      });
-      expect(res.status).toBe(200);
-      return res.body.data.summary.totalClicks as number;
-    };
-    const exported = async () => {
-      const res = await http(t.baseUrl, 'GET', '/v1/analytics/events?range=24h&eventType=click&limit=100', {
-        headers: server,
-      });
-      expect(res.status).toBe(200);
-      return (res.body.data as Array<{ eventId: string; linkId?: string }>).filter((e) => e.linkId === link.id);
-    };
+    const { total: analytics, exported } = linkClickCounts(t.baseUrl, server, link.id);
     expect(await analytics('24h')).toBe(N);
     expect(await analytics('7d')).toBe(N);
     expect(await exported()).toHaveLength(N);

@@ -8,6 +8,7 @@ import {
   expectedTimeseries,
   type Range,
 } from './analytics-fixtures';
+import { http } from '@test/support/http-client';
 
 /** Every number of an AnalyticsData against the expectations computed from `selected`. */
 export const expectAnalyticsMatches = (
@@ -52,3 +53,20 @@ export const expectAnalyticsMatches = (
   }
   expect(actual.recentEvents).toEqual(expectedRecent(selected, recentLimit));
 };
+
+/**
+ * How the API counts one link's clicks: the analytics summary's total (all traffic) over a
+ * range, and the raw export's click events of the link (one page of up to 100, last 24 hours).
+ */
+export const linkClickCounts = (baseUrl: string, headers: Record<string, string>, linkId: string) => ({
+  total: async (range: '24h' | '7d'): Promise<number> => {
+    const res = await http(baseUrl, 'GET', `/v1/analytics/links/${linkId}?range=${range}&traffic=all`, { headers });
+    expect(res.status).toBe(200);
+    return res.body.data.summary.totalClicks as number;
+  },
+  exported: async (): Promise<{ eventId: string; linkId?: string }[]> => {
+    const res = await http(baseUrl, 'GET', '/v1/analytics/events?range=24h&eventType=click&limit=100', { headers });
+    expect(res.status).toBe(200);
+    return (res.body.data as { eventId: string; linkId?: string }[]).filter((e) => e.linkId === linkId);
+  },
+});
