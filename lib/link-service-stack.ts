@@ -259,6 +259,8 @@ export class LinkServiceStack extends Stack {
     for (const [id, failures] of [
       ['CounterFailuresBucketName', this.eventPipeline.counterFailures],
       ['PublishFailuresBucketName', this.outbound.publishFailures],
+      // With edgeHotLinks only: the click-log consumer's (its log lines name no workspace: docs/edge.md).
+      ...(this.edgeClickLogs ? [['EdgeClickLogFailuresBucketName', this.edgeClickLogs.failures] as const] : []),
     ] as const)
       new CfnOutput(this, id, {
         value: failures.bucket.bucketName,
