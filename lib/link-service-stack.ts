@@ -188,6 +188,8 @@ export class LinkServiceStack extends Stack {
         ),
         alarms: this.alarms,
       });
+      // Its kept failures hold click-log lines of the workspace's links: erasure rewrites them too.
+      this.workspaceDataAdmin.addFailuresBucket(this.edgeClickLogs.failures.bucket);
     }
 
     // The web console: its own distribution, its files and /v1/* on one origin. The v1 functions
