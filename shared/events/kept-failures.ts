@@ -20,12 +20,12 @@
  * events of log lines take their ids from CloudFront's request ids (the pipeline counts an id
  * once: a line converted before its batch failed, or replayed twice, counts nothing twice).
  */
+import type { KinesisStreamRecord } from 'aws-lambda';
 import type { LakeStore } from '@shared/admin/lake-store';
 import { applyClickCounters, CHECKPOINT_HORIZON_MS } from '@shared/clicks/link-counters';
 import { convertEdgeClickLogs, edgeClickLogRecordsOf } from '@shared/edge/hot-links/edge-click-events';
 import { publishStreamBatch } from '@shared/outbound/publish-stream-batch';
 import { dropErased, type ErasedCheck } from '@shared/tenancy/erased-workspaces';
-import type { KinesisStreamRecord } from 'aws-lambda';
 import { getEventSink } from './event-sink';
 import { createReplayPacer, type ReplayPacer } from './paced-replay';
 import {
