@@ -12,6 +12,7 @@ import { edgeClickLogsConsumer } from '@shared/routes/consumer-specs';
 import type { StreamCapacity } from './event-pipeline';
 import type { ServiceAlarms } from './service-alarms';
 import { ServiceFunction } from './service-function';
+import { StreamFailures } from './stream-failures';
 
 /** Every viewer request is logged: each edge-answered click must be counted. */
 export const REALTIME_LOG_SAMPLING_RATE = 100;
@@ -43,14 +44,18 @@ export interface EdgeClickLogsProps {
  * `REALTIME_LOG_FIELDS`, in that order) into a Kinesis data stream sized for the peak, through a role
  * CloudFront assumes that may only describe and put records on that stream; the consumer
  * function (`edgeClickLogsConsumer`) turns the hot-link function's redirects into click events on
- * the event stream, reporting batch item failures. CloudFront drops the log records a throttled
- * stream refuses, so throttled writes raise an alarm.
+ * the event stream, reporting batch item failures. A batch still failing when its records reach
+ * the consumer's maximum record age (20 h) is kept whole in its failures bucket (`StreamFailures`,
+ * stack output `EdgeClickLogFailuresBucketName`, alarmed) for `admin replay-stream-failures`.
+ * CloudFront drops the log records a throttled stream refuses, so throttled writes raise an alarm.
  */
 export class EdgeClickLogs extends Construct {
   readonly stream: Stream;
   readonly logConfig: CfnRealtimeLogConfig;
   readonly role: Role;
   readonly fn: ServiceFunction;
+  /** The batches the consumer gave up on, kept whole (the mapping's S3 on-failure destination). */
+  readonly failures: StreamFailures;
 
   constructor(scope: Construct, id: string, props: EdgeClickLogsProps) {
     super(scope, id);
@@ -103,14 +108,20 @@ export class EdgeClickLogs extends Construct {
     this.fn = new ServiceFunction(this, 'Consumer', { fn: edgeClickLogsConsumer, timeout: Duration.seconds(60) });
     this.fn.bindTable(props.table);
     this.fn.bindEvents(props.eventStream);
+    this.failures = new StreamFailures(this, 'Failures', { consumer: 'edge click-log consumer' });
     this.fn.addEventSource(
       new KinesisEventSource(this.stream, {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: CONSUMER_BATCH_SIZE,
         maxBatchingWindow: CONSUMER_BATCHING_WINDOW,
+        // As the click counters on the event stream: a failed batch is delivered again (from the
+        // first failed record: batch item failures; converted records give the same event ids)
+        // until it goes through or its records are 20 h old, well before the stream drops them
+        // (24 h); then it is kept whole, with its log lines, in the failures bucket.
         reportBatchItemFailures: true,
         retryAttempts: 10_000,
         maxRecordAge: CONSUMER_MAX_RECORD_AGE,
+        onFailure: this.failures.destination(),
       }),
     );
 
@@ -126,6 +137,11 @@ export class EdgeClickLogs extends Construct {
       }),
       'The edge click-log consumer is more than 60 s behind: edge-answered clicks reach counters and analytics late',
       60_000,
+    );
+    this.failures.watch(
+      props.alarms,
+      'EdgeClickLogFailures',
+      'Click-log batches the edge click-log consumer gave up on (20 h), kept whole: those edge-answered clicks are not counted until `admin replay-stream-failures` (docs/edge.md)',
     );
     const period = Duration.minutes(5);
     props.alarms.alarmOn(

@@ -188,6 +188,8 @@ export class LinkServiceStack extends Stack {
         ),
         alarms: this.alarms,
       });
+      // Its kept failures hold click-log lines of the workspace's links: erasure rewrites them too.
+      this.workspaceDataAdmin.addFailuresBucket(this.edgeClickLogs.failures.bucket);
     }
 
     // The web console: its own distribution, its files and /v1/* on one origin. The v1 functions
@@ -259,6 +261,8 @@ export class LinkServiceStack extends Stack {
     for (const [id, failures] of [
       ['CounterFailuresBucketName', this.eventPipeline.counterFailures],
       ['PublishFailuresBucketName', this.outbound.publishFailures],
+      // With edgeHotLinks only: the click-log consumer's (its log lines name no workspace: docs/edge.md).
+      ...(this.edgeClickLogs ? [['EdgeClickLogFailuresBucketName', this.edgeClickLogs.failures] as const] : []),
     ] as const)
       new CfnOutput(this, id, {
         value: failures.bucket.bucketName,

@@ -19,7 +19,8 @@ export const STREAM_FAILURES_METRICS_FILTER = 'AllObjects';
  * https://docs.aws.amazon.com/lambda/latest/dg/services-dynamodb-errors.html.
  * Encrypted, private, TLS only; objects expire after 30 days; every write is counted by a
  * request-metrics filter and alarms. `admin replay-stream-failures --bucket <name>` replays them
- * (the stack outputs `CounterFailuresBucketName` and `PublishFailuresBucketName` name the buckets).
+ * (the stack outputs `CounterFailuresBucketName`, `PublishFailuresBucketName` and, with
+ * `edgeHotLinks`, `EdgeClickLogFailuresBucketName` name the buckets).
  */
 export class StreamFailures extends Construct {
   readonly bucket: Bucket;

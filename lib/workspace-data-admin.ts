@@ -21,6 +21,12 @@ export interface WorkspaceDataAdminProps {
  */
 export class WorkspaceDataAdmin extends Construct {
   readonly role: Role;
+  /** ListBucket on the failures buckets (and the Athena results bucket). */
+  private readonly failuresList = new PolicyStatement({ actions: ['s3:ListBucket'] });
+  /** Get, Put and Delete on the failures buckets' objects. */
+  private readonly failuresObjects = new PolicyStatement({
+    actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+  });
 
   constructor(scope: Construct, id: string, props: WorkspaceDataAdminProps) {
     super(scope, id);
@@ -60,27 +66,13 @@ export class WorkspaceDataAdmin extends Construct {
     );
     // The copies: kept failures rewritten without the workspace's records (or deleted), every query result deleted.
     const results = props.analytics.resultsBucket;
-    this.role.addToPolicy(
-      new PolicyStatement({
-        actions: ['s3:ListBucket'],
-        resources: [...props.failuresBuckets.map((b) => b.bucketArn), results.bucketArn],
-      }),
-    );
-    this.role.addToPolicy(
-      new PolicyStatement({
-        actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
-        resources: props.failuresBuckets.map((b) => b.arnForObjects('*')),
-      }),
-    );
+    for (const bucket of props.failuresBuckets) this.addFailuresBucket(bucket);
+    this.failuresList.addResources(results.bucketArn);
+    this.role.addToPolicy(this.failuresList);
+    this.role.addToPolicy(this.failuresObjects);
     this.role.addToPolicy(
       new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [results.arnForObjects('athena/*')] }),
     );
-    for (const bucket of props.failuresBuckets)
-      Validations.of(this.role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(bucket.node.defaultChild as never)}.Arn>/*]`,
-        reason:
-          'Erasure rewrites or deletes kept failed batches under the keys Lambda chose; an operator role, the failures buckets only.',
-      });
     Validations.of(this.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(results.node.defaultChild as never)}.Arn>/athena/*]`,
       reason: 'Erasure deletes every Athena query result (a result does not name its workspace); delete only.',
@@ -93,5 +85,19 @@ export class WorkspaceDataAdmin extends Construct {
           'Erasure rewrites or deletes any object of a workspace (raw objects named by Firehose at run time, compacted objects per workspace and day); an operator role, events and compacted prefixes only.',
       });
     }
+  }
+
+  /**
+   * A stream consumer's kept failures, which erasure rewrites or deletes (a bucket created after
+   * this role, as the edge click-log consumer's, is added by the stack).
+   */
+  addFailuresBucket(bucket: IBucket): void {
+    this.failuresList.addResources(bucket.bucketArn);
+    this.failuresObjects.addResources(bucket.arnForObjects('*'));
+    Validations.of(this.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(bucket.node.defaultChild as never)}.Arn>/*]`,
+      reason:
+        'Erasure rewrites or deletes kept failed batches under the keys Lambda chose; an operator role, the failures buckets only.',
+    });
   }
 }

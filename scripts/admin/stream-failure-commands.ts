@@ -26,11 +26,11 @@ export const registerStreamFailureCommands = (program: Command, adminTarget: Adm
   program
     .command('replay-stream-failures')
     .description(
-      'replay the batches the stream consumers gave up on (kept whole in their failures bucket) through the same consumer: click counters or outbound publisher; replayed objects are removed, failing ones stay; safe to run again',
+      'replay the batches the stream consumers gave up on (kept whole in their failures bucket) through the same consumer: click counters, outbound publisher or edge click-log conversion (its click events to the event stream: EVENTS_STREAM_NAME deployed); replayed objects are removed, failing ones stay; safe to run again',
     )
     .option(
       '--bucket <name>',
-      'deployed: a failures bucket (stack outputs CounterFailuresBucketName, PublishFailuresBucketName)',
+      'deployed: a failures bucket (stack outputs CounterFailuresBucketName, PublishFailuresBucketName, EdgeClickLogFailuresBucketName)',
     )
     .option(
       '--dir <folder>',
@@ -66,6 +66,7 @@ export const registerStreamFailureCommands = (program: Command, adminTarget: Adm
         { location: store.location, ...totals },
         (t) =>
           `${String(t.replayed)} of ${String(t.objects)} kept batches replayed (${String(t.records)} records) from ${t.location}` +
+          (t.edgeClicks ? `; ${String(t.edgeClicks)} edge-answered clicks sent to the event stream` : '') +
           (t.recordsDropped ? `; ${String(t.recordsDropped)} records of erased workspaces dropped` : '') +
           (t.tooOld ? `; ${String(t.tooOld)} older than 30 days left (not replayable exactly)` : '') +
           (t.failed

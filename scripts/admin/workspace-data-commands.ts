@@ -40,7 +40,8 @@ const lakeStore = (localDir: string | undefined): LakeStore => {
 /**
  * Where copies of events live besides the lake: locally the kept failures folder; deployed the
  * failures buckets (STREAM_FAILURES_BUCKETS, comma-separated: the stack outputs
- * CounterFailuresBucketName and PublishFailuresBucketName) and the Athena results bucket
+ * CounterFailuresBucketName, PublishFailuresBucketName and, with edgeHotLinks,
+ * EdgeClickLogFailuresBucketName) and the Athena results bucket
  * (ATHENA_RESULTS_BUCKET: the stack output AthenaResultsBucketName).
  */
 const copiesStores = (localDir: string | undefined): { keptFailures: LakeStore[]; queryResults?: LakeStore } => {

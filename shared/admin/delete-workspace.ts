@@ -68,8 +68,14 @@ export const deleteWorkspace = async (
   );
   const lakeErasure = await eraseWorkspaceLake(lake, workspaceId, options.onLakeObject);
   const keptFailures: KeptFailuresErasure[] = [];
+  // The click-log lines of kept batches name a link, not a workspace: its links' `host/key`.
+  const linkPaths = new Set(
+    items
+      .filter((i) => i.type === 'LINK' && typeof i.domain === 'string' && typeof i.key === 'string')
+      .map((i) => `${String(i.domain).toLowerCase()}/${String(i.key)}`),
+  );
   for (const store of options.keptFailures ?? [])
-    keptFailures.push(await eraseWorkspaceKeptFailures(store, workspaceId));
+    keptFailures.push(await eraseWorkspaceKeptFailures(store, workspaceId, linkPaths));
   const queryResultsDeleted = options.queryResults ? await eraseQueryResults(options.queryResults) : null;
   return {
     workspaceId,

@@ -3,12 +3,19 @@
  * delete-workspace` with them:
  *
  * - **Kept failures** of the stream consumers (kept-failures.ts): each kept batch that holds a
- *   record of the workspace is rewritten without it (deleted when nothing else is left).
+ *   record of the workspace is rewritten without it (deleted when nothing else is left). A kept
+ *   batch of the edge click-log consumer holds real-time log lines, which name no workspace: a
+ *   line is the workspace's when it names one of the workspace's links (`linkPaths`, the
+ *   `host/key` of each, as the hot-link store keys them; a shared domain's other links stay).
  * - **Athena query results** (the analytics results bucket, `athena/`): a result object does not
  *   say whose query it answered, so every one is deleted. They are a cache (expired after 7 days
  *   anyway); queries run again.
  */
+import type { KinesisStreamRecord } from 'aws-lambda';
+import { hotKeyOf } from '@shared/edge/hot-links/edge-answer';
+import { parseRealtimeLogLine, realtimeLogLines } from '@shared/edge/hot-links/realtime-log';
 import {
+  kinesisDataOf,
   parseKeptFailure,
   workspaceOfKinesisRecord,
   workspaceOfTableRecord,
@@ -24,9 +31,43 @@ export interface KeptFailuresErasure {
   recordsRemoved: number;
 }
 
+/** Whether a real-time log line names one of `linkPaths` (`host/key`, by `cs-host` or `x-host-header`). */
+const namesLink = (line: string, linkPaths: ReadonlySet<string>): boolean => {
+  const record = parseRealtimeLogLine(line);
+  if (!record) return false;
+  const uri = (record['cs-uri-stem'] ?? '').split('?', 1)[0] ?? '';
+  return [record['cs-host'], record['x-host-header']].some((host) => {
+    const path = hotKeyOf({ method: 'GET', host, uri, userAgent: null });
+    return path !== null && linkPaths.has(path);
+  });
+};
+
+/**
+ * A click-log record without the lines of `linkPaths` (undefined when none is left), and how
+ * many lines went.
+ */
+const withoutLinkLines = (
+  record: KinesisStreamRecord,
+  linkPaths: ReadonlySet<string>,
+): { record: KinesisStreamRecord | undefined; removed: number } => {
+  const lines = realtimeLogLines(kinesisDataOf(record));
+  const left = lines.filter((line) => !namesLink(line, linkPaths));
+  const removed = lines.length - left.length;
+  if (removed === 0) return { record, removed };
+  if (left.length === 0) return { record: undefined, removed };
+  const data = Buffer.from(left.map((line) => `${line}\n`).join('')).toString('base64');
+  return { record: { ...record, kinesis: { ...record.kinesis, data } }, removed };
+};
+
+/**
+ * Rewrites the kept failures of `store` without the records of `workspaceId`; for the edge
+ * click-log consumer's batches, without the log lines of `linkPaths` (the workspace's links,
+ * `host/key`, lower-case host).
+ */
 export const eraseWorkspaceKeptFailures = async (
   store: LakeStore,
   workspaceId: string,
+  linkPaths: ReadonlySet<string> = new Set(),
 ): Promise<KeptFailuresErasure> => {
   const result: KeptFailuresErasure = {
     location: store.location,
@@ -47,12 +88,22 @@ export const eraseWorkspaceKeptFailures = async (
       continue; // not a kept batch
     }
     const records: unknown[] = failure.records;
-    const kept =
-      failure.kind === 'kinesis'
-        ? failure.records.filter((r) => workspaceOfKinesisRecord(r) !== workspaceId)
-        : failure.records.filter((r) => workspaceOfTableRecord(r) !== workspaceId);
-    if (kept.length === records.length) continue;
-    result.recordsRemoved += records.length - kept.length;
+    let kept: unknown[];
+    let removed: number;
+    if (failure.kind === 'edge-click-logs') {
+      // Lines (not records) are removed, and counted; a record whose lines all go is removed whole.
+      const rewritten = failure.records.map((r) => withoutLinkLines(r, linkPaths));
+      kept = rewritten.flatMap((r) => (r.record ? [r.record] : []));
+      removed = rewritten.reduce((n, r) => n + r.removed, 0);
+    } else {
+      kept =
+        failure.kind === 'kinesis'
+          ? failure.records.filter((r) => workspaceOfKinesisRecord(r) !== workspaceId)
+          : failure.records.filter((r) => workspaceOfTableRecord(r) !== workspaceId);
+      removed = records.length - kept.length;
+    }
+    if (removed === 0) continue;
+    result.recordsRemoved += removed;
     if (kept.length === 0) {
       await store.delete([key]);
       result.objectsDeleted += 1;

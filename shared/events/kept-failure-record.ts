@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBRecord, KinesisStreamRecord } from 'aws-lambda';
 import type { CounterStreamRecord } from '@shared/clicks/link-counters';
+import { parseRealtimeLogLine, realtimeLogLines } from '@shared/edge/hot-links/realtime-log';
 import { LAKE_ONLY_PARTITION_PREFIX } from './stream-sink';
 
 /** The batch information Lambda puts in an invocation record (the same for both stream kinds). */
@@ -30,9 +31,31 @@ export interface KeptFailureDocument {
   payload: string | { Records: unknown[] };
 }
 
+/**
+ * `kinesis`: a batch of the event stream (each record's data one JSON event: the click counters);
+ * `edge-click-logs`: a batch of the edge click-log stream (each record's data a CloudFront
+ * real-time log line: the edge click-log consumer); `dynamodb`: a batch of the table's stream
+ * (the outbound publisher).
+ */
 export type KeptFailure =
   | { kind: 'kinesis'; timestamp: string; batch: StreamBatchInfo; records: KinesisStreamRecord[] }
+  | { kind: 'edge-click-logs'; timestamp: string; batch: StreamBatchInfo; records: KinesisStreamRecord[] }
   | { kind: 'dynamodb'; timestamp: string; batch: StreamBatchInfo; records: DynamoDBRecord[] };
+
+/** A Kinesis record's data, as text. */
+export const kinesisDataOf = (record: KinesisStreamRecord): string =>
+  Buffer.from(record.kinesis.data, 'base64').toString('utf8');
+
+/**
+ * Whether a Kinesis record carries real-time log lines (tab-separated values of the configured
+ * fields) rather than an event (a JSON object): only the edge click-log stream's records do.
+ */
+export const isRealtimeLogRecord = (record: KinesisStreamRecord): boolean => {
+  const data = kinesisDataOf(record);
+  if (data.trimStart().startsWith('{')) return false;
+  const [first] = realtimeLogLines(data);
+  return first !== undefined && parseRealtimeLogLine(first) !== null;
+};
 
 /** Reads one kept failure; throws on a document that is not one (it is left where it is). */
 export const parseKeptFailure = (text: string): KeptFailure => {
@@ -43,7 +66,7 @@ export const parseKeptFailure = (text: string): KeptFailure => {
   if (!Array.isArray(payload.Records)) throw new Error('the payload holds no `Records`');
   if (doc.KinesisBatchInfo)
     return {
-      kind: 'kinesis',
+      kind: (payload.Records as KinesisStreamRecord[]).some(isRealtimeLogRecord) ? 'edge-click-logs' : 'kinesis',
       timestamp: doc.timestamp,
       batch: doc.KinesisBatchInfo,
       records: payload.Records as KinesisStreamRecord[],
@@ -61,7 +84,7 @@ export const parseKeptFailure = (text: string): KeptFailure => {
 /** The workspace of a kept Kinesis record: its event's `workspaceId` (undefined if unreadable). */
 export const workspaceOfKinesisRecord = (record: KinesisStreamRecord): string | undefined => {
   try {
-    const event = JSON.parse(Buffer.from(record.kinesis.data, 'base64').toString('utf8')) as { workspaceId?: unknown };
+    const event = JSON.parse(kinesisDataOf(record)) as { workspaceId?: unknown };
     return typeof event.workspaceId === 'string' ? event.workspaceId : undefined;
   } catch {
     return undefined;

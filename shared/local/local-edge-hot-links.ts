@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { DynamoDBRecord } from 'aws-lambda';
+import type { DynamoDBRecord, KinesisStreamRecord } from 'aws-lambda';
+import { createLocalLakeStore } from '@shared/admin/lake-store';
 import { hotLinkFunctionCode } from '@lib/front-door/hot-link-function-code';
 import { convertEdgeClickLogs, type EdgeClickLogRecord } from '@shared/edge/hot-links/edge-click-events';
 import {
@@ -15,6 +16,7 @@ import { FUNCTION_GENERATED_RESPONSE, formatRealtimeLogLine } from '@shared/edge
 import { refreshHotSet, type HotSetRefresh } from '@shared/edge/hot-links/refresh-hot-set';
 import { forgetServedEntries, recordServedEntries } from '@shared/edge/hot-links/served-history';
 import { getEventSink } from '@shared/events/event-sink';
+import { keptKinesisFailure } from '@shared/events/kept-failure-record';
 import type { ApiResult } from '@shared/http/api-types';
 import { parseViewerAddress } from '@shared/http/trusted-viewer';
 import { edgeClickLogsConsumer, edgeHotSetConsumer } from '@shared/routes/consumer-specs';
@@ -27,8 +29,16 @@ import { routeContext } from './route-context';
 /** The local hot-set refresh runs this often (the deployed schedule's rate). */
 export const LOCAL_HOT_SET_INTERVAL_MS = 60_000;
 
-/** A failed log record is tried this many times in all, backing off, before it is logged and dropped. */
+/**
+ * A failed log record is tried this many times in all, backing off, before it is given up: kept
+ * in the failures folder when there is one (as the deployed mapping keeps a batch at 20 h), else
+ * logged and dropped.
+ */
 const LOCAL_CLICK_LOG_ATTEMPTS = 8;
+
+const LOCAL_LOG_STREAM_ARN = 'arn:aws:kinesis:local:000000000000:stream/local-edge-click-logs';
+/** The local log stream's one shard (one per process, as the local event stream's). */
+const LOCAL_LOG_SHARD = `shardId-local-edge-${String(process.pid)}`;
 
 /** What the local front door asks the edge function: the viewer's request as CloudFront sees it. */
 export type EdgeViewerRequest = EdgeFunctionRequest;
@@ -67,7 +77,19 @@ const edgeRequestId = (): string => randomBytes(42).toString('base64');
  * same consumer code as deployed (`convertEdgeClickLogs`, held to `edgeClickLogsConsumer`'s
  * grants), into the same event sink the origin's clicks go to.
  */
-export const startLocalEdgeHotLinks = async (options: { intervalMs?: number } = {}): Promise<LocalEdgeHotLinks> => {
+export const startLocalEdgeHotLinks = async (
+  options: {
+    intervalMs?: number;
+    /**
+     * Where the log records the consumer gave up on are kept, in the document Lambda writes to the
+     * deployed S3 on-failure destination (`admin replay-stream-failures --dir` replays them);
+     * without it they are logged and dropped.
+     */
+    failuresDir?: string;
+    /** Tries of a failing log record in all (default 8, backing off from 100 ms). */
+    clickLogAttempts?: number;
+  } = {},
+): Promise<LocalEdgeHotLinks> => {
   const store = new LocalKeyValueStore();
   const kvs = await startLocalKvs(undefined, store);
   const client = localKvsClient(kvs);
@@ -88,6 +110,24 @@ export const startLocalEdgeHotLinks = async (options: { intervalMs?: number } = 
   // arrived while the previous batch ran; a failed record is delivered again (backing off).
   const lines: string[] = [];
   const queue: EdgeClickLogRecord[] = [];
+  const failures = options.failuresDir === undefined ? undefined : createLocalLakeStore(options.failuresDir);
+  /** A log record as the deployed mapping hands it to Lambda (and keeps it in a failure). */
+  const logStreamRecord = (record: EdgeClickLogRecord): KinesisStreamRecord => ({
+    eventSource: 'aws:kinesis',
+    eventID: `${LOCAL_LOG_SHARD}:${record.id}`,
+    eventName: 'aws:kinesis:record',
+    eventVersion: '1.0',
+    invokeIdentityArn: 'arn:aws:iam::000000000000:role/local',
+    awsRegion: 'local',
+    eventSourceARN: LOCAL_LOG_STREAM_ARN,
+    kinesis: {
+      kinesisSchemaVersion: '1.0',
+      partitionKey: record.id,
+      sequenceNumber: record.id,
+      data: Buffer.from(record.data).toString('base64'),
+      approximateArrivalTimestamp: Date.now() / 1000,
+    },
+  });
   let sequence = 0;
   let pumping: Promise<void> | undefined;
   /** One batch through the consumer's code; its failed records are sent again (the one retry helper), then dropped. */
@@ -102,9 +142,31 @@ export const startLocalEdgeHotLinks = async (options: { intervalMs?: number } = 
           pending = pending.filter((r) => result.failed.includes(r.id));
           if (pending.length > 0) throw new Error(`${String(pending.length)} edge click log records failed`);
         },
-        { attempts: LOCAL_CLICK_LOG_ATTEMPTS, retryOn: () => true, pause: (attempt) => delay(50 * 2 ** attempt) },
+        {
+          attempts: options.clickLogAttempts ?? LOCAL_CLICK_LOG_ATTEMPTS,
+          retryOn: () => true,
+          pause: (attempt) => delay(50 * 2 ** attempt),
+        },
       );
     } catch (error) {
+      if (failures) {
+        const now = new Date();
+        const doc = keptKinesisFailure(
+          pending.map(logStreamRecord),
+          LOCAL_LOG_STREAM_ARN,
+          'RetryAttemptsExhausted',
+          now,
+        );
+        await failures.putText(
+          `aws/lambda/local-edge-click-logs/${LOCAL_LOG_SHARD}/${now.toISOString().slice(0, 10).replaceAll('-', '/')}/${now.toISOString()}-${randomUUID()}`,
+          JSON.stringify(doc),
+        );
+        log('error', 'local edge click log records kept as a failure', {
+          error: String(error),
+          records: pending.length,
+        });
+        return;
+      }
       log('error', 'local edge click log records dropped', {
         error: String(error),
         records: pending.map((r) => r.data),

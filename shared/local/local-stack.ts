@@ -10,7 +10,7 @@ import { createTableIfMissing } from './create-table';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { getDocumentClient } from '@shared/db/dynamo-client';
 import { getEventSink } from '@shared/events/event-sink';
-import { createLocalEventStream, drainEventStream } from '@shared/events/local-event-stream';
+import { createLocalEventStream, drainEventStream, localStreamFailuresDir } from '@shared/events/local-event-stream';
 import { localServices } from './local-services';
 import { provideServices } from '@shared/runtime/services';
 import { guardEventSink, installTableGrantGuard, routeContext } from './grant-guard';
@@ -152,7 +152,9 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   let hotLinks: LocalEdgeHotLinks | undefined;
   try {
     await createTableIfMissing(admin, tableName);
-    hotLinks = options.edgeHotLinks ? await startLocalEdgeHotLinks() : undefined;
+    hotLinks = options.edgeHotLinks
+      ? await startLocalEdgeHotLinks({ failuresDir: localStreamFailuresDir(lakeDir) })
+      : undefined;
     // The table stream's readers: the outbound publisher, and with hot links on the hot-set
     // writer's invalidations (deployed, a second event source mapping on the same stream).
     outbound = await startLocalOutbound({

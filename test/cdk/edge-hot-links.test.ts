@@ -199,6 +199,8 @@ describe('CDK: hot links at the edge (context edgeHotLinks)', () => {
 
   it('off, has no click-log stream, log configuration or consumer', () => {
     expect(off.stack.edgeClickLogs).toBeUndefined();
+    expect(Object.keys(off.template.findOutputs('EdgeClickLogFailuresBucketName'))).toEqual([]);
+    expect(ofType(offResources, 'AWS::CloudWatch::Alarm').filter(([id]) => id.includes('EdgeClickLog'))).toEqual([]);
     expect(ofType(offResources, 'AWS::CloudFront::RealtimeLogConfig')).toEqual([]);
     expect(distributionConfig(offResources).DefaultCacheBehavior).not.toHaveProperty('RealtimeLogConfigArn');
   });
@@ -304,6 +306,75 @@ describe('CDK: hot links at the edge (context edgeHotLinks)', () => {
     expect(JSON.stringify(puts[0]!.Resource)).not.toContain(streamId);
   });
 
+  it('on, keeps a batch the consumer gives up on (20 h, as the click counters) whole in its own failures bucket', () => {
+    const logs = on.stack.edgeClickLogs!;
+    const fnId = on.stack.getLogicalId(logs.fn.node.defaultChild as never);
+    const bucketId = on.stack.getLogicalId(logs.failures.bucket.node.defaultChild as never);
+    const [[, mapping] = []] = ofType(onResources, 'AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+      JSON.stringify(m.Properties.FunctionName).includes(fnId),
+    );
+    expect(mapping?.Properties).toMatchObject({
+      MaximumRecordAgeInSeconds: 20 * 3600,
+      MaximumRetryAttempts: 10_000,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [bucketId, 'Arn'] } } },
+    });
+    // The consumer's role may put objects there (and list the bucket), as Lambda documents; not read them.
+    const roleId = on.stack.getLogicalId(logs.fn.role.node.defaultChild as never);
+    const s3 = ofType(onResources, 'AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Record<string, any>[])
+      .filter((st) => [st.Action].flat().some((a: string) => a.startsWith('s3:')));
+    expect(s3.map((st) => [st.Action].flat()).sort()).toEqual([['s3:ListBucket'], ['s3:PutObject']]);
+    for (const st of s3) expect(JSON.stringify(st.Resource)).toContain(bucketId);
+    expect(onResources[bucketId]!.Properties).toMatchObject({
+      LifecycleConfiguration: { Rules: [expect.objectContaining({ ExpirationInDays: 30, Status: 'Enabled' })] },
+      MetricsConfigurations: [{ Id: 'AllObjects' }],
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, RestrictPublicBuckets: true },
+    });
+    expect(on.template.findOutputs('EdgeClickLogFailuresBucketName')).toEqual({
+      EdgeClickLogFailuresBucketName: expect.objectContaining({
+        Value: { Ref: bucketId },
+        Description: expect.stringContaining('admin replay-stream-failures'),
+      }),
+    });
+  });
+
+  it('on, alarms on any kept click-log batch, and lets the erasure role rewrite that bucket', () => {
+    const logs = on.stack.edgeClickLogs!;
+    const bucketId = on.stack.getLogicalId(logs.failures.bucket.node.defaultChild as never);
+    const alarms = ofType(onResources, 'AWS::CloudWatch::Alarm').filter(([id]) => id.includes('EdgeClickLogFailures'));
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]![1].Properties).toMatchObject({
+      Namespace: 'AWS/S3',
+      MetricName: 'PutRequests',
+      Dimensions: expect.arrayContaining([
+        { Name: 'BucketName', Value: { Ref: bucketId } },
+        { Name: 'FilterId', Value: 'AllObjects' },
+      ]),
+    });
+    expect(alarms[0]![1].Properties.AlarmActions).toHaveLength(1);
+    const adminRoleId = on.stack.getLogicalId(on.stack.workspaceDataAdmin.role.node.defaultChild as never);
+    const adminStatements = ofType(onResources, 'AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === adminRoleId))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Record<string, any>[]);
+    const on_ = (action: string) =>
+      JSON.stringify(adminStatements.filter((st) => [st.Action].flat().includes(action)).map((st) => st.Resource));
+    for (const action of ['s3:ListBucket', 's3:GetObject', 's3:PutObject', 's3:DeleteObject'])
+      expect(on_(action)).toContain(bucketId);
+    // The statement that lists the failures buckets (and the query results bucket): one more bucket than off.
+    const failuresListed = (stack: typeof on.stack, resources: Record<string, Resource>) => {
+      const roleId = stack.getLogicalId(stack.workspaceDataAdmin.role.node.defaultChild as never);
+      const counterId = stack.getLogicalId(stack.eventPipeline.counterFailures.bucket.node.defaultChild as never);
+      return ofType(resources, 'AWS::IAM::Policy')
+        .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+        .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Record<string, any>[])
+        .filter((st) => [st.Action].flat().includes('s3:ListBucket') && JSON.stringify(st.Resource).includes(counterId))
+        .flatMap((st) => [st.Resource].flat());
+    };
+    expect(failuresListed(off.stack, offResources)).toHaveLength(3);
+    expect(failuresListed(on.stack, onResources)).toHaveLength(4);
+  });
+
   it('on, alarms when the log stream throttles CloudFront (records it refuses are dropped)', () => {
     const logs = on.stack.edgeClickLogs!;
     const streamId = on.stack.getLogicalId(logs.stream.node.defaultChild as never);
@@ -325,8 +396,9 @@ describe('CDK: hot links at the edge (context edgeHotLinks)', () => {
     const added = [...onIds].filter((id) => !offIds.has(id));
     expect([...offIds].filter((id) => !onIds.has(id))).toEqual([]);
     // The store and function, the writer and its schedule (10), the click-log stream, CloudFront's
-    // role, the log configuration, the consumer and its mapping, three alarms (13).
-    expect(added.length).toBeLessThanOrEqual(24);
+    // role, the log configuration, the consumer and its mapping, three alarms (13), the consumer's
+    // failures bucket, its policy and its alarm (3).
+    expect(added.length).toBeLessThanOrEqual(27);
     // Under the point where the stack's split plan starts (450), far under CloudFormation's 500.
     expect(Object.keys(onResources).length).toBeLessThan(450);
   });

@@ -1,6 +1,10 @@
 import type { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLocalLakeStore } from '@shared/admin/lake-store';
 import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { buildClickEvent } from '@shared/clicks/record-click';
 import { visitorIdFor } from '@shared/clicks/visitor-id';
@@ -23,9 +27,14 @@ import {
 } from '@shared/edge/hot-links/realtime-log';
 import { clearServedHistoryCache, recordServedEntries } from '@shared/edge/hot-links/served-history';
 import type { EventRecord } from '@shared/events/event-record';
+import { getEventSink, type EventSink } from '@shared/events/event-sink';
+import { replayKeptFailures } from '@shared/events/kept-failures';
+import { parseKeptFailure } from '@shared/events/kept-failure-record';
 import { linkRepository } from '@shared/links/link-repository';
 import { toRedirectRecord } from '@shared/links/redirect-record';
 import { localKvsClient, startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
+import { startLocalEdgeHotLinks } from '@shared/local/local-edge-hot-links';
+import { provideServices } from '@shared/runtime/services';
 import { insertShortLink } from '@test/support/hot-links';
 
 const CHROME =
@@ -252,5 +261,51 @@ describe('edge-answered clicks from real-time logs (DynamoDB Local, loopback Key
     expect(sent).toHaveLength(1);
     const failing = await convertEdgeClickLogs(records, () => Promise.reject(new Error('stream down')));
     expect(failing.failed).toEqual(['1', '2', '3']);
+  });
+});
+
+describe('the local click-log stream keeps what its consumer gives up on', () => {
+  it('keeps the failing records whole in the failures folder; the replay sends their clicks once', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'edge-log-failures-'));
+    const link = await newLink('https://example.com/kept-locally');
+    const hotLinks = await startLocalEdgeHotLinks({ failuresDir: dir, clickLogAttempts: 2 });
+    const real = getEventSink();
+    const sent: EventRecord[] = [];
+    try {
+      const failing: EventSink = { send: () => Promise.reject(new Error('event stream down')) };
+      provideServices({ eventSink: failing });
+      const lines = [1, 2].map(() => edgeLine({ host: link.domain, key: link.key, at: new Date() }));
+      hotLinks.redeliver(lines);
+      await hotLinks.drained();
+      const store = createLocalLakeStore(dir);
+      const kept: string[] = [];
+      for await (const key of store.list('')) kept.push(key);
+      // The stand-in's batches: whatever arrived while the previous one ran (here one record each).
+      const failures = await Promise.all(kept.map(async (key) => parseKeptFailure(await store.getText(key))));
+      expect(failures.map((f) => f.kind)).toEqual(kept.map(() => 'edge-click-logs'));
+      expect(failures.reduce((n, f) => n + f.batch.batchSize, 0)).toBe(2);
+
+      provideServices({
+        eventSink: {
+          send: async (events) => {
+            sent.push(...events);
+            await real.send(events);
+          },
+        },
+      });
+      expect(await replayKeptFailures({ store })).toMatchObject({
+        objects: kept.length,
+        replayed: kept.length,
+        records: 2,
+        edgeClicks: 2,
+      });
+      expect(sent.map((e) => e.linkId)).toEqual([link.id, link.id]);
+      expect(new Set(sent.map((e) => e.eventId)).size).toBe(2);
+      expect(await replayKeptFailures({ store })).toMatchObject({ objects: 0 });
+    } finally {
+      provideServices({ eventSink: real });
+      await hotLinks.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,7 +12,8 @@ import { compactedWorkspacePath, dailyWorkspacePath } from '@shared/analytics/la
 import { hashApiKey } from '@shared/auth/api-keys';
 import type { EventRecord } from '@shared/events/event-record';
 import { spoolMessages } from '@shared/events/event-spool';
-import { keptKinesisFailure } from '@shared/events/kept-failure-record';
+import { formatRealtimeLogLine } from '@shared/edge/hot-links/realtime-log';
+import { keptKinesisFailure, kinesisDataOf, parseKeptFailure } from '@shared/events/kept-failure-record';
 import { localStreamFailuresDir } from '@shared/events/local-event-stream';
 import { redriveSpooledMessages } from '@shared/events/redrive-events';
 import type { StreamSink } from '@shared/events/stream-sink';
@@ -272,6 +273,42 @@ describe('admin export-workspace and delete-workspace', () => {
     };
     const bAnalyticsBefore = await bAnalytics();
 
+    // A batch of edge click-log lines kept before the erasure: a line names a link, not a workspace.
+    const linkOf = async (tenant: BootstrapResult, id: string) =>
+      (await http(t.baseUrl, 'GET', `/v1/links/${id}`, { headers: { 'api-key': tenant.serverKey } })).body.data as {
+        domain: string;
+        key: string;
+      };
+    const logLineOf = (link: { domain: string; key: string }, n: number) =>
+      formatRealtimeLogLine({
+        timestamp: (Date.now() / 1000).toFixed(3),
+        'cs-method': 'GET',
+        'cs-host': link.domain,
+        'cs-uri-stem': `/${link.key}`,
+        'x-edge-request-id': `erasure-${String(n)}-${'e'.repeat(40)}`,
+        'x-edge-result-type': 'FunctionGeneratedResponse',
+      });
+    const [aLogLine, bLogLine] = [
+      logLineOf(await linkOf(t.tenantA, a.links[0]!), 1),
+      logLineOf(await linkOf(t.tenantB, b.links[0]!), 2),
+    ];
+    const logRecord = (line: string, sequence: number) =>
+      ({
+        eventID: `shardId-edge-logs:${String(sequence)}`,
+        kinesis: {
+          sequenceNumber: String(sequence),
+          partitionKey: 'p',
+          data: Buffer.from(`${line}\n`).toString('base64'),
+        },
+      }) as KinesisStreamRecord;
+    const keptLogs = createLocalLakeStore(localStreamFailuresDir(lakeDir));
+    await keptLogs.putText(
+      'edge-click-logs-before-erasure.json',
+      JSON.stringify(
+        keptKinesisFailure([logRecord(aLogLine, 1), logRecord(bLogLine, 2)], 'arn', 'RecordAgeExceeded', new Date()),
+      ),
+    );
+
     // Without the confirmation, nothing happens.
     const untouched = await allItems();
     const refused = await runAdminFailing(['delete-workspace', A, '--confirm', B]);
@@ -284,6 +321,11 @@ describe('admin export-workspace and delete-workspace', () => {
     expect(before.filter(mentionsA).length).toBeGreaterThan(20);
     const erasedAt = Date.now();
     const erased = await runAdminJson(['delete-workspace', A, '--confirm', A]);
+    // The kept click-log batch keeps only B's line.
+    const keptLogsAfter = parseKeptFailure(await keptLogs.getText('edge-click-logs-before-erasure.json'));
+    expect(keptLogsAfter.records.map((r) => kinesisDataOf(r as KinesisStreamRecord))).toEqual([`${bLogLine}\n`]);
+    expect(erased.keptFailures).toEqual([expect.objectContaining({ objectsRewritten: 1, recordsRemoved: 1 })]);
+    await keptLogs.delete(['edge-click-logs-before-erasure.json']);
     const withTombstone = await allItems();
     // The one item the erasure leaves: A's tombstone (only its id), which replays of copies check.
     const tombstones = withTombstone.filter((i) => i.type === 'ERASED');

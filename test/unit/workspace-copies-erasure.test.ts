@@ -5,7 +5,8 @@ import type { KinesisStreamRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eraseQueryResults, eraseWorkspaceKeptFailures } from '@shared/admin/erase-workspace-copies';
 import { createLocalLakeStore, type LakeStore } from '@shared/admin/lake-store';
-import { keptKinesisFailure, parseKeptFailure } from '@shared/events/kept-failure-record';
+import { formatRealtimeLogLine } from '@shared/edge/hot-links/realtime-log';
+import { keptKinesisFailure, kinesisDataOf, parseKeptFailure } from '@shared/events/kept-failure-record';
 
 let dir: string;
 let failures: LakeStore;
@@ -55,5 +56,49 @@ describe('workspace erasure reaches the copies of its events', () => {
     const resultsLeft: string[] = [];
     for await (const key of results.list('')) resultsLeft.push(key);
     expect(resultsLeft).toEqual([]);
+  });
+
+  it("removes the lines of the workspace's links from kept click-log batches (they name no workspace)", async () => {
+    const line = (host: string, key: string, via = 'd111111abcdef8.cloudfront.net') =>
+      formatRealtimeLogLine({
+        timestamp: '1764201600.123',
+        'cs-method': 'GET',
+        'cs-host': host,
+        'x-host-header': via,
+        'cs-uri-stem': `/${key}?ref=x`,
+        'x-edge-request-id': `req-${host}-${key}`,
+        'x-edge-result-type': 'FunctionGeneratedResponse',
+      });
+    const logRecord = (...lines: string[]): KinesisStreamRecord =>
+      ({
+        eventID: `shardId-000000000002:${String(++seq)}`,
+        kinesis: {
+          sequenceNumber: String(seq),
+          partitionKey: 'p',
+          data: Buffer.from(lines.map((l) => `${l}\n`).join('')).toString('base64'),
+        },
+      }) as KinesisStreamRecord;
+    // go.example.com is shared: only the workspace's own key there is its.
+    const linkPaths = new Set(['go.example.com/gone1', 'gone.example/abc']);
+    await keep('edge/a.json', [
+      logRecord(line('go.example.com', 'gone1')),
+      logRecord(line('go.example.com', 'kept1')),
+      logRecord(line('GONE.example', 'abc'), line('go.example.com', 'kept2')),
+    ]);
+    await keep('edge/b.json', [logRecord(line('gone.example', 'abc'))]);
+    expect(parseKeptFailure(await failures.getText('edge/a.json')).kind).toBe('edge-click-logs');
+
+    const erased = await eraseWorkspaceKeptFailures(failures, 'ws_gone', linkPaths);
+    expect(erased).toMatchObject({ objectsRewritten: 1, objectsDeleted: 1, recordsRemoved: 3 });
+    await expect(failures.getText('edge/b.json')).rejects.toThrow();
+    const a = parseKeptFailure(await failures.getText('edge/a.json'));
+    expect(a.kind).toBe('edge-click-logs');
+    expect(a.batch.batchSize).toBe(2);
+    expect(a.records.map((r) => kinesisDataOf(r as KinesisStreamRecord))).toEqual([
+      `${line('go.example.com', 'kept1')}\n`,
+      `${line('go.example.com', 'kept2')}\n`,
+    ]);
+    // Without the workspace's links, nothing of a click-log batch is removed.
+    expect(await eraseWorkspaceKeptFailures(failures, 'ws_gone')).toMatchObject({ recordsRemoved: 0 });
   });
 });

@@ -1,3 +1,4 @@
+import type { KinesisStreamRecord } from 'aws-lambda';
 import { LRUCache } from 'lru-cache';
 import { buildClickEvent } from '@shared/clicks/record-click';
 import type { EventRecord } from '@shared/events/event-record';
@@ -138,6 +139,10 @@ export interface EdgeClickLogRecord {
   id: string;
   data: string;
 }
+
+/** The consumer's view of the log stream's Kinesis records (the Lambda handler and the replay share it). */
+export const edgeClickLogRecordsOf = (records: readonly KinesisStreamRecord[]): EdgeClickLogRecord[] =>
+  records.map((r) => ({ id: r.kinesis.sequenceNumber, data: Buffer.from(r.kinesis.data, 'base64').toString('utf8') }));
 
 export interface EdgeClickBatchResult {
   events: number;
