@@ -59,7 +59,16 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
+/**
+ * The JVM's quick compiler only and the single-threaded collector: less CPU for the emulator, at
+ * slower answers. For the test suite, which checks behaviour and is CPU-bound on 2 cores (six e2e
+ * files: 46 s -> 38 s); not for `npm start` or the bench, whose durations price a click.
+ */
+const LIGHT_JVM = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
+
 export interface DynamoDbLocalOptions {
+  /** Run the emulator's JVM light (LIGHT_JVM): the test suite. */
+  lightJvm?: boolean;
   port?: number;
   /** Folder for a persistent database; in-memory when omitted. */
   dbPath?: string;
@@ -101,11 +110,7 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   const port = options.port ?? (await freePort());
   const args = [
     '-Xmx512m',
-    // The JVM's quick compiler only, and the single-threaded collector: DynamoDB Local serves a
-    // test run or a laptop's `npm start`, where the optimizing compiler's and the parallel
-    // collector's threads take CPU the handlers need (six e2e files on 2 cores: 46 s -> 38 s).
-    '-XX:TieredStopAtLevel=1',
-    '-XX:+UseSerialGC',
+    ...(options.lightJvm ? LIGHT_JVM : []),
     `-Djava.library.path=${path.join(dir, 'DynamoDBLocal_lib')}`,
     '-jar',
     path.join(dir, 'DynamoDBLocal.jar'),
