@@ -7,6 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { routeTable } from '@shared/routes/route-table';
 import { handlerEntry, type RouteDef } from '@shared/routes/route-types';
 import { createTableIfMissing } from './create-table';
+import { EDGE_HOT_LINKS_ENV } from '@shared/edge/hot-links/hot-candidates';
 import { startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { getDocumentClient } from '@shared/db/dynamo-client';
 import { getEventSink } from '@shared/events/event-sink';
@@ -142,6 +143,8 @@ export const startLocalStack = async (options: LocalStackOptions = {}): Promise<
   process.env.DYNAMODB_ENDPOINT = dynamoEndpoint;
   process.env.LOCAL_LAKE_DIR = lakeDir;
   process.env.AWS_REGION ??= 'us-east-1';
+  // As the stack sets it on the click counter consumer: it nominates links that turn hot.
+  process.env[EDGE_HOT_LINKS_ENV] = options.edgeHotLinks ? 'true' : 'false';
 
   const admin = new DynamoDBClient({
     endpoint: dynamoEndpoint,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hotStoreKey } from '@shared/edge/hot-links/hot-entry';
+import { HOT_MIN_RECENT_CLICKS } from '@shared/edge/hot-links/hot-set';
 import { parseRealtimeLogLine } from '@shared/edge/hot-links/realtime-log';
 import { linkRepository } from '@shared/links/link-repository';
 import type { InvocationEnd } from '@shared/local/local-invocations';
@@ -134,6 +135,29 @@ describe('hot links at the local edge (edgeHotLinks on)', () => {
     });
     expect(analytics.status).toBe(200);
     expect(analytics.body.data.summary.totalClicks).toBe(5);
+  }, 120_000);
+
+  it('finds a link that turns hot from its clicks: the counter consumer nominates it, the next refresh puts it', async () => {
+    const created = await http(t.baseUrl, 'POST', '/v1/links', {
+      headers: { 'api-key': t.tenantA.serverKey },
+      json: { url: 'https://example.com/turning-hot', domain: t.tenantA.domain },
+    });
+    expect(created.status).toBe(201);
+    const link = created.body.data as { id: string; key: string; domain: string };
+    const click = () =>
+      edgeRequest(t.edgeUrl, { host: link.domain, path: `/${link.key}`, headers: { 'user-agent': CHROME } });
+    // Under the threshold: the refresh leaves it out.
+    for (let i = 0; i < HOT_MIN_RECENT_CLICKS - 1; i++) expect((await click()).status).toBe(302);
+    await t.idle();
+    await t.stack.hotLinks!.refreshHotSet();
+    expect(t.stack.hotLinks!.store.get(hotStoreKey(link.domain, link.key))).toBeUndefined();
+    // The click that carries it over the threshold: nominated by the counters, put by the next refresh.
+    expect((await click()).status).toBe(302);
+    await t.idle();
+    await t.stack.hotLinks!.refreshHotSet();
+    expect(t.stack.hotLinks!.store.get(hotStoreKey(link.domain, link.key))).toContain(
+      'https://example.com/turning-hot',
+    );
   }, 120_000);
 
   it('archives a hot link mid-storm: after the invalidation delay no click gets its redirect, and every click is counted once', async () => {
