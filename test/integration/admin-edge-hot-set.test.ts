@@ -1,7 +1,7 @@
 import type { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
+import { type BootstrapResult } from '@shared/admin/bootstrap';
 import { clickHourOf, liveHumans } from '@shared/clicks/link-counters';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
@@ -11,9 +11,11 @@ import { refreshHotSet } from '@shared/edge/hot-links/refresh-hot-set';
 import { insertLink } from '@shared/links/create-link';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import { runAdmin, runAdminFailing, runAdminJson } from '@test/support/admin-cli';
-import { localKvsClient, startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
+import { type LocalKvs } from '@shared/local/local-kvs-server';
+import { startHotLinksFixture, type HotLinksFixture } from '@test/support/hot-links';
 import { TEST_ORIGIN } from '@test/support/test-origin';
 
+let fixture: HotLinksFixture;
 let tenant: BootstrapResult;
 let kvs: LocalKvs;
 let client: CloudFrontKeyValueStoreClient;
@@ -22,15 +24,11 @@ let storeFlags: string[];
 const credentials = { AWS_ACCESS_KEY_ID: 'AKIDLOOPBACK', AWS_SECRET_ACCESS_KEY: 'loopback-secret' };
 
 beforeAll(async () => {
-  tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
-  kvs = await startLocalKvs();
-  client = localKvsClient(kvs);
+  fixture = await startHotLinksFixture();
+  ({ tenant, kvs, client } = fixture);
   storeFlags = ['--kvs-arn', kvs.arn, '--kvs-endpoint', `http://localhost:${new URL(kvs.endpoint).port}`];
 });
-afterAll(async () => {
-  client.destroy();
-  await kvs.stop();
-});
+afterAll(() => fixture.stop());
 
 const newHotLink = async (url: string, expiresAt: string | null, now: Date) => {
   const domain = (await domainRepository.findById(tenant.workspaceId, tenant.domainId))!;

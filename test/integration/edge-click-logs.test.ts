@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalLakeStore } from '@shared/admin/lake-store';
-import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
+import { type BootstrapResult } from '@shared/admin/bootstrap';
 import { buildClickEvent } from '@shared/clicks/record-click';
 import { visitorIdFor } from '@shared/clicks/visitor-id';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
@@ -32,27 +32,24 @@ import { replayKeptFailures } from '@shared/events/kept-failures';
 import { parseKeptFailure } from '@shared/events/kept-failure-record';
 import { linkRepository } from '@shared/links/link-repository';
 import { toRedirectRecord } from '@shared/links/redirect-record';
-import { localKvsClient, startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
+import { type LocalKvs } from '@shared/local/local-kvs-server';
 import { startLocalEdgeHotLinks } from '@shared/local/local-edge-hot-links';
 import { provideServices } from '@shared/runtime/services';
-import { insertShortLink } from '@test/support/hot-links';
+import { type HotLinksFixture, insertShortLink, startHotLinksFixture } from '@test/support/hot-links';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 
+let fixture: HotLinksFixture;
 let tenant: BootstrapResult;
 let kvs: LocalKvs;
 let client: CloudFrontKeyValueStoreClient;
 
 beforeAll(async () => {
-  tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
-  kvs = await startLocalKvs();
-  client = localKvsClient(kvs);
+  fixture = await startHotLinksFixture();
+  ({ tenant, kvs, client } = fixture);
 });
-afterAll(async () => {
-  client.destroy();
-  await kvs.stop();
-});
+afterAll(() => fixture.stop());
 beforeEach(() => {
   clearServedHistoryCache();
   clearEdgeClickLinkCache();

@@ -3,7 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient, type _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
+import { type BootstrapResult } from '@shared/admin/bootstrap';
 import { countClickBatch } from '@shared/clicks/count-click-batch';
 import { type CounterStreamRecord } from '@shared/clicks/link-counters';
 import { tableName } from '@shared/db/dynamo-client';
@@ -16,10 +16,16 @@ import { refreshHotSet } from '@shared/edge/hot-links/refresh-hot-set';
 import { archiveLink, patchLink } from '@shared/links/patch-link';
 import { ensureTableStream } from '@shared/local/local-outbound';
 import { createTableStreamReader, type TableStreamReader } from '@shared/local/local-table-stream';
-import { localKvsClient, startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
-import { insertShortLink, setLiveHumanClicks } from '@test/support/hot-links';
+import { localKvsClient, type LocalKvs } from '@shared/local/local-kvs-server';
+import {
+  type HotLinksFixture,
+  insertShortLink,
+  setLiveHumanClicks,
+  startHotLinksFixture,
+} from '@test/support/hot-links';
 import { TEST_ORIGIN } from '@test/support/test-origin';
 
+let fixture: HotLinksFixture;
 let tenant: BootstrapResult;
 let kvs: LocalKvs;
 let client: CloudFrontKeyValueStoreClient;
@@ -29,12 +35,9 @@ let reader: TableStreamReader;
 /** Every record the table's stream handed on since the reader started. */
 const streamed: StreamRecord[] = [];
 
-const kvsClient = () => localKvsClient(kvs);
-
 beforeAll(async () => {
-  tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
-  kvs = await startLocalKvs();
-  client = kvsClient();
+  fixture = await startHotLinksFixture();
+  ({ tenant, kvs, client } = fixture);
   const local = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
   dynamo = new DynamoDBClient({ ...local, endpoint: process.env.DYNAMODB_ENDPOINT });
   streams = new DynamoDBStreamsClient({ ...local, endpoint: process.env.DYNAMODB_ENDPOINT });
@@ -50,10 +53,9 @@ beforeAll(async () => {
   await reader.start();
 });
 afterAll(async () => {
-  client.destroy();
   dynamo.destroy();
   streams.destroy();
-  await kvs.stop();
+  await fixture.stop();
 });
 
 const newLink = (url: string) => insertShortLink(tenant, url);
@@ -116,8 +118,8 @@ describe('edge hot set: invalidation from the table stream (DynamoDB Local strea
 
   it('a write that loses to another writer (409 on a stale ETag) is retried once from a fresh ETag', async () => {
     const now = new Date();
-    const racing = kvsClient();
-    const raced = kvsClient();
+    const racing = localKvsClient(kvs);
+    const raced = localKvsClient(kvs);
     let races = 0;
     // Just before this client's first UpdateKeys, another writer updates the store: its ETag is stale.
     raced.middlewareStack.add(

@@ -1,28 +1,30 @@
 import type { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
+import { type BootstrapResult } from '@shared/admin/bootstrap';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { parseHotEntry } from '@shared/edge/hot-links/edge-answer';
 import { createHotSetWriter } from '@shared/edge/hot-links/kvs-writer';
 import { refreshHotSet } from '@shared/edge/hot-links/refresh-hot-set';
-import { localKvsClient, startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
-import { insertShortLink, setLiveHumanClicks } from '@test/support/hot-links';
+import { type LocalKvs } from '@shared/local/local-kvs-server';
+import {
+  type HotLinksFixture,
+  insertShortLink,
+  setLiveHumanClicks,
+  startHotLinksFixture,
+} from '@test/support/hot-links';
 
+let fixture: HotLinksFixture;
 let tenant: BootstrapResult;
 let kvs: LocalKvs;
 let client: CloudFrontKeyValueStoreClient;
 
 beforeAll(async () => {
-  tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
-  kvs = await startLocalKvs();
-  client = localKvsClient(kvs);
+  fixture = await startHotLinksFixture();
+  ({ tenant, kvs, client } = fixture);
 });
-afterAll(async () => {
-  client.destroy();
-  await kvs.stop();
-});
+afterAll(() => fixture.stop());
 
 const newLink = (url: string) => insertShortLink(tenant, url);
 

@@ -1,9 +1,11 @@
+import type { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { BootstrapResult } from '@shared/admin/bootstrap';
+import { bootstrapTenant, type BootstrapResult } from '@shared/admin/bootstrap';
 import { clickHourOf, liveHumans } from '@shared/clicks/link-counters';
 import { getDocumentClient, tableName } from '@shared/db/dynamo-client';
 import { keys } from '@shared/db/keys';
 import { insertLink } from '@shared/links/create-link';
+import { localKvsClient, startLocalKvs, type LocalKvs } from '@shared/local/local-kvs-server';
 import { domainRepository } from '@shared/tenancy/domain-repository';
 import { TEST_ORIGIN } from '@test/support/test-origin';
 
@@ -29,3 +31,26 @@ export const setLiveHumanClicks = (linkId: string, at: Date, clicks: number) =>
       ExpressionAttributeValues: { ':n': clicks },
     }),
   );
+
+/** What a hot-link integration test works with: a tenant, a loopback KeyValueStore and its official client. */
+export interface HotLinksFixture {
+  tenant: BootstrapResult;
+  kvs: LocalKvs;
+  client: CloudFrontKeyValueStoreClient;
+  stop: () => Promise<void>;
+}
+
+export const startHotLinksFixture = async (): Promise<HotLinksFixture> => {
+  const tenant = await bootstrapTenant({ baseUrl: 'http://unused', edgeUrl: 'http://unused' });
+  const kvs = await startLocalKvs();
+  const client = localKvsClient(kvs);
+  return {
+    tenant,
+    kvs,
+    client,
+    stop: async () => {
+      client.destroy();
+      await kvs.stop();
+    },
+  };
+};
